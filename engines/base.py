@@ -1,0 +1,148 @@
+"""The contract every game engine implements.
+
+An engine is pure: no Flask, Redis, clock or global randomness. The server owns
+seats, tokens, versions and the action log; the engine owns the rules.
+
+Actions reach ``apply`` as plain dicts::
+
+    {"type": "leg_bet", "player": "p2", "host": False, "camel": "red"}
+
+``player`` (the acting seat id) and ``host`` (whether that seat holds host
+powers) are set by the server from the authenticated token and never taken
+from the client. Random outcomes (a die, a dealt card) are fields of the action
+too, filled in by ``draw`` before ``apply``; they are recorded in the log, so
+replaying the log rebuilds the same state.
+
+Events are public: they go into the table's history, which every seat and the
+spectator can read. An event must never hold a secret.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import MutableSequence, Sequence
+from typing import Any, Protocol, TypeVar
+
+JSON = Any
+Action = dict[str, Any]
+Event = dict[str, Any]
+T = TypeVar("T")
+
+
+class EngineError(ValueError):
+    """A refused action or option, with a stable machine code.
+
+    >>> e = EngineError("not_your_turn", "It is Bo's turn, not yours.")
+    >>> (e.code, str(e))
+    ('not_your_turn', "It is Bo's turn, not yours.")
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Rng(Protocol):
+    """The subset of ``random.Random`` engines may use inside ``draw*``.
+
+    The server passes ``secrets.SystemRandom()``; tests pass ``random.Random(seed)``.
+    """
+
+    def randrange(self, start: int, stop: int | None = ..., step: int = ...) -> int: ...
+    def choice(self, seq: Sequence[T]) -> T: ...
+    def shuffle(self, x: MutableSequence[Any]) -> None: ...
+    def sample(self, population: Sequence[T], k: int) -> list[T]: ...
+
+
+class Engine(ABC):
+    """One game's rules. Subclasses are stateless singletons; state is a value."""
+
+    #: Registry key and the ``game`` field of the API, e.g. ``"camelup"``.
+    name: str
+    #: Display names, ``{"ko": ..., "en": ...}``.
+    title: dict[str, str]
+    #: JSON Schema (draft 2020-12) of the table options, every property with a
+    #: ``default`` and ``additionalProperties: false``. The server validates
+    #: options against it and publishes it in the OpenAPI document.
+    options_schema: dict[str, Any]
+    #: Per action type, the JSON Schema of the payload (without ``type``,
+    #: ``player``, ``host``), ``additionalProperties: false``. Random outcome
+    #: fields are listed here too (they are legal only with fixed random).
+    action_schemas: dict[str, dict[str, Any]]
+    #: Per action type, payload fields that carry a random outcome. A client may
+    #: send them only when the server runs with ``TABLEMATE_FIXED_RANDOM=1``.
+    random_action_fields: dict[str, tuple[str, ...]] = {}
+    #: Option names that carry a random outcome (e.g. a fixed initial board).
+    random_option_fields: tuple[str, ...] = ()
+
+    @abstractmethod
+    def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
+        """(min, max) seats for these options."""
+
+    def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Checks rules the schema cannot express; returns the options to store.
+
+        Called after schema validation with defaults already filled in.
+        Raises ``EngineError("bad_options", ...)``.
+        """
+        return dict(options)
+
+    def draw_setup(self, players: list[str], options: dict[str, Any], rng: Rng) -> dict[str, Any]:
+        """Returns ``options`` with every random setup outcome filled in.
+
+        Fields already present (fixed random) are kept. The returned options are
+        logged with the ``start`` action, so ``setup`` itself is deterministic.
+        """
+        return dict(options)
+
+    @abstractmethod
+    def setup(self, players: list[str], options: dict[str, Any]) -> Any:
+        """The initial state for these seats (in turn order) and options."""
+
+    def draw(self, state: Any, action: Action, rng: Rng) -> Action:
+        """Returns ``action`` with any random outcome it needs filled in.
+
+        Called by the server before ``apply``; outcome fields already present
+        (fixed random) are kept. Must not raise for illegal actions: ``apply``
+        refuses those.
+        """
+        return action
+
+    @abstractmethod
+    def legal_actions(self, state: Any, player: str | None) -> list[Action]:
+        """What ``player`` may do now, as action templates: ``{"type": ...}``
+        plus the choices, e.g. ``{"type": "leg_bet", "camel": "red"}``. The UI
+        enables buttons from this list. Empty for spectators."""
+
+    @abstractmethod
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+        """Returns the new state and the (public) events. Never mutates
+        ``state``. Raises ``EngineError`` and changes nothing when refused."""
+
+    @abstractmethod
+    def view(self, state: Any, player: str | None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: spectator), built field by field."""
+
+    @abstractmethod
+    def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
+        """Public per-seat figures merged into the API's ``players`` entries
+        (e.g. ``{"p1": {"money": 3}}``)."""
+
+    @abstractmethod
+    def status(self, state: Any) -> dict[str, Any]:
+        """``{"round": int, "over": bool}``: the history groups by ``round``;
+        ``over`` ends the table's play."""
+
+    @abstractmethod
+    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
+        """One event in words, ``lang`` in ``{"ko", "en"}``; ``names`` maps
+        player ids to display names."""
+
+    @abstractmethod
+    def dump(self, state: Any) -> JSON:
+        """A JSON-serializable value; ``load(dump(s)) == s``."""
+
+    @abstractmethod
+    def load(self, data: JSON) -> Any:
+        """The state ``dump`` produced."""

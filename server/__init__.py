@@ -1,0 +1,61 @@
+"""Tablemate server: ``flask --app server run`` serves the API, sockets and PWA."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+
+from engines import registry
+from engines.base import Engine
+from server import api, config, live, security, web
+from server.store import Store
+from server.tables import Tables
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    store: Store
+    tables: Tables
+    hub: live.Hub
+    extra: dict[str, Engine]
+
+    def engine(self, name: str) -> Engine | None:
+        return self.extra.get(name) or registry.get(name)
+
+    def engines(self) -> list[Engine]:
+        found = {n: registry.get(n) for n in registry.names()}
+        found.update(self.extra)
+        return [e for _, e in sorted(found.items()) if e is not None]
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, static_folder=None)
+    app.config.update(config.from_env())
+    if test_config:
+        app.config.update(test_config)
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Korean names stay readable
+
+    store = Store.connect(app.config["REDIS_URL"], app.config["TABLE_TTL"])
+    extra = {e.name: e for e in app.config["EXTRA_ENGINES"]}
+    services = Services(store, None, None, extra)  # type: ignore[arg-type]
+    services.tables = Tables(store, services.engine, fixed_random=app.config["FIXED_RANDOM"])
+    services.hub = live.Hub(services.tables)
+    app.extensions["tablemate"] = services
+
+    if app.config["FIXED_RANDOM"]:
+        log.warning("!" * 72)
+        log.warning("TABLEMATE_FIXED_RANDOM is ON: clients may choose dice and cards. TESTS ONLY.")
+        log.warning("!" * 72)
+    if store.embedded:
+        log.info("No REDIS_URL: using the embedded in-process store (tables vanish on restart).")
+
+    security.init_app(app)
+    api.init_app(app)
+    live.init_app(app, services.hub)
+    web.init_app(app)
+    return app

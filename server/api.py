@@ -1,0 +1,168 @@
+"""HTTP adapter: each view parses, calls one service function, returns JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from engines.base import Engine
+from server import qr, schemas
+from server.errors import ApiError, store_unavailable
+from server.security import client_address
+from server.tables import Tables
+
+bp = Blueprint("api", __name__)
+
+
+def tables() -> Tables:
+    return current_app.extensions["tablemate"].tables
+
+
+def _json() -> Any:
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "invalid_json", "The body must be a JSON object.")
+    return data
+
+
+def _token() -> str | None:
+    """The bearer token, None when no Authorization header was sent."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        # A malformed header is a bad token, never a silent fall-back to spectator.
+        return "\x00invalid"
+    return token.strip()
+
+
+def _limit(bucket: str, config_key: str) -> None:
+    wait = tables().store.hit(bucket, client_address(), current_app.config[config_key])
+    if wait is not None:
+        raise ApiError(429, "rate_limited", f"Too many requests; retry in {wait} s.",
+                       headers={"Retry-After": str(wait)})
+
+
+def base_url() -> str:
+    return (current_app.config["PUBLIC_URL"] or request.host_url).rstrip("/")
+
+
+def join_url(table_id: str) -> str:
+    return f"{base_url()}/t/{table_id}"
+
+
+@bp.post("/api/tables")
+def create_table() -> Any:
+    _limit("create", "RATE_CREATE")
+    doc, token = tables().create(_json())
+    tid = doc["id"]
+    return jsonify({
+        "table": tid, "code": doc["code"], "join_url": join_url(tid),
+        "qr_svg": f"{base_url()}/api/tables/{tid}/qr.svg",
+        "player": {"id": "p1", "token": token},
+    }), 201
+
+
+@bp.get("/api/codes/<code>")
+def lookup_code(code: str) -> Any:
+    _limit("code", "RATE_CODE")
+    return jsonify({"table": tables().table_for_code(code)})
+
+
+@bp.post("/api/tables/<table_id>/players")
+def join(table_id: str) -> Any:
+    _limit("join", "RATE_JOIN")
+    pid, token = tables().join(table_id, _json())
+    return jsonify({"player": {"id": pid, "token": token}}), 201
+
+
+@bp.get("/api/tables/<table_id>")
+def get_table(table_id: str) -> Any:
+    t = tables()
+    doc = t.load(table_id)
+    seat = t.seat_for(doc, _token())
+    return jsonify(t.snapshot(doc, seat["id"] if seat else None))
+
+
+@bp.post("/api/tables/<table_id>/actions")
+def act(table_id: str) -> Any:
+    return jsonify(tables().act(table_id, _token() or None, _json()))
+
+
+@bp.post("/api/tables/<table_id>/players/<player>/rejoin")
+def rejoin(table_id: str, player: str) -> Any:
+    t = tables()
+    t.load(table_id)
+    token = t.rejoin(table_id, _token(), player)
+    url = f"{join_url(table_id)}#rejoin={token}"
+    return jsonify({"player": {"id": player, "token": token}, "rejoin_url": url, "qr_svg": qr.svg(url)})
+
+
+@bp.get("/api/tables/<table_id>/history")
+def history(table_id: str) -> Any:
+    t = tables()
+    t.seat_for(t.load(table_id), _token())
+    lang = "ko" if request.args.get("lang", "en").lower().startswith("ko") else "en"
+    return jsonify(t.history(table_id, lang))
+
+
+@bp.get("/api/tables/<table_id>/qr.svg")
+def table_qr(table_id: str) -> Any:
+    tables().load(table_id)
+    return Response(qr.svg(join_url(table_id)), mimetype="image/svg+xml")
+
+
+def game_info(engine: Engine) -> dict[str, Any]:
+    defaults = schemas.options_with_defaults(engine, {})
+    lo, hi = engine.player_limits(defaults)
+    return {
+        "name": engine.name, "title": engine.title, "min_players": lo, "max_players": hi,
+        "options_schema": engine.options_schema, "actions": sorted(engine.action_schemas),
+    }
+
+
+@bp.get("/api/games")
+def games() -> Any:
+    return jsonify({"games": [game_info(e) for e in current_app.extensions["tablemate"].engines()]})
+
+
+@bp.get("/api/openapi.json")
+def openapi() -> Any:
+    from server.openapi import document
+
+    return jsonify(document(current_app.extensions["tablemate"].engines()))
+
+
+@bp.get("/healthz")
+def healthz() -> Any:
+    if not tables().store.ping():
+        raise store_unavailable()
+    return jsonify({"ok": True})
+
+
+def init_app(app: Flask) -> None:
+    app.register_blueprint(bp)
+
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError) -> Any:
+        return jsonify(exc.envelope()), exc.status, exc.headers
+
+    @app.errorhandler(redis.RedisError)
+    def redis_down(exc: redis.RedisError) -> Any:
+        err = store_unavailable()
+        return jsonify(err.envelope()), err.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+        code = codes.get(exc.code or 500, "http_error")
+        return jsonify({"error": {"code": code, "message": exc.description or exc.name}}), exc.code
+
+    @app.errorhandler(Exception)
+    def crash(exc: Exception) -> Any:
+        app.logger.exception("unhandled error")
+        return jsonify({"error": {"code": "internal", "message": "Something went wrong on the server."}}), 500

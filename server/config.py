@@ -1,0 +1,28 @@
+"""Configuration from the environment, read once by the app factory."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def from_env() -> dict[str, Any]:
+    return {
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        "TABLE_TTL": int(os.environ.get("TABLEMATE_TABLE_TTL", str(6 * 3600))),
+        "FIXED_RANDOM": _flag("TABLEMATE_FIXED_RANDOM"),
+        "PUBLIC_URL": os.environ.get("TABLEMATE_PUBLIC_URL") or None,
+        "TRUST_PROXY": _flag("TABLEMATE_TRUST_PROXY"),
+        # Per client address and minute, shared by every instance through Redis.
+        "RATE_CREATE": int(os.environ.get("TABLEMATE_RATE_CREATE", "30")),
+        "RATE_JOIN": int(os.environ.get("TABLEMATE_RATE_JOIN", "60")),
+        "RATE_CODE": int(os.environ.get("TABLEMATE_RATE_CODE", "30")),
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "WS_MAX_MESSAGE": 16 * 1024,
+        "WS_PING_INTERVAL": int(os.environ.get("TABLEMATE_WS_PING", "25")),
+        "EXTRA_ENGINES": (),
+    }

@@ -1,0 +1,31 @@
+"""The one error type of the HTTP and WebSocket adapters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    """An error with a stable code, a human message and an HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers or {}
+
+    def envelope(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+def not_found() -> ApiError:
+    return ApiError(404, "table_not_found", "This table does not exist or has expired.")
+
+
+def bad_token() -> ApiError:
+    return ApiError(401, "bad_token", "This seat's token is not valid for this table.")
+
+
+def store_unavailable() -> ApiError:
+    return ApiError(503, "store_unavailable", "The table store is unreachable; retrying shortly.")

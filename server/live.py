@@ -1,0 +1,260 @@
+"""WebSocket adapter and per-process fan-out.
+
+Each process has one ``Hub``: a registry of its sockets by table and one
+pub/sub listener. A change committed by any instance reaches every instance's
+listener, which loads the table once and sends each local phone its own view.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import defaultdict
+from typing import Any
+
+import redis
+from flask import Flask, g, request
+from flask_sock import Sock
+
+from server.errors import ApiError, store_unavailable
+from server.tables import Tables, token_hash
+
+log = logging.getLogger(__name__)
+
+RATE_PER_SECOND = 20.0
+RATE_BURST = 40.0
+FLOOD_STRIKES = 40
+CLOSE_BAD_TOKEN = 4401
+
+
+class Connection:
+    """One phone's socket. Sends are serialized: fan-out and the socket's own
+    loop may send at the same time."""
+
+    def __init__(self, ws: Any, table_id: str, player: str | None, token: str | None) -> None:
+        self.ws = ws
+        self.table_id = table_id
+        self.player = player
+        self.token = token
+        self.th = token_hash(token) if token else None
+        self.sent_version = 0
+        self.lock = threading.Lock()
+        self.open = True
+
+    def send(self, msg: dict[str, Any]) -> None:
+        data = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+        with self.lock:
+            if not self.open:
+                return
+            try:
+                self.ws.send(data)
+            except Exception:  # a dead peer; its own loop notices and cleans up
+                self.open = False
+
+    def send_state(self, snapshot: dict[str, Any]) -> None:
+        with self.lock:
+            # Snapshots may race (two changes fanned out at once): never go back.
+            if snapshot["version"] <= self.sent_version or not self.open:
+                return
+            self.sent_version = snapshot["version"]
+            try:
+                self.ws.send(json.dumps({"type": "state", **snapshot}, separators=(",", ":"),
+                                        ensure_ascii=False))
+            except Exception:  # a dead peer; its own loop notices and cleans up
+                self.open = False
+
+    def kick(self, code: str, message: str) -> None:
+        self.send({"type": "error", "error": {"code": code, "message": message}})
+        with self.lock:
+            self.open = False
+            try:
+                self.ws.close(reason=CLOSE_BAD_TOKEN, message=code)
+            except Exception:  # already closed
+                pass
+
+
+class Hub:
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.conns: dict[str, set[Connection]] = defaultdict(set)
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self._listener: threading.Thread | None = None
+
+    def ensure_listening(self) -> None:
+        # Started on first use, not at import: a forking server must start it
+        # in the worker, after gevent has patched threading.
+        with self.lock:
+            if self._listener is None:
+                self._listener = threading.Thread(
+                    target=self.tables.store.listen, args=(self.changed, self.resync_all, self.stop),
+                    name="tablemate-fanout", daemon=True,
+                )
+                self._listener.start()
+
+    def add(self, conn: Connection) -> None:
+        with self.lock:
+            self.conns[conn.table_id].add(conn)
+
+    def remove(self, conn: Connection) -> None:
+        with self.lock:
+            peers = self.conns.get(conn.table_id)
+            if peers is not None:
+                peers.discard(conn)
+                if not peers:
+                    del self.conns[conn.table_id]
+
+    def count(self) -> int:
+        with self.lock:
+            return sum(len(v) for v in self.conns.values())
+
+    def changed(self, table_id: str, version: int) -> None:
+        with self.lock:
+            if not self.conns.get(table_id):
+                return
+        # Off the listener thread, so one slow phone never delays other tables.
+        threading.Thread(target=self.push, args=(table_id,), daemon=True).start()
+
+    def resync_all(self) -> None:
+        with self.lock:
+            ids = list(self.conns)
+        for tid in ids:
+            self.changed(tid, 0)
+
+    def push(self, table_id: str) -> None:
+        with self.lock:
+            conns = list(self.conns.get(table_id, ()))
+        if not conns:
+            return
+        try:
+            doc = self.tables.store.load(table_id)
+        except redis.RedisError:
+            return  # the listener reconnects and resyncs everyone
+        if doc is None:
+            for c in conns:
+                c.kick("table_not_found", "This table has expired.")
+            return
+        seats = {s["id"]: s["th"] for s in doc["seats"]}
+        engine = self.tables.engine(doc["game"])
+        state = engine.load(doc["state"]) if doc["state"] is not None else None
+        cache: dict[str | None, dict[str, Any]] = {}
+        for c in conns:
+            if c.player is not None and seats.get(c.player) != c.th:
+                c.kick("bad_token", "This seat was removed or re-issued to another phone.")
+                continue
+            if c.player not in cache:
+                cache[c.player] = self.tables.snapshot(doc, c.player, state)
+            c.send_state(cache[c.player])
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.t = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
+def _error(code: str, message: str, request_id: Any = None) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "error", "error": {"code": code, "message": message}}
+    if request_id is not None:
+        msg["request_id"] = request_id
+    return msg
+
+
+def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
+    try:
+        msg = json.loads(raw)
+    except (TypeError, ValueError):
+        conn.send(_error("invalid_json", "Messages must be JSON objects."))
+        return
+    if not isinstance(msg, dict):
+        conn.send(_error("invalid_json", "Messages must be JSON objects."))
+        return
+    kind = msg.get("type")
+    rid = msg.get("request_id") if isinstance(msg.get("request_id"), str) else None
+    try:
+        if kind == "action":
+            body = {k: msg[k] for k in ("action", "request_id", "version") if k in msg}
+            result = tables.act(conn.table_id, conn.token, body)
+            conn.send({"type": "result", "request_id": rid, **result})
+        elif kind == "sync":
+            doc = tables.load(conn.table_id)
+            if msg.get("version") != doc["version"]:
+                with conn.lock:
+                    conn.sent_version = 0  # the client asked: resend even an equal version
+                conn.send_state(tables.snapshot(doc, conn.player))
+        elif kind == "ping":
+            doc = tables.load(conn.table_id)
+            conn.send({"type": "pong", "version": doc["version"]})
+        else:
+            conn.send(_error("unknown_type", f"Unknown message type {kind!r}.", rid))
+    except ApiError as exc:
+        conn.send({"type": "error", **({"request_id": rid} if rid else {}), **exc.envelope()})
+    except redis.RedisError:
+        conn.send({"type": "error", **store_unavailable().envelope()})
+
+
+def init_app(app: Flask, hub: Hub) -> None:
+    sock = Sock(app)
+    app.config["SOCK_SERVER_OPTIONS"] = {
+        "ping_interval": app.config["WS_PING_INTERVAL"],
+        "max_message_size": app.config["WS_MAX_MESSAGE"],
+    }
+
+    @app.before_request
+    def authenticate_socket() -> Any:
+        # Refuse before the upgrade, so a client sees a real 401/404/403.
+        if request.endpoint != "table_socket":
+            return None
+        from server.security import origin_ok
+
+        if not origin_ok():
+            raise ApiError(403, "bad_origin", "This socket must be opened from this site.")
+        table_id = request.view_args["table_id"] if request.view_args else ""
+        doc = hub.tables.load(table_id)
+        token = request.args.get("token") or None
+        seat = hub.tables.seat_for(doc, token)
+        g.ws_auth = (doc, seat["id"] if seat else None, token)
+        return None
+
+    @sock.route("/api/tables/<table_id>/ws", endpoint="table_socket")
+    def table_socket(ws: Any, table_id: str) -> None:
+        tables: Tables = hub.tables
+        doc, player, token = g.ws_auth
+        hub.ensure_listening()
+        conn = Connection(ws, table_id, player, token)
+        hub.add(conn)
+        bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
+        strikes = 0
+        try:
+            # Load again after registering, so no change can fall in between.
+            conn.send_state(tables.snapshot(tables.load(table_id), player))
+            while conn.open:
+                raw = ws.receive(timeout=30)
+                if raw is None:
+                    continue
+                if not bucket.take():
+                    strikes += 1
+                    if strikes >= FLOOD_STRIKES:
+                        ws.close(reason=1008, message="flood")
+                        break
+                    conn.send(_error("rate_limited", "Too many messages; slow down."))
+                    continue
+                _handle(conn, tables, raw)
+        except ApiError as exc:
+            conn.send({"type": "error", **exc.envelope()})
+        finally:
+            hub.remove(conn)
+
+    app.extensions["tablemate.sock"] = sock

@@ -1,0 +1,166 @@
+"""The OpenAPI 3.1 document, built from the very schemas the server enforces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Engine
+from server import schemas
+
+ERROR = {
+    "type": "object",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+            "required": ["code", "message"],
+        }
+    },
+    "required": ["error"],
+}
+
+PLAYER_TOKEN = {
+    "type": "object",
+    "properties": {"id": {"type": "string"}, "token": {"type": "string"}},
+    "required": ["id", "token"],
+}
+
+SNAPSHOT = {
+    "type": "object",
+    "properties": {
+        "table": {"type": "string"}, "game": {"type": "string"},
+        "code": {"type": ["string", "null"]}, "version": {"type": "integer"},
+        "status": {"enum": ["lobby", "playing", "over"]}, "host": {"type": "string"},
+        "me": {"type": ["string", "null"]}, "options": {"type": "object"},
+        "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
+        "round": {"type": "integer"},
+        "players": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "host": {"type": "boolean"}},
+            "required": ["id", "name", "host"],
+        }},
+        "view": {"type": "object"},
+        "legal": {"type": "array", "items": {"type": "object"}},
+    },
+    "required": ["table", "game", "version", "status", "host", "me", "players", "view", "legal"],
+}
+
+
+def _err(*statuses: int) -> dict[str, Any]:
+    return {
+        str(s): {"description": "error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        for s in statuses
+    }
+
+
+def _ok(status: int, schema: dict[str, Any], desc: str = "ok") -> dict[str, Any]:
+    return {str(status): {"description": desc, "content": {"application/json": {"schema": schema}}}}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
+AUTH = [{"bearer": []}, {}]
+
+
+def _action_variants(engines: list[Engine]) -> list[dict[str, Any]]:
+    variants: dict[str, dict[str, Any]] = {}
+    sources: list[tuple[str, dict[str, dict[str, Any]]]] = [("platform", schemas.PLATFORM_ACTIONS)]
+    sources += [(e.name, e.action_schemas) for e in engines]
+    for source, table in sources:
+        for atype, payload in table.items():
+            key = f"{source}.{atype}"
+            variants[key] = {
+                "title": key,
+                "type": "object",
+                "properties": {"type": {"const": atype}, **payload.get("properties", {})},
+                "required": ["type", *payload.get("required", [])],
+                "additionalProperties": False,
+            }
+    return list(variants.values())
+
+
+def document(engines: list[Engine]) -> dict[str, Any]:
+    action_body = {
+        **schemas.ACTION_BODY,
+        "properties": {
+            **schemas.ACTION_BODY["properties"],
+            "action": {"anyOf": _action_variants(engines)},
+        },
+    }
+    create_body = {
+        **schemas.CREATE_BODY,
+        "properties": {**schemas.CREATE_BODY["properties"], "game": {"enum": [e.name for e in engines]}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Tablemate API", "version": "1", "description": "See docs/api.md."},
+        "components": {
+            "schemas": {"Error": ERROR, "Snapshot": SNAPSHOT, **{
+                f"options.{e.name}": e.options_schema for e in engines}},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "paths": {
+            "/api/tables": {"post": {
+                "operationId": "createTable", "requestBody": _body(create_body),
+                "responses": {**_ok(201, {"type": "object", "properties": {
+                    "table": {"type": "string"}, "code": {"type": "string"},
+                    "join_url": {"type": "string"}, "qr_svg": {"type": "string"},
+                    "player": PLAYER_TOKEN}, "required": ["table", "code", "join_url", "qr_svg", "player"]}),
+                    **_err(400, 413, 429, 503)},
+            }},
+            "/api/codes/{code}": {"get": {
+                "operationId": "lookupCode",
+                "parameters": [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {**_ok(200, {"type": "object", "properties": {"table": {"type": "string"}},
+                                          "required": ["table"]}), **_err(404, 429, 503)},
+            }},
+            "/api/tables/{table_id}": {"get": {
+                "operationId": "getTable", "parameters": [TABLE_ID], "security": AUTH,
+                "responses": {**_ok(200, {"$ref": "#/components/schemas/Snapshot"}), **_err(401, 404, 503)},
+            }},
+            "/api/tables/{table_id}/players": {"post": {
+                "operationId": "joinTable", "parameters": [TABLE_ID], "requestBody": _body(schemas.JOIN_BODY),
+                "responses": {**_ok(201, {"type": "object", "properties": {"player": PLAYER_TOKEN},
+                                          "required": ["player"]}), **_err(400, 404, 409, 413, 429, 503)},
+            }},
+            "/api/tables/{table_id}/actions": {"post": {
+                "operationId": "act", "parameters": [TABLE_ID], "security": [{"bearer": []}],
+                "requestBody": _body(action_body),
+                "responses": {**_ok(200, {"type": "object", "properties": {
+                    "version": {"type": "integer"}, "events": {"type": "array", "items": {"type": "object"}}},
+                    "required": ["version", "events"]}), **_err(400, 401, 403, 404, 409, 413, 503)},
+            }},
+            "/api/tables/{table_id}/players/{player}/rejoin": {"post": {
+                "operationId": "rejoinSeat", "security": [{"bearer": []}],
+                "parameters": [TABLE_ID, {"name": "player", "in": "path", "required": True,
+                                          "schema": {"type": "string"}}],
+                "responses": {**_ok(200, {"type": "object", "properties": {
+                    "player": PLAYER_TOKEN, "rejoin_url": {"type": "string"}, "qr_svg": {"type": "string"}},
+                    "required": ["player", "rejoin_url", "qr_svg"]}), **_err(401, 403, 404, 503)},
+            }},
+            "/api/tables/{table_id}/history": {"get": {
+                "operationId": "history", "security": AUTH,
+                "parameters": [TABLE_ID, {"name": "lang", "in": "query", "schema": {"enum": ["ko", "en"]}}],
+                "responses": {**_ok(200, {"type": "object", "properties": {
+                    "version": {"type": "integer"}, "rounds": {"type": "array"}},
+                    "required": ["version", "rounds"]}), **_err(401, 404, 503)},
+            }},
+            "/api/tables/{table_id}/qr.svg": {"get": {
+                "operationId": "joinQr", "parameters": [TABLE_ID],
+                "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                              **_err(404, 503)},
+            }},
+            "/api/games": {"get": {
+                "operationId": "games",
+                "responses": _ok(200, {"type": "object", "properties": {"games": {"type": "array"}},
+                                       "required": ["games"]}),
+            }},
+            "/healthz": {"get": {
+                "operationId": "health",
+                "responses": {**_ok(200, {"type": "object"}), **_err(503)},
+            }},
+        },
+    }

@@ -1,0 +1,21 @@
+"""QR codes as SVG (for phones) and as text (for the terminal)."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+
+
+def svg(text: str, scale: int = 8) -> str:
+    buf = io.BytesIO()
+    # Dark modules on white with a quiet zone: camera apps need the contrast.
+    segno.make(text, error="m").save(buf, kind="svg", scale=scale, border=4, dark="#000", light="#fff",
+                                     xmldecl=False, svgns=True)
+    return buf.getvalue().decode("utf-8")
+
+
+def terminal(text: str) -> str:
+    buf = io.StringIO()
+    segno.make(text, error="l").terminal(out=buf, compact=True)
+    return buf.getvalue()

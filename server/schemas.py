@@ -1,0 +1,112 @@
+"""Request schemas (JSON Schema 2020-12) and the one place that validates them.
+
+The same schemas feed the OpenAPI document, so the docs cannot drift from what
+the server accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from engines.base import Engine
+from server.errors import ApiError
+
+NAME = {"type": "string", "minLength": 1, "maxLength": 24}
+PLAYER_ID = {"type": "string", "pattern": "^p[0-9]{1,4}$"}
+
+CREATE_BODY: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "game": {"type": "string", "maxLength": 32},
+        "name": NAME,
+        "options": {"type": "object"},
+    },
+    "required": ["game", "name"],
+    "additionalProperties": False,
+}
+
+JOIN_BODY: dict[str, Any] = {
+    "type": "object",
+    "properties": {"name": NAME},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+
+ACTION_BODY: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "action": {
+            "type": "object",
+            "properties": {"type": {"type": "string", "pattern": "^[a-z_]{1,32}$"}},
+            "required": ["type"],
+        },
+        "request_id": {"type": "string", "minLength": 1, "maxLength": 64},
+        "version": {"type": "integer", "minimum": 0},
+    },
+    "required": ["action", "request_id"],
+    "additionalProperties": False,
+}
+
+
+def _payload(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": required or [],
+        "additionalProperties": False,
+    }
+
+
+#: Actions every table understands, handled by the platform, not the engine.
+PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
+    "start": _payload({}),
+    "seats": _payload(
+        {"order": {"type": "array", "items": PLAYER_ID, "minItems": 1, "maxItems": 64}}, ["order"]
+    ),
+    "rename": _payload({"player": PLAYER_ID, "name": NAME}, ["player", "name"]),
+    "remove": _payload({"player": PLAYER_ID}, ["player"]),
+    "host": _payload({"player": PLAYER_ID}, ["player"]),
+    "undo": _payload({}),
+}
+
+
+_VALIDATORS: dict[tuple[str, int], Draft202012Validator] = {}
+
+
+def _validator(key: str, schema: dict[str, Any]) -> Draft202012Validator:
+    k = (key, id(schema))
+    v = _VALIDATORS.get(k)
+    if v is None:
+        Draft202012Validator.check_schema(schema)
+        v = _VALIDATORS[k] = Draft202012Validator(schema)
+    return v
+
+
+def _describe(err: ValidationError) -> str:
+    where = "/".join(str(p) for p in err.absolute_path)
+    return f"{where or 'body'}: {err.message}"[:300]
+
+
+def validate(schema: dict[str, Any], value: Any, key: str, code: str = "invalid_payload") -> None:
+    """Raises ``ApiError(400, code)`` naming the first problem."""
+    err = next(iter(_validator(key, schema).iter_errors(value)), None)
+    if err is not None:
+        raise ApiError(400, code, _describe(err))
+
+
+def action_schema(engine: Engine, action_type: str) -> dict[str, Any] | None:
+    return PLATFORM_ACTIONS.get(action_type) or engine.action_schemas.get(action_type)
+
+
+def options_with_defaults(engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
+    """Validates ``options`` against the game's schema and fills every default."""
+    schema = engine.options_schema
+    validate(schema, options, f"options:{engine.name}", code="bad_options")
+    filled = dict(options)
+    for name, prop in schema.get("properties", {}).items():
+        if name not in filled and "default" in prop:
+            filled[name] = prop["default"]
+    return filled

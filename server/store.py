@@ -1,0 +1,245 @@
+"""Everything Tablemate keeps in Redis: keys, JSON, TTL, atomic updates, fan-out.
+
+No other module builds a key or talks to Redis. A table is three keys that share
+a hash tag (so a cluster keeps them on one slot) and one TTL, refreshed on every
+change:
+
+- ``tm:{<id>}:doc``  the table document (seats, options, engine state, version)
+- ``tm:{<id>}:log``  the action log, one JSON entry per applied change
+- ``tm:{<id>}:req``  request_id → the first result, so retries apply once
+
+plus ``tm:code:<CODE>`` (lobby join codes) and ``tm:rl:*`` (rate-limit counters).
+Every committed change publishes ``{"t": id, "v": version}`` on ``tm:changes``;
+one listener per process fans it out to that process's sockets.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "tm:changes"
+MAX_ATTEMPTS = 200
+
+
+def doc_key(table_id: str) -> str:
+    return f"tm:{{{table_id}}}:doc"
+
+
+def log_key(table_id: str) -> str:
+    return f"tm:{{{table_id}}}:log"
+
+
+def req_key(table_id: str) -> str:
+    return f"tm:{{{table_id}}}:req"
+
+
+def code_key(code: str) -> str:
+    return f"tm:code:{code}"
+
+
+def rate_key(bucket: str, client: str, window: int) -> str:
+    return f"tm:rl:{bucket}:{client}:{window}"
+
+
+class Conflict(Exception):
+    """Raised inside an update to give up without writing (never retried)."""
+
+
+@dataclass
+class Commit:
+    """What one update writes, all in one MULTI/EXEC."""
+
+    doc: dict[str, Any]
+    entry: dict[str, Any] | None = None
+    request: tuple[str, dict[str, Any]] | None = None
+    drop_code: str | None = None
+    result: Any = None
+
+
+@dataclass
+class Tx:
+    """The read side of an update: the document and lazy reads under WATCH."""
+
+    pipe: Any
+    table_id: str
+    doc: dict[str, Any]
+    _log: list[dict[str, Any]] | None = field(default=None, repr=False)
+
+    def cached_result(self, request_id: str) -> dict[str, Any] | None:
+        raw = self.pipe.hget(req_key(self.table_id), request_id)
+        return json.loads(raw) if raw else None
+
+    def log(self) -> list[dict[str, Any]]:
+        if self._log is None:
+            self._log = [json.loads(x) for x in self.pipe.lrange(log_key(self.table_id), 0, -1)]
+        return self._log
+
+
+class Store:
+    def __init__(self, client: redis.Redis, ttl: int) -> None:
+        self.r = client
+        self.ttl = ttl
+
+    @classmethod
+    def connect(cls, url: str | None, ttl: int) -> Store:
+        if url:
+            client = redis.Redis.from_url(
+                url, decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
+                health_check_interval=30,
+            )
+        else:
+            # The embedded store: an in-process Redis, so one command runs the app.
+            import fakeredis
+
+            client = fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
+        return cls(client, ttl)
+
+    @property
+    def embedded(self) -> bool:
+        return type(self.r).__module__.startswith("fakeredis")
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.r.ping())
+        except redis.RedisError:
+            return False
+
+    # -- tables ---------------------------------------------------------------
+
+    def create(self, doc: dict[str, Any], entry: dict[str, Any]) -> bool:
+        """Stores a new table; False if the id is taken (never in practice)."""
+        tid = doc["id"]
+        if not self.r.set(doc_key(tid), json.dumps(doc), nx=True, ex=self.ttl):
+            return False
+        with self.r.pipeline() as p:
+            p.rpush(log_key(tid), json.dumps(entry))
+            p.expire(log_key(tid), self.ttl)
+            p.publish(CHANNEL, json.dumps({"t": tid, "v": doc["version"]}))
+            p.execute()
+        return True
+
+    def reserve_code(self, code: str, table_id: str) -> bool:
+        return bool(self.r.set(code_key(code), table_id, nx=True, ex=self.ttl))
+
+    def code_table(self, code: str) -> str | None:
+        return self.r.get(code_key(code))
+
+    def load(self, table_id: str) -> dict[str, Any] | None:
+        raw = self.r.get(doc_key(table_id))
+        return json.loads(raw) if raw else None
+
+    def log(self, table_id: str) -> list[dict[str, Any]]:
+        return [json.loads(x) for x in self.r.lrange(log_key(table_id), 0, -1)]
+
+    def update(self, table_id: str, fn: Callable[[Tx], Commit]) -> Any:
+        """Read-modify-write of one table with optimistic locking.
+
+        ``fn`` sees the current document and returns a ``Commit``; if another
+        writer committed in between, EXEC fails and ``fn`` runs again on the new
+        document. ``fn`` raises to refuse (nothing is written). Returns
+        ``Commit.result``. A ``Commit`` whose ``doc`` is None writes nothing.
+        """
+        dk = doc_key(table_id)
+        for attempt in range(MAX_ATTEMPTS):
+            with self.r.pipeline() as pipe:
+                try:
+                    pipe.watch(dk)
+                    raw = pipe.get(dk)
+                    if raw is None:
+                        pipe.unwatch()
+                        raise KeyError(table_id)
+                    commit = fn(Tx(pipe, table_id, json.loads(raw)))
+                    if commit.doc is None:
+                        pipe.unwatch()
+                        return commit.result
+                    pipe.multi()
+                    self._write(pipe, table_id, commit)
+                    pipe.execute()
+                    return commit.result
+                except redis.WatchError:
+                    # Jittered backoff so twenty phones hammering one table all get through.
+                    time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
+        raise Conflict(f"table {table_id} too contended")
+
+    def _write(self, pipe: Any, table_id: str, c: Commit) -> None:
+        ttl = self.ttl
+        pipe.set(doc_key(table_id), json.dumps(c.doc), ex=ttl)
+        if c.entry is not None:
+            pipe.rpush(log_key(table_id), json.dumps(c.entry))
+        pipe.expire(log_key(table_id), ttl)
+        if c.request is not None:
+            pipe.hset(req_key(table_id), c.request[0], json.dumps(c.request[1]))
+        pipe.expire(req_key(table_id), ttl)
+        code = c.doc.get("code")
+        if c.drop_code:
+            pipe.delete(code_key(c.drop_code))
+        elif code:
+            pipe.expire(code_key(code), ttl)
+        pipe.publish(CHANNEL, json.dumps({"t": table_id, "v": c.doc["version"]}))
+
+    # -- rate limits ----------------------------------------------------------
+
+    def hit(self, bucket: str, client: str, limit: int, window: int = 60) -> int | None:
+        """Counts one request; returns seconds to wait when over ``limit``.
+
+        A fixed window in Redis, so the limit holds across instances.
+        """
+        now = time.time()
+        slot = int(now // window)
+        key = rate_key(bucket, client, slot)
+        with self.r.pipeline() as p:
+            p.incr(key)
+            p.expire(key, window + 1)
+            count, _ = p.execute()
+        if count > limit:
+            return max(1, int((slot + 1) * window - now) + 1)
+        return None
+
+    # -- fan-out --------------------------------------------------------------
+
+    def listen(self, on_change: Callable[[str, int], None], on_resync: Callable[[], None],
+               stop: threading.Event) -> None:
+        """Blocking loop: calls ``on_change(table_id, version)`` per change.
+
+        Reconnects with backoff when Redis goes away; after a reconnect it calls
+        ``on_resync`` because changes may have been missed meanwhile.
+        """
+        delay = 0.2
+        first = True
+        while not stop.is_set():
+            pubsub = self.r.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.subscribe(CHANNEL)
+                if not first:
+                    on_resync()
+                first = False
+                delay = 0.2
+                while not stop.is_set():
+                    msg = pubsub.get_message(timeout=1.0)
+                    if msg is None or msg.get("type") != "message":
+                        continue
+                    try:
+                        data = json.loads(msg["data"])
+                        on_change(str(data["t"]), int(data["v"]))
+                    except Exception:  # one bad message or socket must not stop fan-out
+                        log.exception("fan-out of a change failed")
+            except (redis.RedisError, OSError) as exc:
+                log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
+                stop.wait(delay)
+                delay = min(delay * 2, 5.0)
+            finally:
+                try:
+                    pubsub.close()
+                except Exception:  # closing a dead connection may fail; nothing to do
+                    pass
