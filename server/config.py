@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import Any
 
 
 def _flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _load(spec: str) -> Any:
+    module, _, attr = spec.strip().partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def from_env() -> dict[str, Any]:
@@ -24,5 +30,7 @@ def from_env() -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WS_MAX_MESSAGE": 16 * 1024,
         "WS_PING_INTERVAL": int(os.environ.get("TABLEMATE_WS_PING", "25")),
-        "EXTRA_ENGINES": (),
+        # "module:attr,..." engines added to the registry; the test suite uses it
+        # to serve a toy game from real server processes.
+        "EXTRA_ENGINES": tuple(_load(spec) for spec in os.environ.get("TABLEMATE_EXTRA_ENGINES", "").split(",") if spec),
     }

@@ -1,0 +1,17 @@
+# The two commands the README names. Both install what they need first.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test lint bench
+
+run:
+	@bash scripts/bootstrap.sh run
+	@$(VENV)/bin/gunicorn -c server/gunicorn_conf.py 'server:create_app()'
+
+test:
+	@bash scripts/bootstrap.sh test
+	@$(VENV)/bin/ruff check .
+	@$(PY) -m pytest $(PYTEST_ARGS)
+
+lint:
+	@$(VENV)/bin/ruff check .

@@ -1,0 +1,133 @@
+"""Shared fixtures for tests/ and e2e/: a real redis-server and live app servers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+ROOT = Path(__file__).resolve().parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(check: Callable[[], object], timeout: float = 15.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:
+            pass
+        time.sleep(0.05)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+class RedisServer:
+    """A throw-away redis-server on a free loopback port."""
+
+    def __init__(self, persist_dir: str | None = None) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not installed; run the README's test command (make test)")
+        self.port = free_port()
+        self.dir = persist_dir or tempfile.mkdtemp(prefix="tm-redis-")
+        args = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                "--appendonly", "no", "--dir", self.dir, "--protected-mode", "no"]
+        self.args = args
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        wait_for(lambda: redis.Redis(port=self.port).ping(), what="redis-server")
+
+    def client(self) -> redis.Redis:
+        return redis.Redis.from_url(self.url, decode_responses=True)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+class AppServer:
+    """The real production serving model (gunicorn + gevent) in a subprocess."""
+
+    def __init__(self, redis_url: str | None, env: dict[str, str] | None = None,
+                 port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        full_env = {
+            **os.environ,
+            "BIND": f"127.0.0.1:{self.port}",
+            "TABLEMATE_EXTRA_ENGINES": "tests.toy_engine:TOY",
+            "PYTHONPATH": str(ROOT),
+            **(env or {}),
+        }
+        if redis_url:
+            full_env["REDIS_URL"] = redis_url
+        self.log = tempfile.NamedTemporaryFile(prefix="tm-app-", suffix=".log", delete=False)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "server/gunicorn_conf.py"),
+             "server:create_app()"],
+            cwd=ROOT, env=full_env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        wait_for(self.healthy, timeout=30, what=f"app server on {self.port}")
+
+    def healthy(self) -> bool:
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"app server exited: {Path(self.log.name).read_text()[-2000:]}")
+        with urllib.request.urlopen(self.url + "/healthz", timeout=2) as r:
+            return r.status == 200
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            # SIGINT is gunicorn's quick shutdown: no waiting for open sockets.
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def logs(self) -> str:
+        return Path(self.log.name).read_text()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    server = RedisServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    redis_server.client().flushall()
+    return redis_server.url
+
+
+@pytest.fixture
+def app_server_factory(redis_url: str) -> Iterator:
+    started: list[AppServer] = []
+
+    def start(env: dict[str, str] | None = None, redis: str | None = redis_url) -> AppServer:
+        s = AppServer(redis, env)
+        started.append(s)
+        return s
+
+    yield start
+    for s in started:
+        s.stop()

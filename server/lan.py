@@ -1,0 +1,49 @@
+"""The address phones on the same Wi-Fi use, printed with a QR code at start."""
+
+from __future__ import annotations
+
+import fcntl
+import socket
+import struct
+import sys
+
+from server import qr
+
+SIOCGIFADDR = 0x8915
+
+
+def _iface_addresses() -> list[str]:
+    """IPv4 addresses of the machine's interfaces, without sending anything."""
+    found = []
+    for _, name in socket.if_nameindex():
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                packed = fcntl.ioctl(s.fileno(), SIOCGIFADDR, struct.pack("256s", name[:15].encode()))
+        except OSError:
+            continue
+        found.append(socket.inet_ntoa(packed[20:24]))
+    return found
+
+
+def lan_ip() -> str:
+    try:
+        addrs = _iface_addresses()
+    except Exception:
+        addrs = []
+    # Prefer a private LAN address over loopback or container bridges.
+    for prefix in ("192.168.", "10.", "172."):
+        for a in addrs:
+            if a.startswith(prefix):
+                return a
+    return next((a for a in addrs if not a.startswith("127.")), "127.0.0.1")
+
+
+def announce(port: int, embedded: bool) -> None:
+    url = f"http://{lan_ip()}:{port}/"
+    out = sys.stdout
+    out.write("\n" + qr.terminal(url))
+    out.write(f"\n  Tablemate is running: {url}\n  (this computer: http://localhost:{port}/)\n")
+    if embedded:
+        out.write("  Store: embedded (no REDIS_URL); tables vanish when this process stops.\n")
+    out.write("  Scan the QR code with a phone on the same Wi-Fi.\n\n")
+    out.flush()

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from server import create_app
+from tests.toy_engine import TOY
+
+_ids = itertools.count()
+
+
+@pytest.fixture
+def app(redis_url: str):
+    return create_app({"REDIS_URL": redis_url, "EXTRA_ENGINES": [TOY], "FIXED_RANDOM": True,
+                       "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Phone:
+    """One seat's view of the HTTP API."""
+
+    def __init__(self, client: Any, table: str, pid: str, token: str) -> None:
+        self.client, self.table, self.id, self.token = client, table, pid, token
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def act(self, type_: str, request_id: str | None = None, version: int | None = None, **payload: Any):
+        body: dict[str, Any] = {"action": {"type": type_, **payload},
+                                "request_id": request_id or f"r{next(_ids)}"}
+        if version is not None:
+            body["version"] = version
+        return self.client.post(f"/api/tables/{self.table}/actions", json=body, headers=self.auth)
+
+    def get(self):
+        return self.client.get(f"/api/tables/{self.table}", headers=self.auth)
+
+
+def open_table(client: Any, joiners: int = 2, game: str = "toy", options: dict | None = None) -> list[Phone]:
+    r = client.post("/api/tables", json={"game": game, "name": "Host", "options": options or {}})
+    assert r.status_code == 201, r.json
+    table = r.json["table"]
+    phones = [Phone(client, table, "p1", r.json["player"]["token"])]
+    for i in range(joiners):
+        j = client.post(f"/api/tables/{table}/players", json={"name": f"P{i + 2}"})
+        assert j.status_code == 201, j.json
+        phones.append(Phone(client, table, j.json["player"]["id"], j.json["player"]["token"]))
+    return phones
+
+
+@pytest.fixture
+def table(client):
+    return open_table(client)

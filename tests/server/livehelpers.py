@@ -1,0 +1,96 @@
+"""Talking to a live server process like a phone does: HTTP + WebSocket."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+import websocket
+
+_ids = itertools.count()
+
+
+def http(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+class LivePhone:
+    def __init__(self, base: str, table: str, pid: str | None, token: str | None) -> None:
+        self.base, self.table, self.id, self.token = base, table, pid, token
+        self.ws: websocket.WebSocket | None = None
+        self.version = 0
+        self.last: dict[str, Any] | None = None
+        self.inbox: list[dict[str, Any]] = []
+
+    def connect(self, base: str | None = None) -> dict[str, Any]:
+        base = base or self.base
+        url = base.replace("http", "ws", 1) + f"/api/tables/{self.table}/ws"
+        if self.token:
+            url += f"?token={self.token}"
+        self.ws = websocket.create_connection(url, timeout=10)
+        return self.wait_state(lambda s: True)
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        assert self.ws is not None
+        self.ws.settimeout(timeout)
+        msg = json.loads(self.ws.recv())
+        if msg.get("type") == "state":
+            assert msg["version"] > self.version, "versions only go forward on a socket"
+            self.version = msg["version"]
+            self.last = msg
+        return msg
+
+    def wait_state(self, pred, timeout: float = 10) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching state; last version {self.version}")
+            msg = self.recv(left)
+            if msg["type"] == "state" and pred(msg):
+                return msg
+            self.inbox.append(msg)
+
+    def wait_version(self, version: int, timeout: float = 10) -> dict[str, Any]:
+        if self.version >= version and self.last is not None:
+            return self.last
+        return self.wait_state(lambda s: s["version"] >= version, timeout)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        assert self.ws is not None
+        self.ws.send(json.dumps(msg))
+
+    def act_http(self, type_: str, request_id: str | None = None, **payload: Any) -> tuple[int, Any]:
+        return http(self.base, "POST", f"/api/tables/{self.table}/actions",
+                    {"action": {"type": type_, **payload}, "request_id": request_id or f"r{next(_ids)}"},
+                    self.token)
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+            self.ws = None
+
+
+def open_live_table(base: str, joiners: int = 2, options: dict | None = None) -> list[LivePhone]:
+    status, body = http(base, "POST", "/api/tables", {"game": "toy", "name": "Host", "options": options or {}})
+    assert status == 201, body
+    table = body["table"]
+    phones = [LivePhone(base, table, "p1", body["player"]["token"])]
+    for i in range(joiners):
+        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": f"P{i + 2}"})
+        assert status == 201, j
+        phones.append(LivePhone(base, table, j["player"]["id"], j["player"]["token"]))
+    return phones

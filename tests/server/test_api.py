@@ -1,0 +1,381 @@
+"""The HTTP contract (docs/api.md) against a real Redis."""
+
+from __future__ import annotations
+
+import re
+
+from tests.server.conftest import open_table
+
+
+def test_create_returns_ids_code_links_and_host_seat(client) -> None:
+    r = client.post("/api/tables", json={"game": "toy", "name": "Mina"})
+    assert r.status_code == 201
+    body = r.json
+    assert len(body["table"]) >= 16  # 128 random bits, URL-safe
+    assert re.fullmatch(r"[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}", body["code"])
+    assert body["join_url"].endswith(f"/t/{body['table']}")
+    assert body["qr_svg"].endswith(f"/api/tables/{body['table']}/qr.svg")
+    assert body["player"]["id"] == "p1" and len(body["player"]["token"]) >= 22
+    snap = client.get(f"/api/tables/{body['table']}", headers={"Authorization": f"Bearer {body['player']['token']}"}).json
+    assert snap["host"] == "p1" and snap["me"] == "p1" and snap["status"] == "lobby"
+    assert snap["players"] == [{"id": "p1", "name": "Mina", "host": True}]
+    assert snap["options"] == {"target": 20, "min_players": 2}, "documented defaults filled in"
+
+
+def test_qr_svg_encodes_the_join_link(client) -> None:
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    body = client.post("/api/tables", json={"game": "toy", "name": "Mina"}).json
+    svg = client.get(f"/api/tables/{body['table']}/qr.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    # Decode the same code rendered as PNG by segno (no SVG rasterizer needed).
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(body["join_url"], error="m").save(buf, kind="png", scale=8)
+    decoded = zxingcpp.read_barcodes(Image.open(io.BytesIO(buf.getvalue())))
+    assert decoded[0].text == body["join_url"]
+    assert body["join_url"].encode() not in svg.data  # the SVG is modules, not text
+
+
+def test_code_lookup_only_while_lobby_is_open(client) -> None:
+    phones = open_table(client, joiners=1)
+    snap = phones[0].get().json
+    code = snap["code"]
+    assert client.get(f"/api/codes/{code}").json == {"table": phones[0].table}
+    assert client.get(f"/api/codes/{code.lower()}").json == {"table": phones[0].table}
+    assert phones[0].act("start").status_code == 200
+    r = client.get(f"/api/codes/{code}")
+    assert r.status_code == 404 and r.json["error"]["code"] == "code_not_found"
+    assert phones[0].get().json["code"] is None
+    assert client.get("/api/codes/ZZZZZZ").json["error"]["code"] == "code_not_found"
+    assert client.get("/api/codes/x").status_code == 404
+
+
+def test_join_lists_seats_in_join_order_and_raises_version(client) -> None:
+    host, a, b = open_table(client)
+    snap = host.get().json
+    assert [p["id"] for p in snap["players"]] == ["p1", "p2", "p3"]
+    assert [p["name"] for p in snap["players"]] == ["Host", "P2", "P3"]
+    assert snap["version"] == 3, "create=1, each join +1"
+    assert a.get().json["me"] == "p2"
+
+
+def test_spectator_view_has_no_seat(table) -> None:
+    host = table[0]
+    r = host.client.get(f"/api/tables/{host.table}")
+    assert r.status_code == 200 and r.json["me"] is None and r.json["legal"] == []
+
+
+def test_action_applies_returns_version_and_events(table) -> None:
+    host, a, _ = table
+    r = host.act("start")
+    assert r.status_code == 200 and r.json["events"] == [{"type": "started"}]
+    v = r.json["version"]
+    r = host.act("add", n=3)
+    assert r.json == {"version": v + 1, "events": [{"type": "added", "player": "p1", "n": 3}]}
+    snap = a.get().json
+    assert snap["version"] == v + 1 and snap["view"]["scores"]["p1"] >= 3
+    assert snap["status"] == "playing"
+    assert {"type": "add", "n": 1} in snap["legal"], "p2 plays next"
+
+
+def test_rule_refusal_has_code_and_changes_nothing(table) -> None:
+    host, a, _ = table
+    host.act("start")
+    before = host.get().json
+    r = a.act("add", n=1)
+    assert r.status_code == 409 and r.json["error"]["code"] == "not_your_turn"
+    assert host.get().json == before
+
+
+def test_retried_request_id_applies_once(table) -> None:
+    host, *_ = table
+    host.act("start")
+    first = host.act("add", request_id="same-id", n=2)
+    again = host.act("add", request_id="same-id", n=2)
+    assert first.status_code == again.status_code == 200
+    assert again.json == first.json
+    assert host.get().json["version"] == first.json["version"]
+
+
+def test_request_id_of_another_seat_is_not_replayed(table) -> None:
+    host, a, _ = table
+    host.act("start")
+    host.act("note", request_id="rid-1", text="x")
+    r = a.act("note", request_id="rid-1", text="y")
+    assert r.status_code == 409 and r.json["error"]["code"] == "request_id_reused"
+
+
+def test_stale_version_is_refused(table) -> None:
+    host, *_ = table
+    v = host.act("start").json["version"]
+    r = host.act("add", version=v - 1, n=1)
+    assert r.status_code == 409 and r.json["error"]["code"] == "stale_version"
+    assert host.act("add", version=v, n=1).status_code == 200
+
+
+def test_player_field_in_action_is_refused(table) -> None:
+    host, a, _ = table
+    host.act("start")
+    r = a.act("add", n=1, player="p1")
+    assert r.status_code == 400 and r.json["error"]["code"] == "invalid_payload"
+
+
+def test_payload_is_validated_by_schema(table) -> None:
+    host, *_ = table
+    host.act("start")
+    for bad in ({"n": 9}, {"n": "2"}, {}, {"n": 1, "extra": True}):
+        r = host.act("add", **bad)
+        assert r.status_code == 400 and r.json["error"]["code"] == "invalid_payload", bad
+    r = host.act("fly")
+    assert r.status_code == 400 and r.json["error"]["code"] == "unknown_action"
+    r = host.client.post(f"/api/tables/{host.table}/actions", data="not json", headers=host.auth)
+    assert r.status_code == 400 and r.json["error"]["code"] == "invalid_json"
+    r = host.client.post(f"/api/tables/{host.table}/actions", json={"action": {"type": "undo"}}, headers=host.auth)
+    assert r.json["error"]["code"] == "invalid_payload", "request_id is required"
+
+
+def test_host_only_actions(table) -> None:
+    host, a, _ = table
+    for t, payload in (("start", {}), ("seats", {"order": ["p2", "p1", "p3"]}), ("remove", {"player": "p3"}),
+                       ("host", {"player": "p2"})):
+        r = a.act(t, **payload)
+        assert r.status_code == 403 and r.json["error"]["code"] == "not_host", t
+    host.act("start")
+    for t in ("undo", "next_round"):
+        r = a.act(t)
+        assert r.status_code == 403 and r.json["error"]["code"] == "not_host", t
+
+
+def test_lobby_reorder_rename_remove_transfer(table) -> None:
+    host, a, b = table
+    assert host.act("seats", order=["p3", "p1", "p2"]).status_code == 200
+    assert [p["id"] for p in host.get().json["players"]] == ["p3", "p1", "p2"]
+    r = host.act("seats", order=["p1", "p2"])
+    assert r.json["error"]["code"] == "bad_order"
+    r = host.act("seats", order=["p1", "p1", "p2"])
+    assert r.json["error"]["code"] == "bad_order"
+    assert a.act("rename", player="p2", name="  Bora ").status_code == 200
+    assert a.act("rename", player="p3", name="X").json["error"]["code"] == "not_host"
+    assert host.act("rename", player="p3", name="Chul").status_code == 200
+    names = {p["id"]: p["name"] for p in host.get().json["players"]}
+    assert names == {"p1": "Host", "p2": "Bora", "p3": "Chul"}
+    assert host.act("remove", player="p1").json["error"]["code"] == "cannot_remove_host"
+    assert host.act("remove", player="p3").status_code == 200
+    assert b.get().status_code == 401, "a removed seat's token stops working"
+    assert host.act("host", player="p2").status_code == 200
+    snap = a.get().json
+    assert snap["host"] == "p2" and [p["host"] for p in snap["players"]] == [False, True]
+    assert host.act("start").json["error"]["code"] == "not_host"
+    assert a.act("start").status_code == 200
+    assert a.act("seats", order=["p1", "p2"]).json["error"]["code"] == "not_in_lobby"
+
+
+def test_turn_order_follows_reordered_seats(table) -> None:
+    host, a, b = table
+    host.act("seats", order=["p3", "p2", "p1"])
+    host.act("start")
+    assert host.act("add", n=1).json["error"]["code"] == "not_your_turn"
+    assert b.act("add", n=1).status_code == 200
+
+
+def test_player_count_limits(client) -> None:
+    host, = open_table(client, joiners=0)
+    r = host.act("start")
+    assert r.status_code == 409 and r.json["error"]["code"] == "bad_player_count"
+    assert "2–8" in r.json["error"]["message"]
+    phones = open_table(client, joiners=7)
+    r = client.post(f"/api/tables/{phones[0].table}/players", json={"name": "Ninth"})
+    assert r.status_code == 409 and r.json["error"]["code"] == "table_full"
+
+
+def test_join_after_start_is_refused(table) -> None:
+    host, *_ = table
+    host.act("start")
+    r = host.client.post(f"/api/tables/{host.table}/players", json={"name": "Late"})
+    assert r.status_code == 409 and r.json["error"]["code"] == "game_started"
+
+
+def test_bad_names_and_options(client) -> None:
+    for name in ("", "   ", "a" * 25, "bad\x00name"):
+        r = client.post("/api/tables", json={"game": "toy", "name": name})
+        assert r.status_code == 400, name
+    r = client.post("/api/tables", json={"game": "chess", "name": "x"})
+    assert r.json["error"]["code"] == "unknown_game"
+    r = client.post("/api/tables", json={"game": "toy", "name": "x", "options": {"target": 1}})
+    assert r.json["error"]["code"] == "bad_options"
+    r = client.post("/api/tables", json={"game": "toy", "name": "x", "options": {"colour": 1}})
+    assert r.json["error"]["code"] == "bad_options"
+
+
+def test_unknown_and_expired_tables_are_404(client) -> None:
+    for path in ("/api/tables/nosuchtable0000", "/api/tables/nosuchtable0000/history",
+                 "/api/tables/nosuchtable0000/qr.svg", "/api/tables/%00"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.json["error"]["code"] in {"table_not_found", "not_found"}, path
+    r = client.post("/api/tables/nosuchtable0000/players", json={"name": "x"})
+    assert r.status_code == 404 and r.json["error"]["code"] == "table_not_found"
+    r = client.get("/t/nosuchtable0000")
+    assert r.status_code == 404 and b"<html" in r.data.lower()
+
+
+def test_tokens_are_bound_to_their_table_and_seat(client) -> None:
+    host, a, _ = open_table(client)
+    other_host, _ = open_table(client, joiners=1)
+    cases = {
+        "foreign table": other_host.token,
+        "garbage": "not-a-token",
+        "empty-ish": "\u00e9\u00e9",
+    }
+    for what, token in cases.items():
+        h = {"Authorization": f"Bearer {token}"}
+        for method, path, body in (
+            ("get", f"/api/tables/{host.table}", None),
+            ("get", f"/api/tables/{host.table}/history", None),
+            ("post", f"/api/tables/{host.table}/actions", {"action": {"type": "start"}, "request_id": "x"}),
+            ("post", f"/api/tables/{host.table}/players/p2/rejoin", {}),
+        ):
+            r = getattr(client, method)(path, json=body, headers=h)
+            assert r.status_code == 401 and r.json["error"]["code"] == "bad_token", (what, path)
+    r = client.get(f"/api/tables/{host.table}", headers={"Authorization": "Basic abc"})
+    assert r.status_code == 401
+    r = client.post(f"/api/tables/{host.table}/actions", json={"action": {"type": "start"}, "request_id": "x"})
+    assert r.status_code == 401, "no token, no action"
+    # Another seat's token acts as that seat, never as the seat named in the message.
+    host.act("start")
+    r = a.act("add", n=1)
+    assert r.json["error"]["code"] == "not_your_turn"
+
+
+def test_rejoin_replaces_the_seat_token(table) -> None:
+    host, a, _ = table
+    r = host.client.post(f"/api/tables/{host.table}/players/p2/rejoin", headers=host.auth, json={})
+    assert r.status_code == 200
+    body = r.json
+    assert body["player"]["id"] == "p2" and body["rejoin_url"].endswith(f"#rejoin={body['player']['token']}")
+    assert body["qr_svg"].startswith("<svg")
+    assert a.get().status_code == 401, "the old token stops working"
+    a.token = body["player"]["token"]
+    assert a.get().json["me"] == "p2"
+    r = a.client.post(f"/api/tables/{a.table}/players/p3/rejoin", headers=a.auth, json={})
+    assert r.status_code == 403 and r.json["error"]["code"] == "not_host"
+
+
+def test_fixed_random_fields_refused_when_off(redis_url) -> None:
+    from server import create_app
+    from tests.toy_engine import TOY
+
+    client = create_app({"REDIS_URL": redis_url, "EXTRA_ENGINES": [TOY]}).test_client()
+    r = client.post("/api/tables", json={"game": "toy", "name": "x", "options": {"start": 3}})
+    assert r.status_code == 400 and r.json["error"]["code"] == "fixed_random_off"
+    host, _, _ = open_table(client)
+    host.act("start")
+    r = host.act("roll", die=6)
+    assert r.status_code == 400 and r.json["error"]["code"] == "fixed_random_off"
+    r = host.act("roll")
+    assert r.status_code == 200 and 1 <= r.json["events"][0]["n"] <= 6, "the server drew the die"
+
+
+def test_random_draw_is_logged_and_replayed_by_undo(table) -> None:
+    host, a, _ = table
+    host.act("start")
+    host.act("roll", die=5)
+    a.act("roll", die=2)
+    before_undo = host.get().json["view"]["scores"]
+    r = host.act("undo")
+    assert r.status_code == 200 and r.json["events"][0]["type"] == "undone"
+    scores = host.get().json["view"]["scores"]
+    assert scores["p1"] == before_undo["p1"] and scores["p2"] == before_undo["p2"] - 2
+    assert a.act("roll", die=4).status_code == 200, "p2's turn again after undo"
+
+
+def test_undo_walks_back_and_stops_at_start(table) -> None:
+    host, a, _ = table
+    start = host.act("start").json["version"]
+    host.act("add", n=1)
+    a.act("add", n=2)
+    assert host.act("undo").status_code == 200
+    assert host.act("undo").status_code == 200
+    snap = host.get().json
+    assert snap["version"] == start + 4
+    assert all(v == snap["view"]["scores"]["p1"] for v in snap["view"]["scores"].values())
+    r = host.act("undo")
+    assert r.status_code == 409 and r.json["error"]["code"] == "nothing_to_undo"
+    assert {"type": "undo"} not in snap["legal"]
+
+
+def test_undo_reopens_a_finished_game(client) -> None:
+    host, a = open_table(client, joiners=1, options={"target": 2})
+    host.act("start")
+    host.act("add", n=3)
+    assert host.get().json["status"] == "over"
+    assert host.get().json["view"]["result"] == {"winners": ["p1"]}
+    host.act("undo")
+    assert host.get().json["status"] == "playing"
+
+
+def test_history_in_words_by_round(table) -> None:
+    host, a, _ = table
+    host.act("start")
+    host.act("add", n=2)
+    host.act("undo")
+    h = host.client.get(f"/api/tables/{host.table}/history?lang=en").json
+    rounds = {r["round"]: r["entries"] for r in h["rounds"]}
+    assert [e["text"] for e in rounds[0]] == ["Host created the table.", "P2 joined.", "P3 joined."]
+    texts = [(e["text"], e["undone"]) for e in rounds[1]]
+    assert texts == [("The game started.", False), ("Host +2", True), ("Host undid the last action.", False)]
+    ko = host.client.get(f"/api/tables/{host.table}/history?lang=ko").json
+    assert ko["rounds"][0]["entries"][1]["text"] == "P2 님이 참가했습니다."
+
+
+def test_secrets_only_reach_their_seat(table) -> None:
+    host, a, b = table
+    host.act("start")
+    a.act("note", text="my secret")
+    assert a.get().json["view"]["my_note"] == "my secret"
+    for other in (host, b):
+        assert "my secret" not in other.get().get_data(as_text=True)
+    assert "my secret" not in host.client.get(f"/api/tables/{host.table}").get_data(as_text=True)
+    hist = host.client.get(f"/api/tables/{host.table}/history").get_data(as_text=True)
+    assert "my secret" not in hist
+
+
+def test_every_change_raises_version_by_one(table) -> None:
+    host, a, _ = table
+    versions = [host.get().json["version"]]
+    for r in (host.act("rename", player="p1", name="H"), host.act("seats", order=["p1", "p3", "p2"]),
+              host.act("start"), host.act("add", n=1)):
+        versions.append(r.json["version"])
+    assert versions == list(range(versions[0], versions[0] + 5))
+
+
+def test_next_round_is_a_host_game_action(table) -> None:
+    host, a, b = table
+    host.act("start")
+    assert host.act("next_round").json["error"]["code"] == "round_not_over"
+    for p in (host, a, b):
+        p.act("add", n=1)
+    assert host.act("next_round").status_code == 200
+    assert host.get().json["round"] == 2
+
+
+def test_games_and_openapi(client) -> None:
+    games = client.get("/api/games").json["games"]
+    toy = next(g for g in games if g["name"] == "toy")
+    assert toy["min_players"] == 2 and toy["max_players"] == 8 and "add" in toy["actions"]
+    doc = client.get("/api/openapi.json").json
+    assert doc["openapi"].startswith("3.1")
+    for path in ("/api/tables", "/api/codes/{code}", "/api/tables/{table_id}",
+                 "/api/tables/{table_id}/actions", "/api/tables/{table_id}/players", "/healthz"):
+        assert path in doc["paths"]
+    titles = {v["title"] for v in doc["paths"]["/api/tables/{table_id}/actions"]["post"]["requestBody"][
+        "content"]["application/json"]["schema"]["properties"]["action"]["anyOf"]}
+    assert {"platform.start", "platform.undo", "toy.add", "toy.roll"} <= titles
+
+
+def test_health(client) -> None:
+    assert client.get("/healthz").json == {"ok": True}

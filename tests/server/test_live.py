@@ -1,0 +1,172 @@
+"""Live sync over real sockets, on real server processes sharing one Redis."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+import websocket
+
+from tests.server.livehelpers import LivePhone, http, open_live_table
+
+
+@pytest.fixture
+def server(app_server_factory):
+    return app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+
+
+def test_two_phones_stay_in_sync(server) -> None:
+    host, a = open_live_table(server.url, joiners=1)
+    s_host, s_a = host.connect(), a.connect()
+    assert s_host["me"] == "p1" and s_a["me"] == "p2" and s_host["version"] == s_a["version"] == 2
+    # An action over the socket: the actor gets a result, everyone the new state.
+    host.send({"type": "action", "action": {"type": "start"}, "request_id": "go"})
+    res = None
+    st = host.wait_state(lambda s: s["status"] == "playing")
+    res = next(m for m in host.inbox if m["type"] == "result") if any(
+        m["type"] == "result" for m in host.inbox) else host.recv()
+    assert res["type"] == "result" and res["request_id"] == "go" and res["version"] == st["version"]
+    assert a.wait_version(st["version"])["status"] == "playing"
+    # An action over HTTP reaches both sockets too.
+    status, body = host.act_http("add", n=2)
+    assert status == 200
+    assert a.wait_version(body["version"])["view"]["scores"]["p1"] >= 2
+    assert host.wait_version(body["version"])["legal"][0]["type"] == "note"
+
+
+def test_each_phone_gets_its_own_view(server) -> None:
+    host, a, b = open_live_table(server.url)
+    for p in (host, a, b):
+        p.connect()
+    host.act_http("start")
+    status, body = a.act_http("note", text="only-for-p2")
+    for p in (host, a, b):
+        p.wait_version(body["version"])
+    assert a.last["view"]["my_note"] == "only-for-p2"
+    for p in (host, b):
+        assert "only-for-p2" not in json.dumps(p.last)
+
+
+def test_socket_errors_use_the_envelope(server) -> None:
+    host, a = open_live_table(server.url, joiners=1)
+    host.connect()
+    for raw, code in (("garbage", "invalid_json"), ("[1,2]", "invalid_json"),
+                      (json.dumps({"type": "dance"}), "unknown_type")):
+        host.ws.send(raw)
+        msg = host.recv()
+        assert msg["type"] == "error" and msg["error"]["code"] == code
+    host.send({"type": "action", "action": {"type": "add", "n": 1}, "request_id": "early"})
+    msg = host.recv()
+    assert msg == {"type": "error", "request_id": "early",
+                   "error": {"code": "not_started", "message": "The game has not started yet."}}
+    host.send({"type": "ping"})
+    assert host.recv() == {"type": "pong", "version": 2}
+
+
+def test_spectator_socket_is_read_only(server) -> None:
+    host, a = open_live_table(server.url, joiners=1)
+    spectator = LivePhone(server.url, host.table, None, None)
+    snap = spectator.connect()
+    assert snap["me"] is None and snap["legal"] == []
+    spectator.send({"type": "action", "action": {"type": "start"}, "request_id": "s"})
+    assert spectator.recv()["error"]["code"] == "bad_token"
+    host.act_http("start")
+    assert spectator.wait_state(lambda s: s["status"] == "playing")
+
+
+def test_bad_token_and_unknown_table_refused_before_upgrade(server) -> None:
+    host, _ = open_live_table(server.url, joiners=1)
+    base = server.url.replace("http", "ws", 1)
+    other, = open_live_table(server.url, joiners=0)
+    for url, status in ((f"{base}/api/tables/{host.table}/ws?token=nope", 401),
+                        (f"{base}/api/tables/{host.table}/ws?token={other.token}", 401),
+                        (f"{base}/api/tables/nosuchtable0000/ws", 404)):
+        with pytest.raises(websocket.WebSocketBadStatusException) as exc:
+            websocket.create_connection(url, timeout=5)
+        assert exc.value.status_code == status
+    with pytest.raises(websocket.WebSocketBadStatusException) as exc:
+        websocket.create_connection(f"{base}/api/tables/{host.table}/ws?token={host.token}",
+                                    origin="https://evil.example", timeout=5)
+    assert exc.value.status_code == 403
+
+
+def test_replaced_token_closes_the_old_socket(server) -> None:
+    host, a = open_live_table(server.url, joiners=1)
+    a.connect()
+    status, body = http(server.url, "POST", f"/api/tables/{host.table}/players/p2/rejoin", {}, host.token)
+    assert status == 200
+    msg = a.recv()
+    while msg["type"] == "state":
+        msg = a.recv()
+    assert msg["type"] == "error" and msg["error"]["code"] == "bad_token"
+
+
+def test_sync_resends_snapshot_when_behind(server) -> None:
+    host, a = open_live_table(server.url, joiners=1)
+    host.connect()
+    host.version = 0  # pretend this phone missed everything
+    host.send({"type": "sync", "version": 1})
+    assert host.recv()["version"] == 2
+
+
+def test_two_server_processes_share_one_redis(app_server_factory) -> None:
+    one = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    two = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    host, a, b = open_live_table(one.url)
+    host.connect(one.url)
+    a.connect(two.url)
+    b.connect(two.url)
+    # Changes made through instance B reach a phone on instance A at once, and back.
+    a.base = two.url
+    host.base = one.url
+    status, body = host.act_http("start")
+    assert status == 200
+    for p in (host, a, b):
+        assert p.wait_version(body["version"])["status"] == "playing"
+    a.send({"type": "action", "action": {"type": "note", "text": "x"}, "request_id": "n1"})
+    v = a.wait_state(lambda s: s["version"] > body["version"])["version"]
+    assert host.wait_version(v)["version"] == v
+
+
+def test_twenty_threads_acting_at_once_lose_nothing(app_server_factory) -> None:
+    one = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    two = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    phones = open_live_table(one.url, joiners=7)
+    phones[0].act_http("start")
+    start_version = http(one.url, "GET", f"/api/tables/{phones[0].table}", None, phones[0].token)[1]["version"]
+    results: list[tuple[int, str, int]] = []
+    errors: list[object] = []
+    lock = threading.Lock()
+    per_thread = 10
+
+    def worker(i: int) -> None:
+        p = phones[i % len(phones)]
+        base = (one.url, two.url)[i % 2]
+        for k in range(per_thread):
+            rid = f"t{i}-{k}"
+            status, body = http(base, "POST", f"/api/tables/{p.table}/actions",
+                                {"action": {"type": "note", "text": rid}, "request_id": rid}, p.token)
+            with lock:
+                if status == 200:
+                    results.append((body["version"], rid, status))
+                else:
+                    errors.append(body)
+            if k == 0:  # a retry of an applied request must not apply again
+                s2, b2 = http(base, "POST", f"/api/tables/{p.table}/actions",
+                              {"action": {"type": "note", "text": rid}, "request_id": rid}, p.token)
+                assert s2 == 200 and b2["version"] == body["version"]
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    versions = sorted(v for v, _, _ in results)
+    assert versions == list(range(start_version + 1, start_version + 1 + 20 * per_thread))
+    final = http(one.url, "GET", f"/api/tables/{phones[0].table}", None, phones[0].token)[1]
+    assert final["version"] == start_version + 200
+    history = http(two.url, "GET", f"/api/tables/{phones[0].table}/history?lang=en")[1]
+    logged = [e["version"] for r in history["rounds"] for e in r["entries"]]
+    assert logged == list(range(1, final["version"] + 1)), "the log is contiguous, no duplicates"
