@@ -46,7 +46,10 @@ class LivePhone:
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         assert self.ws is not None
         self.ws.settimeout(timeout)
-        msg = json.loads(self.ws.recv())
+        raw = self.ws.recv()
+        if not raw:  # websocket-client returns "" on a close frame
+            raise ConnectionError("socket closed by the server")
+        msg = json.loads(raw)
         if msg.get("type") == "state":
             assert msg["version"] > self.version, "versions only go forward on a socket"
             self.version = msg["version"]
