@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort, current_app, send_from_directory
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+# The PWA sits beside the server package in the repository and in the image.
+WEB = Path(os.environ.get("TABLEMATE_WEB_DIR") or Path(__file__).resolve().parent.parent / "web")
 
 
 def _send(path: str, status: int = 200) -> Any:
