@@ -75,6 +75,10 @@ class Engine(ABC):
     random_action_fields: dict[str, tuple[str, ...]] = {}
     #: Option names that carry a random outcome (e.g. a fixed initial board).
     random_option_fields: tuple[str, ...] = ()
+    #: Action types only the host may send. ``legal_actions`` lists them as if
+    #: ``player`` were the host (the engine does not know who is); the server
+    #: removes them from other seats' lists. ``apply`` checks ``action["host"]``.
+    host_actions: tuple[str, ...] = ("next_round",)
 
     @abstractmethod
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:

@@ -403,6 +403,8 @@ class Tables:
             view = engine.view(state, player)
             if player is not None:
                 legal = engine.legal_actions(state, player)
+                if not host:
+                    legal = [a for a in legal if a["type"] not in engine.host_actions]
         else:
             view = {}
         if host:

@@ -61,6 +61,8 @@ class ToyEngine(Engine):
         out: list[Action] = [{"type": "note", "text": ""}]
         if self._current(state) == player and player not in state["played"]:
             out += [{"type": "add", "n": n} for n in (1, 2, 3)] + [{"type": "roll"}]
+        if len(state["played"]) == len(state["players"]):
+            out.append({"type": "next_round"})  # host only: the server filters it for others
         return out
 
     def _current(self, state: Any) -> str:

@@ -379,3 +379,12 @@ def test_games_and_openapi(client) -> None:
 
 def test_health(client) -> None:
     assert client.get("/healthz").json == {"ok": True}
+
+
+def test_host_actions_are_listed_for_the_host_only(table) -> None:
+    host, a, b = table
+    host.act("start")
+    for p in (host, a, b):
+        p.act("add", n=1)
+    assert {"type": "next_round"} in host.get().json["legal"]
+    assert all(x["type"] != "next_round" for x in a.get().json["legal"])
