@@ -53,10 +53,12 @@ class Connection:
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
 
-    def send_state(self, snapshot: dict[str, Any]) -> None:
+    def send_state(self, snapshot: dict[str, Any], force: bool = False) -> None:
         with self.lock:
             # Snapshots may race (two changes fanned out at once): never go back.
-            if snapshot["version"] <= self.sent_version or not self.open:
+            stale = snapshot["version"] < self.sent_version or (
+                snapshot["version"] == self.sent_version and not force)
+            if stale or not self.open:
                 return
             self.sent_version = snapshot["version"]
             try:
@@ -89,7 +91,8 @@ class Hub:
         with self.lock:
             if self._listener is None:
                 self._listener = threading.Thread(
-                    target=self.tables.store.listen, args=(self.changed, self.resync_all, self.stop),
+                    target=self.tables.store.listen,
+                    args=(self.changed, self.resync_all, self.stop, self.store_down),
                     name="tablemate-fanout", daemon=True,
                 )
                 self._listener.start()
@@ -117,13 +120,23 @@ class Hub:
         # Off the listener thread, so one slow phone never delays other tables.
         threading.Thread(target=self.push, args=(table_id,), daemon=True).start()
 
+    def store_down(self) -> None:
+        """Tell every local phone to show "reconnecting"; a resync follows."""
+        with self.lock:
+            conns = [c for peers in self.conns.values() for c in peers]
+        msg = {"type": "error", **store_unavailable().envelope()}
+        for c in conns:
+            c.send(msg)
+
     def resync_all(self) -> None:
+        # Phones were told the store was down and wait for a snapshot to clear
+        # it, so resend even at an unchanged version.
         with self.lock:
             ids = list(self.conns)
         for tid in ids:
-            self.changed(tid, 0)
+            threading.Thread(target=self.push, args=(tid, True), daemon=True).start()
 
-    def push(self, table_id: str) -> None:
+    def push(self, table_id: str, force: bool = False) -> None:
         with self.lock:
             conns = list(self.conns.get(table_id, ()))
         if not conns:
@@ -146,7 +159,7 @@ class Hub:
                 continue
             if c.player not in cache:
                 cache[c.player] = self.tables.snapshot(doc, c.player, state)
-            c.send_state(cache[c.player])
+            c.send_state(cache[c.player], force=force)
 
 
 class TokenBucket:
@@ -191,9 +204,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         elif kind == "sync":
             doc = tables.load(conn.table_id)
             if msg.get("version") != doc["version"]:
-                with conn.lock:
-                    conn.sent_version = 0  # the client asked: resend even an equal version
-                conn.send_state(tables.snapshot(doc, conn.player))
+                conn.send_state(tables.snapshot(doc, conn.player), force=True)
         elif kind == "ping":
             doc = tables.load(conn.table_id)
             conn.send({"type": "pong", "version": doc["version"]})

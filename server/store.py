@@ -209,7 +209,7 @@ class Store:
     # -- fan-out --------------------------------------------------------------
 
     def listen(self, on_change: Callable[[str, int], None], on_resync: Callable[[], None],
-               stop: threading.Event) -> None:
+               stop: threading.Event, on_down: Callable[[], None] | None = None) -> None:
         """Blocking loop: calls ``on_change(table_id, version)`` per change.
 
         Reconnects with backoff when Redis goes away; after a reconnect it calls
@@ -236,6 +236,8 @@ class Store:
                         log.exception("fan-out of a change failed")
             except (redis.RedisError, OSError) as exc:
                 log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
+                if on_down is not None and delay == 0.2:  # once per outage
+                    on_down()
                 stop.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:

@@ -51,7 +51,8 @@ class LivePhone:
             raise ConnectionError("socket closed by the server")
         msg = json.loads(raw)
         if msg.get("type") == "state":
-            assert msg["version"] > self.version, "versions only go forward on a socket"
+            # A resync after a store outage may repeat the current version; never an older one.
+            assert msg["version"] >= self.version, f"socket went back: {msg['version']} after {self.version}"
             self.version = msg["version"]
             self.last = msg
         return msg
@@ -66,6 +67,16 @@ class LivePhone:
             if msg["type"] == "state" and pred(msg):
                 return msg
             self.inbox.append(msg)
+
+    def wait_message(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind} message")
+            msg = self.recv(left)
+            if msg["type"] == kind:
+                return msg
 
     def wait_version(self, version: int, timeout: float = 10) -> dict[str, Any]:
         if self.version >= version and self.last is not None:
