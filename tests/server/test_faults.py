@@ -61,3 +61,58 @@ def test_redis_restart_mid_game(persistent_redis, app_server_factory) -> None:
     s, body = a.act_http("add", n=1)
     assert s == 200 and body["version"] == v + 1
     assert host.wait_version(v + 1)["view"]["scores"]["p2"] >= 1
+
+
+def test_instance_killed_mid_game_phones_fail_over(app_server_factory, redis_server) -> None:
+    import signal
+
+    from server.store import Store
+    from tests.server.tcpproxy import TcpProxy
+    from tests.toy_engine import TOY
+
+    one = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    two = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    proxy = TcpProxy([one.port, two.port])
+    try:
+        phones = open_live_table(proxy.url, joiners=2)
+        for p in phones:
+            p.connect()
+        phones[0].act_http("start")
+        applied: dict[str, int] = {}
+
+        def note(p, rid: str) -> None:
+            """Send over the socket; on a dead socket reconnect and retry the same request_id."""
+            for _ in range(5):
+                try:
+                    p.send({"type": "action", "action": {"type": "note", "text": rid}, "request_id": rid})
+                    res = p.wait_message("result", timeout=10)
+                    applied[rid] = res["version"]
+                    return
+                except (ConnectionError, OSError, TimeoutError, Exception):
+                    p.close()
+                    wait_for(lambda: p.connect() is not None, timeout=20, what="reconnect")
+            raise AssertionError(f"{rid} never applied")
+
+        for i in range(5):
+            for p in phones:
+                note(p, f"before-{p.id}-{i}")
+        one.proc.send_signal(signal.SIGKILL)  # instance A dies without a word
+        for i in range(5):
+            for p in phones:
+                note(p, f"after-{p.id}-{i}")
+
+        store = Store.connect(redis_server.url, ttl=60)
+        doc = store.load(phones[0].table)
+        entries = store.log(phones[0].table)
+        assert [e["v"] for e in entries] == list(range(1, doc["version"] + 1)), "versions contiguous"
+        notes = [e["action"]["text"] for e in entries if e["action"]["type"] == "note"]
+        assert sorted(notes) == sorted(applied) and len(notes) == len(set(notes)), "each applied once"
+        state = TOY.setup(doc["start"]["players"], doc["start"]["options"])
+        for e in entries:
+            if e["kind"] == "game":
+                state, _ = TOY.apply(state, e["action"])
+        assert TOY.dump(state) == doc["state"], "the log replays to the stored state"
+        for p in phones:
+            assert p.wait_version(doc["version"], timeout=15)["version"] == doc["version"]
+    finally:
+        proxy.close()
