@@ -119,6 +119,13 @@ class Engine(ABC):
         plus the choices, e.g. ``{"type": "leg_bet", "camel": "red"}``. The UI
         enables buttons from this list. Empty for spectators."""
 
+    def sample(self, state: Any, player: str, template: Action, rng: Rng) -> Action | None:
+        """Completes a ``legal_actions`` template that needs free input from
+        the phone (five numbers, a goal card) with a random valid choice, or
+        None when it cannot. Random play-outs and load tests use it; the server
+        never does. Complete templates are returned unchanged."""
+        return template
+
     @abstractmethod
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
         """Returns the new state and the (public) events. Never mutates

@@ -23,7 +23,9 @@ def names() -> list[str]:
 def _register_builtin() -> None:
     # Imported here, not at module top, so a game package can import this
     # module without a cycle.
-    for module in ():
+    import engines.kingup
+
+    for module in (engines.kingup,):
         register(module.ENGINE)
 
 

@@ -122,6 +122,7 @@ def game_info(engine: Engine) -> dict[str, Any]:
     return {
         "name": engine.name, "title": engine.title, "min_players": lo, "max_players": hi,
         "options_schema": engine.options_schema, "actions": sorted(engine.action_schemas),
+        "random_options": list(engine.random_option_fields), "host_actions": list(engine.host_actions),
     }
 
 

@@ -61,8 +61,14 @@ def play_out(engine: Engine, seed: int, n_players: int, max_steps: int = 3000) -
         if engine.status(state)["over"]:
             break
         # players[0] is the host; the server drops host actions from other seats' lists.
-        choices = [(p, a) for p in players for a in engine.legal_actions(state, p)
-                   if _valid(engine, a) and (p == players[0] or a["type"] not in engine.host_actions)]
+        choices = []
+        for p in players:
+            for template in engine.legal_actions(state, p):
+                if p != players[0] and template["type"] in engine.host_actions:
+                    continue
+                action = engine.sample(state, p, template, rng)
+                if action is not None and _valid(engine, action):
+                    choices.append((p, action))
         assert choices, f"{engine.name} seed {seed}: nobody can act and the game is not over"
         player, template = rng.choice(choices)
         action = {**template, "player": player, "host": player == players[0]}

@@ -1,0 +1,212 @@
+"""End-to-end fixtures: a real redis-server, the real app in a subprocess, one
+Chromium, and a ``phone`` factory giving each phone its own browser context.
+
+Chromium is Debian's (``/usr/bin/chromium``; Playwright's own download is not
+needed). ``TABLEMATE_E2E_CHROMIUM`` points elsewhere if wanted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("TABLEMATE_E2E_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# The toy game of the platform tests, served next to the real games so the
+# table screens can be driven with predictable rules.
+TOY_SPEC = "tests.toy_engine:TOY"
+
+expect.set_options(timeout=10_000)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(check: Callable[[], bool], what: str, proc: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited early with code {proc.returncode}")
+        if check():
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not come up within {timeout:.0f} s")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    exe = shutil.which("redis-server")
+    if not exe:
+        pytest.skip("redis-server is not installed (Debian package redis-server)")
+    port = free_port()
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def ready() -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    try:
+        _wait(ready, "redis-server", proc)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        _stop(proc)
+
+
+class AppServer:
+    """``flask --app server run`` on a fixed port, on the given Redis; can be
+    stopped and started again on the same port (same origin for the phones)."""
+
+    def __init__(self, redis_url: str, log_path: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        self.env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            # Every phone of the suite comes from 127.0.0.1: one address, many tables.
+            "TABLEMATE_RATE_CREATE": "1000",
+            "TABLEMATE_RATE_JOIN": "1000",
+            "TABLEMATE_RATE_CODE": "1000",
+        }
+        self.env.pop("TABLEMATE_FIXED_RANDOM", None)
+        if (ROOT / "tests" / "toy_engine.py").exists():
+            extra = [s for s in self.env.get("TABLEMATE_EXTRA_ENGINES", "").split(",") if s]
+            self.env["TABLEMATE_EXTRA_ENGINES"] = ",".join([*extra, TOY_SPEC])
+        self.proc: subprocess.Popen | None = None
+
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as r:
+                return r.status == 200
+        except (OSError, urllib.error.URLError):
+            return False
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "flask", "--app", "server", "run", "-p", str(self.port)],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        try:
+            _wait(self.healthy, "the app server", self.proc)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}\n{self.log_path.read_text(errors='replace')[-3000:]}") from None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            _stop(self.proc)
+            self.proc = None
+
+
+@pytest.fixture(scope="session")
+def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of the app on a free port, on the real Redis."""
+    app = AppServer(redis_url, tmp_path_factory.mktemp("server") / "server.log")
+    app.start()
+    try:
+        yield app.base
+    finally:
+        app.stop()
+
+
+@pytest.fixture
+def own_server(redis_url: str, tmp_path: Path) -> Iterator[AppServer]:
+    """A server of the test's own, which the test may stop and restart."""
+    app = AppServer(redis_url, tmp_path / "server.log")
+    app.start()
+    try:
+        yield app
+    finally:
+        app.stop()
+
+
+@pytest.fixture(scope="session")
+def games(server: str) -> list[dict]:
+    with urllib.request.urlopen(f"{server}/api/games", timeout=5) as r:
+        return json.load(r)["games"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM} (Debian package chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+Phone = Callable[..., Page]
+
+
+@pytest.fixture
+def phone(browser: Browser, server: str) -> Iterator[Phone]:
+    """``phone(locale="ko-KR")`` → a new page in its own context: one phone each,
+    with its own localStorage (its seat tokens) and a mobile viewport."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(locale: str = "ko-KR", base_url: str | None = None) -> Page:
+        ctx = browser.new_context(
+            base_url=base_url or server,
+            viewport={"width": 390, "height": 844},
+            device_scale_factor=2,
+            is_mobile=True,
+            has_touch=True,
+            locale=locale,
+        )
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda exc: errors.append(f"{locale}: {exc}"))
+        # The strict CSP must never have to block anything the app does.
+        page.on("console", lambda msg: errors.append(f"{locale}: {msg.text}")
+                if msg.type == "error" and "Content Security Policy" in msg.text else None)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"errors in the page: {errors}"

@@ -1,0 +1,383 @@
+"""``apply``: every action checked first, then a new state and its public events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engines.base import Action, EngineError, Event
+from engines.kingup import rules
+from engines.kingup.config import DEAL, FULL, RECORD, SCORE_ONLY
+from engines.kingup.constants import (
+    CHARACTERS,
+    DECK,
+    DECK_SIZE,
+    ELIMINATED,
+    INDEX,
+    LEVEL_CAP,
+    NO,
+    PLACE_LEVELS,
+    THRONE,
+    TOP_LEVEL,
+    UNPLACED,
+    VOTES,
+    YES,
+    pos_label,
+)
+from engines.kingup.state import (
+    AWAITING_GOALS,
+    MOVEMENT,
+    OVER,
+    PLACEMENT,
+    SCORE_ENTRY,
+    SCORED,
+    VOTE,
+    Election,
+    Revealed,
+    RoundResult,
+    State,
+)
+
+Result = tuple[State, list[Event]]
+
+
+def apply(state: State, action: Action) -> Result:
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str) or kind not in HANDLERS:
+        raise EngineError("bad_action", f"King Up! has no action {kind!r}.")
+    player = action.get("player")
+    if player not in state.players:
+        raise EngineError("not_a_player", f"{player!r} has no seat at this table.")
+    if state.phase == OVER:
+        raise EngineError("game_over", "The game is over: all rounds have been scored.")
+    return HANDLERS[kind](state, action, state.seat(player))
+
+
+# --- checks -------------------------------------------------------------------------
+
+
+def _mode(state: State, play_mode: str, what: str) -> None:
+    if state.config.play_mode != play_mode:
+        other = "score-only" if play_mode == FULL else "full-tracking"
+        raise EngineError("wrong_mode", f"This table plays in {other} mode: no {what} here.")
+
+
+def _turn(state: State, seat: int) -> None:
+    if state.turn != seat:
+        raise EngineError(
+            "not_your_turn", f"It is {state.players[state.turn or 0]}'s turn, not yours."
+        )
+
+
+def _char(action: Action) -> str:
+    char = action.get("char")
+    if not isinstance(char, str) or char not in INDEX:
+        raise EngineError("bad_character", f"{char!r} is not a character: use A to M.")
+    return char
+
+
+def _six(value: Any, whose: str) -> tuple[str, ...]:
+    ok = (
+        isinstance(value, list)
+        and len(value) == 6
+        and all(isinstance(c, str) and c in INDEX for c in value)
+        and len(set(value)) == 6
+    )
+    if not ok:
+        raise EngineError(
+            "bad_goal", f"{whose} goal card must list 6 distinct characters from A to M."
+        )
+    return tuple(sorted(value))
+
+
+def _goal_open(state: State, seat: int) -> None:
+    if state.phase == SCORED:
+        raise EngineError(
+            "round_scored",
+            f"Round {state.round} is already scored; goal cards for the next round come "
+            "after next_round.",
+        )
+    if state.goals[seat] is not None:
+        raise EngineError(
+            "goal_already_recorded", f"You already have your goal card for round {state.round}."
+        )
+
+
+# --- goal cards ---------------------------------------------------------------------
+
+
+def _goal(state: State, action: Action, seat: int) -> Result:
+    if state.config.goal_mode != RECORD:
+        raise EngineError(
+            "wrong_mode", "Goal cards come from the virtual deck at this table: use draw_goal."
+        )
+    _goal_open(state, seat)
+    goal = _six(action.get("characters"), "Your")
+    goals = _set(state.goals, seat, goal)
+    event = {"type": "goal_recorded", "player": state.players[seat]}
+    return _score_if_ready(replace(state, goals=goals), [event])
+
+
+def _draw_goal(state: State, action: Action, seat: int) -> Result:
+    if state.config.goal_mode != DEAL:
+        raise EngineError(
+            "wrong_mode", "This table records the printed goal cards: use goal {characters}."
+        )
+    _goal_open(state, seat)
+    card = action.get("card")
+    if type(card) is not int or not 0 <= card < DECK_SIZE:
+        raise EngineError("bad_card", f"No virtual card was drawn (card {card!r}).")
+    if card in state.used_cards:
+        raise EngineError("card_taken", f"Virtual card {card} has already been dealt this game.")
+    state = replace(
+        state,
+        goals=_set(state.goals, seat, DECK[card]),
+        cards=_set(state.cards, seat, card),
+        used_cards=state.used_cards + (card,),
+    )
+    return _score_if_ready(state, [{"type": "goal_drawn", "player": state.players[seat]}])
+
+
+# --- placement and movement ---------------------------------------------------------
+
+
+def _place(state: State, action: Action, seat: int) -> Result:
+    _mode(state, FULL, "placement")
+    if state.phase != PLACEMENT:
+        raise EngineError("wrong_phase", "Placement is over for this round.")
+    _turn(state, seat)
+    char = _char(action)
+    level = action.get("level")
+    if state.positions[INDEX[char]] != UNPLACED:
+        raise EngineError("already_placed", f"{char} is already on the board.")
+    if type(level) is not int or level not in PLACE_LEVELS:
+        raise EngineError(
+            "bad_level", f"Characters are placed on levels 1 to 4 only, not {level!r}."
+        )
+    if rules.count_at(state.positions, level) >= LEVEL_CAP:
+        raise EngineError("level_full", f"Level {level} already holds 4 characters.")
+    positions = _set(state.positions, INDEX[char], level)
+    events: list[Event] = [
+        {"type": "placed", "player": state.players[seat], "char": char, "level": level}
+    ]
+    placed = sum(1 for p in positions if p != UNPLACED)
+    if placed < state.n * state.placements_each:
+        return replace(state, positions=positions, turn=(seat + 1) % state.n), events
+    # R7, R9: left-overs to level 0; after n*N placements the turn is back at the start.
+    spare = rules.chars_at(positions, UNPLACED)
+    positions = tuple(0 if p == UNPLACED else p for p in positions)
+    events.append(
+        {"type": "placement_done", "leftovers": spare, "next": state.players[state.start]}
+    )
+    return replace(state, positions=positions, phase=MOVEMENT, turn=state.start), events
+
+
+def _move(state: State, action: Action, seat: int) -> Result:
+    _mode(state, FULL, "moves")
+    if state.phase == VOTE:
+        raise EngineError("wrong_phase", "An election is under way: vote first.")
+    if state.phase != MOVEMENT:
+        raise EngineError("wrong_phase", "Characters move only in the movement phase.")
+    _turn(state, seat)
+    char = _char(action)
+    pos = state.positions[INDEX[char]]
+    if pos == UNPLACED or pos == ELIMINATED:
+        where = "eliminated" if pos == ELIMINATED else "not on the board"
+        raise EngineError("not_on_board", f"{char} is {where} and cannot move.")
+    if not rules.can_move(state.positions, char):
+        raise EngineError("level_full", f"Level {pos + 1} already holds 4 characters.")
+    to = rules.target(pos)
+    positions = _set(state.positions, INDEX[char], to)
+    player = state.players[seat]
+    if to != THRONE:
+        moved = {"type": "moved", "player": player, "char": char, "from": pos, "to": to}
+        return replace(state, positions=positions, turn=(seat + 1) % state.n), [moved]
+    # R12: a candidate; the mover takes the crown and everyone votes.
+    state = replace(
+        state,
+        positions=positions,
+        phase=VOTE,
+        turn=None,
+        crown=seat,
+        election=Election(candidate=char, votes=(None,) * state.n),
+    )
+    return state, [{"type": "nominated", "player": player, "char": char}]
+
+
+# --- the election -------------------------------------------------------------------
+
+
+def _vote(state: State, action: Action, seat: int) -> Result:
+    _mode(state, FULL, "elections")
+    election = state.election
+    if state.phase != VOTE or election is None:
+        raise EngineError("wrong_phase", "There is no election to vote in.")
+    vote = action.get("vote")
+    if vote not in VOTES:
+        raise EngineError("bad_vote", f"A vote is 'yes' or 'no', not {vote!r}.")
+    if election.votes[seat] is not None:
+        raise EngineError("already_voted", "You have already voted; votes are final.")
+    if vote == NO and state.no_left[seat] == 0:
+        raise EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
+    votes = _set(election.votes, seat, vote)
+    cast = sum(1 for v in votes if v is not None)
+    events: list[Event] = [
+        {"type": "vote_cast", "player": state.players[seat], "count": cast, "of": state.n}
+    ]
+    if cast < state.n:
+        return replace(state, election=Election(election.candidate, votes)), events
+    final = tuple(v for v in votes if v is not None)
+    return _reveal(state, election.candidate, final, events)
+
+
+def _reveal(state: State, candidate: str, votes: tuple[str, ...], events: list[Event]) -> Result:
+    """R13-R16: all votes at once; the candidate is crowned or eliminated."""
+    crown = state.crown if state.crown is not None else 0
+    crowned = all(v == YES for v in votes)
+    revealed = {
+        "type": "votes_revealed",
+        "candidate": candidate,
+        "votes": dict(zip(state.players, votes, strict=True)),
+        "result": "crowned" if crowned else "eliminated",
+        "crown": state.players[crown],
+        "next": None,
+    }
+    state = replace(state, election=None, last_election=Revealed(candidate, votes, crowned))
+    if crowned:
+        events.append(revealed)
+        return _score_if_ready(replace(state, phase=AWAITING_GOALS), events)
+    nxt = (crown + 1) % state.n
+    revealed["next"] = state.players[nxt]
+    events.append(revealed)
+    state = replace(
+        state,
+        positions=_set(state.positions, INDEX[candidate], ELIMINATED),
+        no_left=tuple(k - 1 if v == NO else k for k, v in zip(state.no_left, votes, strict=True)),
+        phase=MOVEMENT,
+        turn=nxt,
+    )
+    return state, events
+
+
+# --- score-only mode ----------------------------------------------------------------
+
+
+def _score_round(state: State, action: Action, seat: int) -> Result:
+    _mode(state, SCORE_ONLY, "board entry")
+    if state.phase == SCORED:
+        raise EngineError("round_scored", f"Round {state.round} is already scored.")
+    if state.phase != SCORE_ENTRY:
+        raise EngineError("wrong_phase", "The board of this round has already been entered.")
+    positions = _board(action.get("board"))
+    problem = rules.board_problem(state, positions)
+    if problem:
+        raise EngineError("bad_board", problem)
+    given = action.get("goals", {})
+    if not isinstance(given, dict):
+        raise EngineError("bad_goal", "goals maps player ids to 6 characters each.")
+    for pid in given:
+        if pid not in state.players:
+            raise EngineError("bad_goal", f"{pid!r} has no seat at this table.")
+    goals = list(state.goals)
+    for i, pid in enumerate(state.players):
+        if goals[i] is not None and pid in given:
+            raise EngineError(
+                "goal_already_recorded", f"{pid} already has a goal card for this round."
+            )
+        if goals[i] is None:
+            if pid not in given:
+                raise EngineError("missing_goal", f"The goal card of {pid} is missing.")
+            goals[i] = _six(given[pid], f"{pid}'s")
+    state = replace(state, positions=positions, goals=tuple(goals), phase=AWAITING_GOALS)
+    event = {"type": "board_entered", "player": state.players[seat], "round": state.round}
+    return _score_if_ready(state, [event])
+
+
+def _board(board: Any) -> tuple[int, ...]:
+    if not isinstance(board, dict) or set(board) != set(CHARACTERS):
+        raise EngineError("bad_board", "The board must give the position of all 13 characters.")
+    positions = []
+    for c in CHARACTERS:
+        where = board[c]
+        if where == "throne":
+            positions.append(THRONE)
+        elif where == "eliminated":
+            positions.append(ELIMINATED)
+        elif type(where) is int and 0 <= where <= TOP_LEVEL:
+            positions.append(where)
+        else:
+            raise EngineError(
+                "bad_board", f"{c}: a position is 0 to 5, 'throne' or 'eliminated', not {where!r}."
+            )
+    return tuple(positions)
+
+
+# --- scoring and rounds -------------------------------------------------------------
+
+
+def _score_if_ready(state: State, events: list[Event]) -> Result:
+    """R19-R23: score as soon as the King is crowned and every goal card is in."""
+    if state.phase != AWAITING_GOALS or any(g is None for g in state.goals):
+        return state, events
+    goals = tuple(g for g in state.goals if g is not None)
+    result = RoundResult(state.round, state.positions, goals, state.cards, state.crown)
+    over = state.round >= state.config.rounds
+    state = replace(state, phase=OVER if over else SCORED, results=state.results + (result,))
+    raw = rules.raw_scores(result)
+    final = rules.scores(state.config, result)
+    players = state.players
+    events.append(
+        {
+            "type": "round_scored",
+            "round": state.round,
+            "king": rules.chars_at(result.positions, THRONE)[0],
+            "positions": {
+                c: pos_label(p) for c, p in zip(CHARACTERS, result.positions, strict=True)
+            },
+            "goals": {p: list(g) for p, g in zip(players, goals, strict=True)},
+            "raw": dict(zip(players, raw, strict=True)),
+            "scores": dict(zip(players, final, strict=True)),
+            "rule33": [p for p, r, s in zip(players, raw, final, strict=True) if r != s],
+        }
+    )
+    if over:
+        outcome = rules.game_result(state) or {}
+        events.append({"type": "game_over", **outcome})
+    return state, events
+
+
+def _next_round(state: State, action: Action, seat: int) -> Result:
+    if action.get("host") is not True:
+        raise EngineError("not_host", "Only the host starts the next round.")
+    if state.phase != SCORED:
+        raise EngineError(
+            "no_round_waiting", f"Round {state.round} is not scored yet: finish it first."
+        )
+    # R5, R22: the player left of the crown holder starts; score-only has no crown.
+    start = state.start if state.crown is None else (state.crown + 1) % state.n
+    state = rules.new_round(
+        state.config, state.players, state.round + 1, start, state.used_cards, state.results
+    )
+    full = state.config.play_mode == FULL
+    event = {
+        "type": "round_started",
+        "round": state.round,
+        "start": state.players[start] if full else None,
+    }
+    return state, [event]
+
+
+def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return values[:i] + (value,) + values[i + 1 :]
+
+
+HANDLERS: dict[str, Callable[[State, Action, int], Result]] = {
+    "goal": _goal,
+    "draw_goal": _draw_goal,
+    "place": _place,
+    "move": _move,
+    "vote": _vote,
+    "next_round": _next_round,
+    "score_round": _score_round,
+}

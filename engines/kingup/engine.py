@@ -1,0 +1,114 @@
+"""King Up! (킹업!) behind the platform's engine contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import JSON, Action, Engine, EngineError, Event, Rng
+from engines.kingup import actions, config, rules, text, views
+from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
+from engines.kingup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
+from engines.kingup.state import (
+    MOVEMENT,
+    OVER,
+    PLACEMENT,
+    SCORE_ENTRY,
+    SCORED,
+    VOTE,
+    State,
+    dump,
+    load,
+)
+
+
+class KingUpEngine(Engine):
+    name = "kingup"
+    title = {"ko": "킹업!", "en": "King Up!"}
+    options_schema = config.OPTIONS_SCHEMA
+    action_schemas = ACTION_SCHEMAS
+    random_action_fields = RANDOM_ACTION_FIELDS
+    # Deal mode draws each card with draw_goal, never in setup: the table's options are
+    # shown to every phone, so a dealt card must not live there.
+    random_option_fields = ()
+
+    def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
+        return MIN_PLAYERS, config.parse(options).max_players()
+
+    def normalize_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return config.normalize(options)
+
+    def setup(self, players: list[str], options: dict[str, Any]) -> State:
+        cfg = config.parse(options)
+        n = len(players)
+        if not MIN_PLAYERS <= n <= cfg.max_players() or len(set(players)) != n:
+            raise EngineError(
+                "bad_options",
+                f"King Up! needs {MIN_PLAYERS} to {cfg.max_players()} distinct seats, not {n}.",
+            )
+        if cfg.first_seat > n:
+            raise EngineError(
+                "bad_options", f"first_seat is {cfg.first_seat}, but there are only {n} seats."
+            )
+        return rules.new_round(cfg, tuple(players), 1, cfg.first_seat - 1, (), ())
+
+    def draw(self, state: State, action: Action, rng: Rng) -> Action:
+        if action.get("type") != "draw_goal" or "card" in action:
+            return action
+        left = rules.deck_left(state)
+        return {**action, "card": rng.choice(left)} if left else action
+
+    def legal_actions(self, state: State, player: str | None) -> list[Action]:
+        if player not in state.players or state.phase == OVER:
+            return []
+        seat = state.seat(player)
+        out: list[Action] = []
+        if state.phase != SCORED and state.goals[seat] is None:
+            # goal needs the player's input (`characters`): a template, not a full action.
+            kind = "draw_goal" if state.config.goal_mode == config.DEAL else "goal"
+            out.append({"type": kind})
+        if state.phase == PLACEMENT and state.turn == seat:
+            out += [
+                {"type": "place", "char": c, "level": lv}
+                for c, lv in rules.legal_placements(state.positions)
+            ]
+        elif state.phase == MOVEMENT and state.turn == seat:
+            out += [{"type": "move", "char": c} for c in rules.legal_moves(state.positions)]
+        elif state.phase == VOTE and state.election and state.election.votes[seat] is None:
+            out.append({"type": "vote", "vote": "yes"})
+            if state.no_left[seat] > 0:
+                out.append({"type": "vote", "vote": NO})
+        elif state.phase == SCORE_ENTRY:
+            # Needs the board (and missing goal cards) as input.
+            out.append({"type": "score_round"})
+        elif state.phase == SCORED:
+            # legal_actions cannot know who the host is; apply refuses anyone else.
+            out.append({"type": "next_round"})
+        return out
+
+    def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
+        if template["type"] == "goal":
+            return {**template, "characters": sorted(rng.sample(list(CHARACTERS), 6))}
+        if template["type"] == "score_round":
+            return None  # a whole end-of-round board: entered by people, not sampled
+        return template
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        return actions.apply(state, action)
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return views.view(state, player)
+
+    def public_players(self, state: State) -> dict[str, dict[str, Any]]:
+        return views.public_players(state)
+
+    def status(self, state: State) -> dict[str, Any]:
+        return {"round": state.round, "over": state.phase == OVER}
+
+    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
+        return text.describe(event, lang, names)
+
+    def dump(self, state: State) -> JSON:
+        return dump(state)
+
+    def load(self, data: JSON) -> State:
+        return load(data)

@@ -1,0 +1,104 @@
+"""JSON Schemas of the action payloads (without ``type``, ``player``, ``host``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.kingup.constants import CHARACTERS, DECK_SIZE, TOP_LEVEL, VOTES
+
+_CHAR: dict[str, Any] = {"enum": list(CHARACTERS), "description": "A character ID, A..M."}
+_SIX: dict[str, Any] = {
+    "type": "array",
+    "items": {"enum": list(CHARACTERS)},
+    "minItems": 6,
+    "maxItems": 6,
+    "uniqueItems": True,
+    "description": "The 6 distinct characters of a goal card, in any order.",
+}
+_POSITION: dict[str, Any] = {
+    "oneOf": [
+        {"type": "integer", "minimum": 0, "maximum": TOP_LEVEL},
+        {"enum": ["throne", "eliminated"]},
+    ]
+}
+
+
+def _payload(properties: dict[str, Any], required: list[str], doc: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": doc,
+        "additionalProperties": False,
+        "properties": properties,
+        "required": required,
+    }
+
+
+ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
+    "goal": _payload(
+        {"characters": _SIX},
+        ["characters"],
+        "Record mode: record the 6 characters of the printed goal card you drew, once per "
+        "round, any time before the round is scored.",
+    ),
+    "draw_goal": _payload(
+        {
+            "card": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": DECK_SIZE - 1,
+                "description": "Random outcome: the virtual-deck card drawn (fixed random only).",
+            }
+        },
+        [],
+        "Deal mode: draw your goal card for this round from the app's virtual deck.",
+    ),
+    "place": _payload(
+        {
+            "char": _CHAR,
+            "level": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": TOP_LEVEL,
+                "description": "Placement is legal on levels 1..4 only (R6).",
+            },
+        },
+        ["char", "level"],
+        "Placement phase, on your turn: put an unplaced character on a level 1..4 "
+        "holding fewer than 4.",
+    ),
+    "move": _payload(
+        {"char": _CHAR},
+        ["char"],
+        "Movement phase, on your turn: move a character on levels 0..5 up one level "
+        "(from level 5 to the throne, which starts an election).",
+    ),
+    "vote": _payload(
+        {"vote": {"enum": list(VOTES)}},
+        ["vote"],
+        "During an election: your final, secret vote. No needs a No card left.",
+    ),
+    "next_round": _payload({}, [], "Host only, after a scored round: start the next round."),
+    "score_round": _payload(
+        {
+            "board": {
+                "type": "object",
+                "description": "Where each of the 13 characters ended: level 0..5, "
+                "'throne' or 'eliminated'.",
+                "additionalProperties": False,
+                "properties": {c: _POSITION for c in CHARACTERS},
+                "required": list(CHARACTERS),
+            },
+            "goals": {
+                "type": "object",
+                "description": "Player id -> that player's 6 characters, for every seat "
+                "without a recorded or drawn goal card.",
+                "additionalProperties": _SIX,
+                "default": {},
+            },
+        },
+        ["board"],
+        "Score-only mode: enter the final board of the round (and missing goal cards).",
+    ),
+}
+
+RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"draw_goal": ("card",)}

@@ -1,0 +1,190 @@
+"""Per-seat views, built field by field: nothing secret unless it is the viewer's own.
+
+Secret until round scoring: goal cards (and deal-mode card numbers, and which cards the
+virtual deck has dealt). Secret for ever: No counts. Secret until the reveal: votes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.kingup import rules
+from engines.kingup.config import DEAL, FULL
+from engines.kingup.constants import (
+    CHARACTERS,
+    ELIMINATED,
+    LEVEL_CAP,
+    THRONE,
+    TOP_LEVEL,
+    UNPLACED,
+    pos_label,
+)
+from engines.kingup.state import AWAITING_GOALS, OVER, PLACEMENT, SCORED, RoundResult, State
+
+
+def view(state: State, player: str | None) -> dict[str, Any]:
+    seat = state.seat(player) if player in state.players else None
+    c = state.config
+    return {
+        "game": "kingup",
+        "play_mode": c.play_mode,
+        "goal_card_mode": c.goal_mode,
+        # The issue asks that dealt cards be labelled as not the printed deck.
+        "goal_deck": "virtual" if c.goal_mode == DEAL else "printed",
+        "round": state.round,
+        "rounds": c.rounds,
+        "phase": state.phase,
+        "players": list(state.players),
+        "turn": _pid(state, state.turn),
+        "start_player": _pid(state, state.start) if c.play_mode == FULL else None,
+        "crown": _pid(state, state.crown),
+        "king": _king(state),
+        "castle": _castle(state.positions),
+        "positions": _positions(state.positions),
+        "placement": _placement(state),
+        "election": _election(state),
+        "last_election": _last_election(state),
+        "goal_cards_in": [p for p, g in zip(state.players, state.goals, strict=True) if g],
+        "me": _me(state, seat),
+        "round_results": [_result(state, r) for r in state.results],
+        "result": rules.game_result(state),
+        "rules": _rules(state),
+        "character_names": {
+            ch: {"ko": ko, "en": en} for ch, (ko, en) in zip(CHARACTERS, c.names, strict=True)
+        },
+    }
+
+
+def public_players(state: State) -> dict[str, dict[str, Any]]:
+    per_round = [rules.scores(state.config, r) for r in state.results]
+    out = {}
+    for i, p in enumerate(state.players):
+        mine = [s[i] for s in per_round]
+        out[p] = {"round_scores": mine, "total": sum(mine)}
+    return out
+
+
+def _pid(state: State, seat: int | None) -> str | None:
+    return None if seat is None else state.players[seat]
+
+
+def _king(state: State) -> str | None:
+    if state.phase not in (AWAITING_GOALS, SCORED, OVER):
+        return None
+    on_throne = rules.chars_at(state.positions, THRONE)
+    return on_throne[0] if on_throne else None
+
+
+def _castle(positions: tuple[int, ...]) -> dict[str, Any]:
+    return {
+        "throne": next(iter(rules.chars_at(positions, THRONE)), None),
+        "levels": [rules.chars_at(positions, lv) for lv in range(TOP_LEVEL + 1)],
+        "eliminated": rules.chars_at(positions, ELIMINATED),
+        "unplaced": rules.chars_at(positions, UNPLACED),
+        "cap": LEVEL_CAP,
+    }
+
+
+def _positions(positions: tuple[int, ...]) -> dict[str, Any]:
+    return {ch: pos_label(p) for ch, p in zip(CHARACTERS, positions, strict=True)}
+
+
+def _placement(state: State) -> dict[str, Any] | None:
+    if state.config.play_mode != FULL:
+        return None
+    done = sum(1 for p in state.positions if p != UNPLACED) if state.phase == PLACEMENT else None
+    placed = {}
+    for i, p in enumerate(state.players):
+        if done is None:
+            placed[p] = state.placements_each
+        else:
+            # Placement goes round the table from the start player (R6).
+            offset = (i - state.start) % state.n
+            placed[p] = max(0, (done - offset + state.n - 1) // state.n)
+    return {"each": state.placements_each, "placed": placed}
+
+
+def _election(state: State) -> dict[str, Any] | None:
+    e = state.election
+    if e is None:
+        return None
+    # Who has voted is public (a face-down card on the table); what they voted is not.
+    voted = [p for p, v in zip(state.players, e.votes, strict=True) if v is not None]
+    return {
+        "candidate": e.candidate,
+        "nominator": _pid(state, state.crown),
+        "voted": voted,
+        "votes_cast": len(voted),
+        "voters": state.n,
+    }
+
+
+def _last_election(state: State) -> dict[str, Any] | None:
+    last = state.last_election
+    if last is None:
+        return None
+    return {
+        "candidate": last.candidate,
+        "votes": dict(zip(state.players, last.votes, strict=True)),
+        "result": "crowned" if last.crowned else "eliminated",
+    }
+
+
+def _me(state: State, seat: int | None) -> dict[str, Any] | None:
+    if seat is None:
+        return None
+    goal = state.goals[seat]
+    full = state.config.play_mode == FULL
+    election = state.election
+    projected = None
+    if goal is not None:
+        pts = rules.points(goal, state.positions)
+        projected = {"points": pts, "score": sum(pts.values())}
+    return {
+        "player": state.players[seat],
+        "goal": None if goal is None else list(goal),
+        "goal_card": state.cards[seat],
+        "no_left": state.no_left[seat] if full else None,
+        "vote": None if election is None else election.votes[seat],
+        "can_vote": election is not None and election.votes[seat] is None,
+        "can_vote_no": election is not None
+        and election.votes[seat] is None
+        and state.no_left[seat] > 0,
+        "projected": projected,
+    }
+
+
+def _result(state: State, result: RoundResult) -> dict[str, Any]:
+    raw = rules.raw_scores(result)
+    final = rules.scores(state.config, result)
+    players = {}
+    for i, p in enumerate(state.players):
+        players[p] = {
+            "goal": list(result.goals[i]),
+            "card": result.cards[i],
+            "points": rules.points(result.goals[i], result.positions),
+            "raw": raw[i],
+            "score": final[i],
+            "rule33": raw[i] != final[i],
+        }
+    return {
+        "round": result.round,
+        "king": next(iter(rules.chars_at(result.positions, THRONE)), None),
+        "crown": _pid(state, result.crown),
+        "positions": _positions(result.positions),
+        "players": players,
+    }
+
+
+def _rules(state: State) -> dict[str, Any]:
+    c = state.config
+    return {
+        "rounds": c.rounds,
+        "placements_each": state.placements_each,
+        "leftovers": rules.leftovers(state.n),
+        "no_cards_each": state.no_each,
+        "zero_to_33_round": c.zero33_round,
+        "tie_break": c.tie_break,
+        "tie_break_counts_level0": c.tie_level0,
+        "first_seat": c.first_seat,
+    }

@@ -1,0 +1,99 @@
+// Entry point: the app shell (header, language switch, live regions), the
+// client-side router and the service worker registration.
+
+import { LANGS, getLang, initI18n, onLangChange, setLang } from './i18n.js';
+import { api } from './net.js';
+import { homeScreen } from './screens/home.js';
+import { notFoundScreen } from './screens/notfound.js';
+import { tableRoute } from './screens/session.js';
+import { clearError, h } from './ui.js';
+
+/**
+ * @typedef {{
+ *   name: string, title?: string|Record<string, string>,
+ *   min_players: number, max_players: number,
+ *   options_schema?: {properties?: Record<string, any>}, actions?: unknown
+ * }} GameInfo
+ * @typedef {{destroy?: () => void}} Screen
+ * @typedef {{
+ *   navigate: (path: string, opts?: {replace?: boolean}) => void,
+ *   games: () => Promise<GameInfo[]>,
+ * }} App
+ */
+
+/** @type {Screen|null} */
+let current = null;
+/** @type {Promise<GameInfo[]>|null} */
+let gamesPromise = null;
+
+/** @type {App} */
+const app = {
+  navigate(path, opts = {}) {
+    if (opts.replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+    route();
+  },
+  games() {
+    if (!gamesPromise) {
+      gamesPromise = api('/api/games').then((d) => (d && d.games) || []);
+      gamesPromise.catch(() => { gamesPromise = null; });
+    }
+    return gamesPromise;
+  },
+};
+
+function route() {
+  clearError();
+  if (current && current.destroy) current.destroy();
+  current = null;
+  const root = /** @type {HTMLElement} */ (document.getElementById('view'));
+  root.replaceChildren();
+  const path = location.pathname;
+  const table = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
+  if (path === '/' || path === '/index.html') current = homeScreen(root, app);
+  else if (table) current = tableRoute(root, app, table[1]);
+  else current = notFoundScreen(root, 'page');
+  window.scrollTo(0, 0);
+}
+
+function langSwitch() {
+  const group = h('div', { class: 'lang-switch', role: 'group', label: 'lang.label' });
+  const names = { ko: '한국어', en: 'English' };
+  const buttons = LANGS.map((l) => h('button', {
+    type: 'button', lang: l, 'aria-pressed': String(l === getLang()), onclick: () => setLang(l),
+  }, names[l]));
+  group.append(...buttons);
+  onLangChange((l) => {
+    for (const b of buttons) b.setAttribute('aria-pressed', String(b.lang === l));
+  });
+  return group;
+}
+
+function shell() {
+  const header = /** @type {HTMLElement} */ (document.getElementById('topbar'));
+  header.replaceChildren(
+    h('a', { href: '/', class: 'brand', 'data-link': true, label: 'nav.home' }, h('span', { 'aria-hidden': 'true', class: 'brand-mark' }), 'Tablemate'),
+    langSwitch(),
+  );
+  // In-app links change screens without a page load.
+  document.addEventListener('click', (ev) => {
+    const a = /** @type {HTMLElement} */ (ev.target).closest && /** @type {HTMLElement} */ (ev.target).closest('a[data-link]');
+    if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey) return;
+    const url = new URL(/** @type {HTMLAnchorElement} */ (a).href);
+    if (url.origin !== location.origin) return;
+    ev.preventDefault();
+    app.navigate(url.pathname + url.search + url.hash);
+  });
+  window.addEventListener('popstate', route);
+}
+
+async function main() {
+  await initI18n();
+  shell();
+  route();
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
+  }
+}
+
+main();

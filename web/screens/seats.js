@@ -1,0 +1,201 @@
+// The seat list with the host's tools: reorder (lobby), rename, remove
+// (lobby), hand over host powers, and a per-seat rejoin QR for a lost phone.
+// Used by the lobby and by the table's "Players" panel.
+
+import { api } from '../net.js';
+import { confirmButton, h, showError } from '../ui.js';
+
+const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected']);
+
+/**
+ * A public figure as short text: numbers as they are, lists joined.
+ * @param {unknown} v
+ * @returns {string}
+ */
+export function figureText(v) {
+  if (Array.isArray(v)) return v.map(figureText).join(', ');
+  if (v && typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/**
+ * @param {import('../net.js').Player} p
+ * @returns {Array<[string, unknown]>}
+ */
+export function figures(p) {
+  return Object.entries(p).filter(([k]) => !FIGURE_SKIP.has(k));
+}
+
+/**
+ * @param {import('./session.js').Session} session
+ * @param {'lobby'|'table'} mode
+ */
+export function seatsComponent(session, mode) {
+  const list = h('ol', { class: 'seats', label: 'lobby.seats' });
+  /** @type {import('../net.js').Snapshot|null} */
+  let snap = null;
+  /** @type {string|null} seat whose tools are open */
+  let open = null;
+  let draft = '';
+  /** @type {{pid: string, svg: string, url: string}|null} */
+  let rejoin = null;
+  let busy = false;
+
+  /** @param {{type: string, [k: string]: unknown}} action @param {{version?: number}} [opts] */
+  async function act(action, opts) {
+    busy = true;
+    render();
+    try {
+      await session.act(action, opts);
+      return true;
+    } catch {
+      return false; // already shown by session.act
+    } finally {
+      busy = false;
+      render();
+    }
+  }
+
+  /** @param {number} i @param {number} dir */
+  function move(i, dir) {
+    if (!snap) return;
+    const order = snap.players.map((p) => p.id);
+    const j = i + dir;
+    if (j < 0 || j >= order.length) return;
+    [order[i], order[j]] = [order[j], order[i]];
+    // With the version: a second tap computed from an older order must not win.
+    act({ type: 'seats', order }, { version: snap.version });
+  }
+
+  /** @param {string} pid */
+  async function makeRejoin(pid) {
+    try {
+      const res = await api(`/api/tables/${encodeURIComponent(session.id)}/players/${encodeURIComponent(pid)}/rejoin`,
+        { method: 'POST', body: {}, token: session.token });
+      rejoin = { pid, svg: res.qr_svg, url: res.rejoin_url };
+      render();
+      const img = list.querySelector('.qr-box img');
+      if (img) img.scrollIntoView({ block: 'center' });
+    } catch (e) {
+      showError(/** @type {any} */ (e), snap ? snap.game : undefined);
+    }
+  }
+
+  /**
+   * @param {import('../net.js').Player} p
+   * @param {boolean} isHost
+   */
+  function panel(p, isHost) {
+    if (!snap) return null;
+    const name = p.name;
+    const input = /** @type {HTMLInputElement} */ (h('input', {
+      id: `rename-${p.id}`, maxlength: 32, autocomplete: 'off', 'data-focus-key': `rename-${p.id}`,
+    }));
+    input.value = draft;
+    input.addEventListener('input', () => { draft = input.value; });
+    const form = h('form', { class: 'rename', novalidate: true },
+      h('label', { for: `rename-${p.id}`, t: 'seats.new_name', tp: { name } }),
+      h('div', { class: 'row' }, input, h('button', { type: 'submit', t: 'common.save', disabled: busy })));
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const next = draft.trim();
+      if (!next || next === name) return;
+      if (await act({ type: 'rename', player: p.id, name: next })) open = null;
+      render();
+    });
+    const tools = h('div', { class: 'row wrap' });
+    const lobby = snap.status === 'lobby';
+    if (isHost && p.id !== snap.me) {
+      tools.append(confirmButton({
+        t: 'seats.make_host', confirm: 'seats.make_host_confirm', tp: { name },
+        onConfirm: () => { act({ type: 'host', player: p.id }); },
+      }));
+      tools.append(confirmButton({
+        t: 'seats.rejoin', confirm: 'seats.rejoin_confirm', tp: { name },
+        onConfirm: () => { makeRejoin(p.id); },
+      }));
+      if (lobby) {
+        tools.append(confirmButton({
+          t: 'seats.remove', confirm: 'seats.remove_confirm', tp: { name }, class: 'danger',
+          onConfirm: () => { open = null; act({ type: 'remove', player: p.id }); },
+        }));
+      }
+    }
+    let qr = null;
+    if (rejoin && rejoin.pid === p.id) {
+      qr = h('figure', { class: 'qr-box small' },
+        h('img', {
+          src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(rejoin.svg)}`,
+          alt: 'seats.rejoin_alt', tp: { name }, width: 240, height: 240,
+        }),
+        h('figcaption', { t: 'seats.rejoin_help', tp: { name } }));
+    }
+    return h('div', { class: 'seat-panel', id: `seat-panel-${p.id}` }, form, tools, qr);
+  }
+
+  function render() {
+    if (!snap) return;
+    const active = /** @type {HTMLElement|null} */ (document.activeElement);
+    const focusKey = active && list.contains(active) ? active.dataset.focusKey : undefined;
+    const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
+    const lobby = snap.status === 'lobby';
+    const last = snap.players.length - 1;
+    const rows = snap.players.map((p, i) => {
+      const mine = p.id === snap?.me;
+      const canManage = !session.spectator && (isHost || mine);
+      const main = h('div', { class: 'seat-main' },
+        h('span', { class: 'seat-no', 'aria-hidden': 'true', text: i + 1 }),
+        h('span', { class: 'seat-name', text: p.name }),
+        p.host ? h('span', { class: 'badge host', t: 'seats.host' }) : null,
+        mine ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
+        p.connected === undefined ? null : h('span', {
+          class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', label: p.connected ? 'seats.online' : 'seats.offline',
+        }),
+        mode === 'table' ? h('span', { class: 'seat-figures', text: figures(p).map(([k, v]) => `${k} ${figureText(v)}`).join(' · ') }) : null);
+      const tools = h('div', { class: 'seat-tools' });
+      if (isHost && lobby) {
+        tools.append(
+          h('button', {
+            type: 'button', class: 'icon', label: 'seats.move_up', tp: { name: p.name }, disabled: busy || i === 0,
+            'data-focus-key': `up-${p.id}`, onclick: () => move(i, -1),
+          }, '↑'),
+          h('button', {
+            type: 'button', class: 'icon', label: 'seats.move_down', tp: { name: p.name }, disabled: busy || i === last,
+            'data-focus-key': `down-${p.id}`, onclick: () => move(i, 1),
+          }, '↓'));
+      }
+      if (canManage) {
+        tools.append(h('button', {
+          type: 'button', class: 'icon', label: 'seats.manage', tp: { name: p.name },
+          'aria-expanded': String(open === p.id), 'aria-controls': `seat-panel-${p.id}`,
+          'data-focus-key': `manage-${p.id}`,
+          onclick: () => {
+            open = open === p.id ? null : p.id;
+            draft = p.name;
+            if (rejoin && rejoin.pid !== open) rejoin = null;
+            render();
+          },
+        }, '⋯'));
+      }
+      return h('li', { class: `seat${mine ? ' mine' : ''}`, 'data-player': p.id },
+        h('div', { class: 'seat-row' }, main, tools),
+        open === p.id && canManage ? panel(p, isHost) : null);
+    });
+    if (open && !snap.players.some((p) => p.id === open)) open = null;
+    list.replaceChildren(...rows);
+    // Re-rendering replaces the buttons; keep the keyboard/screen-reader focus.
+    if (focusKey) {
+      const again = /** @type {HTMLElement|null} */ (list.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`));
+      if (again && !(/** @type {HTMLButtonElement} */ (again).disabled)) again.focus();
+    }
+  }
+
+  return {
+    el: list,
+    /** @param {import('../net.js').Snapshot} s */
+    update(s) {
+      snap = s;
+      render();
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// /t/<table id>: owns the seat token and the live connection of one table and
+// shows the join form, the lobby or the table, whichever the snapshot calls for.
+
+import { Live, fetchSnapshot, sendAction } from '../net.js';
+import { createStore } from '../store.js';
+import { clearToken, getToken, setToken } from '../tokens.js';
+import { clearError, gameTitle, h, showError, vibrate } from '../ui.js';
+import { getLang } from '../i18n.js';
+import { allowSleep, keepAwake } from '../wake.js';
+import { joinScreen } from './join.js';
+import { lobbyScreen } from './lobby.js';
+import { notFoundScreen } from './notfound.js';
+import { tableScreen } from './table.js';
+
+/**
+ * @typedef {import('../app.js').App} App
+ * @typedef {import('../app.js').GameInfo} GameInfo
+ * @typedef {import('../net.js').Snapshot} Snapshot
+ * @typedef {import('../net.js').ConnStatus} ConnStatus
+ * @typedef {{snapshot: Snapshot|null, conn: ConnStatus}} SessionState
+ * @typedef {{update: (state: SessionState, prev: SessionState) => void, destroy: () => void}} View
+ * @typedef {{
+ *   id: string, spectator: boolean, token: string|null, app: App,
+ *   store: import('../store.js').Store<SessionState>,
+ *   game: () => GameInfo|undefined,
+ *   title: () => string,
+ *   act: (action: {type: string, [k: string]: unknown}, opts?: {version?: number}) => Promise<{version: number, events: unknown[]}>,
+ *   restart: (notice?: string) => void,
+ * }} Session
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {App} app
+ * @param {string} id
+ */
+export function tableRoute(root, app, id) {
+  const spectator = new URLSearchParams(location.search).get('view') === 'spectator';
+  // A rejoin link carries the seat token in the fragment, which never reaches
+  // a server or a log; keep it and take it out of the address bar at once.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const rejoin = fragment.get('rejoin');
+  if (rejoin) {
+    setToken(id, rejoin);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  let alive = true;
+  /** @type {Live|null} */
+  let live = null;
+  /** @type {View|null} */
+  let view = null;
+  let viewKind = '';
+  /** @type {GameInfo|undefined} */
+  let gameInfo;
+  let pending = 0;
+  /** @type {(() => void)|null} */
+  let unsubscribe = null;
+  let retryTimer = 0;
+
+  const store = createStore(/** @type {SessionState} */ ({ snapshot: null, conn: 'connecting' }));
+
+  /** @type {Session} */
+  const session = {
+    id,
+    spectator,
+    token: null,
+    app,
+    store,
+    game: () => gameInfo,
+    title() {
+      const snap = store.get().snapshot;
+      const name = snap ? snap.game : '';
+      return gameTitle(gameInfo, getLang(), name);
+    },
+    async act(action, opts = {}) {
+      const snap = store.get().snapshot;
+      const game = snap ? snap.game : undefined;
+      if (!session.token) {
+        const env = { error: { code: 'bad_token', message: 'Spectators cannot act.' } };
+        showError(env.error, game);
+        throw env;
+      }
+      pending++;
+      try {
+        const res = await sendAction(id, session.token, action, opts);
+        // The push normally arrives first; if it has not, ask for it.
+        if (live && live.version < res.version) live.sync();
+        return res;
+      } catch (e) {
+        const err = /** @type {import('../net.js').ApiError} */ (e);
+        if (err.code === 'bad_token') lostSeat();
+        else if (err.status === 404) showNotFound();
+        else showError(err, game);
+        throw err.envelope || { error: { code: 'error', message: String(e) } };
+      } finally {
+        pending--;
+      }
+    },
+    restart(notice) {
+      start(notice);
+    },
+  };
+
+  function teardown() {
+    clearTimeout(retryTimer);
+    if (live) live.stop();
+    live = null;
+    if (unsubscribe) unsubscribe();
+    unsubscribe = null;
+    if (view) view.destroy();
+    view = null;
+    viewKind = '';
+    allowSleep();
+    root.replaceChildren();
+  }
+
+  function showNotFound() {
+    teardown();
+    clearToken(id);
+    notFoundScreen(root, 'table');
+  }
+
+  function lostSeat() {
+    clearToken(id);
+    start('join.lost_seat');
+  }
+
+  /** @param {SessionState} state @param {SessionState} prev */
+  function render(state, prev) {
+    const snap = state.snapshot;
+    if (!snap) return;
+    const kind = snap.status === 'lobby' ? 'lobby' : 'table';
+    if (kind !== viewKind) {
+      if (view) view.destroy();
+      root.replaceChildren();
+      clearError();
+      view = kind === 'lobby' ? lobbyScreen(root, session) : tableScreen(root, session);
+      viewKind = kind;
+      view.update(state, { snapshot: null, conn: state.conn });
+      return;
+    }
+    // Someone else changed the table: a short buzz tells a phone lying on the table.
+    if (prev.snapshot && snap.version > prev.snapshot.version && pending === 0 && !spectator) vibrate(25);
+    if (view) view.update(state, prev);
+  }
+
+  /** @param {string} [notice] i18n key of a message for the join form */
+  async function start(notice) {
+    teardown();
+    const token = spectator ? null : getToken(id);
+    session.token = token;
+    root.append(h('p', { class: 'loading', t: 'common.loading' }));
+    /** @type {Snapshot} */
+    let snap;
+    try {
+      const [s, list] = await Promise.all([fetchSnapshot(id, token), app.games().catch(() => [])]);
+      snap = s;
+      gameInfo = list.find((g) => g.name === snap.game);
+    } catch (e) {
+      if (!alive) return;
+      const err = /** @type {import('../net.js').ApiError} */ (e);
+      if (err.status === 404) { showNotFound(); return; }
+      if (err.status === 401 && token) { lostSeat(); return; }
+      showError(err);
+      retryTimer = window.setTimeout(() => { if (alive) start(notice); }, 3000);
+      return;
+    }
+    if (!alive) return;
+    root.replaceChildren();
+
+    if (!token && !spectator) {
+      view = joinScreen(root, session, snap, notice);
+      viewKind = 'join';
+      return;
+    }
+
+    keepAwake();
+    unsubscribe = store.subscribe(render);
+    live = new Live({
+      table: id,
+      token,
+      onState: (s) => store.set({ snapshot: s }),
+      onStatus: (c) => store.set({ conn: c }),
+      onFatal: (e) => {
+        if (!alive) return;
+        if (e.status === 404) showNotFound();
+        else if (e.code === 'bad_token' && token) lostSeat();
+        else showError(e);
+      },
+      onError: (e) => showError(e, snap.game),
+    });
+    store.set({ snapshot: null, conn: 'connecting' });
+    live.accept(snap);
+    live.start();
+  }
+
+  start();
+
+  return {
+    destroy() {
+      alive = false;
+      teardown();
+    },
+  };
+}

@@ -1,0 +1,211 @@
+// The table during play: hosts the game module, shows the connection, the
+// public scores, the history and (for the host) undo and seat tools.
+
+import { loadGame } from '../games-loader.js';
+import { getLang, has, onLangChange, t } from '../i18n.js';
+import { api } from '../net.js';
+import { confirmButton, h, showError, toast, vibrate } from '../ui.js';
+import { connBadge } from './conn.js';
+import { figureText, figures, seatsComponent } from './seats.js';
+
+/** Actions the platform handles; everything else in `legal` belongs to the game. */
+export const PLATFORM_ACTIONS = new Set(['start', 'seats', 'rename', 'remove', 'host', 'undo']);
+
+/**
+ * @param {import('../net.js').Snapshot} snap
+ */
+function gameLegal(snap) {
+  return (snap.legal || []).filter((a) => !PLATFORM_ACTIONS.has(a.type));
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {import('./session.js').Session} session
+ * @returns {import('./session.js').View}
+ */
+export function tableScreen(root, session) {
+  const conn = connBadge();
+  const titleEl = h('h1', { id: 'table-title', text: session.title() });
+  const roundEl = h('p', { class: 'eyebrow' });
+  const overBanner = h('div', { class: 'banner over', hidden: true },
+    h('strong', { t: 'table.over' }), ' ',
+    h('a', { href: '/', 'data-link': true, t: 'table.new_table' }));
+  const scoreboard = h('ul', { class: 'scoreboard', label: 'table.players' });
+  const gameArea = h('div', { class: 'game-area', 'aria-live': 'off' }, h('p', { class: 'loading', t: 'table.game_loading' }));
+  const historyList = h('div', { class: 'history-list' });
+  const historyPanel = h('section', { class: 'card panel', id: 'history-panel', hidden: true, 'aria-labelledby': 'history-title' },
+    h('h2', { id: 'history-title', t: 'table.history_title' }), historyList);
+  const seats = seatsComponent(session, 'table');
+  const playersPanel = h('section', { class: 'card panel', id: 'players-panel', hidden: true, 'aria-labelledby': 'players-title' },
+    h('h2', { id: 'players-title', t: 'table.players' }), seats.el);
+
+  /** @param {HTMLElement} panel @param {HTMLElement} btn */
+  const toggler = (panel, btn) => () => {
+    const show = panel.hidden;
+    for (const [p, b] of [[historyPanel, historyBtn], [playersPanel, playersBtn]]) {
+      p.hidden = true;
+      b.setAttribute('aria-expanded', 'false');
+    }
+    panel.hidden = !show;
+    btn.setAttribute('aria-expanded', String(show));
+    if (show && panel === historyPanel) loadHistory();
+    if (show) panel.scrollIntoView({ block: 'nearest' });
+  };
+  const historyBtn = h('button', { type: 'button', t: 'table.history', 'aria-expanded': 'false', 'aria-controls': 'history-panel' });
+  const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
+  historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
+  playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
+  const undoBtn = confirmButton({
+    t: 'table.undo', confirm: 'table.undo_confirm', class: 'danger',
+    onConfirm: async () => {
+      try {
+        await session.act({ type: 'undo' });
+        toast(t('table.undone_toast'));
+      } catch { /* shown already */ }
+    },
+  });
+
+  root.append(h('section', { class: 'table', 'aria-labelledby': 'table-title' },
+    h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
+    session.spectator ? h('p', { class: 'tag', t: 'table.spectator' }) : null,
+    overBanner,
+    scoreboard,
+    gameArea,
+    historyPanel,
+    playersPanel,
+    h('div', { class: 'bottom-bar row' }, historyBtn, playersBtn, session.spectator ? null : undoBtn)));
+
+  /** @type {import('../net.js').Snapshot|null} */
+  let snap = null;
+  /** @type {import('../games-loader.js').GameInstance|null} */
+  let instance = null;
+  let alive = true;
+  let historyVersion = -1;
+  /** @type {Array<() => void>} */
+  const offs = [];
+  let wasMyTurn = false;
+
+  async function loadHistory() {
+    if (!snap) return;
+    const version = snap.version;
+    try {
+      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}`, { token: session.token });
+      if (!alive) return;
+      historyVersion = version;
+      renderHistory(data);
+    } catch (e) {
+      showError(/** @type {any} */ (e));
+    }
+  }
+
+  /** @param {{rounds?: Array<{round: number, entries: Array<{version: number, by?: string, text: string, undone?: boolean}>}>}} data */
+  function renderHistory(data) {
+    const rounds = (data.rounds || []).filter((r) => r.entries && r.entries.length);
+    if (!rounds.length) {
+      historyList.replaceChildren(h('p', { class: 'hint', t: 'table.history_empty' }));
+      return;
+    }
+    // Newest first: what just happened is what people ask about.
+    historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
+      h('h3', r.round > 0 ? { t: 'table.history_round', tp: { round: r.round } } : { t: 'table.history_setup' }),
+      h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
+        h('span', { text: e.text }),
+        e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))));
+  }
+
+  function renderScoreboard() {
+    if (!snap) return;
+    scoreboard.replaceChildren(...snap.players.map((p) => h('li', { class: p.id === snap?.me ? 'mine' : '' },
+      h('span', { class: 'seat-name', text: p.name }),
+      p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
+      p.connected === false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
+      h('span', { class: 'seat-figures', text: figures(p).map(([k, v]) => `${figureLabel(k)} ${figureText(v)}`).join(' · ') }))));
+  }
+
+  /** @param {string} key */
+  function figureLabel(key) {
+    const k = snap ? `${snap.game}.figure.${key}` : '';
+    return k && has(k) ? t(k) : key;
+  }
+
+  /** @type {import('../games-loader.js').GameContext} */
+  const ctx = {
+    t(key, params) {
+      const game = snap ? snap.game : '';
+      return game && has(`${game}.${key}`) ? t(`${game}.${key}`, params) : t(key, params);
+    },
+    get lang() { return getLang(); },
+    get me() { return snap ? snap.me : null; },
+    get game() { return snap ? snap.game : ''; },
+    name(pid) {
+      const p = snap && snap.players.find((x) => x.id === pid);
+      return p ? p.name : pid;
+    },
+    act(action) {
+      // `player` and `host` are set by the server from the token; a template
+      // may carry `host: true` as a "host only" marker, which is not payload.
+      const { player: _player, host: _host, ...payload } = action;
+      return session.act(/** @type {{type: string}} */ (payload));
+    },
+    vibrate,
+    onLangChange(cb) {
+      const off = onLangChange(cb);
+      offs.push(off);
+      return off;
+    },
+  };
+
+  /** @param {import('./session.js').SessionState} state */
+  function update(state) {
+    conn.set(state.conn);
+    if (!state.snapshot) return;
+    snap = state.snapshot;
+    titleEl.textContent = session.title();
+    if (snap.round) {
+      roundEl.dataset.i18n = 'table.round';
+      roundEl.dataset.i18nParams = JSON.stringify({ round: snap.round });
+      roundEl.textContent = t('table.round', { round: snap.round });
+    } else {
+      delete roundEl.dataset.i18n;
+      roundEl.textContent = '';
+    }
+    overBanner.hidden = snap.status !== 'over';
+    const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
+    undoBtn.hidden = !isHost;
+    renderScoreboard();
+    seats.update(snap);
+    const myTurn = snap.status === 'playing' && gameLegal(snap).length > 0;
+    if (myTurn && !wasMyTurn) {
+      toast(t('table.your_turn'));
+      vibrate([80, 40, 80]);
+    }
+    wasMyTurn = myTurn;
+    if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
+    if (instance) instance.update(snap);
+  }
+
+  const gameName = session.store.get().snapshot?.game || '';
+  loadGame(gameName).then((mod) => {
+    if (!alive) return;
+    gameArea.replaceChildren();
+    instance = mod.mount(gameArea, ctx);
+    if (snap) instance.update(snap);
+  }).catch((e) => showError({ code: 'error', message: String(e) }));
+
+  offs.push(onLangChange(() => {
+    if (!snap) return;
+    titleEl.textContent = session.title();
+    renderScoreboard();
+    if (!historyPanel.hidden) loadHistory();
+  }));
+
+  return {
+    update,
+    destroy() {
+      alive = false;
+      for (const off of offs) off();
+      if (instance) instance.destroy();
+      instance = null;
+    },
+  };
+}
