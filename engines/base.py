@@ -77,7 +77,10 @@ class Engine(ABC):
     random_option_fields: tuple[str, ...] = ()
     #: Action types only the host may send. ``legal_actions`` lists them as if
     #: ``player`` were the host (the engine does not know who is); the server
-    #: removes them from other seats' lists. ``apply`` checks ``action["host"]``.
+    #: removes them from other seats' lists. A single template may instead be
+    #: marked ``"host": True`` (e.g. "call" is the host's unless the seat is the
+    #: named caller); the server drops it for non-hosts and strips the marker.
+    #: ``apply`` checks ``action["host"]`` either way.
     host_actions: tuple[str, ...] = ("next_round",)
 
     @abstractmethod

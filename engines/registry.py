@@ -23,9 +23,10 @@ def names() -> list[str]:
 def _register_builtin() -> None:
     # Imported here, not at module top, so a game package can import this
     # module without a cycle.
+    import engines.countup
     import engines.kingup
 
-    for module in (engines.kingup,):
+    for module in (engines.countup, engines.kingup):
         register(module.ENGINE)
 
 

@@ -402,9 +402,7 @@ class Tables:
         if state is not None:
             view = engine.view(state, player)
             if player is not None:
-                legal = engine.legal_actions(state, player)
-                if not host:
-                    legal = [a for a in legal if a["type"] not in engine.host_actions]
+                legal = host_filter(engine, engine.legal_actions(state, player), host)
         else:
             view = {}
         if host:
@@ -443,6 +441,17 @@ class Tables:
             "version": doc["version"],
             "rounds": [{"round": r, "entries": rounds[r]} for r in sorted(rounds)],
         }
+
+
+def host_filter(engine: Engine, templates: list[dict[str, Any]], host: bool) -> list[dict[str, Any]]:
+    """Drops host-only templates for other seats; strips the ``host`` marker."""
+    out = []
+    for t in templates:
+        host_only = t.get("host") is True or t["type"] in engine.host_actions
+        if host_only and not host:
+            continue
+        out.append({k: v for k, v in t.items() if k != "host"})
+    return out
 
 
 def _plausible_id(table_id: str) -> bool:

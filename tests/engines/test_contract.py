@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 from engines import registry
 from engines.base import Engine, EngineError
 from server import schemas
+from server.tables import host_filter
 from tests.toy_engine import TOY
 
 ENGINES: list[Engine] = [TOY, *(registry.get(n) for n in registry.names())]
@@ -63,9 +64,7 @@ def play_out(engine: Engine, seed: int, n_players: int, max_steps: int = 3000) -
         # players[0] is the host; the server drops host actions from other seats' lists.
         choices = []
         for p in players:
-            for template in engine.legal_actions(state, p):
-                if p != players[0] and template["type"] in engine.host_actions:
-                    continue
+            for template in host_filter(engine, engine.legal_actions(state, p), p == players[0]):
                 action = engine.sample(state, p, template, rng)
                 if action is not None and _valid(engine, action):
                     choices.append((p, action))

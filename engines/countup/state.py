@@ -1,0 +1,220 @@
+"""The game state as immutable values, and its JSON codec.
+
+Seats are kept in tuples aligned with ``State.players`` (seat order), never in
+dicts, so no part of a state is mutable: ``apply`` builds new values with
+``dataclasses.replace`` and an old state can never change under its holder.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from engines.countup.options import Options
+
+# Phases of a round, in order. ``cards``: the host types the physical cards in
+# (manual mode). ``entry``: phone sheets are being written. ``count``: the
+# caller calls numbers. ``bonus``: paper mode, players enter their bonuses.
+# ``scored``: waiting for next_round. ``over``: the game has ended.
+CARDS = "cards"
+ENTRY = "entry"
+COUNT = "count"
+BONUS = "bonus"
+SCORED = "scored"
+OVER = "over"
+
+# Why a round ended.
+END_MAX = "max"
+END_MARKER20 = "marker20"
+
+
+@dataclass(frozen=True)
+class XCell:
+    """A crossed-out cell. ``slot`` (0-4) is unknown in paper mode."""
+
+    number: int
+    slot: int | None
+    voided: bool
+
+
+@dataclass(frozen=True)
+class Call:
+    """What happened on one called number (public)."""
+
+    number: int
+    #: Players who declared ``number`` (one: solo, two or more: collision).
+    declared: tuple[str, ...]
+    #: The leader whose marker moved on this number (step a), if any.
+    advanced: str | None
+    #: Leader after the call (None after a collision or before the first solo).
+    leader: str | None
+    #: Who counts aloud next; UI only (UP-11).
+    counter: str
+    #: Set on the number that ended the round.
+    end: str | None
+    #: A collision inside the danger zone (bonuses voided).
+    voided: bool
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One player's sheet row and marker in the current round."""
+
+    numbers: tuple[int, ...] | None  # phone mode, ascending; None until locked
+    marker: int
+    x_cells: tuple[XCell, ...]
+    declared: tuple[int, ...]
+    bonus: int | None  # paper mode: the points entered; None while awaited
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One player's scored round (public once the round has ended)."""
+
+    numbers: tuple[int, ...] | None
+    marker: int
+    x_cells: tuple[XCell, ...]
+    #: The printed bonus of each X cell (None in paper mode: slot unknown).
+    cell_bonus: tuple[int | None, ...]
+    bonus: int
+    score: int
+    star: bool
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    number: int
+    restriction: tuple[int, ...] | None
+    restricted: tuple[int, ...]
+    danger: tuple[int, int] | None
+    end: str
+    last: int
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True)
+class Result:
+    winners: tuple[str, ...]
+    #: "two_stars" (a second ☆20 ended the game) or "last_round".
+    ended_by: str
+    #: What decided among the candidates: "two_stars" (a single candidate),
+    #: "total", "tie_break" or "shared".
+    reason: str
+    #: 1-based rank of the round score that broke the tie (R20), else None.
+    tie_break_depth: int | None
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    options: Options
+    round: int
+    phase: str
+    #: The revealed restriction card (printed digits) and danger range.
+    restriction: tuple[int, ...] | None
+    danger: tuple[int, int] | None
+    #: Deck indices drawn so far (without replacement, UP-2 / R2).
+    restriction_used: tuple[int, ...]
+    danger_used: tuple[int, ...]
+    seats: tuple[Seat, ...]
+    #: The last number called (0: the count has not started).
+    count: int
+    #: The advancing leader (R9: ``advancing`` is ``leader is not None``).
+    leader: str | None
+    counter: str
+    end: str | None
+    #: finalCountDeclarations in paper mode: a marker reached 20 on ``count``,
+    #: the host may still declare collisions on it before the round ends.
+    final_pending: bool
+    calls: tuple[Call, ...]
+    caller: str | None
+    rounds: tuple[RoundRecord, ...]
+    result: Result | None
+
+    def index(self, player: str) -> int:
+        return self.players.index(player)
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(t: type) -> tuple[str, ...] | None:
+    """Field names of a dataclass type, None for any other type (cached: the
+    codec runs on every stored action)."""
+    try:
+        return _FIELDS[t]
+    except KeyError:
+        names = tuple(f.name for f in fields(t)) if is_dataclass(t) else None
+        _FIELDS[t] = names
+        return names
+
+
+def to_json(value: Any) -> Any:
+    """Dataclasses to dicts and tuples to lists, recursively."""
+    t = type(value)
+    if t is tuple or t is list:
+        return [to_json(v) for v in value]
+    names = _field_names(t)
+    if names is None:
+        return value
+    return {n: to_json(getattr(value, n)) for n in names}
+
+
+Decoder = Callable[[Any], Any]
+_DECODERS: dict[Any, Decoder] = {}
+
+
+def _identity(data: Any) -> Any:
+    return data
+
+
+def _decoder(tp: Any) -> Decoder:
+    """A function turning ``to_json`` output back into the annotated type."""
+    cached = _DECODERS.get(tp)
+    if cached is not None:
+        return cached
+    origin = get_origin(tp)
+    dec: Decoder
+    if origin in (Union, types.UnionType):
+        (inner,) = [a for a in get_args(tp) if a is not type(None)]
+        inner_dec = _decoder(inner)
+
+        def dec(data: Any) -> Any:
+            return None if data is None else inner_dec(data)
+
+    elif origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _decoder(args[0])
+
+            def dec(data: Any) -> Any:
+                return tuple(item(v) for v in data)
+
+        else:
+            items = [_decoder(a) for a in args]
+
+            def dec(data: Any) -> Any:
+                return tuple(d(v) for d, v in zip(items, data, strict=True))
+
+    elif isinstance(tp, type) and is_dataclass(tp):
+        hints = get_type_hints(tp)
+        # Filled in after caching so that recursive types resolve.
+        parts: list[tuple[str, Decoder]] = []
+        cls = tp
+
+        def dec(data: Any) -> Any:
+            return cls(**{n: d(data[n]) for n, d in parts})
+
+        _DECODERS[tp] = dec
+        parts.extend((f.name, _decoder(hints[f.name])) for f in fields(tp))
+    else:
+        dec = _identity
+    _DECODERS[tp] = dec
+    return dec
+
+
+def from_json(tp: Any, data: Any) -> Any:
+    """The inverse of ``to_json`` for the annotated type ``tp``."""
+    return _decoder(tp)(data)

@@ -1,0 +1,215 @@
+"""What each seat may see and do, built field by field (whitelist).
+
+Secrets: a seat's locked numbers. Another seat's number becomes visible only
+once it has been called and declared (then it is on the table for everyone),
+and whole sheets only once the round has ended (R14: everyone scores openly).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Action
+from engines.countup import count as cnt
+from engines.countup.options import DECK, PHONE, ROUNDS, needs_restriction
+from engines.countup.scoring import round_scores, stars
+from engines.countup.state import (
+    BONUS,
+    CARDS,
+    COUNT,
+    ENTRY,
+    OVER,
+    SCORED,
+    Call,
+    RoundRecord,
+    State,
+    XCell,
+)
+
+
+def _cell(x: XCell, printed: int | None) -> dict[str, Any]:
+    return {"number": x.number, "slot": x.slot, "voided": x.voided, "bonus": printed}
+
+
+def _call(c: Call) -> dict[str, Any]:
+    return {
+        "number": c.number,
+        "declared": list(c.declared),
+        "advanced": c.advanced,
+        "leader": c.leader,
+        "counter": c.counter,
+        "voided": c.voided,
+        "end": c.end,
+    }
+
+
+def _record(players: tuple[str, ...], r: RoundRecord) -> dict[str, Any]:
+    return {
+        "round": r.number,
+        "restriction": list(r.restriction) if r.restriction is not None else None,
+        "restricted_digits": list(r.restricted),
+        "danger": list(r.danger) if r.danger is not None else None,
+        "end": r.end,
+        "last": r.last,
+        "players": {
+            p: {
+                "numbers": list(s.numbers) if s.numbers is not None else None,
+                "marker": s.marker,
+                "x_cells": [_cell(x, b) for x, b in zip(s.x_cells, s.cell_bonus, strict=True)],
+                "bonus": s.bonus,
+                "score": s.score,
+                "star": s.star,
+            }
+            for p, s in zip(players, r.seats, strict=True)
+        },
+    }
+
+
+def _bonus_hint(state: State, i: int) -> int | None:
+    """Paper mode: the bonus the configured table predicts, when every slot of
+    the round is worth the same (otherwise the slot of a cell is unknown)."""
+    row = state.options.bonus[state.round - 1]
+    if len(set(row)) != 1:
+        return None
+    return row[0] * sum(1 for x in state.seats[i].x_cells if not x.voided)
+
+
+def _sheets(state: State, player: str | None) -> dict[str, Any]:
+    row = state.options.bonus[state.round - 1]
+    revealed = state.end is not None or state.phase in (SCORED, OVER)
+    out: dict[str, Any] = {}
+    for p, seat in zip(state.players, state.seats, strict=True):
+        mine = p == player
+        show = seat.numbers is not None and (mine or revealed)
+        out[p] = {
+            "locked": seat.numbers is not None,
+            "numbers": list(seat.numbers) if show and seat.numbers is not None else None,
+            "declared": list(seat.declared),
+            "marker": seat.marker,
+            "x_cells": [
+                _cell(x, row[x.slot] if x.slot is not None else None) for x in seat.x_cells
+            ],
+        }
+    return out
+
+
+def view(state: State, player: str | None) -> dict[str, Any]:
+    me = player if player in state.players else None
+    opts = state.options
+    n = len(state.players)
+    top = cnt.round_max(state)
+    # In the scored/over phases the current row is still the finished round's
+    # row (next_round clears it), so the sheets stay visible for the result.
+    v: dict[str, Any] = {
+        "phase": state.phase,
+        "round": state.round,
+        "rounds": ROUNDS,
+        "players": list(state.players),
+        "me": me,
+        "sheet_mode": opts.sheet_mode,
+        "max": top,
+        "number_range": [1, top - 1],
+        "restriction_card": list(state.restriction) if state.restriction is not None else None,
+        "restricted_digits": sorted(cnt.restricted(state)),
+        "restriction_pending": state.phase == CARDS
+        and needs_restriction(opts, n)
+        and state.restriction is None,
+        "danger_enabled": opts.danger_enabled,
+        "danger": list(state.danger) if state.danger is not None else None,
+        "danger_pending": state.phase == CARDS and opts.danger_enabled and state.danger is None,
+        "bonus_row": list(opts.bonus[state.round - 1]),
+        "interval_ms": opts.count_interval_ms,
+        "caller": state.caller,
+        "you_call": me is not None and me == state.caller,
+        "my_numbers": None,
+        "count": {
+            "value": state.count,
+            "leader": state.leader,
+            "counter": state.counter,
+            "end": state.end,
+            "final_pending": state.final_pending,
+            "markers": {p: s.marker for p, s in zip(state.players, state.seats, strict=True)},
+            "calls": [_call(c) for c in state.calls],
+        },
+        "sheets": _sheets(state, me),
+        "rounds_played": [_record(state.players, r) for r in state.rounds],
+        "result": None,
+    }
+    if me is not None:
+        numbers = state.seats[state.index(me)].numbers
+        v["my_numbers"] = list(numbers) if numbers is not None else None
+    if state.phase == BONUS:
+        v["bonus"] = {
+            p: {
+                "points": s.bonus,
+                "pending": s.bonus is None,
+                "hint": _bonus_hint(state, i),
+            }
+            for i, (p, s) in enumerate(zip(state.players, state.seats, strict=True))
+        }
+    if state.result is not None:
+        r = state.result
+        v["result"] = {
+            "winners": list(r.winners),
+            "ended_by": r.ended_by,
+            "reason": r.reason,
+            "tie_break_depth": r.tie_break_depth,
+            "totals": {
+                p: sum(round_scores(state.rounds, i)) for i, p in enumerate(state.players)
+            },
+            "stars": {p: stars(state.rounds, i) for i, p in enumerate(state.players)},
+        }
+    return v
+
+
+def public_players(state: State) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for i, p in enumerate(state.players):
+        scores = round_scores(state.rounds, i)
+        seat = state.seats[i]
+        out[p] = {
+            "round_scores": scores,
+            "stars": stars(state.rounds, i),
+            "total": sum(scores),
+            "marker": seat.marker,
+            "locked": seat.numbers is not None,
+        }
+    return out
+
+
+def legal_actions(state: State, player: str | None) -> list[Action]:
+    """Templates for ``player``. Host-only ones carry ``"host": True`` (the
+    engine does not know who the host is; the server may filter on it).
+    Templates of free-input actions (numbers, restriction, danger, declare,
+    bonus) name only the type: the user supplies the values."""
+    if player not in state.players or state.phase == OVER:
+        return []
+    opts = state.options
+    i = state.index(player)
+    seat = state.seats[i]
+    caller: dict[str, Any] = {} if player == state.caller else {"host": True}
+    out: list[Action] = []
+    if state.phase == CARDS and opts.restriction_source != DECK:
+        if needs_restriction(opts, len(state.players)) and state.restriction is None:
+            out.append({"type": "restriction", "host": True})
+        if opts.danger_enabled and state.danger is None:
+            out.append({"type": "danger", "host": True})
+    if state.phase == ENTRY and seat.numbers is None:
+        out.append({"type": "numbers"})
+    if state.phase == COUNT and state.end is None:
+        out.append({"type": "call", **caller})
+        out.append({"type": "call", "until": "end", **caller})
+        if opts.sheet_mode != PHONE and state.count > 0 and not state.calls[-1].declared:
+            out.append({"type": "declare", **caller})
+    if state.phase == BONUS:
+        if any(not x.voided for x in seat.x_cells):
+            out.append({"type": "bonus"})
+        for p, s in zip(state.players, state.seats, strict=True):
+            if p != player and any(not x.voided for x in s.x_cells):
+                out.append({"type": "bonus", "seat": p, "host": True})
+    if state.phase == SCORED:
+        out.append({"type": "next_round", "host": True})
+    for seat_id in (None, *state.players):
+        if seat_id != state.caller:
+            out.append({"type": "caller", "seat": seat_id, "host": True})
+    return out

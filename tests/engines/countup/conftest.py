@@ -1,0 +1,74 @@
+"""Builders for Count Up tests: tables with typed-in cards and known sheets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from engines.base import Event
+from engines.countup import ENGINE
+from engines.countup.state import State
+
+
+class Table:
+    """A started game plus shorthands; ``state`` moves on with every action.
+    The first player is the host."""
+
+    def __init__(
+        self,
+        players: Sequence[str] = ("A", "B", "C", "D"),
+        round_no: int = 1,
+        **options: Any,
+    ) -> None:
+        opts = {"restrictionSource": "manual", **options}
+        self.players = list(players)
+        self.host = self.players[0]
+        self.state: State = ENGINE.setup(self.players, ENGINE.normalize_options(opts))
+        if round_no != 1:
+            # The examples play a single round of a later row (its bonus).
+            self.state = replace(self.state, round=round_no)
+        self.events: list[Event] = []
+
+    def act(self, type_: str, player: str | None = None, host: bool | None = None,
+            **payload: Any) -> list[Event]:
+        player = player or self.host
+        action = {"type": type_, "player": player,
+                  "host": (player == self.host) if host is None else host, **payload}
+        self.state, events = ENGINE.apply(self.state, action)
+        self.events += events
+        return events
+
+    def cards(self, digits: Sequence[int] | None = None,
+              danger: Sequence[int] | None = None) -> None:
+        if digits is not None:
+            self.act("restriction", digits=list(digits))
+        if danger is not None:
+            self.act("danger", range=list(danger))
+
+    def sheets(self, sheets: Mapping[str, Sequence[int]]) -> None:
+        for p, numbers in sheets.items():
+            self.act("numbers", p, numbers=list(numbers))
+
+    def call(self, until: str | None = None) -> list[Event]:
+        return self.act("call", until=until) if until else self.act("call")
+
+    def seat(self, p: str) -> Any:
+        return self.state.seats[self.state.index(p)]
+
+    def markers(self) -> dict[str, int]:
+        return {p: s.marker for p, s in zip(self.state.players, self.state.seats, strict=True)}
+
+    def scores(self, round_no: int = -1) -> dict[str, int]:
+        rec = self.state.rounds[round_no]
+        return {p: s.score for p, s in zip(self.state.players, rec.seats, strict=True)}
+
+    def view(self, p: str | None) -> dict[str, Any]:
+        return ENGINE.view(self.state, p)
+
+
+@pytest.fixture
+def table() -> type[Table]:
+    return Table
