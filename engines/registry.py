@@ -23,10 +23,11 @@ def names() -> list[str]:
 def _register_builtin() -> None:
     # Imported here, not at module top, so a game package can import this
     # module without a cycle.
+    import engines.camelup
     import engines.countup
     import engines.kingup
 
-    for module in (engines.countup, engines.kingup):
+    for module in (engines.camelup, engines.countup, engines.kingup):
         register(module.ENGINE)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import redis
 from flask import Flask, g, request
 from flask_sock import Sock
+from simple_websocket import ConnectionClosed
 
 from server.errors import ApiError, store_unavailable
 from server.tables import Tables, token_hash
@@ -250,7 +251,10 @@ def init_app(app: Flask, hub: Hub) -> None:
         strikes = 0
         try:
             # Load again after registering, so no change can fall in between.
-            conn.send_state(tables.snapshot(tables.load(table_id), player))
+            try:
+                conn.send_state(tables.snapshot(tables.load(table_id), player))
+            except redis.RedisError:
+                conn.send({"type": "error", **store_unavailable().envelope()})
             while conn.open:
                 raw = ws.receive(timeout=30)
                 if raw is None:
@@ -265,6 +269,13 @@ def init_app(app: Flask, hub: Hub) -> None:
                 _handle(conn, tables, raw)
         except ApiError as exc:
             conn.send({"type": "error", **exc.envelope()})
+        except ConnectionClosed:
+            pass
+        except Exception:
+            # Never let an error escape after the upgrade: the server would
+            # write an HTTP 500 onto the socket and read frames as requests.
+            log.exception("socket handler failed")
+            conn.send(_error("internal", "Something went wrong on the server; reconnecting."))
         finally:
             hub.remove(conn)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import threading
 import time
@@ -94,10 +95,14 @@ class Store:
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
         if url:
-            client = redis.Redis.from_url(
+            # A blocking pool: under a burst, greenlets wait for a connection
+            # (up to 5 s) instead of failing with "too many connections".
+            pool = redis.BlockingConnectionPool.from_url(
                 url, decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
-                health_check_interval=30,
+                health_check_interval=30, max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),
+                timeout=5,
             )
+            client = redis.Redis(connection_pool=pool)
         else:
             # The embedded store: an in-process Redis, so one command runs the app.
             import fakeredis

@@ -1,0 +1,394 @@
+"""Load benchmark: N phones on WebSockets over real games, on 1..k instances.
+
+    python bench/load.py --phones 5000 --rate 100 --duration 60 --instances 1
+    python bench/load.py --short          # a few hundred phones for a few seconds
+
+It starts its own redis-server (or uses --redis-url) and the server in its
+production serving model (gunicorn + gevent, server/gunicorn_conf.py), creates
+tables of 3-8 seats across every registered game, connects every seat's phone
+as a WebSocket client, then drives real legal actions at --rate per second (at
+most one in flight per table, like a real table). Latency is measured from an
+action being sent to the LAST phone of that table receiving the new version.
+Prints phones connected, connect errors, actions/s, latency percentiles,
+errors, server CPU and RSS, and Redis memory per table. Only loopback traffic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+import redis
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+PLATFORM = {"start", "seats", "rename", "remove", "host", "undo"}
+# Seats per table by game, within each game's limits.
+SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, method=method, headers=headers,
+                                 data=json.dumps(body).encode() if body is not None else None)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def wait_http(url: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(url)
+
+
+# -- phones ---------------------------------------------------------------------
+
+@dataclass
+class Phone:
+    table: Table
+    pid: str
+    token: str
+    base: str
+    ws: Any = None
+    version: int = 0
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    view: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Table:
+    id: str
+    game: str
+    phones: list[Phone] = field(default_factory=list)
+    busy: bool = False
+    sent_at: float = 0.0
+    want: int = 0          # the version the in-flight action produced (0: unknown yet)
+
+
+def fill(game: str, template: dict[str, Any], view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A concrete action from a template; free inputs filled like a person would."""
+    t = template["type"]
+    if t in PLATFORM:
+        return None
+    if game == "kingup" and t == "goal":
+        return {**template, "characters": rng.sample("ABCDEFGHIJKLM", 6)}
+    if game == "kingup" and t == "score_round":
+        return None
+    if game == "countup":
+        if t == "numbers":
+            lo, hi = view["number_range"]
+            banned = set(view["restricted_digits"])
+            pool = [n for n in range(lo, hi + 1) if n % 10 not in banned]
+            return {**template, "numbers": sorted(rng.sample(pool, 5))}
+        if t in ("restriction", "danger", "declare", "bonus"):
+            return None
+        if t == "call" and template.get("until"):
+            return None  # keep rounds going: one number per action
+    return template
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.actions = 0
+        self.connect_errors = 0
+        self.connected = 0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+async def phone_loop(phone: Phone, stats: Stats) -> None:
+    url = phone.base.replace("http", "ws", 1) + f"/api/tables/{phone.table.id}/ws?token={phone.token}"
+    for attempt in range(5):
+        try:
+            phone.ws = await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
+            break
+        except Exception:
+            await asyncio.sleep(0.2 * (attempt + 1))
+    else:
+        stats.connect_errors += 1
+        return
+    stats.connected += 1
+    table = phone.table
+    try:
+        async for raw in phone.ws:
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "state":
+                v = msg["version"]
+                if v <= phone.version:
+                    continue
+                phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
+                _maybe_finish(table, stats)
+            elif kind == "result":
+                table.want = msg["version"]
+                _maybe_finish(table, stats)
+            elif kind == "error":
+                stats.error(msg["error"]["code"])
+                if msg.get("request_id"):
+                    table.busy = False
+    except websockets.ConnectionClosed as exc:
+        if not stopping:
+            stats.error(f"closed_{exc.rcvd.code if exc.rcvd else 'abnormal'}")
+    except Exception as exc:  # a bug in this client must show, not hide as latency
+        stats.error(f"client_{type(exc).__name__}")
+
+
+stopping = False
+
+
+def _maybe_finish(table: Table, stats: Stats) -> None:
+    # Done when every phone of the table holds the new version (or a newer one:
+    # the server never sends an older snapshot after a newer one).
+    if table.busy and table.want and all(p.version >= table.want for p in table.phones):
+        stats.latencies.append(time.perf_counter() - table.sent_at)
+        stats.actions += 1
+        table.busy = False
+
+
+async def driver(tables: list[Table], rate: float, duration: float, stats: Stats, seed: int) -> float:
+    rng = random.Random(seed)
+    ids = itertools.count()
+    start = time.perf_counter()
+    tick = 1.0 / rate
+    next_at = start
+    sent = 0
+    while time.perf_counter() - start < duration:
+        now = time.perf_counter()
+        if now < next_at:
+            await asyncio.sleep(next_at - now)
+        next_at += tick
+        for _ in range(50):  # find an idle table with something to do
+            table = rng.choice(tables)
+            if table.busy:
+                continue
+            options = [(p, a) for p in table.phones for t in p.legal
+                       if (a := fill(table.game, t, p.view, rng)) is not None]
+            if not options:
+                continue
+            phone, action = rng.choice(options)
+            table.busy, table.want, table.sent_at = True, 0, time.perf_counter()
+            try:
+                await phone.ws.send(json.dumps({"type": "action", "action": action,
+                                                "request_id": f"b{next(ids)}"}))
+                sent += 1
+            except Exception:
+                stats.error("send_failed")
+                table.busy = False
+            break
+    driven = time.perf_counter() - start
+    # Let in-flight actions land.
+    deadline = time.perf_counter() + 5
+    while any(t.busy for t in tables) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    unfinished = [t for t in tables if t.busy]
+    if unfinished:
+        stats.errors["unfinished"] = len(unfinished)
+        for t in unfinished[:3]:
+            print(f"unfinished: {t.game} want={t.want} versions={[p.version for p in t.phones]}", file=sys.stderr)
+    return driven
+
+
+# -- processes ------------------------------------------------------------------
+
+def start_redis(port: int) -> subprocess.Popen:
+    binary = shutil.which("redis-server")
+    if not binary:
+        sys.exit("redis-server not found (make test installs it)")
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", tempfile.mkdtemp()],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if redis.Redis(port=port).ping():
+                return proc
+        except redis.RedisError:
+            time.sleep(0.05)
+    raise TimeoutError("redis")
+
+
+def start_instance(redis_url: str, port: int) -> subprocess.Popen:
+    env = {**os.environ, "REDIS_URL": redis_url, "BIND": f"127.0.0.1:{port}", "PYTHONPATH": str(ROOT),
+           "TABLEMATE_RATE_CREATE": "1000000000", "TABLEMATE_RATE_JOIN": "1000000000",
+           "TABLEMATE_RATE_CODE": "1000000000", "LOG_LEVEL": "warning"}
+    log = open(Path(tempfile.gettempdir()) / f"tablemate-bench-{port}.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "server/gunicorn_conf.py"),
+                             "server:create_app()"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    wait_http(f"http://127.0.0.1:{port}/healthz")
+    return proc
+
+
+def workers(master: subprocess.Popen) -> list[psutil.Process]:
+    return psutil.Process(master.pid).children(recursive=True)
+
+
+def setup_tables(bases: list[str], phones: int, seed: int) -> list[Table]:
+    rng = random.Random(seed)
+    games = [g["name"] for g in http(bases[0], "GET", "/api/games")["games"] if g["name"] in SEATS]
+    plans: list[tuple[str, int]] = []
+    total = 0
+    while total < phones:
+        game = games[len(plans) % len(games)]
+        lo, hi = SEATS[game]
+        n = min(rng.randint(lo, hi), max(lo, phones - total))
+        plans.append((game, n))
+        total += n
+
+    def make(i: int) -> Table:
+        game, n = plans[i]
+        base = bases[i % len(bases)]
+        created = http(base, "POST", "/api/tables", {"game": game, "name": "Host"})
+        table = Table(created["table"], game)
+        seats = [(created["player"]["id"], created["player"]["token"])]
+        for k in range(n - 1):
+            j = http(bases[(i + k + 1) % len(bases)], "POST", f"/api/tables/{table.id}/players", {"name": f"P{k + 2}"})
+            seats.append((j["player"]["id"], j["player"]["token"]))
+        http(base, "POST", f"/api/tables/{table.id}/actions",
+             {"action": {"type": "start"}, "request_id": "start"}, seats[0][1])
+        # Alternate instances within a table: fan-out must cross instances.
+        table.phones = [Phone(table, pid, tok, bases[(i + k) % len(bases)]) for k, (pid, tok) in enumerate(seats)]
+        return table
+
+    with ThreadPoolExecutor(16) as pool:
+        return list(pool.map(make, range(len(plans))))
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    procs: list[subprocess.Popen] = []
+    redis_proc = None
+    try:
+        if args.redis_url:
+            redis_url = args.redis_url
+        else:
+            rport = free_port()
+            redis_proc = start_redis(rport)
+            redis_url = f"redis://127.0.0.1:{rport}/0"
+        r = redis.Redis.from_url(redis_url)
+        r.flushall()
+        mem0 = r.info("memory")["used_memory"]
+        ports = [free_port() for _ in range(args.instances)]
+        procs = [start_instance(redis_url, p) for p in ports]
+        bases = [f"http://127.0.0.1:{p}" for p in ports]
+        t0 = time.perf_counter()
+        tables = setup_tables(bases, args.phones, args.seed)
+        setup_s = time.perf_counter() - t0
+        mem_per_table = (r.info("memory")["used_memory"] - mem0) / max(1, len(tables))
+        stats = Stats()
+        all_phones = [p for t in tables for p in t.phones]
+        tasks = []
+        t0 = time.perf_counter()
+        for i in range(0, len(all_phones), 200):  # connect in waves, like a café filling up
+            tasks += [asyncio.create_task(phone_loop(p, stats)) for p in all_phones[i:i + 200]]
+            await asyncio.sleep(0.05)
+        deadline = time.perf_counter() + 120
+        while stats.connected + stats.connect_errors < len(all_phones) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
+        connect_s = time.perf_counter() - t0
+        while any(p.version == 0 for p in all_phones if p.ws) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
+        server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
+        cpu0 = [p.cpu_times() for p in server_procs]
+        wall = await driver(tables, args.rate, args.duration, stats, args.seed)
+        cpu1 = [p.cpu_times() for p in server_procs]
+        cpu = [((b.user + b.system) - (a.user + a.system)) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
+        rss = [p.memory_info().rss / 2**20 for p in server_procs]
+        global stopping
+        stopping = True
+        silent = sum(1 for p in all_phones if p.ws is not None and p.version == 0)
+        if silent:
+            stats.errors["never_got_state"] = silent
+        for p in all_phones:
+            if p.ws is not None:
+                await p.ws.close()
+        for t in tasks:
+            t.cancel()
+        lat = [x * 1000 for x in stats.latencies]
+        return {
+            "instances": args.instances, "phones": len(all_phones), "tables": len(tables),
+            "games": sorted({t.game for t in tables}),
+            "phones_connected": stats.connected, "connect_errors": stats.connect_errors,
+            "setup_s": round(setup_s, 1), "connect_s": round(connect_s, 1),
+            "target_rate": args.rate, "actions": stats.actions,
+            "actions_per_s": round(stats.actions / wall, 1),
+            "latency_ms": {"p50": round(pct(lat, .5), 1), "p95": round(pct(lat, .95), 1),
+                           "p99": round(pct(lat, .99), 1), "max": round(max(lat), 1) if lat else None,
+                           "mean": round(statistics.fmean(lat), 1) if lat else None},
+            "errors": stats.errors,
+            "server_cpu_percent": [round(c) for c in cpu], "server_rss_mb": [round(m) for m in rss],
+            "redis_bytes_per_table": round(mem_per_table),
+        }
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGINT)
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        if redis_proc:
+            redis_proc.terminate()
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--phones", type=int, default=5000)
+    ap.add_argument("--rate", type=float, default=100.0, help="actions per second, all tables together")
+    ap.add_argument("--duration", type=float, default=60.0, help="seconds of driven actions")
+    ap.add_argument("--instances", type=int, default=1)
+    ap.add_argument("--redis-url")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--short", action="store_true", help="smoke run: 300 phones, 20 actions/s, 5 s")
+    args = ap.parse_args(argv)
+    if args.short:
+        args.phones, args.rate, args.duration = min(args.phones, 300), 20.0, 5.0
+    result = asyncio.run(run(args))
+    print(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()

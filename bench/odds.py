@@ -1,0 +1,192 @@
+"""Benchmark of the Camel Up odds solver (issue 6).
+
+    .venv/bin/python bench/odds.py            # full run, pinned to one core
+    .venv/bin/python bench/odds.py --quick    # fewer repeats, no 6-dice brute force
+
+Prints, per standard position, the median CPU time (and, for the ``auto``
+column, the median wall time too: on a shared machine the wall time also
+counts the time other processes held the core) of the exact leg solver for
+6, 5, 4 and 3 dice in the pyramid (NumPy and plain-Python back ends, and the
+``auto`` choice the app uses), the plain brute-force enumeration of the
+tests (tests/engines/camelup/test_odds.py) in the same run and the ratio;
+then all spectator what-ifs and 10,000 simulated races. Every fast result is
+checked against the brute force before it is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+# One core, one thread: pin before NumPy loads its thread pools.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+if "--cpu" in sys.argv:
+    _CPU = int(sys.argv[sys.argv.index("--cpu") + 1])
+else:
+    _CPU = max(os.sched_getaffinity(0))
+os.sched_setaffinity(0, {_CPU})
+
+from engines.camelup import odds, odds_np  # noqa: E402
+
+DICE = ["blue", "green", "yellow", "red", "purple", "grey"]
+POSITIONS: dict[str, dict[str, Any]] = {
+    "golden A (start)": {
+        "track": {
+            1: ["blue", "green"],
+            2: ["red", "yellow"],
+            3: ["purple"],
+            14: ["black"],
+            15: ["white"],
+        },
+    },
+    "golden B": {
+        "track": {
+            2: ["red", "blue"],
+            3: ["green"],
+            5: ["black", "yellow"],
+            6: ["purple"],
+            7: ["white"],
+        },
+    },
+    "tiles": {
+        "track": {
+            4: ["blue", "green"],
+            5: ["red"],
+            6: ["yellow", "purple"],
+            12: ["black"],
+            14: ["white"],
+        },
+        "tiles": {7: ["p1", "cheer"], 9: ["p2", "boo"], 11: ["p3", "cheer"]},
+    },
+    "crazy carrying racers": {
+        "track": {1: ["yellow"], 3: ["black", "purple", "green"], 6: ["white", "blue"], 7: ["red"]},
+        "tiles": {9: ["p1", "boo"]},
+    },
+    "race can end this leg": {
+        "track": {
+            11: ["purple"],
+            12: ["green", "yellow"],
+            13: ["blue"],
+            14: ["red", "white"],
+            3: ["black"],
+        },
+        "tiles": {16: ["p2", "cheer"]},
+    },
+}
+
+
+def load_oracle() -> Callable[..., Any]:
+    path = ROOT / "tests" / "engines" / "camelup" / "test_odds.py"
+    spec = importlib.util.spec_from_file_location("odds_oracle", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.oracle
+
+
+def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float]:
+    """Median (CPU ms, wall ms) over ``repeats`` runs after one warm-up."""
+    fn()  # warm-up: imports, caches
+    cpu, wall = [], []
+    gc.collect()
+    gc.disable()  # as timeit does: a collection in the middle is noise
+    try:
+        for _ in range(repeats):
+            c0, w0 = time.process_time(), time.perf_counter()
+            fn()
+            cpu.append(time.process_time() - c0)
+            wall.append(time.perf_counter() - w0)
+    finally:
+        gc.enable()
+    return statistics.median(cpu) * 1000, statistics.median(wall) * 1000
+
+
+def median_ms(fn: Callable[[], Any], repeats: int) -> float:
+    return timed(fn, repeats)[0]
+
+
+def check(board: dict[str, Any], oracle: Callable[..., Any]) -> None:
+    ranks, landings, ends = oracle(board)
+    for backend in ("numpy", "python"):
+        got = odds.count_leg(odds.position(board), backend)
+        assert got.ranks == {c: tuple(r) for c, r in ranks.items()}, (backend, board)
+        assert got.landings == {int(s): landings.get(int(s), 0) for s in board.get("tiles", {})}
+        assert got.race_ends == ends
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, no 6-dice brute force")
+    parser.add_argument(
+        "--cpu", type=int, default=None, help="core to pin to (default: the last one)"
+    )
+    args = parser.parse_args()
+    cpu = args.cpu if args.cpu is not None else max(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    oracle = load_oracle()
+    reps = {
+        6: 5 if args.quick else 21,
+        5: 11 if args.quick else 41,
+        4: 41 if args.quick else 201,
+        3: 101,
+    }
+    print(
+        f"pinned to cpu {cpu}; load average {os.getloadavg()[0]:.2f}; NumPy {odds_np.np.__version__}"
+    )
+    print("median CPU ms per solve (wall ms in brackets); brute = the tests' plain oracle")
+    head = ("position", "dice", "auto", "numpy", "python", "brute", "brute/auto")
+    print(
+        f"{head[0]:24} {head[1]:>4} {head[2]:>16} {head[3]:>8} {head[4]:>8} {head[5]:>9} {head[6]:>10}"
+    )
+    for name, base in POSITIONS.items():
+        for n in (6, 5, 4, 3):
+            # Drop dice from the front so the grey die stays in: the harder case.
+            board = {**base, "pyramid": DICE[6 - n :]}
+            pos = odds.position(board)
+            brute = ""
+            ratio = ""
+            auto, auto_wall = timed(lambda pos=pos: odds.count_leg(pos), reps[n])
+            if n < 6 or not args.quick:
+                check(board, oracle)
+                b = median_ms(lambda board=board: oracle(board), 1 if n == 6 else 3)
+                brute, ratio = f"{b:9.1f}", f"{b / auto:10.0f}"
+            t_np = median_ms(lambda pos=pos: odds.count_leg(pos, "numpy"), reps[n])
+            t_py = median_ms(
+                lambda pos=pos: odds.count_leg(pos, "python"),
+                max(3, reps[n] // 4) if n == 6 else reps[n],
+            )
+            both = f"{auto:.2f} ({auto_wall:.2f})"
+            print(f"{name:24} {n:4} {both:>16} {t_np:8.2f} {t_py:8.2f} {brute:>9} {ratio:>10}")
+    print()
+    for name in ("golden A (start)", "tiles"):
+        board = {**POSITIONS[name], "pyramid": DICE}
+        count = len(odds.tile_what_ifs(board, "p9"))
+        t, w = timed(lambda board=board: odds.tile_what_ifs(board, "p9"), 3 if args.quick else 7)
+        print(f"all spectator what-ifs, {name}, 6 dice: {count} placements, {t:.0f} ms ({w:.0f})")
+    board = {**POSITIONS["golden A (start)"], "pyramid": DICE}
+    t, w = timed(lambda: odds.race_odds(board, races=10_000), 3 if args.quick else 7)
+    print(f"10,000 simulated races from golden A, leg solve included: {t:.0f} ms ({w:.0f})")
+    rng = odds_np.np.random.default_rng(0)
+    starts = odds_np.np.repeat(
+        odds_np.np.array([odds.position(board).places], dtype=odds_np.np.int16), 10_000, 0
+    )
+    t, w = timed(lambda: odds_np.simulate(starts, True, rng), 3 if args.quick else 7)
+    print(f"10,000 simulated races from golden A, simulation only: {t:.0f} ms ({w:.0f})")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""Helpers of the King Up! end-to-end tests: joining phones, a replica of the game
+in the engine (the expected scores), and a recorder that checks every byte a phone
+receives for another seat's secrets."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Page, Response, WebSocket, expect
+
+from engines.kingup import ENGINE
+
+CHARS = frozenset("ABCDEFGHIJKLM")
+TITLES = {"ko": "킹업!", "en": "King Up!"}
+LABELS = {
+    "ko": {"game": "게임", "name": "내 이름", "create": "테이블 만들기", "lobby": "대기실",
+           "join_title": "테이블에 참가", "join": "참가하기", "start": "게임 시작"},
+    "en": {"game": "Game", "name": "Your name", "create": "Create table", "lobby": "Lobby",
+           "join_title": "Join the table", "join": "Join table", "start": "Start game"},
+}
+
+
+def create_table(page: Page, name: str, lang: str, options: dict[str, str] | None = None) -> str:
+    """Home screen: pick King Up!, set options by their labels, create. Returns the table id.
+
+    ``options`` maps a field's label to a value: an option's label for a select, text
+    for a number field.
+    """
+    lab = LABELS[lang]
+    page.goto("/")
+    page.get_by_label(lab["game"], exact=True).select_option(label=TITLES[lang])
+    if options:
+        page.locator("details.options summary").click()
+        for label, value in options.items():
+            field = page.get_by_label(label, exact=True)
+            if field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(label=value)
+            else:
+                field.fill(value)
+    page.get_by_label(lab["name"], exact=True).fill(name)
+    page.get_by_role("button", name=lab["create"]).click()
+    expect(page.get_by_role("heading", name=lab["lobby"])).to_be_visible()
+    m = re.fullmatch(r"/t/([A-Za-z0-9_-]+)", urlsplit(page.url).path)
+    assert m, page.url
+    return m.group(1)
+
+
+def join(page: Page, url: str, name: str, lang: str) -> None:
+    lab = LABELS[lang]
+    page.goto(url)
+    expect(page.get_by_role("heading", name=lab["join_title"])).to_be_visible()
+    page.get_by_label(lab["name"], exact=True).fill(name)
+    page.get_by_role("button", name=lab["join"]).click()
+    expect(page.get_by_role("heading", name=lab["lobby"])).to_be_visible()
+
+
+def token_of(page: Page, table: str) -> str:
+    return page.evaluate("t => localStorage.getItem(`tablemate.token.${t}`)", table)
+
+
+# --- the expected game --------------------------------------------------------------
+
+
+class Replica:
+    """The same table in the engine: the test applies every action a phone sends."""
+
+    def __init__(self, players: list[str], options: dict[str, Any], host: str) -> None:
+        self.host = host
+        self.state = ENGINE.setup(players, ENGINE.normalize_options(options))
+
+    def apply(self, player: str, action: dict[str, Any]) -> None:
+        full = {**action, "player": player, "host": player == self.host}
+        self.state, _ = ENGINE.apply(self.state, full)
+
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        return json.loads(json.dumps(ENGINE.view(self.state, player)))
+
+    def legal(self, player: str) -> list[dict[str, Any]]:
+        return ENGINE.legal_actions(self.state, player)
+
+    def totals(self) -> dict[str, int]:
+        return {p: f["total"] for p, f in ENGINE.public_players(self.state).items()}
+
+
+# --- secrecy ------------------------------------------------------------------------
+
+
+class Traffic:
+    """Everything one phone receives: WebSocket frames and /api/ response bodies."""
+
+    def __init__(self, page: Page, seat: list[str | None]) -> None:
+        self.seat = seat  # filled in once the phone has a seat id
+        self.messages: list[tuple[str, Any]] = []
+        page.on("websocket", self._socket)
+        page.on("response", self._response)
+
+    def _socket(self, ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: self._add(f"ws {ws.url.split('?')[0]}", payload))
+
+    def _response(self, res: Response) -> None:
+        if "/api/" not in res.url:
+            return
+        try:
+            body = res.text()
+        except Exception:  # noqa: BLE001  (a redirect or an aborted request has no body)
+            return
+        self._add(f"http {res.url}", body)
+
+    def _add(self, where: str, payload: str | bytes) -> None:
+        text = payload.decode() if isinstance(payload, bytes) else payload
+        try:
+            self.messages.append((where, json.loads(text)))
+        except ValueError:
+            self.messages.append((where, text))
+
+
+def _six_lists(obj: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], frozenset[str]]]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _six_lists(v, (*path, k))
+    elif isinstance(obj, list):
+        if len(obj) == 6 and all(isinstance(c, str) and c in CHARS for c in obj) and len(set(obj)) == 6:
+            yield path, frozenset(obj)
+        for i, v in enumerate(obj):
+            yield from _six_lists(v, (*path, i))
+
+
+def _scored_rounds(msg: Any) -> set[int]:
+    """Rounds whose goal cards this message may show: the scored ones it carries."""
+    rounds: set[int] = set()
+    if not isinstance(msg, dict):
+        return rounds
+    view = msg.get("view")
+    if isinstance(view, dict):
+        rounds |= {r["round"] for r in view.get("round_results") or []}
+    for e in msg.get("events") or []:
+        if isinstance(e, dict) and e.get("type") == "round_scored":
+            rounds.add(e["round"])
+    return rounds
+
+
+_OWN_ONLY = {"no_left", "can_vote_no", "can_vote", "vote", "goal_card"}
+_ELECTION_KEYS = {"candidate", "nominator", "voted", "votes_cast", "voters"}
+
+
+def _walk(obj: Any, path: tuple[Any, ...], problems: list[str]) -> None:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            p = (*path, k)
+            mine = p[:2] == ("view", "me") or p[:1] == ("legal",)
+            if k in _OWN_ONLY and not mine:
+                problems.append(f"{'/'.join(map(str, p))} outside view.me")
+            if k == "goal" and not (mine or "round_results" in p):
+                problems.append(f"{'/'.join(map(str, p))}: a goal card outside view.me and the results")
+            if k == "votes":
+                ok_place = path[-1:] == ("last_election",) or obj.get("type") == "votes_revealed"
+                if not ok_place or not isinstance(v, dict) or None in v.values():
+                    problems.append(f"{'/'.join(map(str, p))}: votes before the reveal")
+            if k == "election" and isinstance(v, dict) and set(v) - _ELECTION_KEYS:
+                problems.append(f"{'/'.join(map(str, p))} shows {sorted(set(v) - _ELECTION_KEYS)}")
+            _walk(v, p, problems)
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            _walk(v, (*path, i), problems)
+
+
+def leaks(traffic: Traffic, goals: dict[int, dict[str, list[str]]]) -> list[str]:
+    """What one phone received that it must not have: another seat's goal card before
+    that round was scored, any No count, vote or card number but its own."""
+    me = traffic.seat[0]
+    owner = {frozenset(g): (r, p) for r, by_seat in goals.items() for p, g in by_seat.items()}
+    found = []
+    for where, msg in traffic.messages:
+        if not isinstance(msg, (dict, list)):
+            continue
+        problems: list[str] = []
+        _walk(msg, (), problems)
+        if isinstance(msg, dict) and isinstance(msg.get("view"), dict) and msg["view"].get("me"):
+            if msg["view"]["me"].get("player") != me:
+                problems.append(f"view.me is {msg['view']['me'].get('player')}, not {me}")
+        scored = _scored_rounds(msg)
+        for path, chars in _six_lists(msg):
+            if "castle" in path or "leftovers" in path:
+                continue  # a level or the unplaced tray, not a card
+            hit = owner.get(chars)
+            if hit and hit[1] != me and hit[0] not in scored:
+                problems.append(f"{hit[1]}'s round-{hit[0]} card at {'/'.join(map(str, path))}")
+        found += [f"{where}: {p}" for p in problems]
+    return found

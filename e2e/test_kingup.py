@@ -1,0 +1,254 @@
+"""King Up! on four real phones: three full rounds through the screens, secret
+goal cards and secret votes (a rejected candidate and crowned Kings), totals equal
+to the engine's, nothing secret in any other phone's page or traffic; and score-only
+mode scoring a round from one phone."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from e2e.kingup_helpers import Replica, Traffic, create_table, join, leaks, token_of
+
+SEATS = ["p1", "p2", "p3", "p4"]
+NAMES = {"p1": "민수", "p2": "Bora", "p3": "지훈", "p4": "Dana"}
+LANGS = {"p1": "ko", "p2": "en", "p3": "ko", "p4": "en"}
+# Per round, one entry per election: the seats that vote No (everybody else Yes).
+ELECTIONS = {
+    1: [{"p2"}, set()],  # rejected, then crowned
+    2: [set()],
+    # p3 spends all 3 No cards; in the 4th election their No button is disabled.
+    3: [{"p3", "p1"}, {"p3"}, {"p3"}, set()],
+}
+VIBRATE_SPY = "window.__vibrations = []; navigator.vibrate = (p) => { window.__vibrations.push(p); return true; };"
+
+
+def goal_cards() -> dict[int, dict[str, list[str]]]:
+    """Twelve different secret cards (a card recognisable wherever it shows up)."""
+    rng = random.Random(4)
+    seen: set[frozenset[str]] = set()
+    out: dict[int, dict[str, list[str]]] = {}
+    for r in (1, 2, 3):
+        out[r] = {}
+        for p in SEATS:
+            while True:
+                card = sorted(rng.sample("ABCDEFGHIJKLM", 6))
+                if frozenset(card) not in seen:
+                    break
+            seen.add(frozenset(card))
+            out[r][p] = card
+    return out
+
+
+def api_snapshot(server: str, table: str, token: str) -> dict:
+    req = urllib.request.Request(f"{server}/api/tables/{table}", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.load(r)
+
+
+def vote_count_text(lang: str, count: int, total: int) -> str:
+    return f"{total}명 중 {count}명 투표" if lang == "ko" else f"{count} of {total} voted"
+
+
+def record_card(page: Page, card: list[str]) -> None:
+    picker = page.locator(".ku-card .ku-picker")
+    for ch in card:
+        picker.locator(f"button[data-char='{ch}']").click()
+    expect(picker.locator("[aria-pressed='true']")).to_have_count(6)
+    page.locator(".ku-card button.ku-save-card").click()
+    expect(page.locator(".ku-card .ku-goal li")).to_have_count(6)
+
+
+def test_four_phones_play_three_rounds(phone, server, games):
+    if not any(g["name"] == "kingup" for g in games):
+        pytest.skip("King Up! is not registered")
+    goals = goal_cards()
+    pages: dict[str, Page] = {}
+    traffic: dict[str, Traffic] = {}
+    for p in SEATS:
+        page = phone("ko-KR" if LANGS[p] == "ko" else "en-US")
+        page.add_init_script(VIBRATE_SPY)
+        traffic[p] = Traffic(page, [p])
+        pages[p] = page
+
+    table = create_table(pages["p1"], NAMES["p1"], "ko")
+    for p in SEATS[1:]:
+        join(pages[p], f"{server}/t/{table}", NAMES[p], LANGS[p])
+    pages["p1"].get_by_role("button", name="게임 시작").click()
+    for p in SEATS:
+        expect(pages[p].locator(".game-kingup .ku-status")).to_be_visible()
+    host_token = token_of(pages["p1"], table)
+    snap = api_snapshot(server, table, host_token)
+    assert [pl["id"] for pl in snap["players"]] == SEATS
+    assert [pl["name"] for pl in snap["players"]] == [NAMES[p] for p in SEATS]
+    game = Replica(SEATS, {}, host="p1")
+
+    def act(p: str, action: dict) -> None:
+        game.apply(p, action)
+
+    for rnd in (1, 2, 3):
+        # Secret cards: each phone taps its own printed card.
+        for p in SEATS:
+            record_card(pages[p], goals[rnd][p])
+            act(p, {"type": "goal", "characters": goals[rnd][p]})
+
+        # Placement: the highest open level first (the UI is driven, the choice is ours).
+        while game.state.phase == "placement":
+            p = game.view()["turn"]
+            pick = max((a for a in game.legal(p) if a["type"] == "place"), key=lambda a: (a["level"], -ord(a["char"])))
+            page = pages[p]
+            page.locator(f".ku-tray.unplaced button[data-char='{pick['char']}']").click()
+            page.locator(f".ku-row[data-level='{pick['level']}'] button.ku-row-head").click()
+            act(p, {"type": "place", "char": pick["char"], "level": pick["level"]})
+            expect(page.locator(f".ku-row[data-level='{pick['level']}'] [data-char='{pick['char']}']")).to_be_visible()
+
+        for no_voters in ELECTIONS[rnd]:
+            # Climb: the highest character moves until one reaches the throne.
+            while game.state.phase == "movement":
+                p = game.view()["turn"]
+                moves = [a["char"] for a in game.legal(p) if a["type"] == "move"]
+                positions = game.view()["positions"]
+                ch = max(moves, key=lambda c: (positions[c], -ord(c)))
+                page = pages[p]
+                page.locator(f".ku-castle button.ku-token[data-char='{ch}']").click()
+                page.locator("button.ku-move").click()
+                act(p, {"type": "move", "char": ch})
+                if game.state.phase == "movement":
+                    expect(page.locator(f".ku-row[data-level='{positions[ch] + 1}'] [data-char='{ch}']")).to_be_visible()
+            assert game.state.phase == "vote"
+            candidate = game.view()["election"]["candidate"]
+            for q in SEATS:
+                # On the page too: my own card only, and no result of this round yet.
+                shown = pages[q].locator(".ku-card .ku-goal li").evaluate_all("els => els.map(e => e.dataset.char)")
+                assert shown == goals[rnd][q]
+                expect(pages[q].locator(f".ku-result[data-round='{rnd}']")).to_have_count(0)
+
+            for i, p in enumerate(SEATS):
+                page = pages[p]
+                vote = "no" if p in no_voters else "yes"
+                expect(page.locator(".ku-vote-card h2")).to_contain_text(candidate)
+                if game.view(p)["me"]["no_left"] == 0:
+                    expect(page.locator("button.ku-vote[data-vote='no']")).to_be_disabled()
+                    expect(page.locator(".ku-no-left")).to_be_visible()
+                page.locator(f"button.ku-vote[data-vote='{vote}']").click()
+                page.locator(f"button.ku-vote-final[data-vote='{vote}']").click()
+                act(p, {"type": "vote", "vote": vote})
+                if i < len(SEATS) - 1:
+                    expect(page.locator(f".ku-my-vote[data-vote='{vote}']")).to_be_visible()
+                    for q in SEATS:
+                        # Every phone: how many voted, never what; no reveal yet.
+                        expect(pages[q].locator(".ku-vote-count")).to_have_text(vote_count_text(LANGS[q], i + 1, 4))
+                        expect(pages[q].locator(".ku-reveal-vote")).to_have_count(0)
+                        expect(pages[q].locator(".ku-my-vote")).to_have_count(1 if SEATS.index(q) <= i else 0)
+
+            # The simultaneous reveal, on every phone.
+            last = game.view()["last_election"]
+            assert last["result"] == ("eliminated" if no_voters else "crowned")
+            for q in SEATS:
+                for p in SEATS:
+                    expect(pages[q].locator(f".ku-reveal-vote[data-player='{p}']")).to_have_attribute("data-vote", last["votes"][p])
+                word = {"ko": ("왕으로 즉위", "쫓겨남"), "en": ("crowned King", "eliminated")}[LANGS[q]]
+                expect(pages[q].locator(".ku-reveal-result")).to_contain_text(word[0] if not no_voters else word[1])
+        assert game.state.phase in ("scored", "over")
+
+        # Round result and running totals on every phone = the engine's.
+        totals = game.totals()
+        result = game.view()["round_results"][-1]
+        for q in SEATS:
+            res = pages[q].locator(f".ku-result[data-round='{rnd}']").first
+            for p in SEATS:
+                expect(res.locator(f".ku-result-player[data-player='{p}'] .ku-result-score")).to_have_attribute(
+                    "data-score", str(result["players"][p]["score"]))
+                expect(pages[q].locator(f".ku-totals tr[data-player='{p}'] .ku-total")).to_have_text(str(totals[p]))
+        api = api_snapshot(server, table, host_token)
+        assert {pl["id"]: pl["total"] for pl in api["players"]} == totals
+        if rnd < 3:
+            expect(pages["p2"].locator(".ku-next-wait")).to_be_visible()
+            expect(pages["p2"].locator("button.ku-next")).to_have_count(0)
+            pages["p1"].locator("button.ku-next").click()
+            act("p1", {"type": "next_round"})
+            for q in SEATS:
+                expect(pages[q].locator(".ku-card .ku-picker")).to_be_visible()
+
+    # The final standings, with the engine's winners.
+    outcome = game.view()["result"]
+    assert game.state.phase == "over" and outcome
+    for q in SEATS:
+        final = pages[q].locator(".ku-final")
+        for p in SEATS:
+            expect(final.locator(f"li[data-player='{p}'] .ku-result-score")).to_have_attribute("data-total", str(outcome["totals"][p]))
+        for p in outcome["winners"]:
+            expect(final.locator(f"li[data-player='{p}']")).to_have_class(re.compile("winner"))
+        # The reveal buzzed every phone (one pattern per election seen live).
+        assert len(pages[q].evaluate("window.__vibrations.filter(v => Array.isArray(v) && v.length === 5)")) >= 6
+
+    for p in SEATS:
+        assert traffic[p].messages, f"nothing recorded for {p}"
+        assert not leaks(traffic[p], goals), leaks(traffic[p], goals)[:5]
+        # The secret cards did reach their owner (the recorder works).
+        mine = {frozenset(goals[r][p]) for r in goals}
+        seen = {frozenset(m["view"]["me"]["goal"]) for _, m in traffic[p].messages
+                if isinstance(m, dict) and isinstance(m.get("view"), dict) and (m["view"].get("me") or {}).get("goal")}
+        assert seen == mine
+
+
+def test_score_only_round_on_one_phone(phone, server, games):
+    """Score-only needs 3 seats, like the full game; one phone enters the board and
+    the missing cards, one records its own card, the third only watches."""
+    if not any(g["name"] == "kingup" for g in games):
+        pytest.skip("King Up! is not registered")
+    host, bora, jihun = phone("ko-KR"), phone("en-US"), phone("ko-KR")
+    table = create_table(host, "민수", "ko", {"플레이 방식": "점수만", "라운드 수": "1"})
+    join(bora, f"{server}/t/{table}", "Bora", "en")
+    join(jihun, f"{server}/t/{table}", "지훈", "ko")
+    host.get_by_role("button", name="게임 시작").click()
+    for page in (host, bora, jihun):
+        expect(page.locator(".ku-entry")).to_be_visible()
+
+    # Bora records her printed card on her own phone: it stays hers until scoring.
+    bora_card = list("HIJKLM")
+    for ch in bora_card:
+        bora.locator(f".ku-entry-goal[data-player='p2'] button[data-char='{ch}']").click()
+    bora.locator(".ku-entry-goal[data-player='p2'] button.ku-save-card").click()
+    expect(host.locator(".ku-recorded")).to_have_text("Bora: 본인 휴대폰에 기록됨")
+
+    # The host's phone: where each character ended, one tap each (the next one is
+    # picked automatically), then the two cards nobody recorded.
+    board = {"A": "throne", "B": 5, "C": 5, "D": 5, "E": 4, "F": 4, "G": 3,
+             "H": "eliminated", "I": "eliminated", "J": "eliminated", "K": "eliminated",
+             "L": "eliminated", "M": "eliminated"}
+    for ch, where in board.items():
+        expect(host.locator(f".ku-entry .ku-tray button[data-char='{ch}']")).to_have_attribute("aria-pressed", "true")
+        host.locator(f".ku-entry .ku-row[data-level='{where}'] button.ku-row-head").click()
+    expect(host.locator(".ku-entry .ku-row[data-level='eliminated'] .ku-count")).to_have_text("6/12")
+    cards = {"p1": list("ABCDEF"), "p3": list("BCDEFG")}
+    for p, card in cards.items():
+        for ch in card:
+            host.locator(f".ku-entry-goal[data-player='{p}'] button[data-char='{ch}']").click()
+    expect(host.locator(".ku-ready")).to_be_visible()
+    host.locator("button.ku-score").click()
+
+    game = Replica(["p1", "p2", "p3"], {"playMode": "score_only", "rounds": 1}, host="p1")
+    game.apply("p2", {"type": "goal", "characters": bora_card})
+    game.apply("p1", {"type": "score_round", "board": board, "goals": cards})
+    outcome = game.view()["result"]
+    # A 33-33 tie: 민수 by points, Bora by the round-3 rule (0 -> 33); the tie-break
+    # (characters still on the board) gives it to 민수.
+    assert outcome["totals"] == {"p1": 33, "p2": 33, "p3": 26} and outcome["winners"] == ["p1"]
+    for page, lang in ((host, "ko"), (bora, "en"), (jihun, "ko")):
+        for p, total in outcome["totals"].items():
+            expect(page.locator(f".ku-totals tr[data-player='{p}'] .ku-total")).to_have_text(str(total))
+        expect(page.locator(".ku-result-player[data-player='p2'] .ku-rule33")).to_be_visible()
+        expect(page.locator(".ku-final li[data-player='p1']")).to_have_class(re.compile("winner"))
+        tie = page.locator(".ku-tiebreak")
+        if lang == "ko":
+            expect(tie).to_contain_text("33점 동점: 민수, Bora.")
+            expect(tie).to_contain_text("민수: 보드에 6개 · Bora: 보드에 0개")
+        else:
+            expect(tie).to_contain_text("Tied at 33: 민수, Bora.")
+            expect(tie).to_contain_text("민수: 6 on the board · Bora: 0 on the board")

@@ -1,0 +1,214 @@
+"""History lines for events, in Korean and English."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engines.base import Event
+
+COLOUR_NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "blue": "blue", "green": "green", "yellow": "yellow", "red": "red", "purple": "purple",
+        "orange": "orange", "pink": "pink", "white": "white", "black": "black", "grey": "grey",
+    },
+    "ko": {
+        "blue": "파랑", "green": "초록", "yellow": "노랑", "red": "빨강", "purple": "보라",
+        "orange": "주황", "pink": "분홍", "white": "흰색", "black": "검정", "grey": "회색",
+    },
+}  # fmt: skip
+SIDE = {"en": {"cheer": "cheering", "boo": "booing"}, "ko": {"cheer": "응원면", "boo": "야유면"}}
+PILE = {
+    "en": {"winner": "winner", "loser": "loser"},
+    "ko": {"winner": "우승 베팅 칸", "loser": "꼴찌 베팅 칸"},
+}
+
+
+class _Words:
+    def __init__(self, event: Event, lang: str, names: Mapping[str, str]) -> None:
+        self.lang = lang if lang in COLOUR_NAMES else "en"
+        self.names = names
+        self.labels: Mapping[str, str] = event.get("colours") or {}
+
+    def who(self, player: Any) -> str:
+        return str(self.names.get(player, player)) if player is not None else "?"
+
+    def camel(self, camel: Any) -> str:
+        label = self.labels.get(camel, camel)
+        return COLOUR_NAMES[self.lang].get(label, str(label))
+
+    def camels(self, camels: Any) -> str:
+        return ", ".join(self.camel(c) for c in camels)
+
+    def ko(self) -> bool:
+        return self.lang == "ko"
+
+
+def _leg_bet(e: Event, w: _Words) -> str:
+    if w.ko():
+        return f"{w.who(e['player'])}: {w.camel(e['camel'])} 구간 베팅 티켓 ({e['value']}) 가져감"
+    return f"{w.who(e['player'])} took the {w.camel(e['camel'])} leg betting ticket ({e['value']})"
+
+
+def _tile(e: Event, w: _Words) -> str:
+    side = SIDE[w.lang][e["side"]]
+    if w.ko():
+        moved = f" ({e['from']}칸에서 옮김)" if e.get("from") else ""
+        return f"{w.who(e['player'])}: 관중 타일을 {e['space']}칸에 {side}으로 놓음{moved}"
+    moved = f" (moved from space {e['from']})" if e.get("from") else ""
+    return f"{w.who(e['player'])} put their spectator tile on space {e['space']}, {side}{moved}"
+
+
+def _die(e: Event, w: _Words) -> str:
+    if e["die"] == "grey":
+        face = f"{'W' if e['color'] == 'white' else 'B'}{e['value']}"
+        if w.ko():
+            return f"{w.who(e['player'])}: 회색 주사위 {face} → {w.camel(e['camel'])} 미친 낙타"
+        return f"{w.who(e['player'])} rolled the grey die: {face}, the {w.camel(e['camel'])} crazy camel moves"
+    if w.ko():
+        return f"{w.who(e['player'])}: {w.camel(e['die'])} 주사위 {e['value']}"
+    return f"{w.who(e['player'])} rolled the {w.camel(e['die'])} die: {e['value']}"
+
+
+def _moved(e: Event, w: _Words) -> str:
+    unit = w.camels(e["unit"])
+    tile = e.get("tile")
+    parts = []
+    if w.ko():
+        if tile:
+            parts.append(
+                f"{tile['space']}칸 {w.who(tile['owner'])}의 {SIDE['ko'][tile['side']]}: {w.who(tile['owner'])} +1"
+            )
+        if e.get("wrapped"):
+            parts.append("트랙을 한 바퀴 돌아")
+        if e["crossed"]:
+            parts.append("결승선 통과!")
+        else:
+            where = "맨 위" if e["on_top"] else "맨 아래"
+            parts.append(f"{e['to']}칸 {where}에 도착")
+        return f"[{unit}] {e['from']}칸 → " + ", ".join(parts)
+    if tile:
+        parts.append(
+            f"{w.who(tile['owner'])}'s {SIDE['en'][tile['side']]} tile on space {tile['space']}: "
+            f"{w.who(tile['owner'])} +1"
+        )
+    if e.get("wrapped"):
+        parts.append("wrapped around the track")
+    if e["crossed"]:
+        parts.append("crossed the finish line!")
+    else:
+        where = "on top" if e["on_top"] else "underneath"
+        parts.append(f"now on space {e['to']}, {where}")
+    return f"[{unit}] from space {e['from']}: " + ", ".join(parts)
+
+
+def _finish(e: Event, w: _Words) -> str:
+    pile = PILE[w.lang][e["pile"]]
+    if w.ko():
+        return f"{w.who(e['player'])}: {pile}에 결승 베팅 카드 1장"
+    return f"{w.who(e['player'])} placed a finish card on the {pile} pile"
+
+
+def _partner(e: Event, w: _Words) -> str:
+    if w.ko():
+        return f"{w.who(e['player'])}: {w.who(e['with'])}와(과) 베팅 파트너십"
+    return f"{w.who(e['player'])} formed a betting partnership with {w.who(e['with'])}"
+
+
+def _copy(e: Event, w: _Words) -> str:
+    choice = e["choice"]
+    if w.ko():
+        what = {"best": "가장 좋은 티켓", "none": "복사 안 함", "pyramid": "피라미드 티켓"}.get(
+            choice, f"{w.camel(e.get('camel'))} {e.get('value')} 티켓"
+        )
+        return f"{w.who(e['player'])}: 파트너 티켓 복사 선택 - {what}"
+    what = {"best": "the best ticket", "none": "nothing", "pyramid": "a pyramid ticket"}.get(
+        choice, f"the {w.camel(e.get('camel'))} {e.get('value')} ticket"
+    )
+    return f"{w.who(e['player'])} will copy {what} from their partner"
+
+
+def _gains(e: Event, w: _Words) -> str:
+    return ", ".join(f"{w.who(p)} {g:+d}" for p, g in e["gains"].items())
+
+
+def _leg_scored(e: Event, w: _Words) -> str:
+    if w.ko():
+        return f"레그 {e['leg']} 정산 (1등 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])}): {_gains(e, w)}"
+    return f"Leg {e['leg']} scored (1st {w.camel(e['ranking'][0])}, 2nd {w.camel(e['ranking'][1])}): {_gains(e, w)}"
+
+
+def _leg_started(e: Event, w: _Words) -> str:
+    if w.ko():
+        first = f", {w.who(e['start_player'])}부터" if e.get("start_player") else ""
+        return f"레그 {e['leg']} 시작{first}"
+    first = f", {w.who(e['start_player'])} starts" if e.get("start_player") else ""
+    return f"Leg {e['leg']} begins{first}"
+
+
+def _leg_ended(e: Event, w: _Words) -> str:
+    if w.ko():
+        return (
+            f"레그 {e['leg']} 끝 (선두 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])})"
+        )
+    return f"Leg {e['leg']} is over (leader {w.camel(e['ranking'][0])}, 2nd {w.camel(e['ranking'][1])})"
+
+
+def _race_ended(e: Event, w: _Words) -> str:
+    if w.ko():
+        return f"레이스 종료! 우승 낙타 {w.camel(e['winner_camel'])}, 꼴찌 낙타 {w.camel(e['loser_camel'])}"
+    return (
+        f"The race is over! Winner {w.camel(e['winner_camel'])}, loser {w.camel(e['loser_camel'])}"
+    )
+
+
+def _pile(e: Event, w: _Words) -> str:
+    pile = PILE[w.lang][e["pile"]]
+    if not e["cards"]:
+        return f"{pile}: 카드 없음" if w.ko() else f"The {pile} pile is empty"
+    cards = ", ".join(
+        f"{w.who(c['player'])} {w.camel(c['camel'])} {c['delta']:+d}" for c in e["cards"]
+    )
+    return f"{pile} 공개: {cards}" if w.ko() else f"The {pile} pile: {cards}"
+
+
+def _game_over(e: Event, w: _Words) -> str:
+    who = ", ".join(w.who(p) for p in e["winners"])
+    money = ", ".join(f"{w.who(p)} {m}" for p, m in e["money"].items())
+    if w.ko():
+        tie = " 공동 우승" if len(e["winners"]) > 1 else " 우승"
+        return f"{who}{tie}! 최종 파운드: {money}"
+    verb = " share the victory" if len(e["winners"]) > 1 else " wins"
+    return f"{who}{verb}! Final money: {money}"
+
+
+def _stack_set(e: Event, w: _Words) -> str:
+    camels = w.camels(e["camels"]) or "-"
+    if w.ko():
+        return f"{w.who(e['player'])}(호스트) 보정: {e['space']}칸 = [{camels}]"
+    return f"{w.who(e['player'])} (host) corrected space {e['space']} to [{camels}]"
+
+
+_LINES: dict[str, Callable[[Event, _Words], str]] = {
+    "leg_bet_taken": _leg_bet,
+    "tile_placed": _tile,
+    "die_rolled": _die,
+    "camel_moved": _moved,
+    "finish_card_placed": _finish,
+    "partnership_formed": _partner,
+    "copy_chosen": _copy,
+    "leg_scored": _leg_scored,
+    "leg_started": _leg_started,
+    "leg_ended": _leg_ended,
+    "race_ended": _race_ended,
+    "pile_revealed": _pile,
+    "game_over": _game_over,
+    "stack_set": _stack_set,
+}
+
+
+def describe(event: Event, lang: str, names: Mapping[str, str]) -> str:
+    line = _LINES.get(str(event.get("type")))
+    if line is None:
+        return str(event.get("type"))
+    return line(event, _Words(event, lang, names))

@@ -1,0 +1,160 @@
+"""The Camel Up engine object: wires options, rules, views and history lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Action, Engine, EngineError, Event, Rng
+from engines.camelup import board, describe, options, rules, schemas, state, views
+from engines.camelup.constants import (
+    CRAZY,
+    GREY,
+    PARTNERSHIP_MIN_PLAYERS,
+    PILES,
+    RACING,
+    TICKET_STACK,
+)
+from engines.camelup.state import LEG_OVER, OVER, PLAYING, Seat, State
+
+
+def _roll_templates(state: State, kind: str) -> list[Action]:
+    if kind == "pyramid":
+        return [{"type": "pyramid"}]
+    # Manual dice: every outcome the physical pyramid could give now.
+    out: list[Action] = []
+    for die in state.pyramid:
+        for value in (1, 2, 3):
+            if die == GREY:
+                out += [{"type": kind, "die": die, "value": value, "color": c} for c in CRAZY]
+            else:
+                out.append({"type": kind, "die": die, "value": value})
+    return out
+
+
+def _copy_templates(state: State, seat: Seat) -> list[Action]:
+    if state.options.partnership_copy != "ask" or seat.partner is None:
+        return []
+    mate = state.seat(seat.partner)
+    out: list[Action] = [
+        {"type": "copy_choice", "choice": "best"},
+        {"type": "copy_choice", "choice": "none"},
+    ]
+    if mate.pyramid_tickets:
+        out.append({"type": "copy_choice", "choice": "pyramid"})
+    for camel, value in dict.fromkeys(mate.bets):
+        out.append({"type": "copy_choice", "choice": "bet", "camel": camel, "value": value})
+    return out
+
+
+class CamelUpEngine(Engine):
+    name = "camelup"
+    title = {"ko": "카멜업 2판", "en": "Camel Up (2nd edition)"}
+    options_schema = options.OPTIONS_SCHEMA
+    action_schemas = schemas.ACTION_SCHEMAS
+    random_action_fields = schemas.RANDOM_ACTION_FIELDS
+    random_option_fields = ("setup",)
+    host_actions = ("next_round", "set_stack")
+
+    def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
+        # Pyramid-only: the host's phone alone is enough.
+        return (1, 8) if options.get("mode") == "pyramid" else (3, 8)
+
+    def normalize_options(self, options_: dict[str, Any]) -> dict[str, Any]:
+        return options.normalize_options(options_)
+
+    def draw_setup(self, players: list[str], options_: dict[str, Any], rng: Rng) -> dict[str, Any]:
+        return options.draw_setup(options_, rng)
+
+    def setup(self, players: list[str], options_: dict[str, Any]) -> State:
+        raw = options.normalize_options(options_)
+        if raw["setup"] is None:
+            raise EngineError("bad_options", "The setup rolls are missing (draw_setup fills them).")
+        lo, hi = self.player_limits(raw)
+        if not lo <= len(players) <= hi or len(set(players)) != len(players):
+            raise EngineError("bad_options", f"This mode needs {lo} to {hi} different seats.")
+        opts = options.Options.from_json(raw)
+        track = board.build_track(opts.racing_setup + opts.crazy_setup)
+        return State(
+            options=opts,
+            seats=tuple(Seat(id=p) for p in players),
+            track=track,
+            tickets=(TICKET_STACK,) * len(RACING),
+            current=None if opts.pyramid_only else 0,
+        )
+
+    def draw(self, state: State, action: Action, rng: Rng) -> Action:
+        if action.get("type") != "pyramid" or state.phase != PLAYING:
+            return action
+        out = dict(action)
+        left = state.pyramid
+        if "die" not in out:
+            if not left:
+                return action
+            # CU-19: a die uniformly from those left, then one of its 6 faces.
+            out["die"] = rng.choice(list(left))
+        if out["die"] == GREY:
+            color, value = options.grey_face(options.roll_face(rng))
+            out.setdefault("value", value)
+            out.setdefault("color", color)
+        elif "value" not in out:
+            out["value"] = options.racing_value(options.roll_face(rng))
+        return out
+
+    def legal_actions(self, state: State, player: str | None) -> list[Action]:
+        if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):
+            return []
+        roll = "pyramid" if state.options.dice_source == "app" else "pyramid_manual"
+        # Listed as if player were the host; the server keeps it for the host only.
+        # It needs the space and camels as input, so it is a bare template.
+        correction: list[Action] = [{"type": "set_stack"}]
+        if state.options.pyramid_only:
+            if state.phase == LEG_OVER:
+                return [{"type": "next_leg"}, *correction]
+            return _roll_templates(state, roll) + correction
+        seat = state.seat(player)
+        out = _copy_templates(state, seat) + correction
+        if state.current is None or state.seats[state.current].id != player:
+            return out
+        for camel, stack in zip(RACING, state.tickets, strict=True):
+            if stack:
+                out.append({"type": "leg_bet", "camel": camel})
+        for space, side in board.tile_targets(
+            state.track, state.tiles(), player, state.options.flip_in_place
+        ):
+            out.append({"type": "spectator", "space": space, "side": side})
+        out += _roll_templates(state, roll)
+        for pile in PILES:
+            out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
+        if len(state.seats) >= PARTNERSHIP_MIN_PLAYERS and seat.partner is None:
+            out += [
+                {"type": "partner", "with": s.id}
+                for s in state.seats
+                if s.id != player and s.partner is None
+            ]
+        return out
+
+    def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
+        if template["type"] == "set_stack":
+            return None  # a correction copies the physical board: entered by people, not sampled
+        return template
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        return rules.apply(state, action)
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return views.view(state, player)
+
+    def public_players(self, state: State) -> dict[str, dict[str, Any]]:
+        return views.public_players(state)
+
+    def status(self, state: State) -> dict[str, Any]:
+        return {"round": state.leg, "over": state.phase == OVER}
+
+    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
+        return describe.describe(event, lang, names)
+
+    def dump(self, state_: State) -> dict[str, Any]:
+        return state.dump(state_)
+
+    def load(self, data: Any) -> State:
+        return state.load(data)

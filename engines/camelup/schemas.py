@@ -1,0 +1,65 @@
+"""JSON Schemas of the action payloads (without type, player, host)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.camelup.constants import CAMELS, CRAZY, DICE, PILES, RACING, SIDES, SPACES
+
+
+def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": props,
+        "required": list(required),
+    }
+
+
+_SPACE = {"type": "integer", "minimum": 1, "maximum": SPACES}
+_VALUE = {"type": "integer", "minimum": 1, "maximum": 3}
+_ROLL = {"die": {"enum": list(DICE)}, "value": _VALUE, "color": {"enum": list(CRAZY)}}
+
+ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
+    # A1
+    "leg_bet": _obj({"camel": {"enum": list(RACING)}}, ("camel",)),
+    # A2
+    "spectator": _obj({"space": _SPACE, "side": {"enum": list(SIDES)}}, ("space", "side")),
+    # A3: die, value and color are the random outcome, filled in by draw().
+    "pyramid": _obj(dict(_ROLL)),
+    # A3 with diceSource=manual: the table rolled a physical die.
+    "pyramid_manual": _obj(dict(_ROLL), ("die", "value")),
+    # A4
+    "finish_bet": _obj(
+        {"pile": {"enum": list(PILES)}, "camel": {"enum": list(RACING)}}, ("pile", "camel")
+    ),
+    # A5
+    "partner": _obj({"with": {"type": "string", "minLength": 1, "maxLength": 64}}, ("with",)),
+    # partnershipCopy=ask: which partner ticket to copy at leg scoring.
+    "copy_choice": _obj(
+        {
+            "choice": {"enum": ["best", "none", "pyramid", "bet"]},
+            "camel": {"enum": list(RACING)},
+            "value": {"type": "integer", "minimum": 1, "maximum": 5},
+        },
+        ("choice",),
+    ),
+    # Pyramid-only mode: put the dice back and start the next leg.
+    "next_leg": _obj({}),
+    "next_round": _obj({}),
+    # Host correction: the physical camels on a space, bottom -> top.
+    "set_stack": _obj(
+        {
+            "space": _SPACE,
+            "camels": {
+                "type": "array",
+                "items": {"enum": list(CAMELS)},
+                "uniqueItems": True,
+                "maxItems": len(CAMELS),
+            },
+        },
+        ("space", "camels"),
+    ),
+}
+
+RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"pyramid": ("die", "value", "color")}

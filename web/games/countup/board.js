@@ -1,0 +1,143 @@
+// What every phone follows: the cards of the round, who has locked, the big
+// current number, the leader, each marker on its 0–20 track, and the
+// declarations and collisions as they happen.
+
+import { h } from '../../ui.js';
+import { spokenNumber } from './speech.js';
+
+export const MARKER_TOP = 20;
+
+/**
+ * @typedef {import('../../games-loader.js').GameContext} Ctx
+ * @typedef {{number: number, declared: string[], advanced: string|null, leader: string|null,
+ *   counter: string, voided: boolean, end: string|null}} Call
+ */
+
+/**
+ * The round's cards: restriction card, restricted digits, danger zone.
+ * @param {Ctx} ctx
+ * @param {any} v the view
+ * @param {number} players
+ */
+export function cardsInfo(ctx, v, players) {
+  const items = [];
+  if (v.restriction_card) {
+    items.push(h('div', { class: 'cu-card-box' },
+      h('span', { class: 'cu-card-label', text: ctx.t('cards.restriction') }),
+      h('span', { class: 'cu-card-digits' }, ...v.restriction_card.map((/** @type {number} */ d) => h('span', {
+        class: `cu-digit${v.restricted_digits.includes(d) ? ' banned' : ''}`, text: d,
+      })))));
+  }
+  if (v.restricted_digits.length) {
+    items.push(h('p', { class: 'cu-rule', text: ctx.t('cards.banned', { digits: v.restricted_digits.join(', ') }) }));
+    if (v.restricted_digits.includes(0) && !(v.restriction_card || []).includes(0)) {
+      items.push(h('p', { class: 'hint', text: ctx.t('cards.cover_zero') }));
+    }
+  } else if (players >= 8) {
+    items.push(h('p', { class: 'cu-rule', text: ctx.t('cards.big_table', { max: v.max }) }));
+  } else if (!v.restriction_pending) {
+    items.push(h('p', { class: 'cu-rule', text: ctx.t('cards.none') }));
+  }
+  if (v.danger_enabled && v.danger) {
+    items.push(h('p', { class: 'cu-rule cu-danger', text: ctx.t('cards.danger', { lo: v.danger[0], hi: v.danger[1] }) }));
+  }
+  items.push(h('p', { class: 'hint', text: ctx.t('cards.range', { top: v.number_range[1], max: v.max }) }));
+  return h('section', { class: 'card cu-cards', 'aria-labelledby': 'cu-cards-title' },
+    h('h2', { id: 'cu-cards-title', text: ctx.t('cards.title', { round: v.round }) }), ...items);
+}
+
+/**
+ * Who has locked a sheet (public, like a pencil put down).
+ * @param {Ctx} ctx
+ * @param {any} snap
+ */
+export function lockedList(ctx, snap) {
+  const players = /** @type {Array<any>} */ (snap.players);
+  const done = players.filter((p) => p.locked).length;
+  return h('section', { class: 'card cu-locked', 'aria-labelledby': 'cu-locked-title' },
+    h('h2', { id: 'cu-locked-title', text: ctx.t('locked.title', { done, all: players.length }) }),
+    h('ul', { class: 'cu-locked-list' }, ...players.map((p) => h('li', { class: p.locked ? 'done' : 'waiting', dataset: { player: p.id } },
+      h('span', { class: 'cu-lock-icon', 'aria-hidden': 'true', text: p.locked ? '✓' : '…' }),
+      h('span', { class: 'cu-name', text: ctx.name(p.id) }),
+      h('span', { class: 'cu-lock-state', text: ctx.t(p.locked ? 'locked.done' : 'locked.waiting') })))));
+}
+
+/**
+ * One line of the count's story for a called number where something happened.
+ * @param {Ctx} ctx
+ * @param {Call} c
+ */
+export function callText(ctx, c) {
+  const names = c.declared.map((p) => ctx.name(p)).join(ctx.lang === 'ko' ? '·' : ', ');
+  if (c.declared.length === 1) return ctx.t('log.solo', { n: c.number, name: names });
+  if (c.declared.length > 1) return ctx.t(c.voided ? 'log.collision_voided' : 'log.collision', { n: c.number, names });
+  return String(c.number);
+}
+
+/**
+ * The big number, what it did, and who leads.
+ * @param {Ctx} ctx
+ * @param {any} snap
+ * @param {{style: 'sino'|'native'}} prefs
+ */
+export function numberCard(ctx, snap, prefs) {
+  const v = snap.view;
+  const c = v.count;
+  /** @type {Call[]} */
+  const calls = c.calls;
+  const last = calls.length ? calls[calls.length - 1] : null;
+  const value = c.value;
+  const hit = Boolean(last && last.declared.length);
+  const mineHit = hit && Array.isArray(v.my_numbers) && v.my_numbers.includes(value);
+  const collide = hit && last && last.declared.length > 1;
+  const big = h('div', { class: `cu-big${hit ? ' cu-hit' : ''}${collide ? ' cu-collide' : ''}${mineHit ? ' cu-mine' : ''}`, dataset: { value } },
+    h('span', { class: 'cu-big-num', id: 'cu-current', text: value ? value : '–' }),
+    h('span', { class: 'cu-big-words', text: value ? spokenNumber(value, ctx.lang, prefs.style) : ctx.t('count.ready') }));
+
+  let status;
+  if (c.end) {
+    status = ctx.t(c.end === 'marker20' ? 'count.ended_marker20' : 'count.ended_max', { n: value });
+  } else if (c.leader) {
+    status = ctx.t('count.leader', { name: ctx.name(c.leader), marker: c.markers[c.leader] });
+  } else if (last && last.declared.length > 1) {
+    status = ctx.t('count.collided');
+  } else {
+    status = ctx.t('count.no_leader');
+  }
+  const statusEl = h('p', { class: 'cu-status', text: status });
+  const flash = hit && last && !c.end ? h('p', { class: `cu-flash${last.declared.length > 1 ? ' collision' : ''}`, text: callText(ctx, last) }) : null;
+  return h('section', { class: 'card cu-number', 'aria-labelledby': 'cu-number-title' },
+    h('h2', { id: 'cu-number-title', class: 'cu-visually-hidden', text: ctx.t('count.title') }),
+    h('p', { class: 'cu-progress', text: ctx.t('count.progress', { n: value, max: v.max }) }),
+    big, flash, statusEl);
+}
+
+/**
+ * Each marker on its 0–20 track, and the declarations so far.
+ * @param {Ctx} ctx
+ * @param {any} snap
+ */
+export function markersCard(ctx, snap) {
+  const v = snap.view;
+  const c = v.count;
+  /** @type {Call[]} */
+  const calls = c.calls;
+  const markers = h('ul', { class: 'cu-markers', 'aria-label': ctx.t('count.markers') },
+    ...v.players.map((/** @type {string} */ p) => {
+      const m = c.markers[p] || 0;
+      const track = h('span', { class: 'cu-track', 'aria-hidden': 'true' });
+      for (let i = 1; i <= MARKER_TOP; i++) track.append(h('span', { class: i <= m ? 'on' : '' }));
+      return h('li', { class: `cu-marker${p === c.leader ? ' leading' : ''}${p === snap.me ? ' mine' : ''}`, dataset: { player: p } },
+        h('span', { class: 'cu-name', text: ctx.name(p) }),
+        p === c.leader ? h('span', { class: 'badge cu-lead', text: ctx.t('count.lead_badge') }) : null,
+        h('span', { class: 'cu-marker-val', text: String(m).padStart(2, '0') }),
+        track);
+    }));
+  const story = calls.filter((x) => x.declared.length).slice(-8).reverse();
+  return h('section', { class: 'card cu-board', 'aria-labelledby': 'cu-board-title' },
+    h('h2', { id: 'cu-board-title', text: ctx.t('count.markers') }),
+    markers,
+    story.length ? h('h3', { text: ctx.t('count.story') }) : null,
+    story.length ? h('ol', { class: 'cu-log', 'aria-label': ctx.t('count.story') },
+      ...story.map((x) => h('li', { class: x.declared.length > 1 ? 'collision' : 'solo', text: callText(ctx, x) }))) : null);
+}

@@ -1,0 +1,195 @@
+// Paper sheets: the caller pauses and taps who declared the number just
+// called; after the count each player enters the bonus points printed on
+// their crossed cells (the host may enter them for anyone).
+
+import { h } from '../../ui.js';
+
+/** @typedef {import('../../games-loader.js').GameContext} Ctx */
+
+/** @param {any} snap @param {(a: any) => boolean} pred */
+const legalHas = (snap, pred) => (snap.legal || []).some(pred);
+
+/**
+ * @param {Ctx} ctx
+ */
+export function declarePanel(ctx) {
+  const title = h('h2', { id: 'cu-declare-title' });
+  const note = h('p', { class: 'hint' });
+  const group = h('div', { class: 'cu-who-declared', role: 'group', 'aria-labelledby': 'cu-declare-title' });
+  const record = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'primary cu-record' }));
+  const el = h('section', { class: 'card cu-declare', 'aria-labelledby': 'cu-declare-title' }, title, note, group, record);
+  /** @type {Set<string>} */
+  const chosen = new Set();
+  /** @type {Map<string, HTMLButtonElement>} */
+  const buttons = new Map();
+  let number = -1;
+  let busy = false;
+  /** @type {any} */
+  let snap = null;
+  let hiddenByCaller = false;
+
+  record.addEventListener('click', async () => {
+    if (!chosen.size || busy) return;
+    busy = true;
+    render();
+    const players = snap.view.players.filter((/** @type {string} */ p) => chosen.has(p));
+    try {
+      await ctx.act({ type: 'declare', players });
+      chosen.clear();
+    } catch { /* shown by the platform */ }
+    busy = false;
+    render();
+  });
+
+  function render() {
+    if (!snap) return;
+    const v = snap.view;
+    const can = v.sheet_mode === 'paper' && v.phase === 'count' && legalHas(snap, (a) => a.type === 'declare');
+    el.hidden = !can || hiddenByCaller;
+    if (el.hidden) return;
+    const n = v.count.value;
+    if (n !== number) {
+      number = n;
+      chosen.clear();
+    }
+    const banned = v.restricted_digits.includes(n % 10);
+    title.textContent = ctx.t('declare.title', { n });
+    note.textContent = banned ? ctx.t('declare.banned', { n, d: n % 10 }) : ctx.t('declare.help');
+    for (const p of v.players) {
+      let b = buttons.get(p);
+      if (!b) {
+        const btn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'cu-toggle', dataset: { player: p } }));
+        btn.addEventListener('click', () => {
+          if (chosen.has(p)) chosen.delete(p);
+          else chosen.add(p);
+          render();
+        });
+        buttons.set(p, btn);
+        b = btn;
+      }
+      b.textContent = ctx.name(p);
+      b.setAttribute('aria-pressed', String(chosen.has(p)));
+      b.disabled = banned || busy;
+    }
+    const order = v.players.map((/** @type {string} */ p) => buttons.get(p));
+    if (order.some((b, i) => group.children[i] !== b) || group.children.length !== order.length) group.replaceChildren(...order);
+    record.textContent = ctx.t(chosen.size > 1 ? 'declare.record_collision' : 'declare.record', { n, count: chosen.size });
+    record.disabled = banned || busy || chosen.size === 0;
+  }
+
+  return {
+    el,
+    /** @param {any} next @param {boolean} running the count is running: hands first, then pause */
+    update(next, running) {
+      snap = next;
+      hiddenByCaller = running;
+      render();
+    },
+    relabel: render,
+  };
+}
+
+/**
+ * @param {Ctx} ctx
+ */
+export function bonusPanel(ctx) {
+  const title = h('h2', { id: 'cu-bonus-title' });
+  const intro = h('p', { class: 'hint' });
+  const list = h('ul', { class: 'cu-bonus-list' });
+  const el = h('section', { class: 'card cu-bonus', 'aria-labelledby': 'cu-bonus-title' }, title, intro, list);
+  /** @type {Map<string, {li: HTMLElement, input: HTMLInputElement, send: HTMLButtonElement, label: HTMLElement,
+   *   name: HTMLElement, state: HTMLElement, cells: HTMLElement, form: HTMLElement, filled: boolean}>} */
+  const rows = new Map();
+  /** @type {any} */
+  let snap = null;
+  let round = -1;
+
+  /** @param {string} p */
+  function row(p) {
+    let r = rows.get(p);
+    if (r) return r;
+    const id = `cu-bonus-${p}`;
+    const input = /** @type {HTMLInputElement} */ (h('input', {
+      id, type: 'text', inputmode: 'numeric', pattern: '[0-9]*', maxlength: 3, autocomplete: 'off', class: 'cu-bonus-input',
+    }));
+    const label = h('label', { for: id });
+    const send = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'cu-bonus-send' }));
+    const state = h('span', { class: 'cu-bonus-state' });
+    const cells = h('p', { class: 'hint cu-bonus-cells' });
+    const form = h('div', { class: 'cu-bonus-form' }, label, h('div', { class: 'row' }, input, send));
+    const name = h('span', { class: 'cu-name' });
+    const li = h('li', { class: 'cu-bonus-row', dataset: { player: p } },
+      h('div', { class: 'cu-bonus-head' }, name, state), cells, form);
+    send.addEventListener('click', async () => {
+      const text = input.value.trim();
+      if (!/^\d{1,3}$/.test(text)) {
+        input.setAttribute('aria-invalid', 'true');
+        input.focus();
+        return;
+      }
+      input.removeAttribute('aria-invalid');
+      send.disabled = true;
+      try {
+        await ctx.act(p === snap.me ? { type: 'bonus', points: Number(text) } : { type: 'bonus', points: Number(text), seat: p });
+      } catch { /* shown by the platform */ }
+      send.disabled = false;
+    });
+    input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); send.click(); } });
+    r = { li, input, send, label, name, state, cells, form, filled: false };
+    rows.set(p, r);
+    return r;
+  }
+
+  function render() {
+    if (!snap) return;
+    const v = snap.view;
+    el.hidden = v.phase !== 'bonus' || !v.bonus;
+    if (el.hidden) return;
+    if (v.round !== round) {
+      round = v.round;
+      for (const r of rows.values()) { r.input.value = ''; r.filled = false; }
+    }
+    title.textContent = ctx.t('bonus.title');
+    intro.textContent = ctx.t('bonus.intro');
+    // Me first: the row a player came for.
+    const order = [...v.players].sort((a, b) => Number(b === snap.me) - Number(a === snap.me));
+    for (const p of order) {
+      const r = row(p);
+      const b = v.bonus[p];
+      const xs = /** @type {Array<{number: number, voided: boolean}>} */ (v.sheets[p].x_cells);
+      const mayEnter = p === snap.me
+        ? (snap.legal || []).some((/** @type {any} */ a) => a.type === 'bonus' && !a.seat)
+        : (snap.legal || []).some((/** @type {any} */ a) => a.type === 'bonus' && a.seat === p);
+      r.cells.textContent = xs.length
+        ? ctx.t('bonus.cells', { cells: xs.map((x) => (x.voided ? ctx.t('bonus.cell_voided', { n: x.number }) : `X ${x.number}`)).join(', ') })
+        : ctx.t('bonus.no_cells');
+      const scoring = xs.some((x) => !x.voided);
+      r.name.textContent = ctx.name(p);
+      r.state.textContent = !scoring ? '' : b.pending ? ctx.t('bonus.pending') : ctx.t('bonus.entered', { points: b.points });
+      r.state.className = `cu-bonus-state ${b.pending ? 'waiting' : 'done'}`;
+      r.form.hidden = !mayEnter;
+      r.label.textContent = ctx.t(p === snap.me ? 'bonus.mine' : 'bonus.for', { name: ctx.name(p) });
+      r.send.textContent = ctx.t(b.pending ? 'bonus.send' : 'bonus.fix');
+      if (!r.filled && mayEnter) {
+        // The app's guess when every cell of the round is worth the same.
+        const guess = b.points !== null ? b.points : b.hint;
+        if (guess !== null && guess !== undefined) r.input.value = String(guess);
+        r.filled = true;
+      }
+    }
+    const items = order.map((p) => rows.get(p)?.li);
+    if (items.some((li, i) => list.children[i] !== li) || list.children.length !== items.length) {
+      list.replaceChildren(.../** @type {HTMLElement[]} */ (items));
+    }
+  }
+
+  return {
+    el,
+    /** @param {any} next */
+    update(next) {
+      snap = next;
+      render();
+    },
+    relabel: render,
+  };
+}

@@ -1,0 +1,247 @@
+// King Up! (킹업!) on the phone: the castle, my secret card, the secret vote,
+// round results and score-only entry. The server's view says what this phone
+// may see and `legal` what it may do; this module only draws and sends.
+
+import { h } from '../ui.js';
+import { missingCards, myCard } from './kingup/card.js';
+import { playCastle } from './kingup/castle.js';
+import { ensureCss } from './kingup/common.js';
+import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
+import { newEntry, scoreEntry } from './kingup/scoreonly.js';
+import { STRINGS } from './kingup/strings.js';
+import { revealPanel, voteActions, voteCount, voteHead } from './kingup/vote.js';
+
+ensureCss();
+
+/**
+ * Puts `nodes` into `parent` in order, moving or removing only what differs, so
+ * an unchanged part keeps its element (and a finger on one of its buttons).
+ * @param {Element} parent
+ * @param {Node[]} nodes
+ */
+function place(parent, nodes) {
+  let cur = parent.firstChild;
+  for (const n of nodes) {
+    if (n === cur) { cur = cur.nextSibling; continue; }
+    parent.insertBefore(n, cur);
+  }
+  while (cur) {
+    const next = cur.nextSibling;
+    cur.remove();
+    cur = next;
+  }
+}
+
+/**
+ * The headline: the phase, whose turn it is and who holds the crown.
+ * @param {import('./kingup/common.js').Ctx} ctx
+ * @param {any} snap
+ */
+function statusBar(ctx, snap) {
+  const v = snap.view;
+  const mine = v.turn !== null && v.turn === ctx.me;
+  let title = ctx.t(`phase.${v.phase}`, { round: v.round });
+  let sub = '';
+  if (v.phase === 'placement') {
+    title = mine ? ctx.t('turn.you_place') : ctx.t('turn.other_place', { name: ctx.name(v.turn) });
+    const each = v.placement ? v.placement.each : 0;
+    sub = ctx.t('turn.placed', { done: v.placement ? v.placement.placed[v.turn] : 0, each });
+  } else if (v.phase === 'movement') {
+    title = mine ? ctx.t('turn.you_move') : ctx.t('turn.other_move', { name: ctx.name(v.turn) });
+  }
+  const chips = [];
+  if (v.play_mode === 'full' && v.turn) chips.push(h('span', { class: `ku-chip ${mine ? 'me' : ''}`, text: ctx.t('chip.turn', { name: ctx.name(v.turn) }) }));
+  if (v.play_mode === 'full' && v.phase !== 'scored' && v.phase !== 'over') {
+    chips.push(h('span', { class: 'ku-chip crown', text: v.crown ? ctx.t('chip.crown', { name: ctx.name(v.crown) }) : ctx.t('chip.no_crown') }));
+  }
+  return h('div', { class: `ku-status ${mine ? 'my-turn' : ''}`, dataset: { phase: v.phase } },
+    h('h2', { id: 'ku-status-title', class: 'ku-status-title', text: title }),
+    sub ? h('p', { class: 'hint', text: sub }) : null,
+    chips.length ? h('div', { class: 'ku-chips' }, ...chips) : null);
+}
+
+export default {
+  strings: STRINGS,
+
+  /**
+   * @param {HTMLElement} el
+   * @param {import('../games-loader.js').GameContext} ctx
+   * @returns {import('../games-loader.js').GameInstance}
+   */
+  mount(el, ctx) {
+    const root = h('div', { class: 'game-kingup', hidden: true });
+    el.append(root);
+    ensureCss().then(() => { root.hidden = false; });
+    /** @type {any} */
+    let snap = null;
+    let alive = true;
+    let round = 0;
+    let revealKey = '';
+    let revealFresh = false;
+    /** @type {number|undefined} */
+    let freshTimer;
+
+    const ui = {
+      busy: false,
+      /** @type {string|null} */
+      selected: null,
+      /** @type {'yes'|'no'|null} */
+      choice: null,
+      /** The characters tapped on my goal-card picker (kept across snapshots). */
+      pick: /** @type {Set<string>} */ (new Set()),
+      entry: newEntry(0),
+      rerender: render,
+      /** @param {string|null} ch */
+      select(ch) { ui.selected = ch; render(); },
+      /** @param {'yes'|'no'|null} v */
+      choose(v) { ui.choice = v; render(); },
+      /**
+       * Sends an action; resolves true when it was accepted. A refusal has already
+       * been shown by the platform, so it never rejects.
+       * @param {Record<string, unknown>} action
+       * @returns {Promise<boolean>}
+       */
+      act(action) {
+        if (ui.busy) return Promise.resolve(false);
+        ui.busy = true;
+        render();
+        return ctx.act(/** @type {{type: string}} */ (action)).then(() => true, () => false).then((ok) => {
+          ui.busy = false;
+          ui.selected = null;
+          if (alive) render();
+          return ok;
+        });
+      },
+    };
+
+    /** @param {any} s */
+    function noteSnapshot(s) {
+      const v = s.view || {};
+      if (v.round !== round) {
+        // A new round: nothing tapped for the last one carries over.
+        round = v.round;
+        ui.pick.clear();
+        ui.selected = null;
+        ui.choice = null;
+        ui.entry = newEntry(round);
+      }
+      if (!v.election) ui.choice = null;
+      // A reveal this phone has not shown yet (not the one found on opening the table).
+      const key = v.last_election ? `${v.round}:${JSON.stringify(v.last_election)}` : '';
+      if (snap && key && key !== revealKey) fresh();
+      revealKey = key;
+    }
+
+    function fresh() {
+      revealFresh = true;
+      ctx.vibrate([120, 60, 120, 60, 240]);
+      clearTimeout(freshTimer);
+      freshTimer = window.setTimeout(() => { revealFresh = false; }, 1500);
+    }
+
+    /** @type {Map<string, {key: string, value: any}>} */
+    const memo = new Map();
+    /**
+     * The part built last time when its inputs (`deps`) are unchanged. Every other
+     * player's move sends a snapshot: rebuilding everything would swap the buttons
+     * under a finger that is about to tap.
+     * @template T
+     * @param {string} name
+     * @param {unknown[]} deps everything `build` reads
+     * @param {() => T} build
+     * @returns {T}
+     */
+    function part(name, deps, build) {
+      const key = JSON.stringify(deps);
+      const hit = memo.get(name);
+      if (hit && hit.key === key) return hit.value;
+      const value = build();
+      memo.set(name, { key, value });
+      return value;
+    }
+
+    function render() {
+      if (!snap || !snap.view || !snap.view.phase) return;
+      const v = snap.view;
+      const legal = snap.legal || [];
+      const me = v.me || null;
+      const full = v.play_mode === 'full';
+      const done = v.phase === 'scored' || v.phase === 'over';
+      const entering = v.phase === 'score_entry';
+      const myGoalMissing = Boolean(me && !me.goal);
+      const base = [ctx.lang, ctx.me, snap.players.map((/** @type {any} */ p) => p.name), v.character_names, ui.busy];
+      const results = part('results', [base, v.round_results, v.phase], () => roundResults(ctx, snap));
+      // Once a round is over its result is the headline.
+      const latest = done ? results.slice(0, 1) : [];
+      // In score-only entry the form takes my printed card too: one picker is enough.
+      // Once the round is scored, the result shows my card with everybody else's.
+      const wantCard = !done && (full || !entering || !myGoalMissing || v.goal_card_mode === 'deal');
+      const card = wantCard ? part('card', [base, me, legal.map((/** @type {any} */ a) => a.type), v.positions, v.phase, v.goal_deck, [...ui.pick]], () => myCard(ctx, snap, ui)) : null;
+      const reveal = v.last_election && v.phase !== 'vote'
+        ? part('reveal', [base, v.last_election, v.phase, v.turn, me && me.goal, revealFresh], () => revealPanel(ctx, v, revealFresh))
+        : null;
+      /** @type {Array<HTMLElement|null>} */
+      let board = [];
+      if (entering) {
+        const e = ui.entry;
+        board = part('entry', [base, v, legal, [...e.board], e.selected, [...e.goals].map(([p, g]) => [p, [...g]]), [...ui.pick]], () => scoreEntry(ctx, snap, ui));
+      } else if (full) {
+        board = [part('castle', [base, v.castle, v.positions, v.phase, legal, ui.selected, me && me.goal], () => playCastle(ctx, snap, ui))];
+      }
+      const totals = part('totals', [base, snap.players, (v.round_results || []).length], () => totalsTable(ctx, snap));
+
+      // Game over: the platform's banner and the standings say it already.
+      const parts = [v.phase === 'over' ? null : part('status', [base, v.phase, v.turn, v.crown, v.placement, v.round, v.play_mode], () => statusBar(ctx, snap))];
+      if (done) {
+        parts.push(
+          part('final', [base, v.result], () => finalStandings(ctx, snap)),
+          ...latest,
+          part('next', [base, v.phase, v.round, legal, snap.host], () => nextRound(ctx, snap, ui)),
+          totals, reveal, ...board);
+      } else {
+        if (v.phase === 'vote' && v.election) parts.push(voteBox(v, legal, me));
+        parts.push(reveal);
+        if (v.phase === 'awaiting_goals') parts.push(part('missing', [base, v.players, v.goal_cards_in], () => missingCards(ctx, v)));
+        // A missing card holds the round up: ask for it before the castle.
+        if (myGoalMissing) parts.push(card);
+        parts.push(...board);
+        if (!myGoalMissing) parts.push(card);
+        parts.push(totals);
+      }
+      parts.push(...results.slice(latest.length), part('rules', [base, v.rules, v.goal_deck, v.play_mode], () => rulesSummary(ctx, v)));
+      place(root, /** @type {Node[]} */ (parts.filter(Boolean)));
+    }
+
+    /**
+     * The election, in three parts that change at different times: the candidate,
+     * my buttons (only on my taps) and the count (on everybody's votes).
+     * @param {any} v @param {any[]} legal @param {any} me
+     */
+    function voteBox(v, legal, me) {
+      const e = v.election;
+      const base = [ctx.lang, ctx.me, snap.players.map((/** @type {any} */ p) => p.name), v.character_names, ui.busy];
+      const box = part('vote', [v.round, e.candidate], () => h('section', { class: 'card ku-vote-card', 'aria-labelledby': 'ku-vote-title' }));
+      place(box, [
+        ...part('vote-head', [base, e.candidate, e.nominator, me && me.goal], () => voteHead(ctx, v)),
+        part('vote-act', [base, e.candidate, legal.filter((a) => a.type === 'vote'), ui.choice, me && me.vote, me && me.no_left], () => voteActions(ctx, snap, ui)),
+        ...part('vote-count', [base, e.voted, e.votes_cast, v.players], () => voteCount(ctx, v)),
+      ]);
+      return box;
+    }
+
+    const offLang = ctx.onLangChange(render);
+    return {
+      update(s) {
+        noteSnapshot(s);
+        snap = s;
+        render();
+      },
+      destroy() {
+        alive = false;
+        clearTimeout(freshTimer);
+        offLang();
+        el.replaceChildren();
+      },
+    };
+  },
+};

@@ -1,0 +1,145 @@
+// Shared pieces of the King Up! screens: the character tokens, position
+// labels and the stylesheet link. No rules live here: positions, legal moves
+// and scores all come from the server's view and `legal` list.
+
+import { h } from '../../ui.js';
+
+export const CHARS = 'ABCDEFGHIJKLM'.split('');
+export const THRONE = 'throne';
+export const ELIMINATED = 'eliminated';
+/** Rows of the castle, top to bottom. */
+export const CASTLE_ROWS = [THRONE, 5, 4, 3, 2, 1, 0];
+
+/** @type {Promise<void>|null} */
+let cssReady = null;
+
+/**
+ * Loads kingup.css once (the CSP allows same-origin stylesheets, not inline styles).
+ * Resolves when it is in (or failed, or is slow): the screens wait for it so the
+ * castle never flashes unstyled.
+ * @returns {Promise<void>}
+ */
+export function ensureCss() {
+  if (cssReady) return cssReady;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = '/games/kingup.css';
+  link.dataset.kingupCss = '';
+  cssReady = new Promise((resolve) => {
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => resolve());
+    window.setTimeout(resolve, 2000);
+  });
+  document.head.append(link);
+  return cssReady;
+}
+
+/**
+ * @typedef {{
+ *   t: (key: string, params?: Record<string, unknown>) => string,
+ *   lang: 'ko'|'en', me: string|null, name: (pid: string) => string,
+ * }} Ctx
+ * @typedef {number|'throne'|'eliminated'|null} Pos
+ */
+
+/**
+ * The display name of a character in the current language (the letter by default).
+ * @param {any} view
+ * @param {string} ch
+ * @param {'ko'|'en'} lang
+ */
+export function charName(view, ch, lang) {
+  const names = view && view.character_names && view.character_names[ch];
+  return (names && names[lang]) || ch;
+}
+
+/**
+ * A character in running text: "A", or "A Dario" when it has a display name.
+ * @param {Ctx} ctx
+ * @param {any} view
+ * @param {string} ch
+ */
+export function charLabel(ctx, view, ch) {
+  const name = charName(view, ch, ctx.lang);
+  return name === ch ? ch : `${ch} ${name}`;
+}
+
+/**
+ * "Level 3", "Throne", "Eliminated", "Not placed".
+ * @param {Ctx} ctx
+ * @param {Pos|undefined} pos
+ */
+export function posText(ctx, pos) {
+  if (pos === THRONE) return ctx.t('pos.throne');
+  if (pos === ELIMINATED) return ctx.t('pos.eliminated');
+  if (pos === null || pos === undefined) return ctx.t('pos.unplaced');
+  return ctx.t('pos.level', { n: pos });
+}
+
+/**
+ * "Level 3 (Officers)" / "3층(장교)", for level rows.
+ * @param {Ctx} ctx
+ * @param {number|'throne'|'eliminated'} row
+ */
+export function rowText(ctx, row) {
+  if (row === THRONE) return ctx.t('level.throne');
+  if (row === ELIMINATED) return ctx.t('castle.eliminated');
+  return `${ctx.t('level.n', { n: row })} (${ctx.t(`level.${row}`)})`;
+}
+
+/**
+ * R19: what a character standing on `pos` is worth (throne 10, level n: n).
+ * @param {Pos|undefined} pos
+ */
+export function posPoints(pos) {
+  if (pos === THRONE) return 10;
+  return typeof pos === 'number' ? pos : 0;
+}
+
+/**
+ * One character token: its colour, its letter and (when configured) its name.
+ * A <button> when `onclick` is given, a plain element otherwise.
+ * @param {Ctx} ctx
+ * @param {any} view
+ * @param {string} ch
+ * @param {{onclick?: () => void, selected?: boolean, selectable?: boolean, mine?: boolean,
+ *          pressed?: boolean, disabled?: boolean, small?: boolean, extra?: string}} [opts]
+ */
+export function token(ctx, view, ch, opts = {}) {
+  const name = charName(view, ch, ctx.lang);
+  const named = name !== ch;
+  const cls = ['ku-token', `ku-c-${ch}`];
+  if (opts.selectable) cls.push('selectable');
+  if (opts.selected) cls.push('selected');
+  if (opts.mine) cls.push('mine');
+  if (opts.small) cls.push('small');
+  let label = named ? ctx.t('token.named', { char: ch, name }) : ctx.t('token.label', { char: ch });
+  if (opts.mine) label += ` · ${ctx.t('token.mine')}`;
+  if (opts.extra) label += ` · ${opts.extra}`;
+  const body = [
+    h('span', { class: 'ku-letter', 'aria-hidden': 'true', text: ch }),
+    named ? h('span', { class: 'ku-name', 'aria-hidden': 'true', text: name }) : null,
+  ];
+  if (opts.onclick) {
+    const onclick = opts.onclick;
+    return h('button', {
+      type: 'button',
+      class: cls.join(' '),
+      'aria-label': label,
+      'aria-pressed': opts.pressed === undefined ? null : String(opts.pressed),
+      disabled: Boolean(opts.disabled),
+      dataset: { char: ch },
+      onclick: (/** @type {Event} */ e) => { e.stopPropagation(); onclick(); },
+    }, ...body);
+  }
+  return h('span', { class: cls.join(' '), role: 'img', 'aria-label': label, dataset: { char: ch } }, ...body);
+}
+
+/**
+ * Names joined for a sentence ("Mina, Bora").
+ * @param {Ctx} ctx
+ * @param {string[]} pids
+ */
+export function names(ctx, pids) {
+  return pids.map((p) => ctx.name(p)).join(', ');
+}
