@@ -138,6 +138,12 @@ class Engine(ABC):
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
         """What ``player`` may see (``None``: spectator), built field by field."""
 
+    def analysis(self, state: Any, player: str | None) -> dict[str, Any] | None:
+        """Optional advice computed from public information (e.g. exact odds),
+        served on demand by ``GET /api/tables/<id>/analysis``, never pushed.
+        None when the game has none or nothing to analyse now."""
+        return None
+
     @abstractmethod
     def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
         """Public per-seat figures merged into the API's ``players`` entries

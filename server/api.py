@@ -110,6 +110,14 @@ def history(table_id: str) -> Any:
     return jsonify(t.history(table_id, lang))
 
 
+@bp.get("/api/tables/<table_id>/analysis")
+def analysis(table_id: str) -> Any:
+    t = tables()
+    doc = t.load(table_id)
+    seat = t.seat_for(doc, _token())
+    return jsonify(t.analysis(doc, seat["id"] if seat else None))
+
+
 @bp.get("/api/tables/<table_id>/qr.svg")
 def table_qr(table_id: str) -> Any:
     tables().load(table_id)

@@ -148,6 +148,12 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                     "version": {"type": "integer"}, "rounds": {"type": "array"}},
                     "required": ["version", "rounds"]}), **_err(401, 404, 503)},
             }},
+            "/api/tables/{table_id}/analysis": {"get": {
+                "operationId": "analysis", "parameters": [TABLE_ID], "security": AUTH,
+                "responses": {**_ok(200, {"type": "object", "properties": {
+                    "version": {"type": "integer"}, "analysis": {"type": ["object", "null"]}},
+                    "required": ["version", "analysis"]}), **_err(401, 404, 503)},
+            }},
             "/api/tables/{table_id}/qr.svg": {"get": {
                 "operationId": "joinQr", "parameters": [TABLE_ID],
                 "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},

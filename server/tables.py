@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import threading
 import time
 import unicodedata
 from collections.abc import Callable
@@ -96,6 +97,8 @@ class Tables:
         self.engines = engines
         self.fixed_random = fixed_random
         self.rng = rng or secrets.SystemRandom()
+        self._analysis_cache: dict[tuple[str, int, str | None], dict[str, Any]] = {}
+        self._analysis_lock = threading.Lock()
 
     # -- helpers ---------------------------------------------------------------
 
@@ -418,6 +421,23 @@ class Tables:
             "min_players": doc["min_players"], "max_players": doc["max_players"],
             "round": doc["round"], "players": players, "view": view, "legal": legal,
         }
+
+    def analysis(self, doc: dict[str, Any], player: str | None) -> dict[str, Any]:
+        """The engine's analysis of this version, computed once per instance,
+        version and seat (phones all ask right after each change)."""
+        key = (doc["id"], doc["version"], player)
+        with self._analysis_lock:
+            hit = self._analysis_cache.get(key)
+        if hit is None:
+            engine = self.engine(doc["game"])
+            state = engine.load(doc["state"]) if doc["state"] is not None else None
+            result = engine.analysis(state, player) if state is not None else None
+            hit = {"version": doc["version"], "analysis": result}
+            with self._analysis_lock:
+                self._analysis_cache[key] = hit
+                while len(self._analysis_cache) > 512:
+                    self._analysis_cache.pop(next(iter(self._analysis_cache)))
+        return hit
 
     def history(self, table_id: str, lang: str) -> dict[str, Any]:
         doc = self.load(table_id)

@@ -144,6 +144,20 @@ class CamelUpEngine(Engine):
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
 
+    def analysis(self, state: State, player: str | None) -> dict[str, Any] | None:
+        """Exact leg odds, ticket values, tile spots and a race estimate for
+        the current position: public information only (no finish cards)."""
+        from engines.camelup import odds  # NumPy is loaded only when asked
+
+        if state.phase != PLAYING:
+            return None
+        b = board.board_of(state)
+        b["tickets"] = {c: list(t) for c, t in zip(RACING, state.tickets, strict=True)}
+        seat = player if player is not None and any(s.id == player for s in state.seats) else None
+        # Seeded by the position, so every instance and every phone sees the same estimate.
+        seed = state.leg * 10 + len(state.tents)
+        return odds.analyse(b, seat, state.options.to_json(), seed=seed)
+
     def public_players(self, state: State) -> dict[str, dict[str, Any]]:
         return views.public_players(state)
 

@@ -388,3 +388,19 @@ def test_host_actions_are_listed_for_the_host_only(table) -> None:
         p.act("add", n=1)
     assert {"type": "next_round"} in host.get().json["legal"]
     assert all(x["type"] != "next_round" for x in a.get().json["legal"])
+
+
+def test_analysis_endpoint(client) -> None:
+    host, a, b = open_table(client, game="camelup")
+    r = host.client.get(f"/api/tables/{host.table}/analysis", headers=host.auth)
+    assert r.status_code == 200 and r.json["analysis"] is None, "nothing to analyse in the lobby"
+    host.act("start")
+    r = a.client.get(f"/api/tables/{a.table}/analysis", headers=a.auth)
+    leg = r.json["analysis"]["leg"]
+    assert leg["denominator"] == 5_598_720
+    assert sum(leg["ranks"]["blue"]) == leg["denominator"]
+    spectator = host.client.get(f"/api/tables/{host.table}/analysis").json
+    assert spectator["analysis"]["leg"] == leg, "public information: the same for everyone"
+    toy = open_table(client)[0]
+    toy.act("start")
+    assert toy.client.get(f"/api/tables/{toy.table}/analysis").json["analysis"] is None
