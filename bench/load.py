@@ -106,6 +106,8 @@ def fill(game: str, template: dict[str, Any], view: dict[str, Any], rng: random.
         return {**template, "characters": rng.sample("ABCDEFGHIJKLM", 6)}
     if game == "kingup" and t == "score_round":
         return None
+    if game == "camelup" and t in ("set_stack", "copy_choice"):
+        return None  # host corrections and partnership choices are rare, hand-made acts
     if game == "countup":
         if t == "numbers":
             lo, hi = view["number_range"]
@@ -126,6 +128,7 @@ class Stats:
         self.actions = 0
         self.connect_errors = 0
         self.connected = 0
+        self.samples: list[str] = []
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -159,6 +162,8 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
                 _maybe_finish(table, stats)
             elif kind == "error":
                 stats.error(msg["error"]["code"])
+                if len(stats.samples) < 5:
+                    stats.samples.append(f"{table.game}: {msg['error']}")
                 if msg.get("request_id"):
                     table.busy = False
     except websockets.ConnectionClosed as exc:
@@ -357,7 +362,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "latency_ms": {"p50": round(pct(lat, .5), 1), "p95": round(pct(lat, .95), 1),
                            "p99": round(pct(lat, .99), 1), "max": round(max(lat), 1) if lat else None,
                            "mean": round(statistics.fmean(lat), 1) if lat else None},
-            "errors": stats.errors,
+            "errors": stats.errors, "error_samples": stats.samples,
             "server_cpu_percent": [round(c) for c in cpu], "server_rss_mb": [round(m) for m in rss],
             "redis_bytes_per_table": round(mem_per_table),
         }
