@@ -257,3 +257,60 @@ def test_live_validation_in_words_and_spoken_numbers(phone, server):
         re.compile(r"^(음성: .+|이 기기에는 한국어 음성이 없어요: 숫자마다 틱 소리를 내요\.)$"))
     toggle.click()
     expect(host.get_by_role("button", name=L["ko"]["voice_off"])).to_have_attribute("aria-pressed", "false")
+
+
+def test_manual_cards_danger_zone_and_a_named_caller(phone, server):
+    """The host types in the physical cards; the host names another phone as
+    the caller; a collision inside the danger zone loses its bonus."""
+    t = L["ko"]
+    pages = [phone("ko-KR") for _ in range(3)]
+    host, bora, jihun = pages
+    host.goto("/")
+    host.get_by_label(t["game"], exact=True).select_option(label=t["title"])
+    host.get_by_text(t["options"], exact=True).click()
+    host.get_by_label("제한카드", exact=True).select_option(label="실제 카드를 호스트가 입력")
+    host.get_by_label("위험구간 규칙 (추가 규칙)", exact=True).check()
+    host.get_by_label(t["pace"], exact=True).fill("100")
+    host.get_by_label(t["name"], exact=True).fill("민수")
+    host.get_by_role("button", name=t["create"]).click()
+    expect(host.get_by_role("heading", name=t["lobby"])).to_be_visible()
+    table = host.url.rsplit("/", 1)[1]
+    join(bora, f"{server}/t/{table}", "ko", "보라")
+    join(jihun, f"{server}/t/{table}", "ko", "지훈")
+    host.get_by_role("button", name=t["start_game"]).click()
+
+    # Nobody writes before the cards are in; the host taps the card's digits.
+    expect(bora.get_by_text("호스트가 이번 라운드 카드를 입력하는 중…")).to_be_visible()
+    expect(bora.get_by_role("heading", name=t["entry"])).to_have_count(0)
+    keypad = host.get_by_role("group", name="제한카드 숫자")
+    for d in ("4", "7", "2"):
+        keypad.get_by_role("button", name=d, exact=True).click()
+    host.get_by_role("button", name="제한카드 공개").click()
+    expect(bora.get_by_text("끝자리가 0, 2, 4, 7인 숫자는 쓸 수 없어요.")).to_be_visible()
+    expect(bora.get_by_role("heading", name=t["entry"])).to_have_count(0)
+    host.get_by_role("button", name="21–30").click()
+    host.get_by_role("button", name="위험구간 공개").click()
+    for page in pages:
+        expect(page.get_by_text("위험구간 21–30: 이 구간의 동시 선언은 보너스 0점.")).to_be_visible()
+    view = public_snapshot(server, table)["view"]
+    assert view["restriction_card"] == [4, 7, 2] and view["danger"] == [21, 30]
+
+    # 보라's phone calls the count.
+    host.get_by_label("카운트를 부르는 휴대폰", exact=True).select_option(label="보라")
+    expect(bora.get_by_text("모두 준비되면 보라 님의 휴대폰이 카운트를 불러요.")).to_be_visible()
+    sheets = [[11, 15, 16, 18, 19], [23, 33, 35, 36, 38], [23, 33, 45, 46, 48]]
+    for page, nums in zip(pages, sheets, strict=True):
+        enter_sheet(page, "ko", nums)
+    expect(host.get_by_text("보라 님이 카운트를 부르는 중이에요.")).to_be_visible()
+    expect(host.get_by_role("button", name=t["start"])).to_have_count(0)
+    bora.get_by_role("button", name=t["start"]).click()
+    for page in pages:
+        expect(page.get_by_role("heading", name=t["result"].format(round=1))).to_be_visible(timeout=20_000)
+
+    # 12 = 민수 led from 11 to 23; 보라 led 35–45 (10) + the bonus of 33, not of 23.
+    snap = public_snapshot(server, table)
+    assert [p["round_scores"] for p in snap["players"]] == [[12], [11], [6]]
+    check_round_on_phones(pages, "ko", snap)
+    voided = jihun.locator(".cu-res[data-player='p2'] .cu-xcell.voided")
+    expect(voided.locator("s")).to_have_text("X 23 +1")
+    expect(voided).to_contain_text("위험구간 21–30: 보너스 없음")

@@ -126,9 +126,13 @@ export default {
       } else {
         above.push(...resultView(ctx, snap));
       }
+      // A new screen (results, a fresh sheet) starts at its top, not where
+      // the thumb left the previous one.
+      const fresh = el.dataset.phase && el.dataset.phase !== phase && ['scored', 'over', 'entry', 'bonus'].includes(phase);
       el.dataset.phase = phase;
       top.replaceChildren(...above.filter(Boolean));
       bottom.replaceChildren(...below.filter(Boolean));
+      if (fresh && typeof el.scrollIntoView === 'function') el.scrollIntoView({ block: 'start' });
 
       cardsF.update(snap);
       entry.update({

@@ -140,7 +140,9 @@ export function sheetForm(ctx) {
     el,
     /** @param {{restricted: number[], top: number, legal: boolean}} next */
     update(next) {
+      const topChanged = next.top !== rules.top;
       rules = next;
+      if (topChanged) intro.textContent = ctx.t('entry.intro', { top: rules.top });
       check();
     },
     /** New round: empty boxes. */

@@ -126,7 +126,9 @@ export class Voice {
     if (this.synth && voice) {
       try {
         // A slow voice must not fall behind the count: the newest number wins.
-        this.synth.cancel();
+        // (Only when needed: cancel() right before speak() drops the new
+        // utterance on some Chrome builds.)
+        if (this.synth.speaking || this.synth.pending) this.synth.cancel();
         const u = new SpeechSynthesisUtterance(text);
         u.voice = voice;
         u.lang = voice.lang;

@@ -1,0 +1,275 @@
+"""Helpers of the Camel Up end-to-end tests: a server with fixed random (the test
+may give dice and the initial board), tables made through the API and joined
+through the screens, a replica of the game in the engine, the driving of each
+action through a phone's screen, and a recorder that checks every byte a phone
+receives for another seat's finish-card colours."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, Response, WebSocket, expect
+
+from e2e.conftest import AppServer
+from engines.camelup import ENGINE
+
+RACING = ("blue", "green", "yellow", "red", "purple")
+COLOUR_WORDS = {
+    "en": RACING,
+    "ko": ("파랑", "초록", "노랑", "빨강", "보라"),
+}
+#: Issue 6, golden position A: 1:[blue, green] 2:[red, yellow] 3:[purple] 14:[k] 15:[w]
+#: (placement order, later on top).
+POSITION_A = {
+    "racing": [["blue", 1], ["green", 1], ["red", 2], ["yellow", 2], ["purple", 3]],
+    "crazy": [["black", 14], ["white", 15]],
+}
+#: Its exact counts out of 5,598,720 as 1st / 2nd / last.
+GOLDEN_A = {
+    "green": (1_584_896, 1_035_744, 415_872),
+    "yellow": (1_715_648, 1_369_472, 262_464),
+    "red": (606_912, 1_086_560, 1_626_688),
+    "blue": (482_592, 776_864, 2_262_880),
+    "purple": (1_208_672, 1_330_080, 1_030_816),
+}
+LABELS = {
+    "ko": {"join_title": "테이블에 참가", "name": "내 이름", "join": "참가하기", "lobby": "대기실",
+           "start": "게임 시작", "game": "게임", "title": "카멜업 2판", "create": "테이블 만들기",
+           "mode": "플레이 방식", "pyramid": "피라미드만"},
+    "en": {"join_title": "Join the table", "name": "Your name", "join": "Join table", "lobby": "Lobby",
+           "start": "Start game", "game": "Game", "title": "Camel Up (2nd edition)", "create": "Create table",
+           "mode": "Play mode", "pyramid": "Pyramid only"},
+}
+VIBRATE_SPY = "window.__vibrations = []; navigator.vibrate = (p) => { window.__vibrations.push(p); return true; };"
+
+
+def fixed_random_server(redis_url: str, log: Path) -> AppServer:
+    """The app with TABLEMATE_FIXED_RANDOM=1: the test may send dice and the setup."""
+    app = AppServer(redis_url, log)
+    app.env["TABLEMATE_FIXED_RANDOM"] = "1"
+    return app
+
+
+# --- HTTP ------------------------------------------------------------------------------
+
+
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+    except urllib.error.HTTPError as e:
+        raise AssertionError(f"{method} {path}: {e.code} {e.read().decode(errors='replace')}") from None
+
+
+_rid = [0]
+
+
+def send(base: str, table: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
+    _rid[0] += 1
+    body = {"action": action, "request_id": f"e2e-{time.time_ns()}-{_rid[0]}"}
+    return call(base, "POST", f"/api/tables/{table}/actions", body, token)
+
+
+def snapshot(base: str, table: str, token: str | None = None) -> dict[str, Any]:
+    return call(base, "GET", f"/api/tables/{table}", token=token)
+
+
+def create_table(base: str, name: str, options: dict[str, Any]) -> tuple[str, str]:
+    res = call(base, "POST", "/api/tables", {"game": "camelup", "name": name, "options": options})
+    return res["table"], res["player"]["token"]
+
+
+# --- the screens -----------------------------------------------------------------------
+
+
+def open_as(page: Page, table: str, token: str) -> None:
+    """The phone that created the table through the API: its token, then the table."""
+    page.goto("/")
+    page.evaluate("([t, k]) => localStorage.setItem(`tablemate.token.${t}`, k)", [table, token])
+    page.goto(f"/t/{table}")
+
+
+def join(page: Page, base: str, table: str, name: str, lang: str) -> str:
+    lab = LABELS[lang]
+    page.goto(f"{base}/t/{table}")
+    expect(page.get_by_role("heading", name=lab["join_title"])).to_be_visible()
+    page.get_by_label(lab["name"], exact=True).fill(name)
+    page.get_by_role("button", name=lab["join"]).click()
+    expect(page.get_by_role("heading", name=lab["lobby"])).to_be_visible()
+    return page.evaluate("t => localStorage.getItem(`tablemate.token.${t}`)", table)
+
+
+def wait_version(page: Page, version: int) -> None:
+    """Until the module shows this snapshot (or a newer one)."""
+    page.wait_for_function(
+        "v => { const el = document.querySelector('.game-camelup'); return el && Number(el.dataset.version) >= v; }",
+        arg=version,
+        timeout=10_000,
+    )
+
+
+def board_on(page: Page) -> list[list[str]]:
+    """The 16 stacks a phone shows, bottom -> top."""
+    return page.evaluate(
+        "() => [...document.querySelectorAll('.cm-track .cm-space')]"
+        ".sort((a, b) => a.dataset.space - b.dataset.space)"
+        ".map(s => s.dataset.camels ? s.dataset.camels.split(',') : [])"
+    )
+
+
+def do_bet(page: Page, camel: str) -> None:
+    page.locator(f".cm-ticket[data-camel='{camel}']").click()
+    page.locator(".cm-confirm-bet").click()
+
+
+def do_tile(page: Page, space: int, side: str, legal_spaces: set[int]) -> None:
+    page.locator(".cm-open-tile").click()
+    # The board highlights exactly the legal spaces.
+    expect(page.locator(".cm-track .cm-space.target")).to_have_count(len(legal_spaces))
+    shown = set(page.locator(".cm-track .cm-space.target").evaluate_all("els => els.map(e => Number(e.dataset.space))"))
+    assert shown == legal_spaces, (shown, legal_spaces)
+    page.locator(f".cm-space-pick[data-space='{space}']").click()
+    page.locator(f".cm-side.{side}").click()
+    page.locator(".cm-confirm-tile").click()
+
+
+def do_finish(page: Page, pile: str, camel: str, hand: list[str]) -> None:
+    page.locator(".cm-open-finish").click()
+    page.locator(f".cm-pile.{pile}").click()
+    # Only my own hand's colours are offered.
+    offered = page.locator(".cm-card-pick").evaluate_all("els => els.map(e => e.dataset.camel)")
+    assert offered == hand, (offered, hand)
+    page.locator(f".cm-card-pick[data-camel='{camel}']").click()
+    page.locator(".cm-confirm-finish").click()
+
+
+def do_partner(page: Page, other: str) -> None:
+    page.locator(".cm-open-partner").click()
+    page.locator(f".cm-partner[data-player='{other}']").click()
+    page.locator(".cm-confirm-partner").click()
+
+
+# --- the expected game -----------------------------------------------------------------
+
+
+class Replica:
+    """The same table in the engine: the test applies every action a phone sends."""
+
+    def __init__(self, players: list[str], options: dict[str, Any], host: str) -> None:
+        self.host = host
+        self.state = ENGINE.setup(players, ENGINE.normalize_options(options))
+
+    def apply(self, player: str, action: dict[str, Any]) -> list[dict[str, Any]]:
+        full = {**action, "player": player, "host": player == self.host}
+        self.state, events = ENGINE.apply(self.state, full)
+        return events
+
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        return json.loads(json.dumps(ENGINE.view(self.state, player)))
+
+    def legal(self, player: str) -> list[dict[str, Any]]:
+        return ENGINE.legal_actions(self.state, player)
+
+    def analysis(self, player: str | None) -> dict[str, Any]:
+        return json.loads(json.dumps(ENGINE.analysis(self.state, player)))
+
+    def money(self) -> dict[str, int]:
+        return {p: f["money"] for p, f in ENGINE.public_players(self.state).items()}
+
+
+# --- secrecy -------------------------------------------------------------------------
+
+
+class Traffic:
+    """Everything one phone receives: WebSocket frames and /api/ response bodies."""
+
+    def __init__(self, page: Page, seat: str) -> None:
+        self.seat = seat
+        self.messages: list[tuple[str, Any]] = []
+        page.on("websocket", self._socket)
+        page.on("response", self._response)
+
+    def _socket(self, ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: self._add(f"ws {ws.url.split('?')[0]}", payload))
+
+    def _response(self, res: Response) -> None:
+        if "/api/" not in res.url:
+            return
+        try:
+            body = res.text()
+        except Exception:  # noqa: BLE001  (a redirect or an aborted request has no body)
+            return
+        self._add(f"http {res.url}", body)
+
+    def _add(self, where: str, payload: str | bytes) -> None:
+        text = payload.decode() if isinstance(payload, bytes) else payload
+        try:
+            self.messages.append((where, json.loads(text)))
+        except ValueError:
+            self.messages.append((where, text))
+
+
+_SECRET_KEYS = {"finish_hand", "finish_placed", "hand"}
+
+
+def _walk(obj: Any, path: tuple[Any, ...], over: bool, problems: list[str]) -> None:
+    if isinstance(obj, dict):
+        mine = path[:2] == ("view", "me") or path[:1] == ("legal",)
+        revealed = over and ("result" in path or obj.get("type") == "pile_revealed" or "cards" in path)
+        if {"pile", "camel"} <= set(obj) and not (mine or revealed):
+            problems.append(f"{'/'.join(map(str, path))}: a finish card's colour {obj}")
+        for k, v in obj.items():
+            if k in _SECRET_KEYS and not mine:
+                problems.append(f"{'/'.join(map(str, (*path, k)))} outside view.me")
+            _walk(v, (*path, k), over, problems)
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            _walk(v, (*path, i), over, problems)
+
+
+def _history_lines(msg: Any) -> Iterator[tuple[int, str]]:
+    for r in msg.get("rounds") or []:
+        for e in r.get("entries") or []:
+            yield e["version"], e["text"]
+
+
+def leaks(traffic: Traffic, finish_versions: dict[int, str]) -> list[str]:
+    """What one phone received that it must not have: another seat's finish-card
+    colours (a hand, a placed card) before the race ended, anywhere; a view.me of
+    another seat; a history line of another seat's finish card naming a colour.
+    ``finish_versions`` maps the version of each finish_bet to the seat that sent it."""
+    me = traffic.seat
+    found = []
+    for where, msg in traffic.messages:
+        if not isinstance(msg, dict):
+            continue
+        problems: list[str] = []
+        over = msg.get("status") == "over" or any(
+            isinstance(e, dict) and e.get("type") in ("race_ended", "pile_revealed")
+            for e in msg.get("events") or []
+        )
+        _walk(msg, (), over, problems)
+        view = msg.get("view")
+        if isinstance(view, dict) and view.get("me") and view["me"].get("id") != me:
+            problems.append(f"view.me is {view['me'].get('id')}, not {me}")
+        if "rounds" in msg:
+            for version, text in _history_lines(msg):
+                owner = finish_versions.get(version)
+                if owner and owner != me:
+                    words = [w for lang in COLOUR_WORDS.values() for w in lang if re.search(rf"\b{w}\b", text) or (not w.isascii() and w in text)]
+                    if words:
+                        problems.append(f"history v{version} ({owner}'s finish card) names {words}: {text}")
+        found += [f"{where}: {p}" for p in problems]
+    return found

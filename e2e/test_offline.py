@@ -1,0 +1,66 @@
+"""A phone off the network for a minute while the others play (issue 7): it
+comes back to the current state, and its tap made while offline is either
+applied once or refused with a clear message, never applied twice."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from e2e.test_platform import create_table, join
+
+OFFLINE_MS = 60_000
+
+
+def history_texts(server: str, table: str) -> list[str]:
+    with urllib.request.urlopen(f"{server}/api/tables/{table}/history?lang=en", timeout=5) as r:
+        data = json.load(r)
+    return [e["text"] for rnd in data["rounds"] for e in rnd["entries"] if not e["undone"]]
+
+
+def test_phone_offline_for_a_minute(phone, games, server):
+    toy = next((g for g in games if g["name"] == "toy"), None)
+    if toy is None:
+        pytest.skip("the toy engine (tests/toy_engine.py) is not served")
+    host = phone("en-US")
+    table = create_table(host, toy, "Host", "en")
+    mid, late = phone("en-US"), phone("en-US")
+    join(mid, f"{server}/t/{table}", "Mid", "en")
+    join(late, f"{server}/t/{table}", "Late", "en")
+    host.get_by_role("button", name="Start game").click()
+    expect(late.get_by_text("Connected", exact=True)).to_be_visible()
+    expect(late.get_by_role("button", name=re.compile(r"^note"))).to_be_visible()
+
+    late.context.set_offline(True)
+    # A tap while offline: the request cannot reach the server.
+    late.get_by_role("button", name=re.compile(r"^note")).click()
+    expect(late.get_by_role("alert").or_(late.get_by_role("status")).filter(
+        has_text=re.compile("server|network|connection", re.I)).first).to_be_visible(timeout=20_000)
+
+    # The phone knows it is cut off (its socket's pings go unanswered).
+    expect(late.get_by_text("Reconnecting…", exact=True)).to_be_visible(timeout=60_000)
+
+    # Meanwhile the others play: it becomes Late's turn.
+    host.get_by_role("button", name="add n=2").click()
+    expect(mid.get_by_role("button", name="add n=3")).to_be_enabled()
+    mid.get_by_role("button", name="add n=3").click()
+    expect(host.get_by_role("button", name="add n=1")).to_have_count(0)
+    host.wait_for_timeout(OFFLINE_MS)  # the minute off the network
+    expect(late.get_by_role("button", name="add n=1")).to_have_count(0)  # it could not know
+
+    late.context.set_offline(False)
+    # Back: the phone catches up by itself (reconnect + resync), no reload.
+    expect(late.get_by_text("Connected", exact=True)).to_be_visible(timeout=30_000)
+    expect(late.get_by_role("button", name="add n=1")).to_be_enabled(timeout=30_000)
+    late.get_by_role("button", name="add n=1").click()
+    # Round 1 is complete: the host (and only the host) may start round 2.
+    expect(host.get_by_role("button", name="next_round")).to_be_enabled()
+
+    texts = history_texts(server, table)
+    notes = [t for t in texts if t.startswith("Late: noted")]
+    assert len(notes) <= 1, f"the offline tap was applied twice: {texts}"
+    assert "Late +1" in texts and "Host +2" in texts and "Mid +3" in texts

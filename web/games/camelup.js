@@ -1,0 +1,301 @@
+// Camel Up (카멜업, 2nd edition) on the phone: the phone is the pyramid. The
+// board mirror, the dice tents, my turn's actions, leg and race results, the
+// odds panel and the host's board correction. The server's view says what this
+// phone may see and `legal` what it may do; this module only draws and sends.
+
+import { api } from '../net.js';
+import { getToken } from '../tokens.js';
+import { h } from '../ui.js';
+import { actionsBody } from './camelup/actions.js';
+import { boardCard } from './camelup/board.js';
+import { ensureCss, place } from './camelup/common.js';
+import { fixCard } from './camelup/fix.js';
+import { oddsPanel } from './camelup/odds.js';
+import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
+import { legResult, myCards, pilesReveal, playersCard, raceHead, standings } from './camelup/results.js';
+import { STRINGS } from './camelup/strings.js';
+
+ensureCss();
+
+const FRESH_MS = 2500;
+/** Which `legal` type each open choice needs. */
+const SEL_TYPE = { bet: 'leg_bet', tile: 'spectator', finish: 'finish_bet', partner: 'partner' };
+
+/**
+ * The headline: whose turn, the leg, dice out, my money.
+ * @param {import('./camelup/common.js').Ctx} ctx
+ * @param {any} snap
+ */
+function statusBar(ctx, snap) {
+  const v = snap.view;
+  const full = v.mode !== 'pyramid';
+  const mine = full && v.current_player !== null && v.current_player === ctx.me;
+  let title;
+  if (v.phase === 'over') title = ctx.t('status.race_over');
+  else if (!full) title = v.phase === 'leg_over' ? ctx.t('status.leg_over', { leg: v.leg }) : ctx.t('status.pyramid_mode');
+  else if (mine) title = ctx.t('status.your_turn');
+  else title = v.current_player ? ctx.t('status.turn', { name: ctx.name(v.current_player) }) : ctx.t('status.watch');
+  const chips = [
+    h('span', { class: 'cm-chip', text: ctx.t('status.leg', { leg: v.leg }) }),
+    h('span', { class: 'cm-chip', text: ctx.t('status.dice_out', { n: (v.tents || []).length }) }),
+  ];
+  if (full && v.phase !== 'over') chips.push(h('span', { class: 'cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
+  if (full && v.me) chips.push(h('span', { class: 'cm-chip me', dataset: { money: String(v.me.money) }, text: ctx.t('status.my_money', { n: v.me.money }) }));
+  return h('div', { class: `cm-status ${mine ? 'my-turn' : ''}`, dataset: { phase: v.phase, current: v.current_player || '' } },
+    h('h2', { id: 'cm-status-title', class: 'cm-status-title', text: title }),
+    h('div', { class: 'cm-chips' }, ...chips));
+}
+
+export default {
+  strings: STRINGS,
+
+  /**
+   * @param {HTMLElement} el
+   * @param {import('../games-loader.js').GameContext} ctx
+   * @returns {import('../games-loader.js').GameInstance}
+   */
+  mount(el, ctx) {
+    const root = h('div', { class: 'game-camelup', hidden: true });
+    el.append(root);
+    ensureCss().then(() => { root.hidden = false; });
+    /** @type {any} */
+    let snap = null;
+    let alive = true;
+    /** The die shown as "just rolled": from the tents, my own roll's events, or the history. */
+    const last = {
+      /** @type {import('./camelup/common.js').Tent|null} */ tent: null,
+      /** @type {string|null} */ text: null,
+      fresh: false,
+      /** version it belongs to */ version: -1,
+    };
+    let legOpen = false;
+    /** @type {number|undefined} */
+    let freshTimer;
+
+    const ui = {
+      busy: false,
+      /** @type {import('./camelup/actions.js').Sel|null} */
+      sel: null,
+      manual: { /** @type {string|null} */ die: null, /** @type {number|null} */ value: null, /** @type {string|null} */ color: null },
+      fix: { open: false, space: 1, /** @type {string[]} */ camels: [], touched: false },
+      shake: /** @type {Shake} */ (/** @type {unknown} */ (null)),
+      /** @param {import('./camelup/actions.js').Sel|null} s */
+      select(s) { ui.sel = s; render(); },
+      /** @param {Partial<typeof ui.manual>} m */
+      setManual(m) { Object.assign(ui.manual, m); render(); },
+      /** @param {Partial<typeof ui.fix>} f */
+      setFix(f) { Object.assign(ui.fix, f, { touched: true }); render(); },
+      /**
+       * Sends an action; resolves with the server's answer, or null when it was
+       * refused (the platform has shown why) or another one is on its way.
+       * @param {Record<string, unknown>} action
+       * @returns {Promise<any>}
+       */
+      act(action) {
+        if (ui.busy) return Promise.resolve(null);
+        ui.busy = true;
+        render();
+        return ctx.act(/** @type {{type: string}} */ (action)).then((res) => res || {}, () => null).then((res) => {
+          ui.busy = false;
+          if (alive) render();
+          return res;
+        });
+      },
+      roll() {
+        if (!snap || !(snap.legal || []).some((/** @type {any} */ a) => a.type === 'pyramid')) return;
+        const before = snap.version;
+        ui.act({ type: 'pyramid' }).then((res) => {
+          if (res && Array.isArray(res.events)) ownRoll(res, before);
+        });
+      },
+    };
+    ui.shake = new Shake(() => ui.roll(), () => render());
+
+    /**
+     * My own roll's events carry the die even when it ended the leg (the next
+     * leg's view has empty tents): show it from there.
+     * @param {{version: number, events: any[]}} res @param {number} before
+     */
+    function ownRoll(res, before) {
+      const rolled = res.events.find((e) => e && e.type === 'die_rolled');
+      const ended = res.events.some((e) => e && e.type === 'leg_started');
+      if (!rolled || !ended || res.version < last.version || res.version <= before) return;
+      showDie({ die: rolled.die, value: rolled.value, color: rolled.color, camel: rolled.camel }, null, res.version, true);
+    }
+
+    /**
+     * @param {import('./camelup/common.js').Tent|null} tent
+     * @param {string|null} text
+     * @param {number} version
+     * @param {boolean} fresh
+     */
+    function showDie(tent, text, version, fresh) {
+      last.tent = tent;
+      last.text = text;
+      last.version = version;
+      last.fresh = fresh;
+      clearTimeout(freshTimer);
+      if (fresh) {
+        ctx.vibrate([60, 40, 160]);
+        freshTimer = window.setTimeout(() => { last.fresh = false; if (alive) render(); }, FRESH_MS);
+      }
+      if (alive) render();
+    }
+
+    /**
+     * The die that ended the leg, for the phones that did not roll it: the
+     * view starts the next leg with empty tents, the history still says it.
+     * @param {any} s
+     */
+    function fetchLegDie(s) {
+      const version = s.version;
+      const token = ctx.me !== null ? getToken(s.table) : null;
+      api(`/api/tables/${encodeURIComponent(s.table)}/history?lang=${ctx.lang}`, { token }).then((data) => {
+        if (!alive || last.version > version || (last.version === version && last.tent)) return;
+        for (const r of data.rounds || []) {
+          for (const e of r.entries || []) {
+            // "Bora rolled the red die: 3 [red] from space 5: ..." → the roll part.
+            if (e.version === version) showDie(null, String(e.text).split(' [')[0], version, true);
+          }
+        }
+      }, () => { /* the board and the leg result still show what happened */ });
+    }
+
+    /** @param {any} s */
+    function noteSnapshot(s) {
+      const v = s.view || {};
+      const prev = snap && snap.view && snap.view.phase ? snap.view : null;
+      const tents = v.tents || [];
+      if (!prev) {
+        if (tents.length) showDie(tents[tents.length - 1], null, s.version, false);
+      } else if (v.leg === prev.leg && tents.length > (prev.tents || []).length) {
+        showDie(tents[tents.length - 1], null, s.version, true);
+      } else if (v.leg === prev.leg + 1 && v.mode !== 'pyramid' && tents.length === 0) {
+        // The roll that ended a leg: mine (events) or someone else's (history).
+        legOpen = true;
+        if (last.version < s.version) fetchLegDie(s);
+      } else if (v.leg !== prev.leg || tents.length < (prev.tents || []).length) {
+        // Next leg (pyramid mode) or an undo: no die to celebrate.
+        if (tents.length) showDie(tents[tents.length - 1], null, s.version, false);
+        else { last.tent = null; last.text = null; last.fresh = false; }
+      }
+      if (v.phase === 'over' && prev && prev.phase !== 'over') legOpen = true;
+      // A choice that is no longer possible (the turn moved on) is dropped.
+      const legal = s.legal || [];
+      if (ui.sel && !legal.some((/** @type {any} */ a) => a.type === SEL_TYPE[ui.sel.kind])) ui.sel = null;
+      if (!legal.some((/** @type {any} */ a) => a.type === 'pyramid_manual')) ui.manual = { die: null, value: null, color: null };
+      if (!ui.fix.touched && v.board) ui.fix.camels = [...v.board.spaces[ui.fix.space - 1].camels];
+    }
+
+    const odds = oddsPanel(ctx);
+
+    /** @type {Map<string, {key: string, value: any}>} */
+    const memo = new Map();
+    /**
+     * The part built last time when its inputs (`deps`) are unchanged: another
+     * player's move must not swap the buttons under a finger about to tap.
+     * @template T
+     * @param {string} name @param {unknown[]} deps everything `build` reads
+     * @param {() => T} build
+     * @returns {T}
+     */
+    function part(name, deps, build) {
+      const key = JSON.stringify(deps);
+      const hit = memo.get(name);
+      if (hit && hit.key === key) return hit.value;
+      const value = build();
+      memo.set(name, { key, value });
+      return value;
+    }
+
+    function render() {
+      if (!snap || !snap.view || !snap.view.phase) return;
+      const v = snap.view;
+      const legal = snap.legal || [];
+      const full = v.mode !== 'pyramid';
+      const over = v.phase === 'over';
+      const names = snap.players.map((/** @type {any} */ p) => p.name);
+      const base = [ctx.lang, ctx.me, names];
+      const busy = [...base, ui.busy];
+      const tiles = ui.sel && ui.sel.kind === 'tile' ? legal.filter((/** @type {any} */ a) => a.type === 'spectator').map((/** @type {any} */ a) => a.space) : null;
+      const tileSel = ui.sel && ui.sel.kind === 'tile' ? ui.sel.space : null;
+      const lastKey = [last.tent, last.text, last.fresh];
+
+      const status = part('status', [base, v.phase, v.mode, v.current_player, v.leg, (v.tents || []).length, v.pyramid_tickets_left, v.me && v.me.money], () => statusBar(ctx, snap));
+      const board = part('board', [base, v.board, v.colours, tiles, tileSel], () => boardCard(ctx, v, {
+        targets: tiles ? new Set(tiles) : null,
+        selected: tileSel,
+        onPick: (space) => {
+          const sel = /** @type {any} */ (ui.sel);
+          const keep = sel && sel.side && legal.some((/** @type {any} */ a) => a.type === 'spectator' && a.space === space && a.side === sel.side);
+          ui.select({ kind: 'tile', space, side: keep ? sel.side : null });
+        },
+      }));
+      const tentsEl = part('tents', [base, v.tents, v.pyramid, v.colours, lastKey], () => tentsCard(ctx, v, last));
+      const rollLegal = legal.filter((/** @type {any} */ a) => ['pyramid', 'pyramid_manual', 'next_leg'].includes(a.type));
+      const roll = over ? null : part('roll', [busy, rollLegal, v.phase, v.mode, v.colours, ui.shake.state, ui.manual, snap.me], () => rollControl(ctx, snap, ui));
+      const host = snap.me !== null && snap.me === snap.host;
+      const fix = !over && host && legal.some((/** @type {any} */ a) => a.type === 'set_stack')
+        ? part('fix', [busy, v.board, v.colours, ui.fix.space, ui.fix.camels], () => fixCard(ctx, v, ui))
+        : null;
+
+      /** @type {Array<Node|null>} */
+      const parts = [];
+      if (!full) {
+        parts.push(over ? part('race', [base, v.result, v.colours], () => raceHead(ctx, v)) : status, board, tentsEl);
+        if (roll) parts.push(part('roll-card', [], () => h('section', { class: 'card cm-roll-card' })));
+      } else if (over) {
+        parts.push(
+          part('race', [base, v.result, v.colours], () => raceHead(ctx, v)),
+          part('final-leg', [base, v.last_leg, v.colours], () => legResult(ctx, v, { final: true })),
+          part('piles', [base, v.result, v.colours], () => pilesReveal(ctx, v)),
+          part('standings', [base, v.result], () => standings(ctx, snap)),
+          board, tentsEl);
+      } else {
+        const leg = part('leg', [base, v.last_leg, v.colours, legOpen], () => {
+          const d = legResult(ctx, v, { open: legOpen });
+          if (d) d.addEventListener('toggle', () => { legOpen = d.hasAttribute('open'); });
+          return d;
+        });
+        const mine = v.current_player !== null && v.current_player === ctx.me;
+        const card = part('actions-card', [], () => h('section', { class: 'card cm-actions', 'aria-labelledby': 'cm-actions-title' }));
+        card.classList.toggle('my-turn', mine);
+        const body = part('actions', [busy, legal, ui.sel, v.tickets, v.players, v.current_player, v.partnerships, v.colours], () => actionsBody(ctx, snap, ui));
+        place(card, /** @type {Node[]} */ ([...body, roll].filter(Boolean)));
+        parts.push(status, board, tentsEl, leg, card);
+      }
+      if (!full && roll) {
+        const card = /** @type {HTMLElement} */ (memo.get('roll-card')?.value);
+        place(card, [roll]);
+      }
+      if (!over) parts.push(odds.el);
+      if (full) {
+        parts.push(
+          part('players', [base, v.players, snap.players.map((/** @type {any} */ p) => p.money), v.current_player, v.finish_piles, v.colours], () => playersCard(ctx, snap)),
+          part('mine', [base, v.me, v.colours], () => myCards(ctx, v)));
+      }
+      parts.push(fix);
+      place(root, /** @type {Node[]} */ (parts.filter(Boolean)));
+      // Which snapshot is on screen (for the big screen and tests to wait on).
+      root.dataset.version = String(snap.version);
+    }
+
+    const offLang = ctx.onLangChange(() => { odds.relabel(); render(); });
+    return {
+      update(s) {
+        noteSnapshot(s);
+        snap = s;
+        render();
+        odds.update(s);
+      },
+      destroy() {
+        alive = false;
+        clearTimeout(freshTimer);
+        ui.shake.stop();
+        odds.destroy();
+        offLang();
+        el.replaceChildren();
+      },
+    };
+  },
+};

@@ -1,0 +1,181 @@
+// Shared pieces of the Camel Up screens: the stylesheet link, camels and dice
+// drawn in their colours, names of colours and money. No rules live here: the
+// board, what is legal and every payout come from the server's view.
+
+import { h } from '../../ui.js';
+
+/**
+ * @typedef {{
+ *   t: (key: string, params?: Record<string, unknown>) => string,
+ *   readonly lang: 'ko'|'en', me: string|null, name: (pid: string) => string,
+ *   act: (action: {type: string, [k: string]: unknown}) => Promise<{version: number, events: unknown[]}>,
+ *   vibrate: (pattern: number|number[]) => void,
+ * }} Ctx
+ * @typedef {{die: string, value: number, color: string|null, camel: string}} Tent
+ */
+
+export const RACING = ['blue', 'green', 'yellow', 'red', 'purple'];
+export const CRAZY = ['white', 'black'];
+export const GREY = 'grey';
+
+/** @type {Promise<void>|null} */
+let cssReady = null;
+
+/**
+ * Loads camelup.css once (the CSP allows same-origin stylesheets, not inline
+ * styles). Resolves when it is in, failed, or slow, so the board never flashes
+ * unstyled.
+ * @returns {Promise<void>}
+ */
+export function ensureCss() {
+  if (cssReady) return cssReady;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = '/games/camelup.css';
+  link.dataset.camelupCss = '';
+  cssReady = new Promise((resolve) => {
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => resolve());
+    window.setTimeout(resolve, 2000);
+  });
+  document.head.append(link);
+  return cssReady;
+}
+
+/**
+ * The colour word a camel is drawn in: racing camels follow the table's
+ * racingColours (CU-17), crazy camels are white and black.
+ * @param {any} view
+ * @param {string} camel
+ */
+export function colourWord(view, camel) {
+  if (RACING.includes(camel)) return (view && view.colours && view.colours[camel]) || camel;
+  return camel;
+}
+
+/** @param {string} camel */
+export const isCrazy = (camel) => CRAZY.includes(camel);
+
+/**
+ * "blue" / "파랑" for a camel or a die.
+ * @param {Ctx} ctx @param {any} view @param {string} camel
+ */
+export function colourName(ctx, view, camel) {
+  return ctx.t(`colour.${colourWord(view, camel)}`);
+}
+
+/**
+ * "blue camel" / "white crazy camel".
+ * @param {Ctx} ctx @param {any} view @param {string} camel
+ */
+export function camelName(ctx, view, camel) {
+  return ctx.t(isCrazy(camel) ? 'camel.crazy' : 'camel.racing', { colour: colourName(ctx, view, camel) });
+}
+
+/** @param {Ctx} ctx @param {number} n */
+export function money(ctx, n) {
+  return ctx.t('money', { n });
+}
+
+/**
+ * One camel in its colour, with a head on the side it faces. Racing camels
+ * face their running direction (`reverse` on the bottom row of the loop),
+ * crazy camels the other way.
+ * @param {Ctx} ctx @param {any} view @param {string} camel
+ * @param {{reverse?: boolean, label?: boolean}} [opts]
+ */
+export function camelEl(ctx, view, camel, opts = {}) {
+  const word = colourWord(view, camel);
+  const right = isCrazy(camel) === Boolean(opts.reverse);
+  return h('span', {
+    class: `cm-camel cm-c-${word} ${isCrazy(camel) ? 'crazy' : 'racing'} ${right ? 'face-r' : 'face-l'}`,
+    role: opts.label === false ? null : 'img',
+    'aria-label': opts.label === false ? null : camelName(ctx, view, camel),
+    'aria-hidden': opts.label === false ? 'true' : null,
+    dataset: { camel },
+  }, h('span', { class: 'cm-camel-letter', 'aria-hidden': 'true', text: ctx.t(`letter.${word}`) }));
+}
+
+/**
+ * A small colour dot with the colour's name next to it ("● blue").
+ * @param {Ctx} ctx @param {any} view @param {string} camel
+ * @param {string} [extra] text after the name
+ */
+export function camelTag(ctx, view, camel, extra) {
+  return h('span', { class: 'cm-tag', dataset: { camel } },
+    h('span', { class: `cm-dot cm-c-${colourWord(view, camel)}`, 'aria-hidden': 'true' }),
+    h('span', { text: extra === undefined ? colourName(ctx, view, camel) : `${colourName(ctx, view, camel)} ${extra}` }));
+}
+
+/**
+ * "W2" / "B3": the grey die's face.
+ * @param {Tent} tent
+ */
+export function greyFace(tent) {
+  return `${tent.color === 'black' ? 'B' : 'W'}${tent.value}`;
+}
+
+/**
+ * What a die out of the pyramid says, in words.
+ * @param {Ctx} ctx @param {any} view @param {Tent} tent
+ */
+export function dieText(ctx, view, tent) {
+  if (tent.die === GREY) return ctx.t('die.grey', { face: greyFace(tent), camel: camelName(ctx, view, tent.camel) });
+  return ctx.t('die.racing', { colour: colourName(ctx, view, tent.die), value: tent.value });
+}
+
+/**
+ * A die face: the die's colour and its value (the grey die shows its number
+ * in the crazy camel's colour it rolled).
+ * @param {Ctx} ctx @param {any} view @param {Tent} tent
+ * @param {{big?: boolean, fresh?: boolean}} [opts]
+ */
+export function dieEl(ctx, view, tent, opts = {}) {
+  const grey = tent.die === GREY;
+  const cls = ['cm-die', grey ? `cm-die-grey ink-${tent.color}` : `cm-c-${colourWord(view, tent.die)}`];
+  if (opts.big) cls.push('big');
+  if (opts.fresh) cls.push('fresh');
+  return h('span', {
+    class: cls.join(' '),
+    role: 'img',
+    'aria-label': dieText(ctx, view, tent),
+    dataset: { die: tent.die, value: String(tent.value), color: tent.color || '', camel: tent.camel },
+  }, h('span', { class: 'cm-die-value', 'aria-hidden': 'true', text: grey ? greyFace(tent) : String(tent.value) }));
+}
+
+/**
+ * Puts `nodes` into `parent` in order, moving or removing only what differs, so
+ * an unchanged part keeps its element (and a finger on one of its buttons).
+ * @param {Element} parent
+ * @param {Node[]} nodes
+ */
+export function place(parent, nodes) {
+  let cur = parent.firstChild;
+  for (const n of nodes) {
+    if (n === cur) { cur = cur.nextSibling; continue; }
+    parent.insertBefore(n, cur);
+  }
+  while (cur) {
+    const next = cur.nextSibling;
+    cur.remove();
+    cur = next;
+  }
+}
+
+/**
+ * A percentage for the odds panel: "28.3%".
+ * @param {number} p probability 0..1
+ * @param {number} [digits]
+ */
+export function pct(p, digits = 1) {
+  return `${(p * 100).toFixed(digits)}%`;
+}
+
+/**
+ * A signed value: "+1.07", "−0.21".
+ * @param {number} x
+ */
+export function signed(x) {
+  const s = Math.abs(x).toFixed(2);
+  return x < 0 ? `−${s}` : `+${s}`;
+}

@@ -1,0 +1,58 @@
+// The host's "fix the board" (set_stack): when the physical camels were moved
+// wrongly, pick a space and tap its camels bottom → top. The server checks the
+// correction; this form only collects it.
+
+import { h } from '../../ui.js';
+import { camelEl, camelName } from './common.js';
+
+/** @typedef {import('./common.js').Ctx} Ctx */
+
+/**
+ * @param {Ctx} ctx @param {any} view
+ * @param {{busy: boolean, fix: {open: boolean, space: number, camels: string[]},
+ *          setFix: (f: Partial<{open: boolean, space: number, camels: string[]}>) => void,
+ *          act: (a: Record<string, unknown>) => Promise<boolean>}} ui
+ */
+export function fixCard(ctx, view, ui) {
+  const f = ui.fix;
+  const all = [...view.camels.racing, ...view.camels.crazy];
+  const select = /** @type {HTMLSelectElement} */ (h('select', { id: 'cm-fix-space', disabled: ui.busy }));
+  for (let s = 1; s <= 16; s++) {
+    const o = h('option', { value: String(s), text: ctx.t('board.space', { n: s }) });
+    if (s === f.space) /** @type {HTMLOptionElement} */ (o).selected = true;
+    select.append(o);
+  }
+  select.addEventListener('change', () => {
+    const space = Number(select.value);
+    // Start from what the mirror shows there: most fixes change one camel.
+    ui.setFix({ space, camels: [...view.board.spaces[space - 1].camels] });
+  });
+  const names = f.camels.map((c) => camelName(ctx, view, c));
+  const el = h('details', { class: 'card cm-fix', open: f.open },
+    h('summary', { text: ctx.t('fix.title') }),
+    h('p', { class: 'hint', text: ctx.t('fix.help') }),
+    h('div', { class: 'field' }, h('label', { for: 'cm-fix-space', text: ctx.t('fix.space') }), select),
+    h('div', { class: 'cm-choice-row cm-fix-camels' }, ...all.map((c) => h('button', {
+      type: 'button',
+      class: 'cm-fix-camel',
+      'aria-pressed': String(f.camels.includes(c)),
+      'aria-label': camelName(ctx, view, c),
+      disabled: ui.busy,
+      dataset: { camel: c },
+      onclick: () => ui.setFix({ camels: f.camels.includes(c) ? f.camels.filter((x) => x !== c) : [...f.camels, c] }),
+    }, camelEl(ctx, view, c, { label: false })))),
+    h('p', { class: 'cm-fix-order', text: ctx.t('fix.order', { camels: names.length ? names.join(', ') : ctx.t('board.empty') }) }),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'cm-fix-clear', disabled: ui.busy || !f.camels.length, text: ctx.t('fix.clear'), onclick: () => ui.setFix({ camels: [] }) }),
+      h('button', {
+        type: 'button',
+        class: 'cm-fix-apply',
+        disabled: ui.busy,
+        text: ctx.t('fix.apply', { space: f.space }),
+        onclick: () => {
+          ui.act({ type: 'set_stack', space: f.space, camels: f.camels });
+        },
+      })));
+  el.addEventListener('toggle', () => { ui.fix.open = el.hasAttribute('open'); });
+  return el;
+}
