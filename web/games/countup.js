@@ -27,6 +27,11 @@ function ensureCss() {
 export default {
   strings,
 
+  /** My turn: my sheet or my bonus is awaited (calling is the caller's job, not a turn). */
+  yourTurn(snap) {
+    return (snap.legal || []).some((a) => a.type === 'numbers' || (a.type === 'bonus' && !a.seat));
+  },
+
   /**
    * @param {HTMLElement} el
    * @param {import('../games-loader.js').GameContext} ctx

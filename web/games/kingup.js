@@ -63,6 +63,11 @@ function statusBar(ctx, snap) {
 export default {
   strings: STRINGS,
 
+  /** My turn: a character to place or move, or my vote is awaited. */
+  yourTurn(snap) {
+    return (snap.legal || []).some((a) => ['place', 'move', 'vote'].includes(a.type));
+  },
+
   /**
    * @param {HTMLElement} el
    * @param {import('../games-loader.js').GameContext} ctx

@@ -13,6 +13,7 @@ const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected']);
  * @returns {string}
  */
 export function figureText(v) {
+  if (typeof v === 'boolean') return v ? '✓' : '–';
   if (Array.isArray(v)) return v.map(figureText).join(', ');
   if (v && typeof v === 'object') return JSON.stringify(v);
   return String(v);
@@ -23,7 +24,8 @@ export function figureText(v) {
  * @returns {Array<[string, unknown]>}
  */
 export function figures(p) {
-  return Object.entries(p).filter(([k]) => !FIGURE_SKIP.has(k));
+  // An empty list (no round scored yet) says nothing: leave it out.
+  return Object.entries(p).filter(([k, v]) => !FIGURE_SKIP.has(k) && !(Array.isArray(v) && v.length === 0));
 }
 
 /**

@@ -174,7 +174,10 @@ export function tableScreen(root, session) {
     undoBtn.hidden = !isHost;
     renderScoreboard();
     seats.update(snap);
-    const myTurn = snap.status === 'playing' && gameLegal(snap).length > 0;
+    // A module may say what "my turn" means for its game (a host who may
+    // always name a caller is not therefore always "on turn").
+    const myTurn = snap.status === 'playing'
+      && (module && module.yourTurn ? module.yourTurn(snap) : gameLegal(snap).length > 0);
     if (myTurn && !wasMyTurn) {
       toast(t('table.your_turn'));
       vibrate([80, 40, 80]);
@@ -185,10 +188,15 @@ export function tableScreen(root, session) {
   }
 
   const gameName = session.store.get().snapshot?.game || '';
+  /** @type {any} */
+  let module = null;
   loadGame(gameName).then((mod) => {
     if (!alive) return;
+    module = mod;
     gameArea.replaceChildren();
     instance = mod.mount(gameArea, ctx);
+    // The module's strings are loaded now: figure labels can be translated.
+    renderScoreboard();
     if (snap) instance.update(snap);
   }).catch((e) => showError({ code: 'error', message: String(e) }));
 
