@@ -14,7 +14,10 @@ from jsonschema.exceptions import ValidationError
 from engines.base import Engine
 from server.errors import ApiError
 
-NAME = {"type": "string", "minLength": 1, "maxLength": 24}
+#: Names longer than NAME_LIMIT are accepted and trimmed (tables.clean_name);
+#: the schema only bounds what is worth reading at all.
+NAME_LIMIT = 24
+NAME = {"type": "string", "minLength": 1, "maxLength": 200}
 PLAYER_ID = {"type": "string", "pattern": "^p[0-9]{1,4}$"}
 
 CREATE_BODY: dict[str, Any] = {

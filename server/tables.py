@@ -63,9 +63,22 @@ def find_seat(doc: dict[str, Any], token: str | None) -> dict[str, Any] | None:
 
 
 def clean_name(name: str) -> str:
+    """NFC, trimmed of spaces, cut to ``NAME_LIMIT`` characters; control and
+    format characters are refused (they could hide or reorder text).
+
+    >>> clean_name("  민지  ")
+    '민지'
+    >>> len(clean_name("x" * 200))
+    24
+    """
     name = unicodedata.normalize("NFC", name).strip()
-    if not name or any(unicodedata.category(c)[0] == "C" for c in name):
-        raise ApiError(400, "bad_name", "A name needs 1–24 visible characters.")
+    # A ZWJ (U+200D) joins emoji; other format characters (bidi overrides) are refused.
+    if any(unicodedata.category(c) in {"Cc", "Cs", "Co", "Cn"} or
+           (unicodedata.category(c) == "Cf" and c != "\u200d") for c in name):
+        raise ApiError(400, "bad_name", "Names may not contain control characters.")
+    name = name[: schemas.NAME_LIMIT].strip()
+    if not name:
+        raise ApiError(400, "bad_name", "A name needs at least one visible character.")
     return name
 
 

@@ -201,9 +201,16 @@ def test_join_after_start_is_refused(table) -> None:
 
 
 def test_bad_names_and_options(client) -> None:
-    for name in ("", "   ", "a" * 25, "bad\x00name"):
+    for name in ("", "   ", "bad\x00name", "rtl\u202eevil", "a" * 201):
         r = client.post("/api/tables", json={"game": "toy", "name": name})
         assert r.status_code == 400, name
+    long = client.post("/api/tables", json={"game": "toy", "name": "가" * 200})
+    tok = long.json["player"]["token"]
+    snap = client.get(f"/api/tables/{long.json['table']}", headers={"Authorization": f"Bearer {tok}"}).json
+    assert snap["players"][0]["name"] == "가" * 24, "trimmed to the documented limit"
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467 <img src=x onerror=alert(1)>"
+    r = client.post("/api/tables", json={"game": "toy", "name": family})
+    assert r.status_code == 201
     r = client.post("/api/tables", json={"game": "chess", "name": "x"})
     assert r.json["error"]["code"] == "unknown_game"
     r = client.post("/api/tables", json={"game": "toy", "name": "x", "options": {"target": 1}})

@@ -121,7 +121,7 @@ export function homeScreen(root, app) {
   const optionsBox = h('div');
   const optionsDetails = h('details', { class: 'options', hidden: true }, h('summary', { t: 'home.options' }), optionsBox);
   const nameInput = /** @type {HTMLInputElement} */ (h('input', {
-    id: 'home-name', name: 'name', autocomplete: 'nickname', maxlength: 32, required: true, enterkeyhint: 'go',
+    id: 'home-name', name: 'name', autocomplete: 'nickname', maxlength: 24, required: true, enterkeyhint: 'go',
   }));
   nameInput.value = lastName();
   const createBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'primary', t: 'home.create', disabled: true }));

@@ -27,7 +27,7 @@ export function joinScreen(root, session, snap, notice) {
   }
 
   const nameInput = /** @type {HTMLInputElement} */ (h('input', {
-    id: 'join-name', name: 'name', autocomplete: 'nickname', maxlength: 32, required: true, enterkeyhint: 'go',
+    id: 'join-name', name: 'name', autocomplete: 'nickname', maxlength: 24, required: true, enterkeyhint: 'go',
   }));
   nameInput.value = lastName();
   const submit = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', class: 'primary', t: 'join.submit' }));

@@ -91,7 +91,7 @@ export function seatsComponent(session, mode) {
     if (!snap) return null;
     const name = p.name;
     const input = /** @type {HTMLInputElement} */ (h('input', {
-      id: `rename-${p.id}`, maxlength: 32, autocomplete: 'off', 'data-focus-key': `rename-${p.id}`,
+      id: `rename-${p.id}`, maxlength: 24, autocomplete: 'off', 'data-focus-key': `rename-${p.id}`,
     }));
     input.value = draft;
     input.addEventListener('input', () => { draft = input.value; });

@@ -1,0 +1,15 @@
+"""The examples in server docstrings run."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from server import security, tables
+
+
+@pytest.mark.parametrize("module", [security, tables], ids=lambda m: m.__name__)
+def test_doctests(module) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
