@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
+import signal
 import subprocess
 import sys
 import time
@@ -21,6 +20,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from conftest import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("TABLEMATE_E2E_CHROMIUM", "/usr/bin/chromium")
@@ -38,12 +39,6 @@ TOY_SPEC = "tests.toy_engine:TOY"
 expect.set_options(timeout=10_000)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _wait(check: Callable[[], bool], what: str, proc: subprocess.Popen, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -56,7 +51,7 @@ def _wait(check: Callable[[], bool], what: str, proc: subprocess.Popen, timeout:
 
 
 def _stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
+    proc.send_signal(signal.SIGINT)  # gunicorn's quick shutdown: open sockets just drop
     try:
         proc.wait(5)
     except subprocess.TimeoutExpired:
@@ -65,35 +60,15 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    exe = shutil.which("redis-server")
-    if not exe:
-        pytest.skip("redis-server is not installed (Debian package redis-server)")
-    port = free_port()
-    proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-    def ready() -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-                s.sendall(b"PING\r\n")
-                return s.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    try:
-        _wait(ready, "redis-server", proc)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        _stop(proc)
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's redis-server (root conftest); e2e tables never collide."""
+    return redis_server.url
 
 
 class AppServer:
-    """``flask --app server run`` on a fixed port, on the given Redis; can be
-    stopped and started again on the same port (same origin for the phones)."""
+    """The app in its production serving model (gunicorn + gevent) on a fixed
+    port, on the given Redis; can be stopped and started again on the same port
+    (same origin for the phones)."""
 
     def __init__(self, redis_url: str, log_path: Path) -> None:
         self.port = free_port()
@@ -123,9 +98,10 @@ class AppServer:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "flask", "--app", "server", "run", "-p", str(self.port)],
+                [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "server/gunicorn_conf.py"),
+                 "server:create_app()"],
                 cwd=ROOT,
-                env=self.env,
+                env={**self.env, "BIND": f"127.0.0.1:{self.port}", "PYTHONPATH": str(ROOT)},
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
