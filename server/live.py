@@ -55,16 +55,17 @@ class Connection:
                 self.open = False
 
     def send_state(self, snapshot: dict[str, Any], force: bool = False) -> None:
+        self.send_encoded(snapshot["version"], encode_state(snapshot), force)
+
+    def send_encoded(self, version: int, data: str, force: bool = False) -> None:
         with self.lock:
             # Snapshots may race (two changes fanned out at once): never go back.
-            stale = snapshot["version"] < self.sent_version or (
-                snapshot["version"] == self.sent_version and not force)
+            stale = version < self.sent_version or (version == self.sent_version and not force)
             if stale or not self.open:
                 return
-            self.sent_version = snapshot["version"]
+            self.sent_version = version
             try:
-                self.ws.send(json.dumps({"type": "state", **snapshot}, separators=(",", ":"),
-                                        ensure_ascii=False))
+                self.ws.send(data)
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
 
@@ -76,6 +77,10 @@ class Connection:
                 self.ws.close(reason=CLOSE_BAD_TOKEN, message=code)
             except Exception:  # already closed
                 pass
+
+
+def encode_state(snapshot: dict[str, Any]) -> str:
+    return json.dumps({"type": "state", **snapshot}, separators=(",", ":"), ensure_ascii=False)
 
 
 class Hub:
@@ -153,14 +158,15 @@ class Hub:
         seats = {s["id"]: s["th"] for s in doc["seats"]}
         engine = self.tables.engine(doc["game"])
         state = engine.load(doc["state"]) if doc["state"] is not None else None
-        cache: dict[str | None, dict[str, Any]] = {}
+        # One snapshot, encoded once, per seat (a seat may have several phones).
+        cache: dict[str | None, str] = {}
         for c in conns:
             if c.player is not None and seats.get(c.player) != c.th:
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")
                 continue
             if c.player not in cache:
-                cache[c.player] = self.tables.snapshot(doc, c.player, state)
-            c.send_state(cache[c.player], force=force)
+                cache[c.player] = encode_state(self.tables.snapshot(doc, c.player, state))
+            c.send_encoded(doc["version"], cache[c.player], force=force)
 
 
 class TokenBucket:

@@ -75,7 +75,13 @@ class Tx:
     pipe: Any
     table_id: str
     doc: dict[str, Any]
+    raw: str = field(default="", repr=False)
     _log: list[dict[str, Any]] | None = field(default=None, repr=False)
+
+    def copy(self) -> dict[str, Any]:
+        """A private copy of the document to change (parsing the JSON again is
+        several times faster than ``copy.deepcopy``)."""
+        return json.loads(self.raw)
 
     def cached_result(self, request_id: str) -> dict[str, Any] | None:
         raw = self.pipe.hget(req_key(self.table_id), request_id)
@@ -164,7 +170,7 @@ class Store:
                     if raw is None:
                         pipe.unwatch()
                         raise KeyError(table_id)
-                    commit = fn(Tx(pipe, table_id, json.loads(raw)))
+                    commit = fn(Tx(pipe, table_id, json.loads(raw), raw))
                     if commit.doc is None:
                         pipe.unwatch()
                         return commit.result

@@ -7,7 +7,6 @@ atomically with the next version → publish (the store does that on commit).
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 import logging
@@ -191,7 +190,7 @@ class Tables:
         self.load(table_id)
 
         def fn(tx: Tx) -> Commit:
-            doc = copy.deepcopy(tx.doc)
+            doc = tx.copy()
             if doc["status"] != "lobby":
                 raise ApiError(409, "game_started", "This game has started; new seats are closed.")
             if len(doc["seats"]) >= doc["max_players"]:
@@ -211,7 +210,7 @@ class Tables:
         new = new_token()
 
         def fn(tx: Tx) -> Commit:
-            doc = copy.deepcopy(tx.doc)
+            doc = tx.copy()
             me = self.seat_for(doc, token) if token else None
             if me is None:
                 raise bad_token()
@@ -261,7 +260,7 @@ class Tables:
                     409, "stale_version",
                     f"The table is at version {tx.doc['version']}, not {expected}; refresh and retry.",
                 )
-            doc = copy.deepcopy(tx.doc)
+            doc = tx.copy()
             host = doc["host"] == seat["id"]
             if atype in schemas.PLATFORM_ACTIONS:
                 out = getattr(self, f"_do_{atype}")(engine, doc, seat["id"], host, action, tx)
