@@ -179,8 +179,10 @@ class Store:
                     pipe.execute()
                     return commit.result
                 except redis.WatchError:
-                    # Jittered backoff so twenty phones hammering one table all get through.
-                    time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
+                    pass
+            # Jittered backoff, with the connection back in the pool, so twenty
+            # phones hammering one table all get through.
+            time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise Conflict(f"table {table_id} too contended")
 
     def _write(self, pipe: Any, table_id: str, c: Commit) -> None:
