@@ -143,6 +143,7 @@ def test_four_phones_race(phone, fixed):
     turn = 0
     ui_rolls = 0
     odds_checked = False
+    done: dict[str, int] = {}
     while game.state.phase != "over":
         v = game.view()
         cur = v["current_player"]
@@ -185,6 +186,7 @@ def test_four_phones_race(phone, fixed):
             action = {"type": "pyramid", "die": racing[0], "value": 3} if racing else {"type": "pyramid", "die": "grey", "value": 3, "color": "white"}
             send(fixed, table, tokens[cur], action)
         leg_before = v["leg"]
+        done[action["type"]] = done.get(action["type"], 0) + 1
         game.apply(cur, action)
         version += 1
         if action["type"] == "finish_bet":
@@ -228,7 +230,9 @@ def test_four_phones_race(phone, fixed):
             expect(pages[watcher].locator(".cm-last-title")).to_have_text(title)
             expect(pages[watcher].locator(".cm-last-die")).to_contain_text(colour)
 
-    assert ui_rolls >= 4 and turn < 80
+    print(f"race: {turn} turns, {game.view()['leg']} legs, {ui_rolls} rolls from a tap, {done}")
+    assert ui_rolls >= 4 and turn < 80 and game.view()["leg"] >= 3
+    assert set(done) == {"leg_bet", "spectator", "finish_bet", "pyramid"}
     # The race is over: standings, money and piles on every phone = the engine's.
     money = game.money()
     result = game.view()["result"]

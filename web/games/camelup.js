@@ -41,9 +41,15 @@ function statusBar(ctx, snap) {
   ];
   if (full && v.phase !== 'over') chips.push(h('span', { class: 'cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
   if (full && v.me) chips.push(h('span', { class: 'cm-chip me', dataset: { money: String(v.me.money) }, text: ctx.t('status.my_money', { n: v.me.money }) }));
+  // Until the first die of a new leg: what the last leg paid, in one line.
+  const report = full && v.phase !== 'over' && !(v.tents || []).length ? v.last_leg : null;
+  const gains = report && report.players.every((/** @type {any} */ p) => typeof p.new === 'number')
+    ? report.players.map((/** @type {any} */ p) => `${ctx.name(p.player)} ${p.new - p.old < 0 ? '−' : '+'}${Math.abs(p.new - p.old)}`).join(' · ')
+    : null;
   return h('div', { class: `cm-status ${mine ? 'my-turn' : ''}`, dataset: { phase: v.phase, current: v.current_player || '' } },
     h('h2', { id: 'cm-status-title', class: 'cm-status-title', text: title }),
-    h('div', { class: 'cm-chips' }, ...chips));
+    h('div', { class: 'cm-chips' }, ...chips),
+    gains ? h('p', { class: 'cm-leg-gains', text: ctx.t('status.leg_gains', { leg: report.leg, gains }) }) : null);
 }
 
 export default {
@@ -173,7 +179,13 @@ export default {
       } else if (v.leg === prev.leg + 1 && v.mode !== 'pyramid' && tents.length === 0) {
         // The roll that ended a leg: mine (events) or someone else's (history).
         legOpen = true;
-        if (last.version < s.version) fetchLegDie(s);
+        if (last.version < s.version) {
+          // Not the last leg's fourth die: nothing until the history says which one it was.
+          last.tent = null;
+          last.text = null;
+          last.fresh = false;
+          fetchLegDie(s);
+        }
       } else if (v.leg !== prev.leg || tents.length < (prev.tents || []).length) {
         // Next leg (pyramid mode) or an undo: no die to celebrate.
         if (tents.length) showDie(tents[tents.length - 1], null, s.version, false);
@@ -221,7 +233,7 @@ export default {
       const tileSel = ui.sel && ui.sel.kind === 'tile' ? ui.sel.space : null;
       const lastKey = [last.tent, last.text, last.fresh];
 
-      const status = part('status', [base, v.phase, v.mode, v.current_player, v.leg, (v.tents || []).length, v.pyramid_tickets_left, v.me && v.me.money], () => statusBar(ctx, snap));
+      const status = part('status', [base, v.phase, v.mode, v.current_player, v.leg, (v.tents || []).length, v.pyramid_tickets_left, v.me && v.me.money, v.last_leg], () => statusBar(ctx, snap));
       const board = part('board', [base, v.board, v.colours, tiles, tileSel], () => boardCard(ctx, v, {
         targets: tiles ? new Set(tiles) : null,
         selected: tileSel,
@@ -254,7 +266,7 @@ export default {
       } else {
         const leg = part('leg', [base, v.last_leg, v.colours, legOpen], () => {
           const d = legResult(ctx, v, { open: legOpen });
-          if (d) d.addEventListener('toggle', () => { legOpen = d.hasAttribute('open'); });
+          if (d) d.addEventListener('toggle', () => { if (d.isConnected) legOpen = d.hasAttribute('open'); });
           return d;
         });
         const mine = v.current_player !== null && v.current_player === ctx.me;
@@ -262,7 +274,9 @@ export default {
         card.classList.toggle('my-turn', mine);
         const body = part('actions', [busy, legal, ui.sel, v.tickets, v.players, v.current_player, v.partnerships, v.colours], () => actionsBody(ctx, snap, ui));
         place(card, /** @type {Node[]} */ ([...body, roll].filter(Boolean)));
-        parts.push(status, board, tentsEl, leg, card);
+        // The leg result under the actions: the roll stays where the thumb is.
+        // The big screen (no seat) only watches: no actions at all.
+        parts.push(status, board, tentsEl, snap.me === null ? null : card, leg);
       }
       if (!full && roll) {
         const card = /** @type {HTMLElement} */ (memo.get('roll-card')?.value);

@@ -10,7 +10,7 @@ import { camelTag, colourName, colourWord } from './common.js';
  * @typedef {{kind: 'bet', camel: string} | {kind: 'tile', space: number|null, side: string|null}
  *   | {kind: 'finish', pile: string, camel: string|null} | {kind: 'partner', with: string|null}} Sel
  * @typedef {{busy: boolean, sel: Sel|null, select: (s: Sel|null) => void,
- *   act: (a: Record<string, unknown>) => Promise<boolean>}} Ui
+ *   act: (a: Record<string, unknown>) => Promise<any>}} Ui
  */
 
 /** @param {any[]} legal @param {string} type */
@@ -27,8 +27,7 @@ export function actionsBody(ctx, snap, ui) {
   const legal = snap.legal || [];
   const mine = view.current_player !== null && view.current_player === ctx.me;
   const parts = [h('h2', { id: 'cm-actions-title', class: 'cm-small-title', text: ctx.t('act.title') })];
-  if (ctx.me === null) parts.push(h('p', { class: 'hint', text: ctx.t('act.watch') }));
-  else if (!mine && view.current_player) parts.push(h('p', { class: 'hint cm-wait', text: ctx.t('act.wait', { name: ctx.name(view.current_player) }) }));
+  if (!mine && view.current_player) parts.push(h('p', { class: 'hint cm-wait', text: ctx.t('act.wait', { name: ctx.name(view.current_player) }) }));
   parts.push(ticketsRow(ctx, snap, ui));
   const bets = ofType(legal, 'leg_bet');
   const sel = ui.sel;
@@ -231,6 +230,8 @@ function copyChoice(ctx, view, copies, ui) {
     h('div', { class: 'cm-choice-row' }, ...copies.map((a) => h('button', {
       type: 'button',
       class: 'cm-copy-choice',
+      'aria-pressed': String(Boolean(me && me.copy && me.copy.choice === a.choice
+        && (a.choice !== 'bet' || (me.copy.camel === a.camel && me.copy.value === a.value)))),
       disabled: ui.busy,
       dataset: { choice: a.choice, camel: a.camel || '' },
       onclick: () => { const { player: _p, host: _h, ...action } = a; ui.act(action); },

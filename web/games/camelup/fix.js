@@ -2,7 +2,7 @@
 // wrongly, pick a space and tap its camels bottom → top. The server checks the
 // correction; this form only collects it.
 
-import { h } from '../../ui.js';
+import { h, toast } from '../../ui.js';
 import { camelEl, camelName } from './common.js';
 
 /** @typedef {import('./common.js').Ctx} Ctx */
@@ -11,7 +11,7 @@ import { camelEl, camelName } from './common.js';
  * @param {Ctx} ctx @param {any} view
  * @param {{busy: boolean, fix: {open: boolean, space: number, camels: string[]},
  *          setFix: (f: Partial<{open: boolean, space: number, camels: string[]}>) => void,
- *          act: (a: Record<string, unknown>) => Promise<boolean>}} ui
+ *          act: (a: Record<string, unknown>) => Promise<any>}} ui
  */
 export function fixCard(ctx, view, ui) {
   const f = ui.fix;
@@ -25,7 +25,7 @@ export function fixCard(ctx, view, ui) {
   select.addEventListener('change', () => {
     const space = Number(select.value);
     // Start from what the mirror shows there: most fixes change one camel.
-    ui.setFix({ space, camels: [...view.board.spaces[space - 1].camels] });
+    ui.setFix({ open: true, space, camels: [...view.board.spaces[space - 1].camels] });
   });
   const names = f.camels.map((c) => camelName(ctx, view, c));
   const el = h('details', { class: 'card cm-fix', open: f.open },
@@ -39,20 +39,22 @@ export function fixCard(ctx, view, ui) {
       'aria-label': camelName(ctx, view, c),
       disabled: ui.busy,
       dataset: { camel: c },
-      onclick: () => ui.setFix({ camels: f.camels.includes(c) ? f.camels.filter((x) => x !== c) : [...f.camels, c] }),
+      onclick: () => ui.setFix({ open: true, camels: f.camels.includes(c) ? f.camels.filter((x) => x !== c) : [...f.camels, c] }),
     }, camelEl(ctx, view, c, { label: false })))),
     h('p', { class: 'cm-fix-order', text: ctx.t('fix.order', { camels: names.length ? names.join(', ') : ctx.t('board.empty') }) }),
     h('div', { class: 'row' },
-      h('button', { type: 'button', class: 'cm-fix-clear', disabled: ui.busy || !f.camels.length, text: ctx.t('fix.clear'), onclick: () => ui.setFix({ camels: [] }) }),
+      h('button', { type: 'button', class: 'cm-fix-clear', disabled: ui.busy || !f.camels.length, text: ctx.t('fix.clear'), onclick: () => ui.setFix({ open: true, camels: [] }) }),
       h('button', {
         type: 'button',
         class: 'cm-fix-apply',
         disabled: ui.busy,
         text: ctx.t('fix.apply', { space: f.space }),
         onclick: () => {
-          ui.act({ type: 'set_stack', space: f.space, camels: f.camels });
+          const space = f.space;
+          ui.act({ type: 'set_stack', space, camels: f.camels }).then((res) => { if (res) toast(ctx.t('fix.done', { space })); });
         },
       })));
-  el.addEventListener('toggle', () => { ui.fix.open = el.hasAttribute('open'); });
+  // The toggle event comes a task later: a tap inside (above) says "open" at once.
+  el.addEventListener('toggle', () => { if (el.isConnected) ui.fix.open = el.hasAttribute('open'); });
   return el;
 }

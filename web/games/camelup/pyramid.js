@@ -53,7 +53,7 @@ export function tentsCard(ctx, view, last) {
  * @param {any} snap
  * @param {{busy: boolean, shake: {state: string, toggle: () => void}, manual: {die: string|null, value: number|null, color: string|null},
  *          setManual: (m: Partial<{die: string|null, value: number|null, color: string|null}>) => void,
- *          act: (a: Record<string, unknown>) => Promise<boolean>, roll: () => void}} ui
+ *          act: (a: Record<string, unknown>) => Promise<any>, roll: () => void}} ui
  */
 export function rollControl(ctx, snap, ui) {
   const view = snap.view;
@@ -108,7 +108,9 @@ export function rollControl(ctx, snap, ui) {
 function manualForm(ctx, view, templates, ui) {
   const m = ui.manual;
   const dice = [...new Set(templates.map((a) => a.die))];
-  const faces = templates.filter((a) => a.die === m.die);
+  // Grey faces grouped by colour: W1 W2 W3, then B1 B2 B3.
+  const faces = templates.filter((a) => a.die === m.die)
+    .sort((a, b) => String(a.color || '').localeCompare(String(b.color || '')) * -1 || a.value - b.value);
   const faceKey = (/** @type {any} */ a) => `${a.color || ''}${a.value}`;
   const chosen = faces.find((a) => a.value === m.value && (a.color || null) === (m.color || null)) || null;
   const dieLabel = (/** @type {string} */ d) => (d === GREY ? ctx.t('colour.grey') : colourName(ctx, view, d));
