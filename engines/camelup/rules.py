@@ -290,8 +290,8 @@ def roll(
     track, mv = board.move(
         state.track, state.tiles(), camel, value, state.options.lone_crossing_ends
     )
-    tents = state.tents + (Roll(die, value, color, camel),)
-    state = evolve(state, track=track, tents=tents)
+    roll = Roll(die, value, color, camel)
+    state = evolve(state, track=track, tents=state.tents + (roll,), last_roll=roll)
     idx = state.index(player)
     if full:
         state = _set_seat(state, idx, pyramid_tickets=state.seats[idx].pyramid_tickets + 1)

@@ -133,6 +133,9 @@ class State:
     past_dir: int = 0
     last_leg: LegReport | None = None
     result: Result | None = None
+    #: The most recent die, kept across the leg reset: the die that ends a leg
+    #: must still reach every phone after the tents are cleared.
+    last_roll: Roll | None = None
 
     @property
     def pyramid(self) -> tuple[str, ...]:
@@ -318,6 +321,8 @@ def dump(state: State) -> dict[str, Any]:
         "past_dir": state.past_dir,
         "last_leg": _leg_json(state.last_leg),
         "result": _result_json(state.result),
+        "last_roll": None if state.last_roll is None else [
+            state.last_roll.die, state.last_roll.value, state.last_roll.color, state.last_roll.camel],
     }
 
 
@@ -339,4 +344,5 @@ def load(raw: dict[str, Any]) -> State:
         past_dir=raw["past_dir"],
         last_leg=_leg_load(raw["last_leg"]),
         result=_result_load(raw["result"]),
+        last_roll=None if raw.get("last_roll") is None else Roll(*raw["last_roll"]),
     )

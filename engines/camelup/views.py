@@ -121,6 +121,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             {"die": r.die, "value": r.value, "color": r.color, "camel": r.camel}
             for r in state.tents
         ],
+        "last_roll": None if state.last_roll is None else {
+            "die": state.last_roll.die, "value": state.last_roll.value,
+            "color": state.last_roll.color, "camel": state.last_roll.camel},
         "ranking": list(board.ranking(state.track, state.past, state.past_dir)),
         "result": None if state.result is None else _result(state.result),
     }

@@ -3,8 +3,6 @@
 // odds panel and the host's board correction. The server's view says what this
 // phone may see and `legal` what it may do; this module only draws and sends.
 
-import { api } from '../net.js';
-import { getToken } from '../tokens.js';
 import { h } from '../ui.js';
 import { actionsBody } from './camelup/actions.js';
 import { boardCard } from './camelup/board.js';
@@ -54,6 +52,12 @@ function statusBar(ctx, snap) {
 
 export default {
   strings: STRINGS,
+
+  /** My turn: the view names me as the current player (full mode only; the
+   * host's board correction and a partner's copy choice are not turns). */
+  yourTurn(snap) {
+    return Boolean(snap.view && snap.view.current_player && snap.view.current_player === snap.me);
+  },
 
   /**
    * @param {HTMLElement} el
@@ -148,25 +152,6 @@ export default {
       if (alive) render();
     }
 
-    /**
-     * The die that ended the leg, for the phones that did not roll it: the
-     * view starts the next leg with empty tents, the history still says it.
-     * @param {any} s
-     */
-    function fetchLegDie(s) {
-      const version = s.version;
-      const token = ctx.me !== null ? getToken(s.table) : null;
-      api(`/api/tables/${encodeURIComponent(s.table)}/history?lang=${ctx.lang}`, { token }).then((data) => {
-        if (!alive || last.version > version || (last.version === version && last.tent)) return;
-        for (const r of data.rounds || []) {
-          for (const e of r.entries || []) {
-            // "Bora rolled the red die: 3 [red] from space 5: ..." → the roll part.
-            if (e.version === version) showDie(null, String(e.text).split(' [')[0], version, true);
-          }
-        }
-      }, () => { /* the board and the leg result still show what happened */ });
-    }
-
     /** @param {any} s */
     function noteSnapshot(s) {
       const v = s.view || {};
@@ -177,15 +162,9 @@ export default {
       } else if (v.leg === prev.leg && tents.length > (prev.tents || []).length) {
         showDie(tents[tents.length - 1], null, s.version, true);
       } else if (v.leg === prev.leg + 1 && v.mode !== 'pyramid' && tents.length === 0) {
-        // The roll that ended a leg: mine (events) or someone else's (history).
+        // The roll that ended a leg: the tents are cleared, `last_roll` keeps it.
         legOpen = true;
-        if (last.version < s.version) {
-          // Not the last leg's fourth die: nothing until the history says which one it was.
-          last.tent = null;
-          last.text = null;
-          last.fresh = false;
-          fetchLegDie(s);
-        }
+        if (last.version < s.version && v.last_roll) showDie(v.last_roll, null, s.version, true);
       } else if (v.leg !== prev.leg || tents.length < (prev.tents || []).length) {
         // Next leg (pyramid mode) or an undo: no die to celebrate.
         if (tents.length) showDie(tents[tents.length - 1], null, s.version, false);

@@ -11,18 +11,7 @@ import { resultView } from './countup/result.js';
 import { mySheet, sheetForm } from './countup/sheet.js';
 import { Voice, spokenNumber } from './countup/speech.js';
 import strings from './countup/strings.js';
-
-const CSS_ID = 'countup-css';
-
-/** The module's stylesheet, once per page (the CSP allows same-origin sheets only). */
-function ensureCss() {
-  if (document.getElementById(CSS_ID)) return;
-  const link = document.createElement('link');
-  link.id = CSS_ID;
-  link.rel = 'stylesheet';
-  link.href = new URL('./countup.css', import.meta.url).pathname;
-  document.head.append(link);
-}
+import { loadCss } from './shared.js';
 
 export default {
   strings,
@@ -38,7 +27,7 @@ export default {
    * @returns {import('../games-loader.js').GameInstance}
    */
   mount(el, ctx) {
-    ensureCss();
+    loadCss('countup');
     el.classList.add('game-countup');
     /** @type {import('./countup/caller.js').Prefs} */
     const prefs = { speech: null, style: 'sino', interval: null };

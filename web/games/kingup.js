@@ -9,28 +9,10 @@ import { ensureCss } from './kingup/common.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { STRINGS } from './kingup/strings.js';
+import { place } from './shared.js';
 import { revealPanel, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
-
-/**
- * Puts `nodes` into `parent` in order, moving or removing only what differs, so
- * an unchanged part keeps its element (and a finger on one of its buttons).
- * @param {Element} parent
- * @param {Node[]} nodes
- */
-function place(parent, nodes) {
-  let cur = parent.firstChild;
-  for (const n of nodes) {
-    if (n === cur) { cur = cur.nextSibling; continue; }
-    parent.insertBefore(n, cur);
-  }
-  while (cur) {
-    const next = cur.nextSibling;
-    cur.remove();
-    cur = next;
-  }
-}
 
 /**
  * The headline: the phase, whose turn it is and who holds the crown.

@@ -2,6 +2,7 @@
 // drawn in their colours, names of colours and money. No rules live here: the
 // board, what is legal and every payout come from the server's view.
 
+import { loadCss } from '../shared.js';
 import { h } from '../../ui.js';
 
 /**
@@ -18,29 +19,8 @@ export const RACING = ['blue', 'green', 'yellow', 'red', 'purple'];
 export const CRAZY = ['white', 'black'];
 export const GREY = 'grey';
 
-/** @type {Promise<void>|null} */
-let cssReady = null;
-
-/**
- * Loads camelup.css once (the CSP allows same-origin stylesheets, not inline
- * styles). Resolves when it is in, failed, or slow, so the board never flashes
- * unstyled.
- * @returns {Promise<void>}
- */
-export function ensureCss() {
-  if (cssReady) return cssReady;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = '/games/camelup.css';
-  link.dataset.camelupCss = '';
-  cssReady = new Promise((resolve) => {
-    link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => resolve());
-    window.setTimeout(resolve, 2000);
-  });
-  document.head.append(link);
-  return cssReady;
-}
+/** Loads camelup.css once; see shared.js. */
+export const ensureCss = () => loadCss('camelup');
 
 /**
  * The colour word a camel is drawn in: racing camels follow the table's
@@ -144,25 +124,6 @@ export function dieEl(ctx, view, tent, opts = {}) {
 }
 
 /**
- * Puts `nodes` into `parent` in order, moving or removing only what differs, so
- * an unchanged part keeps its element (and a finger on one of its buttons).
- * @param {Element} parent
- * @param {Node[]} nodes
- */
-export function place(parent, nodes) {
-  let cur = parent.firstChild;
-  for (const n of nodes) {
-    if (n === cur) { cur = cur.nextSibling; continue; }
-    parent.insertBefore(n, cur);
-  }
-  while (cur) {
-    const next = cur.nextSibling;
-    cur.remove();
-    cur = next;
-  }
-}
-
-/**
  * A percentage for the odds panel: "28.3%".
  * @param {number} p probability 0..1
  * @param {number} [digits]
@@ -179,3 +140,5 @@ export function signed(x) {
   const s = Math.abs(x).toFixed(2);
   return x < 0 ? `−${s}` : `+${s}`;
 }
+
+export { place } from '../shared.js';

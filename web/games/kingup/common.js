@@ -2,6 +2,7 @@
 // labels and the stylesheet link. No rules live here: positions, legal moves
 // and scores all come from the server's view and `legal` list.
 
+import { loadCss } from '../shared.js';
 import { h } from '../../ui.js';
 
 export const CHARS = 'ABCDEFGHIJKLM'.split('');
@@ -10,37 +11,8 @@ export const ELIMINATED = 'eliminated';
 /** Rows of the castle, top to bottom. */
 export const CASTLE_ROWS = [THRONE, 5, 4, 3, 2, 1, 0];
 
-/** @type {Promise<void>|null} */
-let cssReady = null;
-
-/**
- * Loads kingup.css once (the CSP allows same-origin stylesheets, not inline styles).
- * Resolves when it is in (or failed, or is slow): the screens wait for it so the
- * castle never flashes unstyled.
- * @returns {Promise<void>}
- */
-export function ensureCss() {
-  if (cssReady) return cssReady;
-  const link = document.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = '/games/kingup.css';
-  link.dataset.kingupCss = '';
-  cssReady = new Promise((resolve) => {
-    link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => resolve());
-    window.setTimeout(resolve, 2000);
-  });
-  document.head.append(link);
-  return cssReady;
-}
-
-/**
- * @typedef {{
- *   t: (key: string, params?: Record<string, unknown>) => string,
- *   lang: 'ko'|'en', me: string|null, name: (pid: string) => string,
- * }} Ctx
- * @typedef {number|'throne'|'eliminated'|null} Pos
- */
+/** Loads kingup.css once; see shared.js. */
+export const ensureCss = () => loadCss('kingup');
 
 /**
  * The display name of a character in the current language (the letter by default).

@@ -1,0 +1,47 @@
+// Helpers every game module needs the same way.
+
+/** @type {Map<string, Promise<void>>} */
+const cssReady = new Map();
+
+/**
+ * Loads /games/<name>.css once (the CSP allows same-origin stylesheets, not
+ * inline styles). Resolves when it is in, failed, or slow (2 s), so a module
+ * can wait for it and never flash unstyled.
+ * @param {string} name
+ * @returns {Promise<void>}
+ */
+export function loadCss(name) {
+  let ready = cssReady.get(name);
+  if (ready) return ready;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = `/games/${name}.css`;
+  link.dataset.gameCss = name;
+  ready = new Promise((resolve) => {
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => resolve());
+    window.setTimeout(resolve, 2000);
+  });
+  cssReady.set(name, ready);
+  document.head.append(link);
+  return ready;
+}
+
+/**
+ * Puts `nodes` into `parent` in order, moving or removing only what differs, so
+ * an unchanged part keeps its element (and a finger on one of its buttons).
+ * @param {Element} parent
+ * @param {Node[]} nodes
+ */
+export function place(parent, nodes) {
+  let cur = parent.firstChild;
+  for (const n of nodes) {
+    if (n === cur) { cur = cur.nextSibling; continue; }
+    parent.insertBefore(n, cur);
+  }
+  while (cur) {
+    const next = cur.nextSibling;
+    cur.remove();
+    cur = next;
+  }
+}
