@@ -341,6 +341,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu1 = [p.cpu_times() for p in server_procs]
         cpu = [((b.user + b.system) - (a.user + a.system)) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
         rss = [p.memory_info().rss / 2**20 for p in server_procs]
+        health = [http(b, "GET", "/healthz") for b in bases]
         global stopping
         stopping = True
         silent = sum(1 for p in all_phones if p.ws is not None and p.version == 0)
@@ -365,6 +366,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "errors": stats.errors, "error_samples": stats.samples,
             "server_cpu_percent": [round(c) for c in cpu], "server_rss_mb": [round(m) for m in rss],
             "redis_bytes_per_table": round(mem_per_table),
+            "server_gc_max_pause_ms": [h.get("gc_max_pause_ms") for h in health],
         }
     finally:
         for p in procs:

@@ -148,9 +148,12 @@ def openapi() -> Any:
 
 @bp.get("/healthz")
 def healthz() -> Any:
+    from server.gc_tuning import max_pause_ms
+
     if not tables().store.ping():
         raise store_unavailable()
-    return jsonify({"ok": True})
+    return jsonify({"ok": True, "sockets": current_app.extensions["tablemate"].hub.count(),
+                    "gc_max_pause_ms": max_pause_ms()})
 
 
 def init_app(app: Flask) -> None:
@@ -162,6 +165,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(redis.RedisError)
     def redis_down(exc: redis.RedisError) -> Any:
+        app.logger.warning("store error: %s: %s", type(exc).__name__, exc)
         err = store_unavailable()
         return jsonify(err.envelope()), err.status
 

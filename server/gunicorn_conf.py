@@ -20,6 +20,12 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 
 
+def post_worker_init(worker) -> None:  # noqa: ANN001  (gunicorn's hook signature)
+    from server.gc_tuning import tune
+
+    tune()
+
+
 def when_ready(server) -> None:  # noqa: ANN001  (gunicorn's hook signature)
     from server.lan import announce
 

@@ -219,7 +219,8 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
             conn.send(_error("unknown_type", f"Unknown message type {kind!r}.", rid))
     except ApiError as exc:
         conn.send({"type": "error", **({"request_id": rid} if rid else {}), **exc.envelope()})
-    except redis.RedisError:
+    except redis.RedisError as exc:
+        log.warning("store error on a socket action: %s: %s", type(exc).__name__, exc)
         conn.send({"type": "error", **store_unavailable().envelope()})
 
 
@@ -260,7 +261,11 @@ def init_app(app: Flask, hub: Hub) -> None:
             try:
                 conn.send_state(tables.snapshot(tables.load(table_id), player))
             except redis.RedisError:
+                # No snapshot to start from: tell the phone and let it come back
+                # (1013 = try again later); its reconnect backoff spreads the load.
                 conn.send({"type": "error", **store_unavailable().envelope()})
+                ws.close(reason=1013, message="store unavailable")
+                return
             while conn.open:
                 raw = ws.receive(timeout=30)
                 if raw is None:
