@@ -336,9 +336,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         while any(p.version == 0 for p in all_phones if p.ws) and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
         server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
+        me = psutil.Process()
+        redis_p = psutil.Process(redis_proc.pid) if redis_proc else None
         cpu0 = [p.cpu_times() for p in server_procs]
+        me0, r0 = me.cpu_times(), redis_p.cpu_times() if redis_p else None
         wall = await driver(tables, args.rate, args.duration, stats, args.seed)
         cpu1 = [p.cpu_times() for p in server_procs]
+        me1, r1 = me.cpu_times(), redis_p.cpu_times() if redis_p else None
+
+        def busy(a: Any, b: Any) -> int:
+            return round(((b.user + b.system) - (a.user + a.system)) / wall * 100)
         cpu = [((b.user + b.system) - (a.user + a.system)) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
         rss = [p.memory_info().rss / 2**20 for p in server_procs]
         health = [http(b, "GET", "/healthz") for b in bases]
@@ -365,6 +372,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                            "mean": round(statistics.fmean(lat), 1) if lat else None},
             "errors": stats.errors, "error_samples": stats.samples,
             "server_cpu_percent": [round(c) for c in cpu], "server_rss_mb": [round(m) for m in rss],
+            "loadgen_cpu_percent": busy(me0, me1),
+            "redis_cpu_percent": busy(r0, r1) if redis_p else None,
             "redis_bytes_per_table": round(mem_per_table),
             "server_gc_max_pause_ms": [h.get("gc_max_pause_ms") for h in health],
         }
