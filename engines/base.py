@@ -144,6 +144,12 @@ class Engine(ABC):
         None when the game has none or nothing to analyse now."""
         return None
 
+    def analysis_viewer(self, state: Any, player: str | None) -> str | None:
+        """Whose analysis ``player`` gets. Phones that would get the same answer
+        return the same viewer and share one computation (e.g. None when the
+        analysis does not depend on the seat)."""
+        return player
+
     @abstractmethod
     def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
         """Public per-seat figures merged into the API's ``players`` entries

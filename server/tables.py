@@ -21,6 +21,7 @@ from typing import Any
 from engines.base import Engine, EngineError
 from server import schemas
 from server.errors import ApiError, bad_token, not_found
+from server.offload import offload
 from server.store import Commit, Store, Tx
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,7 @@ class Tables:
         self.rng = rng or secrets.SystemRandom()
         self._analysis_cache: dict[tuple[str, int, str | None], dict[str, Any]] = {}
         self._analysis_lock = threading.Lock()
+        self._analysis_pending: dict[tuple[str, int, str | None], threading.Event] = {}
 
     # -- helpers ---------------------------------------------------------------
 
@@ -436,19 +438,37 @@ class Tables:
 
     def analysis(self, doc: dict[str, Any], player: str | None) -> dict[str, Any]:
         """The engine's analysis of this version, computed once per instance,
-        version and seat (phones all ask right after each change)."""
-        key = (doc["id"], doc["version"], player)
+        version and viewer: every phone asks right after each change, and the
+        first one computes (off the event loop) while the others wait for it."""
+        engine = self.engine(doc["game"])
+        state = engine.load(doc["state"]) if doc["state"] is not None else None
+        viewer = engine.analysis_viewer(state, player) if state is not None else None
+        key = (doc["id"], doc["version"], viewer)
         with self._analysis_lock:
             hit = self._analysis_cache.get(key)
-        if hit is None:
-            engine = self.engine(doc["game"])
-            state = engine.load(doc["state"]) if doc["state"] is not None else None
-            result = engine.analysis(state, player) if state is not None else None
+            waiting = self._analysis_pending.get(key) if hit is None else None
+            mine = hit is None and waiting is None
+            if mine:
+                waiting = self._analysis_pending[key] = threading.Event()
+        if hit is not None:
+            return hit
+        assert waiting is not None
+        if not mine:
+            waiting.wait(60)
+            with self._analysis_lock:
+                hit = self._analysis_cache.get(key)
+            return hit or {"version": doc["version"], "analysis": None}
+        try:
+            result = offload(lambda: engine.analysis(state, viewer)) if state is not None else None
             hit = {"version": doc["version"], "analysis": result}
             with self._analysis_lock:
                 self._analysis_cache[key] = hit
                 while len(self._analysis_cache) > 512:
                     self._analysis_cache.pop(next(iter(self._analysis_cache)))
+        finally:
+            with self._analysis_lock:
+                self._analysis_pending.pop(key, None)
+            waiting.set()
         return hit
 
     def history(self, table_id: str, lang: str) -> dict[str, Any]:

@@ -144,6 +144,12 @@ class CamelUpEngine(Engine):
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
 
+    def analysis_viewer(self, state: State, player: str | None) -> str | None:
+        # Only the tile what-ifs depend on the seat, and only when the seat's own
+        # tile is on the board (it is lifted before trying other spots).
+        owners = {owner for owner, _ in state.tiles().values()}
+        return player if player in owners else None
+
     def analysis(self, state: State, player: str | None) -> dict[str, Any] | None:
         """Exact leg odds, ticket values, tile spots and a race estimate for
         the current position: public information only (no finish cards)."""

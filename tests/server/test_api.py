@@ -411,3 +411,30 @@ def test_analysis_endpoint(client) -> None:
     toy = open_table(client)[0]
     toy.act("start")
     assert toy.client.get(f"/api/tables/{toy.table}/analysis").json["analysis"] is None
+
+
+def test_analysis_is_computed_once_per_version_for_all_phones(client, monkeypatch) -> None:
+    import threading
+
+    from engines import registry
+
+    engine = registry.get("camelup")
+    calls: list[str | None] = []
+    real = engine.analysis
+
+    def counting(state, player):
+        calls.append(player)
+        return real(state, player)
+
+    monkeypatch.setattr(engine, "analysis", counting)
+    phones = open_table(client, joiners=4, game="camelup")
+    phones[0].act("start")
+    results = []
+    threads = [threading.Thread(target=lambda p=p: results.append(
+        p.client.get(f"/api/tables/{p.table}/analysis", headers=p.auth).json)) for p in phones]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(calls) == 1 and calls == [None], "no tile on the board: one shared computation"
+    assert all(r == results[0] for r in results)
