@@ -37,10 +37,20 @@ function optionsForm(game) {
     return has(k) ? t(k) : (prop.title || humanize(key));
   };
   // The module's help text, else the schema's description (English).
-  const help = (/** @type {string} */ key, /** @type {any} */ prop, /** @type {string} */ id) => {
+  const helpText = (/** @type {string} */ key, /** @type {any} */ prop) => {
     const k = `${game.name}.option.${key}.help`;
-    const text = has(k) ? t(k) : prop.description;
-    return text ? h('p', { class: 'hint', id: `${id}-help`, text }) : null;
+    return has(k) ? t(k) : (prop.description || '');
+  };
+  // Always made (maybe empty) so a relabel can fill it once the module's strings arrive.
+  const help = (/** @type {string} */ key, /** @type {any} */ prop, /** @type {string} */ id) => {
+    const text = helpText(key, prop);
+    const p = h('p', { class: 'hint', id: `${id}-help`, text });
+    p.hidden = !text;
+    return p;
+  };
+  const rehelp = (/** @type {HTMLElement} */ hint, /** @type {string} */ key, /** @type {any} */ prop) => {
+    hint.textContent = helpText(key, prop);
+    hint.hidden = !hint.textContent;
   };
   const valueLabel = (/** @type {string} */ key, /** @type {unknown} */ value) => {
     const k = `${game.name}.option.${key}.${value}`;
@@ -55,9 +65,9 @@ function optionsForm(game) {
       input.checked = Boolean(prop.default);
       const lab = h('label', { for: id, text: label(key, prop) });
       const hint = help(key, prop, id);
-      if (hint) input.setAttribute('aria-describedby', hint.id);
+      input.setAttribute('aria-describedby', hint.id);
       box.append(h('div', { class: 'field' }, h('div', { class: 'check' }, input, lab), hint));
-      fields.push({ key, def: prop.default, read: () => input.checked, relabel: () => { lab.textContent = label(key, prop); } });
+      fields.push({ key, def: prop.default, read: () => input.checked, relabel: () => { lab.textContent = label(key, prop); rehelp(hint, key, prop); } });
     } else if (Array.isArray(prop.enum)) {
       const select = /** @type {HTMLSelectElement} */ (h('select', { id }));
       prop.enum.forEach((/** @type {unknown} */ v, /** @type {number} */ i) => {
@@ -67,12 +77,13 @@ function optionsForm(game) {
       });
       const lab = h('label', { for: id, text: label(key, prop) });
       const hint = help(key, prop, id);
-      if (hint) select.setAttribute('aria-describedby', hint.id);
+      select.setAttribute('aria-describedby', hint.id);
       box.append(h('div', { class: 'field' }, lab, select, hint));
       fields.push({
         key, def: prop.default, read: () => prop.enum[Number(select.value)],
         relabel: () => {
           lab.textContent = label(key, prop);
+          rehelp(hint, key, prop);
           [...select.options].forEach((o, i) => { o.textContent = valueLabel(key, prop.enum[i]); });
         },
       });
@@ -83,11 +94,11 @@ function optionsForm(game) {
       input.value = prop.default === undefined ? '' : String(prop.default);
       const lab = h('label', { for: id, text: label(key, prop) });
       const hint = help(key, prop, id);
-      if (hint) input.setAttribute('aria-describedby', hint.id);
+      input.setAttribute('aria-describedby', hint.id);
       box.append(h('div', { class: 'field' }, lab, input, hint));
       fields.push({
         key, def: prop.default, read: () => (input.value === '' ? prop.default : Number(input.value)),
-        relabel: () => { lab.textContent = label(key, prop); },
+        relabel: () => { lab.textContent = label(key, prop); rehelp(hint, key, prop); },
       });
     }
   }
