@@ -245,8 +245,10 @@ def test_four_phones_race(phone, fixed):
         for w in result["winners"]:
             expect(pages[p].locator(f".cm-standing-list li[data-player='{w}']")).to_have_class(re.compile("winner"))
         expect(pages[p].locator(".cm-leg.final")).to_be_visible()
-    # The history is read too, so the audit below covers it.
-    pages["p2"].get_by_role("button", name="History").click()
+    # The history is read too, and goes into the audit below.
+    with pages["p2"].expect_response(lambda r: "/history" in r.url) as hist:
+        pages["p2"].get_by_role("button", name="History").click()
+    traffic["p2"].messages.append((f"http {hist.value.url}", hist.value.json()))
     expect(pages["p2"].locator("#history-panel").get_by_role("listitem").first).to_be_visible()
     assert {pl["id"]: pl["money"] for pl in snapshot(fixed, table)["players"]} == money
     assert finish_versions, "no finish card was placed"

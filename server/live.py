@@ -89,19 +89,23 @@ class Hub:
         self.conns: dict[str, set[Connection]] = defaultdict(set)
         self.lock = threading.Lock()
         self.stop = threading.Event()
+        self.ready = threading.Event()
         self._listener: threading.Thread | None = None
 
     def ensure_listening(self) -> None:
         # Started on first use, not at import: a forking server must start it
-        # in the worker, after gevent has patched threading.
+        # in the worker, after gevent has patched threading. The first socket
+        # waits until the subscription is confirmed, or a change committed in
+        # between would never reach it.
         with self.lock:
             if self._listener is None:
                 self._listener = threading.Thread(
                     target=self.tables.store.listen,
-                    args=(self.changed, self.resync_all, self.stop, self.store_down),
+                    args=(self.changed, self.resync_all, self.stop, self.store_down, self.ready),
                     name="tablemate-fanout", daemon=True,
                 )
                 self._listener.start()
+        self.ready.wait(5)
 
     def add(self, conn: Connection) -> None:
         with self.lock:

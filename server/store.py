@@ -222,7 +222,8 @@ class Store:
     # -- fan-out --------------------------------------------------------------
 
     def listen(self, on_change: Callable[[str, int], None], on_resync: Callable[[], None],
-               stop: threading.Event, on_down: Callable[[], None] | None = None) -> None:
+               stop: threading.Event, on_down: Callable[[], None] | None = None,
+               ready: threading.Event | None = None) -> None:
         """Blocking loop: calls ``on_change(table_id, version)`` per change.
 
         Reconnects with backoff when Redis goes away; after a reconnect it calls
@@ -231,9 +232,14 @@ class Store:
         delay = 0.2
         first = True
         while not stop.is_set():
-            pubsub = self.r.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.r.pubsub()
             try:
                 pubsub.subscribe(CHANNEL)
+                # Wait for the server's confirmation: only then is no change missed.
+                while pubsub.get_message(timeout=1.0) is None and not stop.is_set():
+                    pass
+                if ready is not None:
+                    ready.set()
                 if not first:
                     on_resync()
                 first = False
