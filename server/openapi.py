@@ -143,9 +143,15 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             }},
             "/api/tables/{table_id}/history": {"get": {
                 "operationId": "history", "security": AUTH,
-                "parameters": [TABLE_ID, {"name": "lang", "in": "query", "schema": {"enum": ["ko", "en"]}}],
+                "parameters": [TABLE_ID, {"name": "lang", "in": "query", "description": "ko or en (anything else: en)",
+                                          "schema": {"type": "string", "maxLength": 16}}],
                 "responses": {**_ok(200, {"type": "object", "properties": {
-                    "version": {"type": "integer"}, "rounds": {"type": "array"}},
+                    "version": {"type": "integer"}, "rounds": {"type": "array", "items": {
+                        "type": "object", "required": ["round", "entries"], "properties": {
+                            "round": {"type": "integer"}, "entries": {"type": "array", "items": {
+                                "type": "object", "required": ["version", "by", "text", "undone"],
+                                "properties": {"version": {"type": "integer"}, "by": {"type": ["string", "null"]},
+                                               "text": {"type": "string"}, "undone": {"type": "boolean"}}}}}}}},
                     "required": ["version", "rounds"]}), **_err(401, 404, 503)},
             }},
             "/api/tables/{table_id}/analysis": {"get": {
@@ -161,8 +167,20 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             }},
             "/api/games": {"get": {
                 "operationId": "games",
-                "responses": _ok(200, {"type": "object", "properties": {"games": {"type": "array"}},
-                                       "required": ["games"]}),
+                "responses": _ok(200, {"type": "object", "properties": {"games": {"type": "array", "items": {
+                    "type": "object",
+                    "required": ["name", "title", "min_players", "max_players", "options_schema", "actions"],
+                    "properties": {"name": {"type": "string"}, "title": {"type": "object"},
+                                   "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
+                                   "options_schema": {"type": "object"},
+                                   "actions": {"type": "array", "items": {"type": "string"}},
+                                   "random_options": {"type": "array", "items": {"type": "string"}},
+                                   "host_actions": {"type": "array", "items": {"type": "string"}}}}}},
+                    "required": ["games"]}),
+            }},
+            "/api/openapi.json": {"get": {
+                "operationId": "openapi",
+                "responses": _ok(200, {"type": "object", "required": ["openapi", "paths"]}),
             }},
             "/healthz": {"get": {
                 "operationId": "health",
