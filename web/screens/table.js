@@ -84,6 +84,8 @@ export function tableScreen(root, session) {
   /** @type {Array<() => void>} */
   const offs = [];
   let wasMyTurn = false;
+  /** @type {any} the loaded game module (its yourTurn, strings) */
+  let module = null;
 
   async function loadHistory() {
     if (!snap) return;
@@ -155,6 +157,19 @@ export function tableScreen(root, session) {
     },
   };
 
+  /** "Your turn" (toast + vibration) when it becomes this phone's turn. Waits
+   * for the game module, which knows what a turn is in its game. */
+  function announceTurn() {
+    if (!snap || !module) return;
+    const myTurn = snap.status === 'playing'
+      && (module.yourTurn ? module.yourTurn(snap) : gameLegal(snap).length > 0);
+    if (myTurn && !wasMyTurn) {
+      toast(t('table.your_turn'));
+      vibrate([80, 40, 80]);
+    }
+    wasMyTurn = myTurn;
+  }
+
   /** @param {import('./session.js').SessionState} state */
   function update(state) {
     conn.set(state.conn);
@@ -176,20 +191,12 @@ export function tableScreen(root, session) {
     seats.update(snap);
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn").
-    const myTurn = snap.status === 'playing'
-      && (module && module.yourTurn ? module.yourTurn(snap) : gameLegal(snap).length > 0);
-    if (myTurn && !wasMyTurn) {
-      toast(t('table.your_turn'));
-      vibrate([80, 40, 80]);
-    }
-    wasMyTurn = myTurn;
+    announceTurn();
     if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
     if (instance) instance.update(snap);
   }
 
   const gameName = session.store.get().snapshot?.game || '';
-  /** @type {any} */
-  let module = null;
   loadGame(gameName).then((mod) => {
     if (!alive) return;
     module = mod;
@@ -198,6 +205,7 @@ export function tableScreen(root, session) {
     // The module's strings are loaded now: figure labels can be translated.
     renderScoreboard();
     if (snap) instance.update(snap);
+    announceTurn();
   }).catch((e) => showError({ code: 'error', message: String(e) }));
 
   offs.push(onLangChange(() => {
