@@ -15,9 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, Response, WebSocket, expect
+from playwright.sync_api import Page, expect
 
 from e2e.conftest import AppServer
+from e2e.traffic import Traffic  # noqa: F401  (re-exported for the tests)
 from engines.camelup import ENGINE
 
 RACING = ("blue", "green", "yellow", "red", "purple")
@@ -190,35 +191,6 @@ class Replica:
 
 
 # --- secrecy -------------------------------------------------------------------------
-
-
-class Traffic:
-    """Everything one phone receives: WebSocket frames and /api/ response bodies."""
-
-    def __init__(self, page: Page, seat: str) -> None:
-        self.seat = seat
-        self.messages: list[tuple[str, Any]] = []
-        page.on("websocket", self._socket)
-        page.on("response", self._response)
-
-    def _socket(self, ws: WebSocket) -> None:
-        ws.on("framereceived", lambda payload: self._add(f"ws {ws.url.split('?')[0]}", payload))
-
-    def _response(self, res: Response) -> None:
-        if "/api/" not in res.url:
-            return
-        try:
-            body = res.text()
-        except Exception:  # noqa: BLE001  (a redirect or an aborted request has no body)
-            return
-        self._add(f"http {res.url}", body)
-
-    def _add(self, where: str, payload: str | bytes) -> None:
-        text = payload.decode() if isinstance(payload, bytes) else payload
-        try:
-            self.messages.append((where, json.loads(text)))
-        except ValueError:
-            self.messages.append((where, text))
 
 
 _SECRET_KEYS = {"finish_hand", "finish_placed", "hand"}

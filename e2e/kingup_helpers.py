@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Page, Response, WebSocket, expect
+from playwright.sync_api import Page, expect
 
+from e2e.traffic import Traffic  # noqa: F401  (re-exported for the tests)
 from engines.kingup import ENGINE
 
 CHARS = frozenset("ABCDEFGHIJKLM")
@@ -87,35 +88,6 @@ class Replica:
 
 
 # --- secrecy ------------------------------------------------------------------------
-
-
-class Traffic:
-    """Everything one phone receives: WebSocket frames and /api/ response bodies."""
-
-    def __init__(self, page: Page, seat: list[str | None]) -> None:
-        self.seat = seat  # filled in once the phone has a seat id
-        self.messages: list[tuple[str, Any]] = []
-        page.on("websocket", self._socket)
-        page.on("response", self._response)
-
-    def _socket(self, ws: WebSocket) -> None:
-        ws.on("framereceived", lambda payload: self._add(f"ws {ws.url.split('?')[0]}", payload))
-
-    def _response(self, res: Response) -> None:
-        if "/api/" not in res.url:
-            return
-        try:
-            body = res.text()
-        except Exception:  # noqa: BLE001  (a redirect or an aborted request has no body)
-            return
-        self._add(f"http {res.url}", body)
-
-    def _add(self, where: str, payload: str | bytes) -> None:
-        text = payload.decode() if isinstance(payload, bytes) else payload
-        try:
-            self.messages.append((where, json.loads(text)))
-        except ValueError:
-            self.messages.append((where, text))
 
 
 def _six_lists(obj: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], frozenset[str]]]:
