@@ -287,6 +287,7 @@ def test_six_phones_partnership(phone, fixed):
     do_bet(pages["p3"], "green")
     game.apply("p3", {"type": "leg_bet", "camel": "green"})
     version += 1
+    wait_version(pages["p3"], version)  # the tap has landed before p4 rolls over HTTP
     # Five dice end the leg: yellow runs away.
     for p, die, value in (("p4", "yellow", 3), ("p5", "green", 1), ("p6", "red", 1), ("p1", "blue", 1), ("p2", "purple", 1)):
         send(fixed, table, tokens[p], {"type": "pyramid", "die": die, "value": value})
