@@ -12,6 +12,7 @@ import { oddsPanel } from './camelup/odds.js';
 import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
 import { legResult, myCards, pilesReveal, playersCard, raceHead, standings } from './camelup/results.js';
 import { STRINGS } from './camelup/strings.js';
+import { partCache } from './shared.js';
 
 ensureCss();
 
@@ -180,24 +181,7 @@ export default {
 
     const odds = oddsPanel(ctx);
 
-    /** @type {Map<string, {key: string, value: any}>} */
-    const memo = new Map();
-    /**
-     * The part built last time when its inputs (`deps`) are unchanged: another
-     * player's move must not swap the buttons under a finger about to tap.
-     * @template T
-     * @param {string} name @param {unknown[]} deps everything `build` reads
-     * @param {() => T} build
-     * @returns {T}
-     */
-    function part(name, deps, build) {
-      const key = JSON.stringify(deps);
-      const hit = memo.get(name);
-      if (hit && hit.key === key) return hit.value;
-      const value = build();
-      memo.set(name, { key, value });
-      return value;
-    }
+    const part = partCache();
 
     function render() {
       if (!snap || !snap.view || !snap.view.phase) return;
@@ -258,7 +242,7 @@ export default {
         parts.push(status, board, tentsEl, snap.me === null ? null : card, leg);
       }
       if (!full && roll) {
-        const card = /** @type {HTMLElement} */ (memo.get('roll-card')?.value);
+        const card = part('roll-card', [], () => h('section', { class: 'card cm-roll-card' }));
         place(card, [roll]);
       }
       if (!over) parts.push(odds.el);

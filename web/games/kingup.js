@@ -9,7 +9,7 @@ import { ensureCss } from './kingup/common.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { STRINGS } from './kingup/strings.js';
-import { place } from './shared.js';
+import { partCache, place } from './shared.js';
 import { revealPanel, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
@@ -126,26 +126,7 @@ export default {
       freshTimer = window.setTimeout(() => { revealFresh = false; }, 1500);
     }
 
-    /** @type {Map<string, {key: string, value: any}>} */
-    const memo = new Map();
-    /**
-     * The part built last time when its inputs (`deps`) are unchanged. Every other
-     * player's move sends a snapshot: rebuilding everything would swap the buttons
-     * under a finger that is about to tap.
-     * @template T
-     * @param {string} name
-     * @param {unknown[]} deps everything `build` reads
-     * @param {() => T} build
-     * @returns {T}
-     */
-    function part(name, deps, build) {
-      const key = JSON.stringify(deps);
-      const hit = memo.get(name);
-      if (hit && hit.key === key) return hit.value;
-      const value = build();
-      memo.set(name, { key, value });
-      return value;
-    }
+    const part = partCache();
 
     function render() {
       if (!snap || !snap.view || !snap.view.phase) return;

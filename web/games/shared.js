@@ -45,3 +45,23 @@ export function place(parent, nodes) {
     cur = next;
   }
 }
+
+/**
+ * A cache of screen parts by name: `part(name, deps, build)` returns the part
+ * built last time while its inputs (`deps`) are unchanged. Every other
+ * player's move sends a snapshot; rebuilding everything would swap the
+ * buttons under a finger about to tap.
+ * @returns {<T>(name: string, deps: unknown[], build: () => T) => T}
+ */
+export function partCache() {
+  /** @type {Map<string, {key: string, value: any}>} */
+  const memo = new Map();
+  return (name, deps, build) => {
+    const key = JSON.stringify(deps);
+    const hit = memo.get(name);
+    if (hit && hit.key === key) return hit.value;
+    const value = build();
+    memo.set(name, { key, value });
+    return value;
+  };
+}
