@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from conftest import RedisServer, free_port
+from conftest import RedisServer, free_port, skip_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("TABLEMATE_E2E_CHROMIUM", "/usr/bin/chromium")
@@ -147,7 +147,7 @@ def games(server: str) -> list[dict]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM} (Debian package chromium)")
+        skip_or_fail(f"Chromium not found at {CHROMIUM} (Debian package chromium)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b

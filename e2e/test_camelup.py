@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import skip_or_fail
 from e2e.camelup_helpers import (
     GOLDEN_A,
     LABELS,
@@ -47,7 +48,7 @@ PLAN = ["bet", "roll", "tile", "finish", "roll", "roll", "bet", "roll", "finish"
 @pytest.fixture(scope="module")
 def fixed(redis_url: str, tmp_path_factory: pytest.TempPathFactory, games) -> Iterator[str]:
     if not any(g["name"] == "camelup" for g in games):
-        pytest.skip("Camel Up is not registered")
+        skip_or_fail("Camel Up is not registered")
     app = fixed_random_server(redis_url, tmp_path_factory.mktemp("camelup") / "server.log")
     app.start()
     try:

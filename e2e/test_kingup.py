@@ -10,9 +10,9 @@ import random
 import re
 import urllib.request
 
-import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import skip_or_fail
 from e2e.kingup_helpers import Replica, Traffic, create_table, join, leaks, token_of
 
 SEATS = ["p1", "p2", "p3", "p4"]
@@ -66,7 +66,7 @@ def record_card(page: Page, card: list[str]) -> None:
 
 def test_four_phones_play_three_rounds(phone, server, games):
     if not any(g["name"] == "kingup" for g in games):
-        pytest.skip("King Up! is not registered")
+        skip_or_fail("King Up! is not registered")
     goals = goal_cards()
     pages: dict[str, Page] = {}
     traffic: dict[str, Traffic] = {}
@@ -201,7 +201,7 @@ def test_score_only_round_on_one_phone(phone, server, games):
     """Score-only needs 3 seats, like the full game; one phone enters the board and
     the missing cards, one records its own card, the third only watches."""
     if not any(g["name"] == "kingup" for g in games):
-        pytest.skip("King Up! is not registered")
+        skip_or_fail("King Up! is not registered")
     host, bora, jihun = phone("ko-KR"), phone("en-US"), phone("ko-KR")
     table = create_table(host, "민수", "ko", {"플레이 방식": "점수만", "라운드 수": "1"})
     join(bora, f"{server}/t/{table}", "Bora", "en")

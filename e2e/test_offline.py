@@ -8,9 +8,9 @@ import json
 import re
 import urllib.request
 
-import pytest
 from playwright.sync_api import expect
 
+from conftest import skip_or_fail
 from e2e.test_platform import create_table, join
 
 OFFLINE_MS = 60_000
@@ -25,7 +25,7 @@ def history_texts(server: str, table: str) -> list[str]:
 def test_phone_offline_for_a_minute(phone, games, server):
     toy = next((g for g in games if g["name"] == "toy"), None)
     if toy is None:
-        pytest.skip("the toy engine (tests/toy_engine.py) is not served")
+        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
     host = phone("en-US")
     table = create_table(host, toy, "Host", "en")
     mid, late = phone("en-US"), phone("en-US")

@@ -9,10 +9,11 @@ import re
 import urllib.request
 from urllib.parse import urlsplit
 
-import pytest
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import Locator, Page, expect
+
+from conftest import skip_or_fail
 
 PREFERRED = ("countup", "kingup", "camelup")
 
@@ -29,7 +30,7 @@ def pick_game(games: list[dict], players: int = 3) -> dict:
         return real[0]
     if fits:
         return fits[0]
-    pytest.skip(f"no registered game seats {players} players (GET /api/games lists {[g['name'] for g in games]})")
+    skip_or_fail(f"no registered game seats {players} players (GET /api/games lists {[g['name'] for g in games]})")
 
 
 def title(game: dict, lang: str) -> str:
@@ -243,7 +244,7 @@ def test_big_screen_is_read_only(phone, games, server):
 def test_generic_module_play_history_and_undo(phone, games, server):
     toy = next((g for g in games if g["name"] == "toy"), None)
     if toy is None:
-        pytest.skip("the toy engine (tests/toy_engine.py) is not served")
+        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
     host = phone("ko-KR")
     table = create_table(host, toy, "민수", "ko")
     guest = phone("en-US")

@@ -1,47 +1,113 @@
 #!/usr/bin/env bash
 # Installs what Tablemate needs on a fresh Debian machine, idempotently:
-#   bootstrap.sh run   -> the Python environment only (the app needs no Redis)
-#   bootstrap.sh test  -> also redis-server and Debian's chromium (as root)
+#   bootstrap.sh run   -> the Python environment with the runtime dependencies only
+#                         (the app needs no Redis: it falls back to an embedded store)
+#   bootstrap.sh test  -> also the test extras and the system packages the tests use
+#                         (redis-server, chromium, fonts, node for the web type check), as root
+# Prerequisites: Debian (or a derivative), Python 3.11+, make; root for system packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-run}"
 VENV="${VENV:-.venv}"
-PYTHON="${PYTHON:-python3}"
 
-apt_install() {
-  local missing=()
-  for pair in "$@"; do
-    local bin="${pair%%:*}" pkg="${pair##*:}"
-    command -v "$bin" >/dev/null 2>&1 || missing+=("$pkg")
+say() { echo "bootstrap: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+# apt-get that waits for another apt/dpkg run (unattended upgrades, a second
+# bootstrap) instead of failing at once. DPkg::Lock::Timeout covers dpkg's
+# lock; the retry loop covers the package-lists lock of `apt-get update`.
+apt_get() {
+  local deadline=$(( $(date +%s) + ${APT_LOCK_WAIT:-600} )) err
+  err=$(mktemp)
+  while true; do
+    if DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=60 "$@" 2>"$err" >/dev/null; then
+      rm -f "$err"; return 0
+    fi
+    if grep -qiE 'could not get lock|unable to lock|is another process using it' "$err" \
+        && [ "$(date +%s)" -lt "$deadline" ]; then
+      say "waiting for another apt run to finish (lock held)..."
+      sleep 5
+      continue
+    fi
+    cat "$err" >&2; rm -f "$err"; return 1
   done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "Missing system packages: ${missing[*]} (run as root or install them)." >&2
-    return 1
-  fi
-  echo "Installing system packages: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+apt_updated=0
+# apt_install ENTRY...: an entry is PACKAGE, or COMMAND:PACKAGE when having the
+# command on PATH is enough (installed some other way). Only what is missing.
+apt_install() {
+  local missing=() entry bin pkg
+  for entry in "$@"; do
+    bin="${entry%%:*}" pkg="${entry##*:}"
+    if [ "$bin" != "$entry" ]; then
+      command -v "$bin" >/dev/null 2>&1 && continue
+    elif dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+      continue
+    fi
+    missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if ! is_root; then
+    say "missing system packages: ${missing[*]}"
+    say "run this as root, or install them first: sudo apt-get install ${missing[*]}"
+    return 1
+  fi
+  command -v apt-get >/dev/null || die "no apt-get here: install ${missing[*]} by hand."
+  if [ $apt_updated -eq 0 ]; then
+    say "updating package lists..."
+    apt_get update -q || die "apt-get update failed (see above)."
+    apt_updated=1
+  fi
+  say "installing system packages: ${missing[*]}"
+  apt_get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# --- Python 3.11+ -------------------------------------------------------------
+find_python() {
+  local c
+  for c in "${PYTHON:-}" python3 python3.13 python3.12 python3.11; do
+    [ -n "$c" ] && command -v "$c" >/dev/null 2>&1 || continue
+    if "$c" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      echo "$c"; return 0
+    fi
+  done
+  return 1
+}
+if [ ! -x "$VENV/bin/python" ]; then
+  PY=$(find_python) || die "Python 3.11 or newer is required (found: $(python3 --version 2>&1 || echo 'no python3')). On Debian: apt-get install python3."
+  # Debian splits venv/ensurepip into python3-venv; without it `-m venv` fails.
+  if ! "$PY" -c 'import ensurepip, venv' 2>/dev/null; then
+    apt_install python3-venv || die "Python's venv module is missing (Debian package python3-venv)."
+  fi
+  "$PY" -m venv "$VENV"
+fi
+
+# --- system packages for the tests ---------------------------------------------
 if [ "$mode" = "test" ]; then
   # fonts-noto-cjk: Korean text in browser screenshots renders as glyphs, not boxes.
-  apt_install redis-server:redis-server chromium:chromium
-  if [ "$(id -u)" -eq 0 ] && ! fc-list 2>/dev/null | grep -qi 'noto sans cjk'; then
-    apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null || true
+  # nodejs + npm: the web code's type check (tsc). Debian's chromium is what
+  # Playwright drives (its own browser download is not possible here).
+  need=(redis-server:redis-server chromium:chromium node:nodejs npm:npm)
+  apt_install "${need[@]}" || die "could not install the test system packages (see above)."
+  # The fonts only change how screenshots look: a failure is reported loudly
+  # but does not stop the tests.
+  if ! fc-list 2>/dev/null | grep -qi 'noto sans cjk'; then
+    apt_install fonts-noto-cjk fontconfig \
+      || say "WARNING: fonts-noto-cjk did not install; Korean text in screenshots will show as boxes."
   fi
 fi
 
-if [ ! -x "$VENV/bin/python" ]; then
-  "$PYTHON" -m venv "$VENV"
-fi
+# --- the Python environment -----------------------------------------------------
 stamp="$VENV/.installed-$mode"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
   if [ "$mode" = "test" ]; then
+    say "installing Python packages (runtime + test extras) into $VENV..."
     "$VENV/bin/python" -m pip install -q -e '.[test]'
   else
+    say "installing Python packages (runtime only) into $VENV..."
     "$VENV/bin/python" -m pip install -q -e .
   fi
   touch "$stamp"

@@ -23,7 +23,7 @@ def persistent_redis():
     wait_for(lambda: redis.Redis(port=server.port).ping(), what="redis with AOF")
     server.args = args
     yield server
-    server.stop()
+    server.close()
 
 
 def test_redis_restart_mid_game(persistent_redis, app_server_factory) -> None:
