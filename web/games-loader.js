@@ -19,6 +19,7 @@ import { addStrings } from './i18n.js';
  * @typedef {{
  *   strings?: {ko?: Record<string, string>, en?: Record<string, string>},
  *   mount: (el: HTMLElement, ctx: GameContext) => GameInstance,
+ *   yourTurn?: (snapshot: Snapshot) => boolean,
  * }} GameModule
  */
 

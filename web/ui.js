@@ -118,11 +118,12 @@ export async function copyText(text) {
  * A button that asks for a second tap before doing something hard to take
  * back; the first tap swaps its label to `confirmKey` for a few seconds.
  * @param {{t: string, confirm: string, tp?: Record<string, unknown>, class?: string, onConfirm: () => void}} opts
+ * @returns {HTMLButtonElement}
  */
 export function confirmButton(opts) {
   let armed = false;
   let timer = 0;
-  const btn = h('button', { type: 'button', class: opts.class || '', t: opts.t, tp: opts.tp });
+  const btn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: opts.class || '', t: opts.t, tp: opts.tp }));
   const disarm = () => {
     armed = false;
     btn.dataset.i18n = opts.t;

@@ -21,6 +21,13 @@ const FRESH_MS = 2500;
 const SEL_TYPE = { bet: 'leg_bet', tile: 'spectator', finish: 'finish_bet', partner: 'partner' };
 
 /**
+ * @typedef {import('../games-loader.js').GameModule} GameModule
+ * @typedef {import('./camelup/actions.js').Sel} Sel
+ * @typedef {{die: string|null, value: number|null, color: string|null}} ManualRoll the physical die being entered
+ * @typedef {{open: boolean, space: number, camels: string[], touched: boolean}} FixForm the host's board correction
+ */
+
+/**
  * The headline: whose turn, the leg, dice out, my money.
  * @param {import('./camelup/common.js').Ctx} ctx
  * @param {any} snap
@@ -51,7 +58,7 @@ function statusBar(ctx, snap) {
     gains ? h('p', { class: 'cm-leg-gains', text: ctx.t('status.leg_gains', { leg: report.leg, gains }) }) : null);
 }
 
-export default {
+export default /** @satisfies {GameModule} */ ({
   strings: STRINGS,
 
   /** My turn: the view names me as the current player (full mode only; the
@@ -85,16 +92,18 @@ export default {
 
     const ui = {
       busy: false,
-      /** @type {import('./camelup/actions.js').Sel|null} */
+      /** @type {Sel|null} */
       sel: null,
-      manual: { /** @type {string|null} */ die: null, /** @type {number|null} */ value: null, /** @type {string|null} */ color: null },
-      fix: { open: false, space: 1, /** @type {string[]} */ camels: [], touched: false },
+      /** @type {ManualRoll} */
+      manual: { die: null, value: null, color: null },
+      /** @type {FixForm} */
+      fix: { open: false, space: 1, camels: [], touched: false },
       shake: /** @type {Shake} */ (/** @type {unknown} */ (null)),
-      /** @param {import('./camelup/actions.js').Sel|null} s */
+      /** @param {Sel|null} s */
       select(s) { ui.sel = s; render(); },
-      /** @param {Partial<typeof ui.manual>} m */
+      /** @param {Partial<ManualRoll>} m */
       setManual(m) { Object.assign(ui.manual, m); render(); },
-      /** @param {Partial<typeof ui.fix>} f */
+      /** @param {Partial<FixForm>} f */
       setFix(f) { Object.assign(ui.fix, f, { touched: true }); render(); },
       /**
        * Sends an action; resolves with the server's answer, or null when it was
@@ -174,7 +183,8 @@ export default {
       if (v.phase === 'over' && prev && prev.phase !== 'over') legOpen = true;
       // A choice that is no longer possible (the turn moved on) is dropped.
       const legal = s.legal || [];
-      if (ui.sel && !legal.some((/** @type {any} */ a) => a.type === SEL_TYPE[ui.sel.kind])) ui.sel = null;
+      const sel = ui.sel;
+      if (sel && !legal.some((/** @type {any} */ a) => a.type === SEL_TYPE[sel.kind])) ui.sel = null;
       if (!legal.some((/** @type {any} */ a) => a.type === 'pyramid_manual')) ui.manual = { die: null, value: null, color: null };
       if (!ui.fix.touched && v.board) ui.fix.camels = [...v.board.spaces[ui.fix.space - 1].camels];
     }
@@ -275,4 +285,4 @@ export default {
       },
     };
   },
-};
+});

@@ -13,7 +13,7 @@ import { Voice, spokenNumber } from './countup/speech.js';
 import strings from './countup/strings.js';
 import { loadCss } from './shared.js';
 
-export default {
+export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings,
 
   /** My turn: my sheet or my bonus is awaited (calling is the caller's job, not a turn). */
@@ -124,8 +124,8 @@ export default {
       // the thumb left the previous one.
       const fresh = el.dataset.phase && el.dataset.phase !== phase && ['scored', 'over', 'entry', 'bonus'].includes(phase);
       el.dataset.phase = phase;
-      top.replaceChildren(...above.filter(Boolean));
-      bottom.replaceChildren(...below.filter(Boolean));
+      top.replaceChildren(.../** @type {Node[]} */ (above.filter(Boolean)));
+      bottom.replaceChildren(.../** @type {Node[]} */ (below.filter(Boolean)));
       if (fresh && typeof el.scrollIntoView === 'function') el.scrollIntoView({ block: 'start' });
 
       cardsF.update(snap);
@@ -186,4 +186,4 @@ export default {
       },
     };
   },
-};
+});

@@ -51,7 +51,7 @@ function scalar(v, name) {
   return typeof v === 'string' && /^p\d+$/.test(v) ? name(v) : String(v);
 }
 
-export default {
+export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings: { ko: {}, en: {} },
 
   /**
@@ -105,4 +105,4 @@ export default {
       },
     };
   },
-};
+});

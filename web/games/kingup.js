@@ -42,7 +42,7 @@ function statusBar(ctx, snap) {
     chips.length ? h('div', { class: 'ku-chips' }, ...chips) : null);
 }
 
-export default {
+export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings: STRINGS,
 
   /** My turn: a character to place or move, or my vote is awaited. */
@@ -212,4 +212,4 @@ export default {
       },
     };
   },
-};
+});

@@ -21,6 +21,7 @@ export function declarePanel(ctx) {
   /** @type {Set<string>} */
   const chosen = new Set();
   /** @type {Map<string, HTMLButtonElement>} */
+  /** @type {Map<string, HTMLButtonElement>} */
   const buttons = new Map();
   let number = -1;
   let busy = false;
@@ -71,7 +72,8 @@ export function declarePanel(ctx) {
       b.setAttribute('aria-pressed', String(chosen.has(p)));
       b.disabled = banned || busy;
     }
-    const order = v.players.map((/** @type {string} */ p) => buttons.get(p));
+    // Every seat got its button in the loop above.
+    const order = /** @type {HTMLButtonElement[]} */ (v.players.map((/** @type {string} */ p) => buttons.get(p)));
     if (order.some((b, i) => group.children[i] !== b) || group.children.length !== order.length) group.replaceChildren(...order);
     record.textContent = ctx.t(chosen.size > 1 ? 'declare.record_collision' : 'declare.record', { n, count: chosen.size });
     record.disabled = banned || busy || chosen.size === 0;

@@ -91,6 +91,7 @@ export class Voice {
    */
   voiceFor(lang) {
     if (!this.synth) return null;
+    /** @type {SpeechSynthesisVoice[]} */
     let voices = [];
     try { voices = this.synth.getVoices() || []; } catch { voices = []; }
     const want = BCP47[lang] || lang;

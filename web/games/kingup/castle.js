@@ -7,7 +7,7 @@ import { CASTLE_ROWS, ELIMINATED, THRONE, charLabel, posText, rowText, token } f
 
 /**
  * @typedef {import('./common.js').Ctx} Ctx
- * @typedef {number|'throne'|'eliminated'} Row
+ * @typedef {import('./common.js').Row} Row
  * @typedef {{
  *   rows?: Row[],
  *   contents: (row: Row) => string[],

@@ -8,7 +8,17 @@ import { h } from '../../ui.js';
 export const CHARS = 'ABCDEFGHIJKLM'.split('');
 export const THRONE = 'throne';
 export const ELIMINATED = 'eliminated';
-/** Rows of the castle, top to bottom. */
+
+/**
+ * @typedef {import('../../games-loader.js').GameContext} Ctx
+ * @typedef {number|'throne'|'eliminated'} Row a castle row (a level 0-5, the throne) or the eliminated pile
+ * @typedef {Row|null} Pos where a character stands; null before it is placed
+ */
+
+/**
+ * Rows of the castle, top to bottom.
+ * @type {Row[]}
+ */
 export const CASTLE_ROWS = [THRONE, 5, 4, 3, 2, 1, 0];
 
 /** Loads kingup.css once; see shared.js. */
@@ -51,7 +61,7 @@ export function posText(ctx, pos) {
 /**
  * "Level 3 (Officers)" / "3층(장교)", for level rows.
  * @param {Ctx} ctx
- * @param {number|'throne'|'eliminated'} row
+ * @param {Row} row
  */
 export function rowText(ctx, row) {
   if (row === THRONE) return ctx.t('level.throne');
