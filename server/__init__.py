@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 
@@ -33,11 +34,28 @@ class Services:
         return [e for _, e in sorted(found.items()) if e is not None]
 
 
+def _check_public_url(cfg: Any) -> None:
+    """Behind a proxy (a deployment) the join links and the socket origin
+    check need the site's real address: the request's Host header is the
+    client's to choose. Starting without it would be quietly unsafe."""
+    public = cfg.get("PUBLIC_URL")
+    if public:
+        parts = urlsplit(public)
+        if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path not in {"", "/"}:
+            raise RuntimeError(f"TABLEMATE_PUBLIC_URL must look like https://host[:port], not {public!r}")
+    elif cfg.get("TRUST_PROXY"):
+        raise RuntimeError(
+            "TABLEMATE_PUBLIC_URL is required when TABLEMATE_TRUST_PROXY is set (a deployment): "
+            "join links and the WebSocket origin check use it (docs/deploy.md)."
+        )
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config.update(config.from_env())
     if test_config:
         app.config.update(test_config)
+    _check_public_url(app.config)
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Korean names stay readable
 
     store = Store.connect(app.config["REDIS_URL"], app.config["TABLE_TTL"])

@@ -11,6 +11,25 @@ def _flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def trust_proxy(value: str | None) -> str | int:
+    """``TABLEMATE_TRUST_PROXY``: ``fly`` (Fly-Client-IP), a number of trusted
+    proxy hops in front of the app (X-Forwarded-For), or off (0).
+
+    >>> trust_proxy("fly"), trust_proxy("2"), trust_proxy(None), trust_proxy("")
+    ('fly', 2, 0, 0)
+    """
+    value = (value or "").strip().lower()
+    if value in {"", "0", "no", "off", "false"}:
+        return 0
+    if value == "fly":
+        return "fly"
+    if value in {"yes", "on", "true"}:
+        return 1
+    if value.isdigit():
+        return int(value)
+    raise ValueError(f"TABLEMATE_TRUST_PROXY must be 'fly', a number of hops or off, not {value!r}")
+
+
 def _load(spec: str) -> Any:
     module, _, attr = spec.strip().partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -22,7 +41,7 @@ def from_env() -> dict[str, Any]:
         "TABLE_TTL": int(os.environ.get("TABLEMATE_TABLE_TTL", str(6 * 3600))),
         "FIXED_RANDOM": _flag("TABLEMATE_FIXED_RANDOM"),
         "PUBLIC_URL": os.environ.get("TABLEMATE_PUBLIC_URL") or None,
-        "TRUST_PROXY": _flag("TABLEMATE_TRUST_PROXY"),
+        "TRUST_PROXY": trust_proxy(os.environ.get("TABLEMATE_TRUST_PROXY")),
         # Per client address and minute, shared by every instance through Redis.
         "RATE_CREATE": int(os.environ.get("TABLEMATE_RATE_CREATE", "30")),
         "RATE_JOIN": int(os.environ.get("TABLEMATE_RATE_JOIN", "60")),

@@ -22,7 +22,9 @@ worker_connections = int(os.environ.get("TABLEMATE_MAX_CONNECTIONS", "10000"))
 timeout = 60
 graceful_timeout = 5  # open sockets reconnect to another instance anyway
 keepalive = 5
-accesslog = None  # query strings may carry tokens; see server/security.py
+# Off unless asked for (TABLEMATE_ACCESS_LOG=-): query strings carry tokens, which
+# server/security.py's filter redacts from every line.
+accesslog = os.environ.get("TABLEMATE_ACCESS_LOG") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 

@@ -4,16 +4,36 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request
 
-CSP = (
+_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-    "connect-src 'self' ws: wss:; manifest-src 'self'; worker-src 'self'; "
+    "connect-src {connect}; manifest-src 'self'; worker-src 'self'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
 )
+HSTS = "max-age=31536000; includeSubDomains"
+
+
+def csp(public_url: str | None) -> str:
+    """The page may talk to its own origin only. ``'self'`` covers the same
+    host's ws:/wss: in CSP 3; the public origin's socket scheme is listed too
+    for browsers that predate that (Safari before 15.4).
+
+    >>> "connect-src 'self' wss://t.example;" in csp("https://t.example")
+    True
+    >>> "connect-src 'self';" in csp(None)
+    True
+    """
+    connect = "'self'"
+    if public_url:
+        parts = urlsplit(public_url)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        connect += f" {scheme}://{parts.netloc}"
+    return _CSP.format(connect=connect)
 
 _TOKEN_RE = re.compile(r"(token=|rejoin=|Bearer\s+)[A-Za-z0-9_\-]+")
 
@@ -28,37 +48,74 @@ def redact(text: str) -> str:
 
 
 class RedactTokens(logging.Filter):
-    """Werkzeug's access log prints query strings; tokens must never reach a log."""
+    """Access logs print query strings; tokens must never reach a log.
+
+    Werkzeug passes the line's parts as a tuple, gunicorn's access log as a
+    mapping of atoms (``%(r)s``, ``%(U)s``...): both are redacted in place and
+    the record is always kept."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        args = record.args
+        if isinstance(args, Mapping):
+            record.args = {k: redact(v) if isinstance(v, str) else v for k, v in args.items()}
+        elif args:
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in args)
         record.msg = redact(str(record.msg))
         return True
 
 
+def forwarded_address(header: str | None, hops: int) -> str | None:
+    """The client address in ``X-Forwarded-For`` behind ``hops`` trusted proxies.
+
+    Each proxy appends the address it received the request from, so the
+    entry the outermost trusted proxy appended is ``hops`` from the right;
+    everything left of it was written by the client and proves nothing.
+
+    >>> forwarded_address("6.6.6.6, 1.2.3.4", 1)
+    '1.2.3.4'
+    >>> forwarded_address("6.6.6.6, 1.2.3.4, 10.0.0.2", 2)
+    '1.2.3.4'
+    >>> forwarded_address("1.2.3.4", 2) is None
+    True
+    """
+    if not header or hops < 1:
+        return None
+    entries = [e.strip() for e in header.split(",") if e.strip()]
+    return entries[-hops] if len(entries) >= hops else None
+
+
 def client_address() -> str:
-    if current_app.config["TRUST_PROXY"]:
-        fly = request.headers.get("Fly-Client-IP")
-        if fly:
-            return fly
-        fwd = request.headers.get("X-Forwarded-For")
-        if fwd:
-            return fwd.split(",")[0].strip()
+    """The address rate limits count, trusting only what the deployment's
+    proxy sets (``TABLEMATE_TRUST_PROXY``; see docs/deploy.md)."""
+    trust = current_app.config["TRUST_PROXY"]
+    if trust == "fly":
+        # Fly's edge sets Fly-Client-IP itself, replacing any value a client sent.
+        return request.headers.get("Fly-Client-IP") or request.remote_addr or "unknown"
+    if isinstance(trust, int) and trust > 0:
+        found = forwarded_address(request.headers.get("X-Forwarded-For"), trust)
+        return found or request.remote_addr or "unknown"
     return request.remote_addr or "unknown"
 
 
 def origin_ok() -> bool:
-    """A browser's WebSocket must come from a page of this site."""
+    """A browser's WebSocket must come from a page of this site: the
+    configured public URL's origin (the request's own Host header is the
+    client's to choose, so it is used only when no public URL is set, that is
+    on a LAN or a developer's machine)."""
     origin = request.headers.get("Origin")
     if not origin:
         return True  # not a browser; the token still decides
-    return urlsplit(origin).netloc == request.host
+    public = current_app.config["PUBLIC_URL"]
+    expected = urlsplit(public).netloc if public else request.host
+    return urlsplit(origin).netloc == expected
 
 
 def set_headers(resp: Response) -> Response:
     h: Any = resp.headers
-    h.setdefault("Content-Security-Policy", CSP)
+    public = current_app.config["PUBLIC_URL"]
+    h.setdefault("Content-Security-Policy", csp(public))
+    if request.is_secure or (public or "").startswith("https://"):
+        h.setdefault("Strict-Transport-Security", HSTS)
     h.setdefault("X-Content-Type-Options", "nosniff")
     h.setdefault("Referrer-Policy", "no-referrer")
     h.setdefault("X-Frame-Options", "DENY")
