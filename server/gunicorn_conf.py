@@ -5,6 +5,7 @@ thousands of idle phones connected; a thread per socket would not.
 """
 
 import os
+from typing import Any
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 worker_class = "gevent"
@@ -20,13 +21,13 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 
 
-def post_worker_init(worker) -> None:  # noqa: ANN001  (gunicorn's hook signature)
+def post_worker_init(worker: Any) -> None:  # gunicorn's hook signature (gunicorn is untyped)
     from server.gc_tuning import tune
 
     tune()
 
 
-def when_ready(server) -> None:  # noqa: ANN001  (gunicorn's hook signature)
+def when_ready(server: Any) -> None:  # gunicorn's hook signature (gunicorn is untyped)
     from server.lan import announce
 
     host, _, port = bind.rpartition(":")

@@ -62,7 +62,7 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
-AUTH = [{"bearer": []}, {}]
+AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 
 def _action_variants(engines: list[Engine]) -> list[dict[str, Any]]:
