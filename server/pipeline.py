@@ -3,7 +3,7 @@
 authenticate → validate the payload against its schema → apply (a platform
 handler or the engine) → store atomically with the next version → publish (the
 store does that on commit). Every write goes through ``Pipeline.update``, so a
-missing table is always 404.
+missing table is always 404 and a contended one always 503 ``busy``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from engines.base import Engine, EngineError, Rng
 from server import schemas
-from server.errors import ApiError, not_found
+from server.errors import ApiError, busy, not_found
 from server.model import Action, ActionResult, Event, Kind, LogEntry, RequestRecord, TableDoc
 from server.platform import HANDLERS, Call, Outcome, engine_error, issue_rejoin, set_state
 from server.seats import (
@@ -28,7 +28,7 @@ from server.seats import (
     plausible_id,
     token_hash,
 )
-from server.store import Commit, Store, Tx
+from server.store import Commit, Conflict, Store, Tx
 
 R = TypeVar("R")
 
@@ -77,6 +77,8 @@ class Pipeline:
             return self.store.update(table_id, fn)
         except KeyError:
             raise not_found() from None
+        except Conflict:
+            raise busy() from None
 
     def refuse_random(self, fields: set[str], what: str) -> None:
         if fields and not self.fixed_random:
