@@ -139,6 +139,8 @@ def game_info(engine: Engine) -> dict[str, Any]:
         "name": engine.name, "title": engine.title, "min_players": lo, "max_players": hi,
         "options_schema": engine.options_schema, "actions": sorted(engine.action_schemas),
         "random_options": list(engine.random_option_fields), "host_actions": list(engine.host_actions),
+        # The same for every game; here so a client needs no copy of the list.
+        "platform_actions": list(schemas.PLATFORM_ACTIONS),
     }
 
 
