@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from engines import registry
 from engines.base import Engine
@@ -26,7 +27,7 @@ class Services:
     extra: dict[str, Engine]
 
     def engine(self, name: str) -> Engine | None:
-        return self.extra.get(name) or registry.get(name)
+        return find_engine(self.extra, name)
 
     def engines(self) -> list[Engine]:
         found = {n: registry.get(n) for n in registry.names()}
@@ -50,19 +51,24 @@ def _check_public_url(cfg: Any) -> None:
         )
 
 
+def find_engine(extra: dict[str, Engine], name: str) -> Engine | None:
+    """A test-only engine from ``EXTRA_ENGINES`` first, then the registry."""
+    return extra.get(name) or registry.get(name)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config.update(config.from_env())
     if test_config:
         app.config.update(test_config)
     _check_public_url(app.config)
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # Korean names stay readable
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.ensure_ascii = False  # Korean names stay readable
 
     store = Store.connect(app.config["REDIS_URL"], app.config["TABLE_TTL"])
     extra = {e.name: e for e in app.config["EXTRA_ENGINES"]}
-    services = Services(store, None, None, extra)  # type: ignore[arg-type]
-    services.tables = Tables(store, services.engine, fixed_random=app.config["FIXED_RANDOM"])
-    services.hub = live.Hub(services.tables)
+    tables = Tables(store, lambda name: find_engine(extra, name), fixed_random=app.config["FIXED_RANDOM"])
+    services = Services(store, tables, live.Hub(tables), extra)
     app.extensions["tablemate"] = services
 
     if app.config["FIXED_RANDOM"]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import redis
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
@@ -14,11 +14,19 @@ from server.errors import ApiError, store_unavailable
 from server.security import client_address
 from server.tables import Tables
 
+if TYPE_CHECKING:  # server/__init__.py imports this module
+    from server import Services
+
 bp = Blueprint("api", __name__)
 
 
+def services() -> Services:
+    found: Services = current_app.extensions["tablemate"]
+    return found
+
+
 def tables() -> Tables:
-    return current_app.extensions["tablemate"].tables
+    return services().tables
 
 
 def _json() -> Any:
@@ -84,7 +92,7 @@ def join(table_id: str) -> Any:
 def get_table(table_id: str) -> Any:
     t = tables()
     doc = t.load(table_id)
-    seat = t.seat_for(doc, _token())
+    seat = t.authenticate(doc, _token())
     return jsonify(t.snapshot(doc, seat["id"] if seat else None))
 
 
@@ -105,7 +113,7 @@ def rejoin(table_id: str, player: str) -> Any:
 @bp.get("/api/tables/<table_id>/history")
 def history(table_id: str) -> Any:
     t = tables()
-    t.seat_for(t.load(table_id), _token())
+    t.authenticate(t.load(table_id), _token())
     lang = "ko" if request.args.get("lang", "en").lower().startswith("ko") else "en"
     return jsonify(t.history(table_id, lang))
 
@@ -114,7 +122,7 @@ def history(table_id: str) -> Any:
 def analysis(table_id: str) -> Any:
     t = tables()
     doc = t.load(table_id)
-    seat = t.seat_for(doc, _token())
+    seat = t.authenticate(doc, _token())
     return jsonify(t.analysis(doc, seat["id"] if seat else None))
 
 
@@ -131,19 +139,21 @@ def game_info(engine: Engine) -> dict[str, Any]:
         "name": engine.name, "title": engine.title, "min_players": lo, "max_players": hi,
         "options_schema": engine.options_schema, "actions": sorted(engine.action_schemas),
         "random_options": list(engine.random_option_fields), "host_actions": list(engine.host_actions),
+        # The same for every game; here so a client needs no copy of the list.
+        "platform_actions": list(schemas.PLATFORM_ACTIONS),
     }
 
 
 @bp.get("/api/games")
 def games() -> Any:
-    return jsonify({"games": [game_info(e) for e in current_app.extensions["tablemate"].engines()]})
+    return jsonify({"games": [game_info(e) for e in services().engines()]})
 
 
 @bp.get("/api/openapi.json")
 def openapi() -> Any:
     from server.openapi import document
 
-    return jsonify(document(current_app.extensions["tablemate"].engines()))
+    return jsonify(document(services().engines()))
 
 
 @bp.get("/healthz")
@@ -152,7 +162,7 @@ def healthz() -> Any:
 
     if not tables().store.ping():
         raise store_unavailable()
-    return jsonify({"ok": True, "sockets": current_app.extensions["tablemate"].hub.count(),
+    return jsonify({"ok": True, "sockets": services().hub.count(),
                     "gc_max_pause_ms": max_pause_ms()})
 
 

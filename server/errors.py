@@ -29,3 +29,10 @@ def bad_token() -> ApiError:
 
 def store_unavailable() -> ApiError:
     return ApiError(503, "store_unavailable", "The table store is unreachable; retrying shortly.")
+
+
+def busy() -> ApiError:
+    """The table stayed too contended to commit (``store.Conflict``): nothing was
+    written, and the same request may simply be sent again."""
+    return ApiError(503, "busy", "This table is busy right now; try again in a moment.",
+                    headers={"Retry-After": "1"})

@@ -12,6 +12,7 @@ app runs in worker hooks.
 
 import os
 import tempfile
+from typing import Any
 
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 worker_class = "gevent"
@@ -39,7 +40,7 @@ control_socket = os.environ.get(
 )
 
 
-def post_worker_init(worker) -> None:  # noqa: ANN001  (gunicorn's hook signature)
+def post_worker_init(worker: Any) -> None:  # gunicorn's hook signature (gunicorn is untyped)
     import signal
 
     from server.gc_tuning import tune
@@ -58,7 +59,7 @@ def post_worker_init(worker) -> None:  # noqa: ANN001  (gunicorn's hook signatur
         announce(int(port), embedded=not os.environ.get("REDIS_URL"))
 
 
-def worker_exit(server, worker) -> None:  # noqa: ANN001  (gunicorn's hook signature)
+def worker_exit(server: Any, worker: Any) -> None:  # gunicorn's hook signature (untyped)
     # At interpreter teardown logging's handler weakrefs call into gevent's
     # patched threading after gevent's modules are gone, and print a
     # traceback on every Ctrl-C or SIGTERM. Closing the handlers now, while

@@ -12,6 +12,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -20,7 +21,8 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server.errors import ApiError, store_unavailable
-from server.tables import Tables, token_hash
+from server.model import Snapshot, TableDoc
+from server.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +30,8 @@ RATE_PER_SECOND = 20.0
 RATE_BURST = 40.0
 FLOOD_STRIKES = 40
 CLOSE_BAD_TOKEN = 4401
+
+SocketView = Callable[[Any, str], None]
 
 
 class Connection:
@@ -39,7 +43,6 @@ class Connection:
         self.table_id = table_id
         self.player = player
         self.token = token
-        self.th = token_hash(token) if token else None
         self.sent_version = 0
         self.lock = threading.Lock()
         self.open = True
@@ -54,7 +57,7 @@ class Connection:
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
 
-    def send_state(self, snapshot: dict[str, Any], force: bool = False) -> None:
+    def send_state(self, snapshot: Snapshot, force: bool = False) -> None:
         self.send_encoded(snapshot["version"], encode_state(snapshot), force)
 
     def send_encoded(self, version: int, data: str, force: bool = False) -> None:
@@ -79,7 +82,7 @@ class Connection:
                 pass
 
 
-def encode_state(snapshot: dict[str, Any]) -> str:
+def encode_state(snapshot: Snapshot) -> str:
     return json.dumps({"type": "state", **snapshot}, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -159,18 +162,28 @@ class Hub:
             for c in conns:
                 c.kick("table_not_found", "This table has expired.")
             return
-        seats = {s["id"]: s["th"] for s in doc["seats"]}
         engine = self.tables.engine(doc["game"])
         state = engine.load(doc["state"]) if doc["state"] is not None else None
         # One snapshot, encoded once, per seat (a seat may have several phones).
         cache: dict[str | None, str] = {}
         for c in conns:
-            if c.player is not None and seats.get(c.player) != c.th:
+            if not self.still_seated(doc, c):
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")
                 continue
             if c.player not in cache:
                 cache[c.player] = encode_state(self.tables.snapshot(doc, c.player, state))
             c.send_encoded(doc["version"], cache[c.player], force=force)
+
+
+    def still_seated(self, doc: TableDoc, conn: Connection) -> bool:
+        """Whether ``conn``'s token still opens the seat it connected to."""
+        if conn.player is None:
+            return True
+        try:
+            seat = self.tables.authenticate(doc, conn.token)
+        except ApiError:
+            return False
+        return seat is not None and seat["id"] == conn.player
 
 
 class TokenBucket:
@@ -247,11 +260,14 @@ def init_app(app: Flask, hub: Hub) -> None:
         table_id = request.view_args["table_id"] if request.view_args else ""
         doc = hub.tables.load(table_id)
         token = request.args.get("token") or None
-        seat = hub.tables.seat_for(doc, token)
+        seat = hub.tables.authenticate(doc, token)
         g.ws_auth = (doc, seat["id"] if seat else None, token)
         return None
 
-    @sock.route("/api/tables/<table_id>/ws", endpoint="table_socket")
+    # flask_sock is untyped: name the decorator's type so the view stays typed.
+    route: Callable[[SocketView], SocketView] = sock.route("/api/tables/<table_id>/ws", endpoint="table_socket")
+
+    @route
     def table_socket(ws: Any, table_id: str) -> None:
         tables: Tables = hub.tables
         doc, player, token = g.ws_auth

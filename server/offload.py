@@ -23,4 +23,5 @@ def offload(fn: Callable[[], T]) -> T:
         return fn()  # werkzeug or tests: a plain call on this thread
     import gevent
 
-    return gevent.get_hub().threadpool.apply(fn)
+    result: T = gevent.get_hub().threadpool.apply(fn)  # gevent is untyped: its Any stops here
+    return result

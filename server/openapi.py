@@ -62,7 +62,7 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64}}
-AUTH = [{"bearer": []}, {}]
+AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 
 def _action_variants(engines: list[Engine]) -> list[dict[str, Any]]:
@@ -169,13 +169,18 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "operationId": "games",
                 "responses": _ok(200, {"type": "object", "properties": {"games": {"type": "array", "items": {
                     "type": "object",
-                    "required": ["name", "title", "min_players", "max_players", "options_schema", "actions"],
+                    "required": ["name", "title", "min_players", "max_players", "options_schema", "actions",
+                                 "platform_actions"],
                     "properties": {"name": {"type": "string"}, "title": {"type": "object"},
                                    "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
                                    "options_schema": {"type": "object"},
                                    "actions": {"type": "array", "items": {"type": "string"}},
                                    "random_options": {"type": "array", "items": {"type": "string"}},
-                                   "host_actions": {"type": "array", "items": {"type": "string"}}}}}},
+                                   "host_actions": {"type": "array", "items": {"type": "string"}},
+                                   "platform_actions": {
+                                       "description": "Action types every table handles whatever its game "
+                                                      "(the same list for every game).",
+                                       "type": "array", "items": {"enum": list(schemas.PLATFORM_ACTIONS)}}}}}},
                     "required": ["games"]}),
             }},
             "/api/openapi.json": {"get": {

@@ -14,7 +14,7 @@ from jsonschema.exceptions import ValidationError
 from engines.base import Engine
 from server.errors import ApiError
 
-#: Names longer than NAME_LIMIT are accepted and trimmed (tables.clean_name);
+#: Names longer than NAME_LIMIT are accepted and trimmed (seats.clean_name);
 #: the schema only bounds what is worth reading at all.
 NAME_LIMIT = 24
 NAME = {"type": "string", "minLength": 1, "maxLength": 200}

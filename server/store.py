@@ -23,14 +23,18 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 import redis
+
+from server.model import LogEntry, TableDoc
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "tm:changes"
 MAX_ATTEMPTS = 200
+
+R = TypeVar("R")
 
 
 def doc_key(table_id: str) -> str:
@@ -54,18 +58,21 @@ def rate_key(bucket: str, client: str, window: int) -> str:
 
 
 class Conflict(Exception):
-    """Raised inside an update to give up without writing (never retried)."""
+    """Raised by ``update`` when the table stayed too contended to commit
+    within ``MAX_ATTEMPTS`` (nothing was written)."""
 
 
 @dataclass
-class Commit:
-    """What one update writes, all in one MULTI/EXEC."""
+class Commit(Generic[R]):
+    """What one update writes, all in one MULTI/EXEC; ``doc=None`` writes nothing."""
 
-    doc: dict[str, Any]
-    entry: dict[str, Any] | None = None
-    request: tuple[str, dict[str, Any]] | None = None
+    doc: TableDoc | None
+    entry: LogEntry | None = None
+    #: (request_id, what a retry of it gets back)
+    request: tuple[str, Any] | None = None
     drop_code: str | None = None
-    result: Any = None
+    #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
+    result: R = cast(R, None)
 
 
 @dataclass
@@ -74,23 +81,30 @@ class Tx:
 
     pipe: Any
     table_id: str
-    doc: dict[str, Any]
+    doc: TableDoc
     raw: str = field(default="", repr=False)
-    _log: list[dict[str, Any]] | None = field(default=None, repr=False)
+    _log: list[LogEntry] | None = field(default=None, repr=False)
 
-    def copy(self) -> dict[str, Any]:
+    def copy(self) -> TableDoc:
         """A private copy of the document to change (parsing the JSON again is
         several times faster than ``copy.deepcopy``)."""
-        return json.loads(self.raw)
+        return cast(TableDoc, json.loads(self.raw))
 
-    def cached_result(self, request_id: str) -> dict[str, Any] | None:
+    def cached_result(self, request_id: str) -> Any:
+        """What ``Commit.request`` recorded for ``request_id``; None if unseen."""
         raw = self.pipe.hget(req_key(self.table_id), request_id)
         return json.loads(raw) if raw else None
 
-    def log(self) -> list[dict[str, Any]]:
+    def log(self) -> list[LogEntry]:
         if self._log is None:
             self._log = [json.loads(x) for x in self.pipe.lrange(log_key(self.table_id), 0, -1)]
         return self._log
+
+
+def _text(raw: bytes | str | None) -> str | None:
+    # Clients are made with decode_responses=True; a bytes value means a client
+    # passed in without it, and is decoded rather than mistyped.
+    return raw.decode() if isinstance(raw, bytes) else raw
 
 
 class Store:
@@ -128,7 +142,7 @@ class Store:
 
     # -- tables ---------------------------------------------------------------
 
-    def create(self, doc: dict[str, Any], entry: dict[str, Any]) -> bool:
+    def create(self, doc: TableDoc, entry: LogEntry) -> bool:
         """Stores a new table; False if the id is taken (never in practice)."""
         tid = doc["id"]
         if not self.r.set(doc_key(tid), json.dumps(doc), nx=True, ex=self.ttl):
@@ -144,29 +158,30 @@ class Store:
         return bool(self.r.set(code_key(code), table_id, nx=True, ex=self.ttl))
 
     def code_table(self, code: str) -> str | None:
-        return self.r.get(code_key(code))
+        return _text(self.r.get(code_key(code)))
 
-    def load(self, table_id: str) -> dict[str, Any] | None:
+    def load(self, table_id: str) -> TableDoc | None:
         raw = self.r.get(doc_key(table_id))
-        return json.loads(raw) if raw else None
+        return cast(TableDoc, json.loads(raw)) if raw else None
 
-    def log(self, table_id: str) -> list[dict[str, Any]]:
+    def log(self, table_id: str) -> list[LogEntry]:
         return [json.loads(x) for x in self.r.lrange(log_key(table_id), 0, -1)]
 
-    def update(self, table_id: str, fn: Callable[[Tx], Commit]) -> Any:
+    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]]) -> R:
         """Read-modify-write of one table with optimistic locking.
 
         ``fn`` sees the current document and returns a ``Commit``; if another
         writer committed in between, EXEC fails and ``fn`` runs again on the new
         document. ``fn`` raises to refuse (nothing is written). Returns
         ``Commit.result``. A ``Commit`` whose ``doc`` is None writes nothing.
+        Raises ``Conflict`` after ``MAX_ATTEMPTS`` lost races.
         """
         dk = doc_key(table_id)
         for attempt in range(MAX_ATTEMPTS):
             with self.r.pipeline() as pipe:
                 try:
                     pipe.watch(dk)
-                    raw = pipe.get(dk)
+                    raw = _text(pipe.get(dk))
                     if raw is None:
                         pipe.unwatch()
                         raise KeyError(table_id)
@@ -175,7 +190,7 @@ class Store:
                         pipe.unwatch()
                         return commit.result
                     pipe.multi()
-                    self._write(pipe, table_id, commit)
+                    self._write(pipe, table_id, commit.doc, commit)
                     pipe.execute()
                     return commit.result
                 except redis.WatchError:
@@ -185,21 +200,21 @@ class Store:
             time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise Conflict(f"table {table_id} too contended")
 
-    def _write(self, pipe: Any, table_id: str, c: Commit) -> None:
+    def _write(self, pipe: Any, table_id: str, doc: TableDoc, c: Commit[Any]) -> None:
         ttl = self.ttl
-        pipe.set(doc_key(table_id), json.dumps(c.doc), ex=ttl)
+        pipe.set(doc_key(table_id), json.dumps(doc), ex=ttl)
         if c.entry is not None:
             pipe.rpush(log_key(table_id), json.dumps(c.entry))
         pipe.expire(log_key(table_id), ttl)
         if c.request is not None:
             pipe.hset(req_key(table_id), c.request[0], json.dumps(c.request[1]))
         pipe.expire(req_key(table_id), ttl)
-        code = c.doc.get("code")
+        code = doc.get("code")
         if c.drop_code:
             pipe.delete(code_key(c.drop_code))
         elif code:
             pipe.expire(code_key(code), ttl)
-        pipe.publish(CHANNEL, json.dumps({"t": table_id, "v": c.doc["version"]}))
+        pipe.publish(CHANNEL, json.dumps({"t": table_id, "v": doc["version"]}))
 
     # -- rate limits ----------------------------------------------------------
 

@@ -12,7 +12,8 @@ import { clearError, h } from './ui.js';
  * @typedef {{
  *   name: string, title?: string|Record<string, string>,
  *   min_players: number, max_players: number,
- *   options_schema?: {properties?: Record<string, any>}, actions?: unknown
+ *   options_schema?: {properties?: Record<string, any>}, actions?: unknown,
+ *   platform_actions?: string[]
  * }} GameInfo
  * @typedef {{destroy?: () => void}} Screen
  * @typedef {{

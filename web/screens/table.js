@@ -8,14 +8,15 @@ import { confirmButton, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { figureText, figures, seatsComponent } from './seats.js';
 
-/** Actions the platform handles; everything else in `legal` belongs to the game. */
-export const PLATFORM_ACTIONS = new Set(['start', 'seats', 'rename', 'remove', 'host', 'undo']);
-
 /**
+ * What `snap.legal` holds for the game itself: everything but the actions the
+ * platform handles, whose list GET /api/games publishes with each game.
  * @param {import('../net.js').Snapshot} snap
+ * @param {import('../app.js').GameInfo|undefined} game
  */
-function gameLegal(snap) {
-  return (snap.legal || []).filter((a) => !PLATFORM_ACTIONS.has(a.type));
+function gameLegal(snap, game) {
+  const platform = new Set((game && game.platform_actions) || []);
+  return (snap.legal || []).filter((a) => !platform.has(a.type));
 }
 
 /**
@@ -162,7 +163,7 @@ export function tableScreen(root, session) {
   function announceTurn() {
     if (!snap || !module) return;
     const myTurn = snap.status === 'playing'
-      && (module.yourTurn ? module.yourTurn(snap) : gameLegal(snap).length > 0);
+      && (module.yourTurn ? module.yourTurn(snap) : gameLegal(snap, session.game()).length > 0);
     if (myTurn && !wasMyTurn) {
       toast(t('table.your_turn'));
       vibrate([80, 40, 80]);

@@ -1,0 +1,124 @@
+"""The shapes the service keeps in the store: the table document, its seats,
+the start record, the action log and the request-id cache.
+
+TypedDicts rather than dataclasses: the document is JSON in Redis and is parsed
+on every read (``Tx.copy``), so a typed view of the parsed dict costs nothing,
+and the stored format stays byte-for-byte what it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+#: An action as logged and as ``Engine.apply`` sees it (``{"type": …, …}``).
+Action = dict[str, Any]
+#: A public event, as the engine or the platform reports it.
+Event = dict[str, Any]
+
+Status = Literal["lobby", "playing", "over"]
+#: "platform": handled by the service (create, join, start, undo, …); "game": by the engine.
+Kind = Literal["platform", "game"]
+
+
+class Seat(TypedDict):
+    id: str
+    name: str
+    #: SHA-256 of the seat token (``seats.token_hash``); the token itself is never kept.
+    th: str
+
+
+class StartRecord(TypedDict):
+    """What ``start`` fixed: undo replays the log from ``setup(players, options)``."""
+
+    players: list[str]
+    options: dict[str, Any]
+
+
+class TableDoc(TypedDict):
+    id: str
+    #: The lobby's join code; None once the game has started.
+    code: str | None
+    game: str
+    options: dict[str, Any]
+    status: Status
+    version: int
+    host: str
+    seats: list[Seat]
+    next_pid: int
+    #: ``Engine.dump`` of the state; None in the lobby.
+    state: Any
+    start: StartRecord | None
+    round: int
+    #: Versions of the game actions that undo may still take back, oldest first.
+    undoable: list[int]
+    min_players: int
+    max_players: int
+    created: float
+
+
+class LogEntry(TypedDict):
+    v: int
+    by: str | None
+    round: int
+    kind: Kind
+    action: Action
+    events: list[Event]
+    at: float
+
+
+class ActionResult(TypedDict):
+    """What ``act`` returns, over HTTP and in a socket ``result`` frame."""
+
+    version: int
+    events: list[Event]
+
+
+class RequestRecord(TypedDict):
+    """The first result of a request_id, so a retry returns it and applies nothing."""
+
+    by: str
+    result: ActionResult
+
+
+class Snapshot(TypedDict):
+    """What one seat (``me``; None: the spectator) sees of a table."""
+
+    table: str
+    game: str
+    code: str | None
+    version: int
+    status: Status
+    host: str
+    me: str | None
+    options: dict[str, Any]
+    min_players: int
+    max_players: int
+    round: int
+    #: ``{"id", "name", "host"}`` plus the engine's public figures (``money``, …),
+    #: open-ended, hence a plain dict.
+    players: list[dict[str, Any]]
+    view: dict[str, Any]
+    legal: list[Action]
+
+
+class HistoryLine(TypedDict):
+    version: int
+    by: str | None
+    text: str
+    undone: bool
+
+
+class HistoryRound(TypedDict):
+    round: int
+    entries: list[HistoryLine]
+
+
+class History(TypedDict):
+    version: int
+    rounds: list[HistoryRound]
+
+
+class Analysis(TypedDict):
+    version: int
+    #: The engine's advice for this version and viewer; None when it has none.
+    analysis: dict[str, Any] | None

@@ -1,0 +1,224 @@
+"""The action pipeline: every change to a table, from HTTP or WebSocket alike.
+
+authenticate → validate the payload against its schema → apply (a platform
+handler or the engine) → store atomically with the next version → publish (the
+store does that on commit). Every write goes through ``Pipeline.update``, so a
+missing table is always 404 and a contended one always 503 ``busy``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from engines.base import Engine, EngineError, Rng
+from server import schemas
+from server.errors import ApiError, busy, not_found
+from server.model import Action, ActionResult, Event, Kind, LogEntry, RequestRecord, TableDoc
+from server.platform import HANDLERS, Call, Outcome, engine_error, issue_rejoin, set_state
+from server.seats import (
+    authenticate,
+    clean_name,
+    new_code,
+    new_table_id,
+    new_token,
+    plausible_code,
+    plausible_id,
+    token_hash,
+)
+from server.store import Commit, Conflict, Store, Tx
+
+R = TypeVar("R")
+
+
+def log_entry(v: int, by: str | None, rnd: int, kind: Kind, action: Action,
+              events: list[Event]) -> LogEntry:
+    return {"v": v, "by": by, "round": rnd, "kind": kind, "action": action, "events": events,
+            "at": round(time.time(), 3)}
+
+
+def logged(out: Outcome, by: str) -> LogEntry:
+    """Raises the version of ``out.doc`` by one and returns the entry that logs it."""
+    out.doc["version"] += 1
+    return log_entry(out.doc["version"], by, out.doc["round"], out.kind, out.action, out.events)
+
+
+class Pipeline:
+    def __init__(
+        self,
+        store: Store,
+        engines: Callable[[str], Engine | None],
+        *,
+        fixed_random: bool = False,
+        rng: Rng | None = None,
+    ) -> None:
+        self.store = store
+        self.engines = engines
+        self.fixed_random = fixed_random
+        self.rng: Rng = rng or secrets.SystemRandom()
+
+    def engine(self, game: str) -> Engine:
+        eng = self.engines(game)
+        if eng is None:
+            raise ApiError(400, "unknown_game", f"No game called {game!r}.")
+        return eng
+
+    def load(self, table_id: str) -> TableDoc:
+        doc = self.store.load(table_id) if plausible_id(table_id) else None
+        if doc is None:
+            raise not_found()
+        return doc
+
+    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]]) -> R:
+        """The one write path: ``Store.update`` with its failures as API errors."""
+        try:
+            return self.store.update(table_id, fn)
+        except KeyError:
+            raise not_found() from None
+        except Conflict:
+            raise busy() from None
+
+    def refuse_random(self, fields: set[str], what: str) -> None:
+        if fields and not self.fixed_random:
+            raise ApiError(
+                400, "fixed_random_off",
+                f"{what} may not carry random outcomes ({', '.join(sorted(fields))}) on this server.",
+            )
+
+    # -- seats: create, join, rejoin -------------------------------------------
+
+    def create(self, body: Any) -> tuple[TableDoc, str]:
+        schemas.validate(schemas.CREATE_BODY, body, "create")
+        engine = self.engine(body["game"])
+        options = dict(body.get("options") or {})
+        self.refuse_random(set(options) & set(engine.random_option_fields), "Options")
+        options = schemas.options_with_defaults(engine, options)
+        try:
+            options = engine.normalize_options(options)
+        except EngineError as exc:
+            raise ApiError(400, "bad_options", exc.message) from exc
+        name = clean_name(body["name"])
+        token = new_token()
+        now = time.time()
+        for _ in range(20):
+            tid, code = new_table_id(), new_code()
+            if not self.store.reserve_code(code, tid):
+                continue
+            lo, hi = engine.player_limits(options)
+            doc: TableDoc = {
+                "id": tid, "code": code, "game": engine.name, "options": options,
+                "status": "lobby", "version": 1, "host": "p1",
+                "seats": [{"id": "p1", "name": name, "th": token_hash(token)}],
+                "next_pid": 2, "state": None, "start": None, "round": 0,
+                "undoable": [], "min_players": lo, "max_players": hi, "created": now,
+            }
+            entry = log_entry(1, "p1", 0, "platform", {"type": "create", "name": name},
+                              [{"type": "created", "player": "p1"}])
+            if self.store.create(doc, entry):
+                return doc, token
+        raise ApiError(503, "store_busy", "Could not allocate a table; try again.")
+
+    def table_for_code(self, code: str) -> str:
+        code = code.strip().upper()
+        tid = self.store.code_table(code) if plausible_code(code) else None
+        doc = self.store.load(tid) if tid else None
+        if tid is None or doc is None or doc["status"] != "lobby":
+            raise ApiError(404, "code_not_found", "No open table has this code.")
+        return tid
+
+    def join(self, table_id: str, body: Any) -> tuple[str, str]:
+        schemas.validate(schemas.JOIN_BODY, body, "join")
+        name = clean_name(body["name"])
+        token = new_token()
+        self.load(table_id)
+
+        def fn(tx: Tx) -> Commit[str]:
+            doc = tx.copy()
+            if doc["status"] != "lobby":
+                raise ApiError(409, "game_started", "This game has started; new seats are closed.")
+            if len(doc["seats"]) >= doc["max_players"]:
+                raise ApiError(409, "table_full", f"This table is full ({doc['max_players']} seats).")
+            pid = f"p{doc['next_pid']}"
+            doc["next_pid"] += 1
+            doc["seats"].append({"id": pid, "name": name, "th": token_hash(token)})
+            out = Outcome(doc, {"type": "join", "name": name}, [{"type": "joined", "player": pid}])
+            return Commit(doc, logged(out, pid), result=pid)
+
+        return self.update(table_id, fn), token
+
+    def rejoin(self, table_id: str, token: str | None, player: str) -> str:
+        """Host only: a fresh token for ``player``; the old one stops working."""
+        new = new_token()
+
+        def fn(tx: Tx) -> Commit[None]:
+            doc = tx.copy()
+            me = authenticate(doc, token, seated=True)["id"]
+            out = issue_rejoin(doc, doc["host"] == me, player, token_hash(new))
+            return Commit(out.doc, logged(out, me))
+
+        self.update(table_id, fn)
+        return new
+
+    # -- actions ---------------------------------------------------------------
+
+    def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
+        schemas.validate(schemas.ACTION_BODY, body, "action-body")
+        doc0 = self.load(table_id)
+        authenticate(doc0, token, seated=True)
+        engine = self.engine(doc0["game"])
+        action = dict(body["action"])
+        atype: str = action.pop("type")
+        schema = schemas.action_schema(engine, atype)
+        if schema is None:
+            raise ApiError(400, "unknown_action", f"{doc0['game']} has no action {atype!r}.")
+        schemas.validate(schema, action, f"{engine.name}:{atype}")
+        handler = HANDLERS.get(atype)
+        if handler is None:
+            self.refuse_random(set(action) & set(engine.random_action_fields.get(atype, ())), "Actions")
+        request_id: str = body["request_id"]
+        expected: int | None = body.get("version")
+
+        def fn(tx: Tx) -> Commit[ActionResult]:
+            seat = authenticate(tx.doc, token, seated=True)
+            cached: RequestRecord | None = tx.cached_result(request_id)
+            if cached is not None:
+                if cached["by"] != seat["id"]:
+                    raise ApiError(409, "request_id_reused", "This request_id belongs to another seat.")
+                return Commit(None, result=cached["result"])
+            if expected is not None and expected != tx.doc["version"]:
+                raise ApiError(
+                    409, "stale_version",
+                    f"The table is at version {tx.doc['version']}, not {expected}; refresh and retry.",
+                )
+            doc = tx.copy()
+            me = seat["id"]
+            host = doc["host"] == me
+            if handler is not None:
+                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log))
+            else:
+                out = self._game_action(engine, doc, me, host, atype, action)
+            entry = logged(out, me)
+            v = out.doc["version"]
+            if out.kind == "game":
+                out.doc["undoable"].append(v)
+            result: ActionResult = {"version": v, "events": out.events}
+            record: RequestRecord = {"by": me, "result": result}
+            return Commit(out.doc, entry, (request_id, record), drop_code=out.drop_code, result=result)
+
+        return self.update(table_id, fn)
+
+    def _game_action(self, engine: Engine, doc: TableDoc, me: str, host: bool,
+                     atype: str, payload: dict[str, Any]) -> Outcome:
+        if doc["status"] == "lobby":
+            raise ApiError(409, "not_started", "The game has not started yet.")
+        state = engine.load(doc["state"])
+        action = {"type": atype, **payload, "player": me, "host": host}
+        try:
+            action = engine.draw(state, action, self.rng)
+            state, events = engine.apply(state, action)
+        except EngineError as exc:
+            raise engine_error(exc) from exc
+        set_state(engine, doc, state)
+        return Outcome(doc, action, events, kind="game")

@@ -1,0 +1,180 @@
+"""Platform actions: the changes every table understands whatever its game
+(start, seats, rename, remove, host, undo, and the host's rejoin codes).
+
+Each handler changes its private copy of the document and says what to log; the
+pipeline (``server/pipeline.py``) bumps the version, logs and commits. Handlers
+are found in ``HANDLERS``, whose keys are exactly ``schemas.PLATFORM_ACTIONS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import Engine, EngineError, Rng
+from server.errors import ApiError
+from server.model import Action, Event, Kind, LogEntry, TableDoc
+from server.seats import clean_name, seat_of
+
+# Engine refusals are conflicts with the table's state, except these.
+_ENGINE_STATUS = {"not_host": 403, "bad_action": 400, "invalid_payload": 400, "bad_options": 400}
+
+
+def engine_error(exc: EngineError) -> ApiError:
+    return ApiError(_ENGINE_STATUS.get(exc.code, 409), exc.code, exc.message)
+
+
+@dataclass
+class Outcome:
+    """What a handler decided: the new document, the logged action and events."""
+
+    doc: TableDoc
+    action: Action
+    events: list[Event]
+    kind: Kind = "platform"
+    #: A join code to delete with this commit (the lobby closed).
+    drop_code: str | None = None
+
+
+@dataclass
+class Call:
+    """One platform action as a handler sees it: ``doc`` is its own copy to change."""
+
+    engine: Engine
+    doc: TableDoc
+    me: str
+    host: bool
+    payload: dict[str, Any]
+    rng: Rng
+    #: The table's action log, read under the same WATCH (only undo needs it).
+    log: Callable[[], Iterable[LogEntry]] = field(default=lambda: ())
+
+
+Handler = Callable[[Call], Outcome]
+
+
+def need_host(host: bool, what: str) -> None:
+    if not host:
+        raise ApiError(403, "not_host", f"Only the host can {what}.")
+
+
+def need_lobby(doc: TableDoc, what: str) -> None:
+    if doc["status"] != "lobby":
+        raise ApiError(409, "not_in_lobby", f"You can {what} only before the game starts.")
+
+
+def set_state(engine: Engine, doc: TableDoc, state: Any) -> None:
+    """Stores ``state`` in ``doc`` with the round and status it implies."""
+    status = engine.status(state)
+    doc["state"] = engine.dump(state)
+    doc["round"] = int(status.get("round", 0))
+    doc["status"] = "over" if status.get("over") else "playing"
+
+
+def start_game(c: Call) -> Outcome:
+    need_host(c.host, "start the game")
+    need_lobby(c.doc, "start")
+    doc = c.doc
+    players = [s["id"] for s in doc["seats"]]
+    lo, hi = doc["min_players"], doc["max_players"]
+    if not lo <= len(players) <= hi:
+        raise ApiError(409, "bad_player_count",
+                       f"{c.engine.title['en']} needs {lo}–{hi} players; this table has {len(players)}.")
+    try:
+        options = c.engine.draw_setup(players, doc["options"], c.rng)
+        state = c.engine.setup(players, options)
+    except EngineError as exc:
+        raise engine_error(exc) from exc
+    doc["start"] = {"players": players, "options": options}
+    set_state(c.engine, doc, state)
+    code, doc["code"] = doc["code"], None
+    action = {"type": "start", "players": players, "options": options}
+    return Outcome(doc, action, [{"type": "started"}], drop_code=code)
+
+
+def reorder_seats(c: Call) -> Outcome:
+    need_host(c.host, "reorder seats")
+    need_lobby(c.doc, "reorder seats")
+    order: list[str] = c.payload["order"]
+    by_id = {s["id"]: s for s in c.doc["seats"]}
+    if sorted(order) != sorted(by_id) or len(set(order)) != len(order):
+        raise ApiError(400, "bad_order", "The order must list every seat exactly once.")
+    c.doc["seats"] = [by_id[p] for p in order]
+    return Outcome(c.doc, {"type": "seats", "order": order}, [{"type": "seats_reordered"}])
+
+
+def rename_seat(c: Call) -> Outcome:
+    target: str = c.payload["player"]
+    if target != c.me:
+        need_host(c.host, "rename another seat")
+    seat = seat_of(c.doc, target)
+    name = clean_name(c.payload["name"])
+    old, seat["name"] = seat["name"], name
+    return Outcome(c.doc, {"type": "rename", "player": target, "name": name},
+                   [{"type": "renamed", "player": target, "old": old, "name": name}])
+
+
+def remove_seat(c: Call) -> Outcome:
+    need_host(c.host, "remove a seat")
+    need_lobby(c.doc, "remove seats")
+    target: str = c.payload["player"]
+    if target == c.me:
+        raise ApiError(409, "cannot_remove_host", "Hand host powers to someone else first.")
+    seat = seat_of(c.doc, target)
+    c.doc["seats"] = [s for s in c.doc["seats"] if s["id"] != target]
+    return Outcome(c.doc, {"type": "remove", "player": target},
+                   [{"type": "removed", "player": target, "name": seat["name"]}])
+
+
+def transfer_host(c: Call) -> Outcome:
+    need_host(c.host, "transfer host powers")
+    target: str = c.payload["player"]
+    seat_of(c.doc, target)
+    c.doc["host"] = target
+    return Outcome(c.doc, {"type": "host", "player": target},
+                   [{"type": "host_changed", "player": target}])
+
+
+def undo_last(c: Call) -> Outcome:
+    """Rebuilds the state by replaying every logged game action but the undone ones."""
+    need_host(c.host, "undo")
+    doc = c.doc
+    if doc["status"] == "lobby" or not doc["undoable"] or doc["start"] is None:
+        raise ApiError(409, "nothing_to_undo", "There is no game action to undo.")
+    target = doc["undoable"].pop()
+    keep = set(doc["undoable"])
+    state = c.engine.setup(doc["start"]["players"], doc["start"]["options"])
+    undone_type = None
+    for entry in c.log():
+        if entry["kind"] != "game":
+            continue
+        if entry["v"] == target:
+            undone_type = entry["action"]["type"]
+        if entry["v"] in keep:
+            state, _ = c.engine.apply(state, entry["action"])
+    set_state(c.engine, doc, state)
+    return Outcome(doc, {"type": "undo", "target": target},
+                   [{"type": "undone", "target": target, "action": undone_type}])
+
+
+def issue_rejoin(doc: TableDoc, host: bool, player: str, th: str) -> Outcome:
+    """Host only: the seat ``player`` opens with the token hash ``th`` from now on
+    (the old token stops working). Not an action type: it has its own endpoint,
+    because its answer, the new token, must reach the host alone."""
+    need_host(host, "issue a rejoin code")
+    seat_of(doc, player)["th"] = th
+    return Outcome(doc, {"type": "rejoin", "player": player},
+                   [{"type": "rejoin_issued", "player": player}])
+
+
+#: The platform's action types and their handlers (the schemas are in
+#: ``schemas.PLATFORM_ACTIONS``; tests check the two list the same types).
+HANDLERS: dict[str, Handler] = {
+    "start": start_game,
+    "seats": reorder_seats,
+    "rename": rename_seat,
+    "remove": remove_seat,
+    "host": transfer_host,
+    "undo": undo_last,
+}

@@ -1,0 +1,44 @@
+"""The history text of platform changes (create, join, start, undo, …), in
+Korean and English; each engine writes its own game events' text."""
+
+from __future__ import annotations
+
+from server.model import LogEntry
+
+#: action type → (ko, en); ``{by}`` is the acting seat's name.
+PLATFORM_TEXT: dict[str, tuple[str, str]] = {
+    "create": ("{by} 님이 테이블을 만들었습니다.", "{by} created the table."),
+    "join": ("{by} 님이 참가했습니다.", "{by} joined."),
+    "start": ("게임 시작!", "The game started."),
+    "seats": ("{by} 님이 자리 순서를 바꿨습니다.", "{by} changed the seat order."),
+    "rename": ("{old} → {name} 이름 변경", "{old} is now {name}."),
+    "remove": ("{by} 님이 {name} 님을 내보냈습니다.", "{by} removed {name}."),
+    "host": ("{player} 님이 호스트가 되었습니다.", "{player} is now the host."),
+    "rejoin": ("{by} 님이 {player} 님의 재접속 코드를 만들었습니다.", "{by} issued a rejoin code for {player}."),
+    "undo": ("{by} 님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
+}
+
+
+def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
+    """One platform log entry as a line of history.
+
+    >>> entry = {"v": 2, "by": "p1", "round": 0, "kind": "platform", "at": 0.0,
+    ...          "action": {"type": "remove", "player": "p2"},
+    ...          "events": [{"type": "removed", "player": "p2", "name": "Bo"}]}
+    >>> describe_platform(entry, "en", {"p1": "Mina"})
+    'Mina removed Bo.'
+    >>> describe_platform(entry, "ko", {"p1": "민지"})
+    '민지 님이 Bo 님을 내보냈습니다.'
+    """
+    action = entry["action"]
+    atype: str = action["type"]
+    ko, en = PLATFORM_TEXT.get(atype, (atype, atype))
+    ev = entry["events"][0] if entry["events"] else {}
+    player: str = action.get("player", "")
+    fields = {
+        "by": names.get(entry["by"] or "", "?"),
+        "player": names.get(player, player),
+        "name": action.get("name") or ev.get("name", ""),
+        "old": ev.get("old", ""),
+    }
+    return (ko if lang == "ko" else en).format(**fields)
