@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Engine, EngineError, Event, Rng
-from engines.camelup import board, describe, options, rules, schemas, state, views
+from engines.base import Action, Engine, Event, Rng, refusal
+from engines.camelup import actions, board, describe, options, schemas, state, views
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -68,10 +68,10 @@ class CamelUpEngine(Engine):
     def setup(self, players: list[str], options_: dict[str, Any]) -> State:
         raw = options.normalize_options(options_)
         if raw["setup"] is None:
-            raise EngineError("bad_options", "The setup rolls are missing (draw_setup fills them).")
+            raise refusal("bad_options", "The setup rolls are missing (draw_setup fills them).")
         lo, hi = self.player_limits(raw)
         if not lo <= len(players) <= hi or len(set(players)) != len(players):
-            raise EngineError("bad_options", f"This mode needs {lo} to {hi} different seats.")
+            raise refusal("bad_options", f"This mode needs {lo} to {hi} different seats.")
         opts = options.Options.from_json(raw)
         track = board.build_track(opts.racing_setup + opts.crazy_setup)
         return State(
@@ -139,7 +139,7 @@ class CamelUpEngine(Engine):
         return template
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return rules.apply(state, action)
+        return actions.apply(state, action)
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

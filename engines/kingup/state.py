@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.kingup.config import Config
-from engines.kingup.constants import NO_CARDS, PLACEMENTS
+from engines.kingup.constants import CHARACTERS, DECK_SIZE, NO_CARDS, PLACEMENTS, UNPLACED
+from engines.kingup.options import DEAL, FULL, Config
 
 # Phases. awaiting_goals: the King is crowned (or the board entered) but some goal cards
 # are still missing, so the round cannot be scored yet.
@@ -87,6 +87,44 @@ class State:
 
     def seat(self, player: str) -> int:
         return self.players.index(player)
+
+
+def new_round(
+    config: Config,
+    players: tuple[str, ...],
+    round_no: int,
+    start: int,
+    used_cards: tuple[int, ...],
+    results: tuple[RoundResult, ...],
+) -> State:
+    """R2-R5, R22: a cleared board, fresh goal cards and No cards."""
+    n = len(players)
+    full = config.play_mode == FULL
+    return State(
+        config=config,
+        players=players,
+        round=round_no,
+        phase=PLACEMENT if full else SCORE_ENTRY,
+        positions=(UNPLACED,) * len(CHARACTERS),
+        start=start,
+        turn=start if full else None,
+        crown=None,
+        goals=(None,) * n,
+        cards=(None,) * n,
+        used_cards=used_cards,
+        no_left=(config.no_cards_for(n),) * n,
+        election=None,
+        last_election=None,
+        results=results,
+    )
+
+
+def deck_left(state: State) -> list[int]:
+    """Deal mode: the virtual cards nobody has drawn yet in this game (KU-13)."""
+    if state.config.goal_mode != DEAL:
+        return []
+    used = set(state.used_cards)
+    return [k for k in range(DECK_SIZE) if k not in used]
 
 
 def _opt_tuple(value: list[Any] | None) -> tuple[Any, ...] | None:

@@ -314,7 +314,7 @@ def test_unknown_action_and_spectator(table):
     refused(t, "bad_action", "dance")
     with pytest.raises(EngineError) as err:
         ENGINE.apply(t.state, {"type": "call", "player": None, "host": False})
-    assert err.value.code == "not_a_player"
+    assert err.value.code == "not_seated"
     assert ENGINE.legal_actions(t.state, None) == []
 
 
