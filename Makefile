@@ -11,6 +11,7 @@ run:
 test:
 	@bash scripts/bootstrap.sh test
 	@$(VENV)/bin/ruff check .
+	@$(VENV)/bin/mypy
 	@$(PY) -m pytest $(PYTEST_ARGS)
 
 lint:

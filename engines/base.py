@@ -23,6 +23,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, MutableSequence, Sequence
 from typing import Any, Protocol, TypeVar
 
+from engines import codec
+
 JSON = Any
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -143,6 +145,9 @@ class Engine(ABC):
     #: named caller); the server drops it for non-hosts and strips the marker.
     #: ``apply`` checks ``action["host"]`` either way.
     host_actions: tuple[str, ...] = ("next_round",)
+    #: The state's (frozen data)class: ``dump`` and ``load`` go through
+    #: ``engines.codec`` with it, so a state needs no codec of its own.
+    state_type: type
 
     @abstractmethod
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -226,10 +231,10 @@ class Engine(ABC):
         """One event in words, ``lang`` in ``{"ko", "en"}``; ``names`` maps
         player ids to display names."""
 
-    @abstractmethod
     def dump(self, state: Any) -> JSON:
         """A JSON-serializable value; ``load(dump(s)) == s``."""
+        return codec.dump(state)
 
-    @abstractmethod
     def load(self, data: JSON) -> Any:
         """The state ``dump`` produced."""
+        return codec.load(self.state_type, data)

@@ -42,7 +42,7 @@ def _choice(action: Action, key: str, allowed: tuple[str, ...]) -> str:
     value = action.get(key)
     if value not in allowed:
         raise bad(f"{key} must be one of {', '.join(allowed)}, not {value!r}.")
-    return value  # type: ignore[no-any-return]
+    return allowed[allowed.index(value)]
 
 
 def _only(action: Action, *keys: str) -> None:

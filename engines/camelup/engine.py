@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, Engine, Event, Rng, refusal
-from engines.camelup import actions, board, describe, options, schemas, state, views
+from engines.camelup import actions, board, describe, options, schemas, views
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -54,6 +54,7 @@ class CamelUpEngine(Engine):
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
     host_actions = ("next_round", "set_stack")
+    state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         # Pyramid-only: the host's phone alone is enough.
@@ -173,8 +174,3 @@ class CamelUpEngine(Engine):
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
         return describe.describe(event, lang, names)
 
-    def dump(self, state_: State) -> dict[str, Any]:
-        return state.dump(state_)
-
-    def load(self, data: Any) -> State:
-        return state.load(data)

@@ -11,7 +11,17 @@ from engines.countup import count as cnt
 from engines.countup import flow
 from engines.countup.options import DECK, PHONE, needs_restriction, restricted_set
 from engines.countup.sheet import SHEET_SIZE, sheet_problems
-from engines.countup.state import BONUS, CARDS, COUNT, ENTRY, OVER, SCORED, Call, State
+from engines.countup.state import (
+    BONUS,
+    CARDS,
+    COUNT,
+    END_MARKER20,
+    ENTRY,
+    OVER,
+    SCORED,
+    Call,
+    State,
+)
 
 
 def _host(action: Action, what: str) -> None:
@@ -153,7 +163,8 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
     if problems:
         code, message = problems[0]
         raise EngineError(code, message)
-    seat = replace(state.seats[i], numbers=tuple(sorted(numbers)))
+    # No problems: ``numbers`` is a list of five whole numbers.
+    seat = replace(state.seats[i], numbers=tuple(sorted(action["numbers"])))
     state = replace(state, seats=state.seats[:i] + (seat,) + state.seats[i + 1:])
     events: list[Event] = [{"type": "sheet_locked", "round": state.round, "player": player}]
     if all(s.numbers is not None for s in state.seats):
@@ -173,7 +184,7 @@ def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
         raise refusal("bad_action", f"call takes until='end' or nothing, not {until!r}.")
     events: list[Event] = []
     if state.final_pending:
-        state = cnt.finish(state, cnt.END_MARKER20)
+        state = cnt.finish(state, END_MARKER20)
         return _after_count(state, events)
     while True:
         state = cnt.call(state)
@@ -217,7 +228,7 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
         )
     state = cnt.declare(state, tuple(chosen))
     if state.final_pending:
-        state = cnt.finish(state, cnt.END_MARKER20)
+        state = cnt.finish(state, END_MARKER20)
     call = state.calls[-1]
     events: list[Event] = [
         {

@@ -26,8 +26,6 @@ from engines.countup.state import (
     OVER,
     SCORED,
     State,
-    from_json,
-    to_json,
 )
 
 
@@ -38,6 +36,7 @@ class CountUpEngine(Engine):
     action_schemas = ACTION_SCHEMAS
     random_action_fields = RANDOM_ACTION_FIELDS
     random_option_fields = RANDOM_OPTION_FIELDS
+    state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS
@@ -122,8 +121,3 @@ class CountUpEngine(Engine):
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
         return describe.describe(event, lang, names)
 
-    def dump(self, state: State) -> Any:
-        return to_json(state)
-
-    def load(self, data: Any) -> State:
-        return from_json(State, data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import JSON, Action, Engine, Event, Rng, refusal
+from engines.base import Action, Engine, Event, Rng, refusal
 from engines.kingup import actions, castle, describe, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
 from engines.kingup.options import DEAL, OPTIONS_SCHEMA, normalize, parse
@@ -18,8 +18,6 @@ from engines.kingup.state import (
     VOTE,
     State,
     deck_left,
-    dump,
-    load,
     new_round,
 )
 
@@ -33,6 +31,7 @@ class KingUpEngine(Engine):
     # Deal mode draws each card with draw_goal, never in setup: the table's options are
     # shown to every phone, so a dealt card must not live there.
     random_option_fields = ()
+    state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, parse(options).max_players()
@@ -110,8 +109,3 @@ class KingUpEngine(Engine):
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
         return describe.describe(event, lang, names)
 
-    def dump(self, state: State) -> JSON:
-        return dump(state)
-
-    def load(self, data: JSON) -> State:
-        return load(data)
