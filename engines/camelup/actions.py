@@ -7,6 +7,7 @@ run inside the die roll that triggers them, so legs never pause in full mode.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
@@ -432,17 +433,8 @@ def end_race(state: State) -> tuple[State, list[Event]]:
             {
                 "type": "pile_revealed",
                 "pile": pile,
-                "cards": [
-                    {
-                        "player": c.player,
-                        "camel": c.camel,
-                        "correct": c.correct,
-                        "k": c.k,
-                        "delta": c.delta,
-                        "paid": c.paid,
-                    }
-                    for c in cards
-                ],
+                # Every field of the card: player, camel, correct, k, delta, paid.
+                "cards": [asdict(c) for c in cards],
             }
         )
     events.append({"type": "game_over", "winners": list(won), "money": final})

@@ -85,6 +85,15 @@ def _six(value: Any, whose: str) -> tuple[str, ...]:
     return tuple(sorted(value))
 
 
+def _goal_seat(state: State, action: Action, goal_mode: str, wrong_mode: str) -> int:
+    """The acting seat, once it may take a goal card the ``goal_mode`` way."""
+    if state.config.goal_mode != goal_mode:
+        raise refusal("wrong_mode", wrong_mode)
+    seat = state.seat(action["player"])
+    _goal_open(state, seat)
+    return seat
+
+
 def _goal_open(state: State, seat: int) -> None:
     if state.phase == SCORED:
         raise EngineError(
@@ -102,12 +111,9 @@ def _goal_open(state: State, seat: int) -> None:
 
 
 def do_goal(state: State, action: Action) -> Result:
-    seat = state.seat(action["player"])
-    if state.config.goal_mode != RECORD:
-        raise refusal(
-            "wrong_mode", "Goal cards come from the virtual deck at this table: use draw_goal."
-        )
-    _goal_open(state, seat)
+    seat = _goal_seat(
+        state, action, RECORD, "Goal cards come from the virtual deck at this table: use draw_goal."
+    )
     goal = _six(action.get("characters"), "Your")
     goals = _set(state.goals, seat, goal)
     event = {"type": "goal_recorded", "player": state.players[seat]}
@@ -115,12 +121,9 @@ def do_goal(state: State, action: Action) -> Result:
 
 
 def do_draw_goal(state: State, action: Action) -> Result:
-    seat = state.seat(action["player"])
-    if state.config.goal_mode != DEAL:
-        raise refusal(
-            "wrong_mode", "This table records the printed goal cards: use goal {characters}."
-        )
-    _goal_open(state, seat)
+    seat = _goal_seat(
+        state, action, DEAL, "This table records the printed goal cards: use goal {characters}."
+    )
     card = action.get("card")
     if type(card) is not int or not 0 <= card < DECK_SIZE:
         raise EngineError("bad_card", f"No virtual card was drawn (card {card!r}).")

@@ -53,7 +53,7 @@ class Thing:
     pair: tuple[int, str]
     best: Card | None
     by_seat: dict[str, tuple[int, ...]]
-    note: str = "none"
+    note: str = "none"  # a field added later: older data has no "note"
 
 
 def test_round_trip_of_every_supported_shape() -> None:
