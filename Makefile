@@ -11,6 +11,7 @@ run:
 test:
 	@bash scripts/bootstrap.sh test
 	@$(VENV)/bin/ruff check .
+	@$(VENV)/bin/mypy
 	@bash scripts/typecheck-web.sh
 	@$(PY) -m pytest $(PYTEST_ARGS)
 

@@ -20,13 +20,34 @@ spectator can read. An event must never hold a secret.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, Collection, Mapping, MutableSequence, Sequence
 from typing import Any, Protocol, TypeVar
+
+from engines import codec
 
 JSON = Any
 Action = dict[str, Any]
 Event = dict[str, Any]
 T = TypeVar("T")
+S = TypeVar("S")
+#: An apply handler: checks everything first, then returns the new state and its events.
+Handler = Callable[[S, Action], tuple[S, list[Event]]]
+
+#: The refusals every game shares, with their generic English message. A game
+#: raises them through ``refusal`` (it may pass a message that says more); the
+#: web translates each of these codes once, in ``web/i18n/*.json``, and a game's
+#: own codes in its ``web/games/<game>/strings.js``.
+COMMON_ERRORS: dict[str, str] = {
+    "bad_action": "That is not an action of this game.",
+    "not_seated": "You have no seat at this table.",
+    "not_your_turn": "It is not your turn.",
+    "not_host": "Only the host can do that.",
+    "game_over": "The game is over.",
+    "wrong_mode": "Not possible in this table's play mode.",
+    "wrong_phase": "Not possible at this point of the game.",
+    "no_round_waiting": "There is no next round to start now.",
+    "bad_options": "These rule options do not work together.",
+}
 
 
 class EngineError(ValueError):
@@ -41,6 +62,48 @@ class EngineError(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def refusal(code: str, message: str | None = None) -> EngineError:
+    """An ``EngineError`` with one of the ``COMMON_ERRORS`` codes.
+
+    >>> refusal("game_over").message
+    'The game is over.'
+    >>> refusal("not_host", "Only the host starts the next round.").code
+    'not_host'
+    """
+    if code not in COMMON_ERRORS:
+        raise KeyError(f"{code!r} is not a common error code")
+    return EngineError(code, message or COMMON_ERRORS[code])
+
+
+def dispatch(
+    handlers: Mapping[str, Handler[S]],
+    state: S,
+    action: Any,
+    *,
+    game: str,
+    seats: Collection[str],
+    over: bool,
+    host_first: Collection[str] = (),
+) -> tuple[S, list[Event]]:
+    """Runs the handler of ``action["type"]`` after the checks every game makes,
+    in this order: a known type (``bad_action``), a seated player
+    (``not_seated``) and a game still running (``game_over``). Once the game
+    is over, a non-host sending one of ``host_first`` hears ``not_host``
+    instead (e.g. the platform's next-round button on a guest's phone)."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    handler = handlers.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise refusal("bad_action", f"{game} has no action {kind!r}.")
+    player = action.get("player")
+    if not isinstance(player, str) or player not in seats:
+        raise refusal("not_seated", f"{player!r} has no seat at this table.")
+    if over:
+        if kind in host_first and action.get("host") is not True:
+            raise refusal("not_host", f"Only the host may send {kind}.")
+        raise refusal("game_over")
+    return handler(state, action)
 
 
 class Rng(Protocol):
@@ -82,6 +145,9 @@ class Engine(ABC):
     #: named caller); the server drops it for non-hosts and strips the marker.
     #: ``apply`` checks ``action["host"]`` either way.
     host_actions: tuple[str, ...] = ("next_round",)
+    #: The state's (frozen data)class: ``dump`` and ``load`` go through
+    #: ``engines.codec`` with it, so a state needs no codec of its own.
+    state_type: type
 
     @abstractmethod
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -165,10 +231,10 @@ class Engine(ABC):
         """One event in words, ``lang`` in ``{"ko", "en"}``; ``names`` maps
         player ids to display names."""
 
-    @abstractmethod
     def dump(self, state: Any) -> JSON:
         """A JSON-serializable value; ``load(dump(s)) == s``."""
+        return codec.dump(state)
 
-    @abstractmethod
     def load(self, data: JSON) -> Any:
         """The state ``dump`` produced."""
+        return codec.load(self.state_type, data)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Engine, EngineError, Event, Rng
-from engines.camelup import board, describe, options, rules, schemas, state, views
+from engines.base import Action, Engine, Event, Rng, refusal
+from engines.camelup import actions, board, describe, options, schemas, views
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -54,6 +54,7 @@ class CamelUpEngine(Engine):
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
     host_actions = ("next_round", "set_stack")
+    state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         # Pyramid-only: the host's phone alone is enough.
@@ -68,10 +69,10 @@ class CamelUpEngine(Engine):
     def setup(self, players: list[str], options_: dict[str, Any]) -> State:
         raw = options.normalize_options(options_)
         if raw["setup"] is None:
-            raise EngineError("bad_options", "The setup rolls are missing (draw_setup fills them).")
+            raise refusal("bad_options", "The setup rolls are missing (draw_setup fills them).")
         lo, hi = self.player_limits(raw)
         if not lo <= len(players) <= hi or len(set(players)) != len(players):
-            raise EngineError("bad_options", f"This mode needs {lo} to {hi} different seats.")
+            raise refusal("bad_options", f"This mode needs {lo} to {hi} different seats.")
         opts = options.Options.from_json(raw)
         track = board.build_track(opts.racing_setup + opts.crazy_setup)
         return State(
@@ -139,7 +140,7 @@ class CamelUpEngine(Engine):
         return template
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return rules.apply(state, action)
+        return actions.apply(state, action)
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
@@ -173,8 +174,3 @@ class CamelUpEngine(Engine):
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
         return describe.describe(event, lang, names)
 
-    def dump(self, state_: State) -> dict[str, Any]:
-        return state.dump(state_)
-
-    def load(self, data: Any) -> State:
-        return state.load(data)

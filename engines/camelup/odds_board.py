@@ -58,7 +58,8 @@ class Position:
         5598720
         """
         n = len(self.dice)
-        return factorial(n) * 6 ** (n - 1)
+        # int ** int is typed as Any (a negative exponent gives a float); n >= 1 here.
+        return factorial(n) * int(6 ** (n - 1))
 
     def multiplier(self, rolled: int) -> int:
         """Leg outcomes that share a path ending the race after ``rolled`` dice.
@@ -67,7 +68,8 @@ class Position:
         1
         """
         left = len(self.dice) - rolled
-        return factorial(left) * 6 ** (left - 1)
+        # rolled <= rolls = len(dice) - 1, so left >= 1 and the power is whole.
+        return factorial(left) * int(6 ** (left - 1))
 
     def stacks(self) -> dict[int, list[int]]:
         """space -> camel columns bottom->top."""

@@ -173,7 +173,9 @@ def rank_counts(keys: np.ndarray, weights: np.ndarray) -> np.ndarray:
     bits = np.packbits(racers[:, _PAIR_A] > racers[:, _PAIR_B], axis=1, bitorder="little")
     code = bits[:, 0] | (bits[:, 1].astype(np.int16) << 8)
     per_code = np.bincount(code, weights=weights, minlength=len(_RANK_TABLE))
-    return (per_code @ _RANK_TABLE).reshape(N_RACING, N_RACING)
+    # The stubs type a matrix product as Any.
+    counts: np.ndarray = (per_code @ _RANK_TABLE).reshape(N_RACING, N_RACING)
+    return counts
 
 
 @dataclass
@@ -221,7 +223,8 @@ def solve(position: Position, ranks: bool = True, boards: bool = False) -> NpCou
     out = NpCounts()
     P = np.array([position.places], dtype=np.int16)
     M = np.array([sum(1 << d for d in position.dice)], dtype=np.int16)
-    W = np.ones(1)
+    # Float weights; the stubs give bincount(weights=...) an integer dtype.
+    W: np.ndarray = np.ones(1)
     for rolled in range(1, position.rolls + 1):
         mult = position.multiplier(rolled)
         rows, dies, cam, fac = _children(P, M)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import EngineError, Rng
+from engines.base import EngineError, Rng, refusal
 from engines.camelup.constants import COLOUR_WORDS, CRAZY, RACING, SPACES
 
 FULL = "full"
@@ -182,7 +182,7 @@ class Options:
 
 
 def _bad(message: str) -> EngineError:
-    return EngineError("bad_options", message)
+    return refusal("bad_options", message)
 
 
 def _check_choice(opts: dict[str, Any], key: str) -> None:

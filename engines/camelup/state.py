@@ -1,4 +1,4 @@
-"""The game state: frozen dataclasses of tuples, and its JSON codec.
+"""The game state: frozen dataclasses of tuples (JSON through ``engines.codec``).
 
 The reference model of the spec (section 1) maps onto these fields; the pyramid and
 the pyramid-ticket stack are derived from the dice tents rather than stored twice.
@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from engines.camelup.constants import DICE, PYRAMID_TICKETS, RACING, START_MONEY
 from engines.camelup.options import Options
+from engines.codec import positional
 
 T = TypeVar("T")
 
@@ -20,6 +21,7 @@ LEG_OVER = "leg_over"
 OVER = "over"
 
 
+@positional
 @dataclass(frozen=True)
 class Roll:
     """One die out of the pyramid: ``color`` is the grey die's number colour,
@@ -31,6 +33,7 @@ class Roll:
     camel: str
 
 
+@positional
 @dataclass(frozen=True)
 class Copy:
     """A declared partnership copy (``partnershipCopy=ask``): ``kind`` is
@@ -58,6 +61,7 @@ class Seat:
     tile_income: int = 0
 
 
+@positional
 @dataclass(frozen=True)
 class TicketReward:
     kind: str
@@ -86,6 +90,7 @@ class LegReport:
     players: tuple[PlayerLeg, ...]
 
 
+@positional
 @dataclass(frozen=True)
 class PileCard:
     player: str
@@ -172,177 +177,3 @@ def evolve(obj: T, **changes: Any) -> T:
     new.__dict__.update(obj.__dict__)
     new.__dict__.update(changes)
     return new
-
-
-# --- codec -------------------------------------------------------------------
-
-
-def _new(cls: type[T], **fields: Any) -> T:
-    """Builds a frozen dataclass from trusted, complete fields without the
-    per-field ``object.__setattr__`` of the generated ``__init__``; ``load``
-    runs on every request, so this is worth it."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(fields)
-    return obj
-
-
-def _ticket_json(t: TicketReward | None) -> Any:
-    if t is None:
-        return None
-    return [t.kind, t.camel, t.value, t.place, t.reward]
-
-
-def _ticket_load(raw: Any) -> TicketReward | None:
-    if raw is None:
-        return None
-    kind, camel, value, place, reward = raw
-    return _new(TicketReward, kind=kind, camel=camel, value=value, place=place, reward=reward)
-
-
-def _card_json(c: PileCard) -> list[Any]:
-    return [c.player, c.camel, c.correct, c.k, c.delta, c.paid]
-
-
-def _leg_json(r: LegReport | None) -> Any:
-    if r is None:
-        return None
-    return {
-        "leg": r.leg,
-        "ranking": list(r.ranking),
-        "players": [
-            {
-                "player": p.player,
-                "tickets": [_ticket_json(t) for t in p.tickets],
-                "own": p.own,
-                "partner": p.partner,
-                "copy": _ticket_json(p.copy),
-                "tile_income": p.tile_income,
-                "old": p.old,
-                "new": p.new,
-            }
-            for p in r.players
-        ],
-    }
-
-
-def _leg_load(raw: Any) -> LegReport | None:
-    if raw is None:
-        return None
-    players = tuple(
-        _new(
-            PlayerLeg,
-            player=p["player"],
-            tickets=tuple(_ticket_load(t) for t in p["tickets"]),  # type: ignore[misc]
-            own=p["own"],
-            partner=p["partner"],
-            copy=_ticket_load(p["copy"]),
-            tile_income=p["tile_income"],
-            old=p["old"],
-            new=p["new"],
-        )
-        for p in raw["players"]
-    )
-    return LegReport(raw["leg"], tuple(raw["ranking"]), players)
-
-
-def _result_json(r: Result | None) -> Any:
-    if r is None:
-        return None
-    return {
-        "ranking": list(r.ranking),
-        "winner_camel": r.winner_camel,
-        "loser_camel": r.loser_camel,
-        "winner_pile": [_card_json(c) for c in r.winner_pile],
-        "loser_pile": [_card_json(c) for c in r.loser_pile],
-        "money": [list(m) for m in r.money],
-        "winners": list(r.winners),
-    }
-
-
-def _result_load(raw: Any) -> Result | None:
-    if raw is None:
-        return None
-    return Result(
-        ranking=tuple(raw["ranking"]),
-        winner_camel=raw["winner_camel"],
-        loser_camel=raw["loser_camel"],
-        winner_pile=tuple(PileCard(*c) for c in raw["winner_pile"]),
-        loser_pile=tuple(PileCard(*c) for c in raw["loser_pile"]),
-        money=tuple((p, a, b) for p, a, b in raw["money"]),
-        winners=tuple(raw["winners"]),
-    )
-
-
-def _seat_json(s: Seat) -> dict[str, Any]:
-    return {
-        "id": s.id,
-        "money": s.money,
-        "bets": [[c, v] for c, v in s.bets],
-        "pyramid_tickets": s.pyramid_tickets,
-        "hand": list(s.hand),
-        "tile": None if s.tile is None else [s.tile[0], s.tile[1]],
-        "partner": s.partner,
-        "copy": None if s.copy is None else [s.copy.kind, s.copy.camel, s.copy.value],
-        "tile_income": s.tile_income,
-    }
-
-
-def _seat_load(raw: dict[str, Any]) -> Seat:
-    tile = raw["tile"]
-    copy = raw["copy"]
-    return _new(
-        Seat,
-        id=raw["id"],
-        money=raw["money"],
-        bets=tuple([(c, v) for c, v in raw["bets"]]),
-        pyramid_tickets=raw["pyramid_tickets"],
-        hand=tuple(raw["hand"]),
-        tile=None if tile is None else (tile[0], tile[1]),
-        partner=raw["partner"],
-        copy=None if copy is None else Copy(*copy),
-        tile_income=raw["tile_income"],
-    )
-
-
-def dump(state: State) -> dict[str, Any]:
-    return {
-        "options": state.options.to_json(),
-        "seats": [_seat_json(s) for s in state.seats],
-        "track": [list(stack) for stack in state.track],
-        "tents": [[r.die, r.value, r.color, r.camel] for r in state.tents],
-        "tickets": [list(t) for t in state.tickets],
-        "winner_pile": [list(c) for c in state.winner_pile],
-        "loser_pile": [list(c) for c in state.loser_pile],
-        "leg": state.leg,
-        "start": state.start,
-        "current": state.current,
-        "phase": state.phase,
-        "past": list(state.past),
-        "past_dir": state.past_dir,
-        "last_leg": _leg_json(state.last_leg),
-        "result": _result_json(state.result),
-        "last_roll": None if state.last_roll is None else [
-            state.last_roll.die, state.last_roll.value, state.last_roll.color, state.last_roll.camel],
-    }
-
-
-def load(raw: dict[str, Any]) -> State:
-    return _new(
-        State,
-        options=Options.from_json(raw["options"]),
-        seats=tuple([_seat_load(s) for s in raw["seats"]]),
-        track=tuple([tuple(stack) for stack in raw["track"]]),
-        tents=tuple([Roll(*r) for r in raw["tents"]]),
-        tickets=tuple([tuple(t) for t in raw["tickets"]]),
-        winner_pile=tuple([(p, c) for p, c in raw["winner_pile"]]),
-        loser_pile=tuple([(p, c) for p, c in raw["loser_pile"]]),
-        leg=raw["leg"],
-        start=raw["start"],
-        current=raw["current"],
-        phase=raw["phase"],
-        past=tuple(raw["past"]),
-        past_dir=raw["past_dir"],
-        last_leg=_leg_load(raw["last_leg"]),
-        result=_result_load(raw["result"]),
-        last_roll=None if raw.get("last_roll") is None else Roll(*raw["last_roll"]),
-    )

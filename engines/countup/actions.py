@@ -3,23 +3,30 @@ the state is immutable, so a refusal can never leave a half-applied action."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engines.base import Action, EngineError, Event
+from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
 from engines.countup import count as cnt
 from engines.countup import flow
 from engines.countup.options import DECK, PHONE, needs_restriction, restricted_set
 from engines.countup.sheet import SHEET_SIZE, sheet_problems
-from engines.countup.state import BONUS, CARDS, COUNT, ENTRY, OVER, SCORED, Call, State
-
-Handler = Callable[[State, Action], tuple[State, list[Event]]]
+from engines.countup.state import (
+    BONUS,
+    CARDS,
+    COUNT,
+    END_MARKER20,
+    ENTRY,
+    OVER,
+    SCORED,
+    Call,
+    State,
+)
 
 
 def _host(action: Action, what: str) -> None:
     if action.get("host") is not True:
-        raise EngineError("not_host", f"Only the host can {what}.")
+        raise refusal("not_host", f"Only the host can {what}.")
 
 
 def _is_caller(state: State, action: Action) -> bool:
@@ -34,7 +41,7 @@ def _need_caller(state: State, action: Action, what: str) -> None:
 def _mode(state: State, mode: str, what: str) -> None:
     if state.options.sheet_mode != mode:
         other = "paper sheets" if mode == PHONE else "phone sheets"
-        raise EngineError("wrong_mode", f"This table plays with {other}; {what} is not used.")
+        raise refusal("wrong_mode", f"This table plays with {other}; {what} is not used.")
 
 
 def _seat_id(state: State, value: Any, what: str) -> str:
@@ -156,7 +163,8 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
     if problems:
         code, message = problems[0]
         raise EngineError(code, message)
-    seat = replace(state.seats[i], numbers=tuple(sorted(numbers)))
+    # No problems: ``numbers`` is a list of five whole numbers.
+    seat = replace(state.seats[i], numbers=tuple(sorted(action["numbers"])))
     state = replace(state, seats=state.seats[:i] + (seat,) + state.seats[i + 1:])
     events: list[Event] = [{"type": "sheet_locked", "round": state.round, "player": player}]
     if all(s.numbers is not None for s in state.seats):
@@ -173,10 +181,10 @@ def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
     _count_phase(state, "call")
     until = action.get("until")
     if until not in (None, "end"):
-        raise EngineError("bad_action", f"call takes until='end' or nothing, not {until!r}.")
+        raise refusal("bad_action", f"call takes until='end' or nothing, not {until!r}.")
     events: list[Event] = []
     if state.final_pending:
-        state = cnt.finish(state, cnt.END_MARKER20)
+        state = cnt.finish(state, END_MARKER20)
         return _after_count(state, events)
     while True:
         state = cnt.call(state)
@@ -220,7 +228,7 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
         )
     state = cnt.declare(state, tuple(chosen))
     if state.final_pending:
-        state = cnt.finish(state, cnt.END_MARKER20)
+        state = cnt.finish(state, END_MARKER20)
     call = state.calls[-1]
     events: list[Event] = [
         {
@@ -276,7 +284,7 @@ def do_caller(state: State, action: Action) -> tuple[State, list[Event]]:
 def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
     _host(action, "start the next round")
     if state.phase != SCORED:
-        raise EngineError("no_round_waiting", "The current round has not been scored yet.")
+        raise refusal("no_round_waiting", "The current round has not been scored yet.")
     opts = state.options
     restriction, danger = action.get("restriction"), action.get("danger")
     if opts.restriction_source != DECK and (restriction is not None or danger is not None):
@@ -302,7 +310,7 @@ def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
     return state, events
 
 
-HANDLERS: dict[str, Handler] = {
+HANDLERS: dict[str, Handler[State]] = {
     "numbers": do_numbers,
     "restriction": do_restriction,
     "danger": do_danger,
@@ -315,13 +323,6 @@ HANDLERS: dict[str, Handler] = {
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
-    if not isinstance(action, dict):
-        raise EngineError("bad_action", "An action is an object with a type.")
-    handler = HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
-    if handler is None:
-        raise EngineError("bad_action", f"Count Up has no action {action.get('type')!r}.")
-    if action.get("player") not in state.players:
-        raise EngineError("not_a_player", "Only a seated player can act.")
-    if state.phase == OVER:
-        raise EngineError("game_over", "The game is over.")
-    return handler(state, action)
+    return dispatch(
+        HANDLERS, state, action, game="Count Up", seats=state.players, over=state.phase == OVER
+    )

@@ -7,15 +7,26 @@ from typing import Any
 from engines.base import Action, Engine, Event, Rng
 from engines.countup import actions, describe, flow, sample, views
 from engines.countup.options import (
+    DECK,
     MAX_PLAYERS,
     MIN_PLAYERS,
     OPTIONS_SCHEMA,
+    PHONE,
     RANDOM_OPTION_FIELDS,
     freeze,
+    needs_restriction,
     normalize,
 )
 from engines.countup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
-from engines.countup.state import OVER, SCORED, State, from_json, to_json
+from engines.countup.state import (
+    BONUS,
+    CARDS,
+    COUNT,
+    ENTRY,
+    OVER,
+    SCORED,
+    State,
+)
 
 
 class CountUpEngine(Engine):
@@ -25,6 +36,7 @@ class CountUpEngine(Engine):
     action_schemas = ACTION_SCHEMAS
     random_action_fields = RANDOM_ACTION_FIELDS
     random_option_fields = RANDOM_OPTION_FIELDS
+    state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS
@@ -55,7 +67,41 @@ class CountUpEngine(Engine):
         return {**action, **drawn}
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
-        return views.legal_actions(state, player)
+        """Templates for ``player``. Host-only ones carry ``"host": True`` (the
+        engine does not know who the host is; the server may filter on it).
+        Templates of free-input actions (numbers, restriction, danger, declare,
+        bonus) name only the type: the user supplies the values."""
+        if player not in state.players or state.phase == OVER:
+            return []
+        opts = state.options
+        i = state.index(player)
+        seat = state.seats[i]
+        caller: dict[str, Any] = {} if player == state.caller else {"host": True}
+        out: list[Action] = []
+        if state.phase == CARDS and opts.restriction_source != DECK:
+            if needs_restriction(opts, len(state.players)) and state.restriction is None:
+                out.append({"type": "restriction", "host": True})
+            if opts.danger_enabled and state.danger is None:
+                out.append({"type": "danger", "host": True})
+        if state.phase == ENTRY and seat.numbers is None:
+            out.append({"type": "numbers"})
+        if state.phase == COUNT and state.end is None:
+            out.append({"type": "call", **caller})
+            out.append({"type": "call", "until": "end", **caller})
+            if opts.sheet_mode != PHONE and state.count > 0 and not state.calls[-1].declared:
+                out.append({"type": "declare", **caller})
+        if state.phase == BONUS:
+            if any(not x.voided for x in seat.x_cells):
+                out.append({"type": "bonus"})
+            for p, s in zip(state.players, state.seats, strict=True):
+                if p != player and any(not x.voided for x in s.x_cells):
+                    out.append({"type": "bonus", "seat": p, "host": True})
+        if state.phase == SCORED:
+            out.append({"type": "next_round", "host": True})
+        for seat_id in (None, *state.players):
+            if seat_id != state.caller:
+                out.append({"type": "caller", "seat": seat_id, "host": True})
+        return out
 
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         return sample.sample(state, player, template, rng)
@@ -75,8 +121,3 @@ class CountUpEngine(Engine):
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
         return describe.describe(event, lang, names)
 
-    def dump(self, state: State) -> Any:
-        return to_json(state)
-
-    def load(self, data: Any) -> State:
-        return from_json(State, data)

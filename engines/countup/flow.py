@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engines.base import EngineError, Event, Rng
+from engines.base import EngineError, Event, Rng, refusal
 from engines.countup.options import (
     DECK,
     MAX_PLAYERS,
@@ -126,7 +126,7 @@ def setup(players: Sequence[str], options: dict[str, Any]) -> State:
     try:
         state = reveal(state, options.get("firstRestrictionCard"), options.get("firstDangerCard"))
     except EngineError as exc:
-        raise EngineError("bad_options", f"{exc.message} (draw_setup fills round 1's cards)") from exc
+        raise refusal("bad_options", f"{exc.message} (draw_setup fills round 1's cards)") from exc
     return open_round(state)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import EngineError
+from engines.base import EngineError, refusal
 
 ROUNDS = 4
 SLOTS = 5
@@ -182,7 +182,7 @@ class Options:
 
 
 def _bad(message: str) -> EngineError:
-    return EngineError("bad_options", message)
+    return refusal("bad_options", message)
 
 
 def _card(value: Any, what: str) -> tuple[int, ...]:

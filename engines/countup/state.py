@@ -1,4 +1,4 @@
-"""The game state as immutable values, and its JSON codec.
+"""The game state as immutable values (JSON through ``engines.codec``).
 
 Seats are kept in tuples aligned with ``State.players`` (seat order), never in
 dicts, so no part of a state is mutable: ``apply`` builds new values with
@@ -7,10 +7,7 @@ dicts, so no part of a state is mutable: ``apply`` builds new values with
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable
-from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from dataclasses import dataclass
 
 from engines.countup.options import Options
 
@@ -135,86 +132,3 @@ class State:
 
     def index(self, player: str) -> int:
         return self.players.index(player)
-
-
-_FIELDS: dict[type, tuple[str, ...] | None] = {}
-
-
-def _field_names(t: type) -> tuple[str, ...] | None:
-    """Field names of a dataclass type, None for any other type (cached: the
-    codec runs on every stored action)."""
-    try:
-        return _FIELDS[t]
-    except KeyError:
-        names = tuple(f.name for f in fields(t)) if is_dataclass(t) else None
-        _FIELDS[t] = names
-        return names
-
-
-def to_json(value: Any) -> Any:
-    """Dataclasses to dicts and tuples to lists, recursively."""
-    t = type(value)
-    if t is tuple or t is list:
-        return [to_json(v) for v in value]
-    names = _field_names(t)
-    if names is None:
-        return value
-    return {n: to_json(getattr(value, n)) for n in names}
-
-
-Decoder = Callable[[Any], Any]
-_DECODERS: dict[Any, Decoder] = {}
-
-
-def _identity(data: Any) -> Any:
-    return data
-
-
-def _decoder(tp: Any) -> Decoder:
-    """A function turning ``to_json`` output back into the annotated type."""
-    cached = _DECODERS.get(tp)
-    if cached is not None:
-        return cached
-    origin = get_origin(tp)
-    dec: Decoder
-    if origin in (Union, types.UnionType):
-        (inner,) = [a for a in get_args(tp) if a is not type(None)]
-        inner_dec = _decoder(inner)
-
-        def dec(data: Any) -> Any:
-            return None if data is None else inner_dec(data)
-
-    elif origin is tuple:
-        args = get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _decoder(args[0])
-
-            def dec(data: Any) -> Any:
-                return tuple(item(v) for v in data)
-
-        else:
-            items = [_decoder(a) for a in args]
-
-            def dec(data: Any) -> Any:
-                return tuple(d(v) for d, v in zip(items, data, strict=True))
-
-    elif isinstance(tp, type) and is_dataclass(tp):
-        hints = get_type_hints(tp)
-        # Filled in after caching so that recursive types resolve.
-        parts: list[tuple[str, Decoder]] = []
-        cls = tp
-
-        def dec(data: Any) -> Any:
-            return cls(**{n: d(data[n]) for n, d in parts})
-
-        _DECODERS[tp] = dec
-        parts.extend((f.name, _decoder(hints[f.name])) for f in fields(tp))
-    else:
-        dec = _identity
-    _DECODERS[tp] = dec
-    return dec
-
-
-def from_json(tp: Any, data: Any) -> Any:
-    """The inverse of ``to_json`` for the annotated type ``tp``."""
-    return _decoder(tp)(data)

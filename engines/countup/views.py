@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action
 from engines.countup import count as cnt
-from engines.countup.options import DECK, PHONE, ROUNDS, needs_restriction
+from engines.countup.options import ROUNDS, needs_restriction
 from engines.countup.scoring import round_scores, stars
 from engines.countup.state import (
     BONUS,
     CARDS,
-    COUNT,
-    ENTRY,
     OVER,
     SCORED,
     Call,
@@ -174,42 +171,4 @@ def public_players(state: State) -> dict[str, dict[str, Any]]:
             "marker": seat.marker,
             "locked": seat.numbers is not None,
         }
-    return out
-
-
-def legal_actions(state: State, player: str | None) -> list[Action]:
-    """Templates for ``player``. Host-only ones carry ``"host": True`` (the
-    engine does not know who the host is; the server may filter on it).
-    Templates of free-input actions (numbers, restriction, danger, declare,
-    bonus) name only the type: the user supplies the values."""
-    if player not in state.players or state.phase == OVER:
-        return []
-    opts = state.options
-    i = state.index(player)
-    seat = state.seats[i]
-    caller: dict[str, Any] = {} if player == state.caller else {"host": True}
-    out: list[Action] = []
-    if state.phase == CARDS and opts.restriction_source != DECK:
-        if needs_restriction(opts, len(state.players)) and state.restriction is None:
-            out.append({"type": "restriction", "host": True})
-        if opts.danger_enabled and state.danger is None:
-            out.append({"type": "danger", "host": True})
-    if state.phase == ENTRY and seat.numbers is None:
-        out.append({"type": "numbers"})
-    if state.phase == COUNT and state.end is None:
-        out.append({"type": "call", **caller})
-        out.append({"type": "call", "until": "end", **caller})
-        if opts.sheet_mode != PHONE and state.count > 0 and not state.calls[-1].declared:
-            out.append({"type": "declare", **caller})
-    if state.phase == BONUS:
-        if any(not x.voided for x in seat.x_cells):
-            out.append({"type": "bonus"})
-        for p, s in zip(state.players, state.seats, strict=True):
-            if p != player and any(not x.voided for x in s.x_cells):
-                out.append({"type": "bonus", "seat": p, "host": True})
-    if state.phase == SCORED:
-        out.append({"type": "next_round", "host": True})
-    for seat_id in (None, *state.players):
-        if seat_id != state.caller:
-            out.append({"type": "caller", "seat": seat_id, "host": True})
     return out

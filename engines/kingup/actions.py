@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from engines.base import Action, EngineError, Event
-from engines.kingup import rules
-from engines.kingup.config import DEAL, FULL, RECORD, SCORE_ONLY
+from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
+from engines.kingup import castle, scoring
 from engines.kingup.constants import (
     CHARACTERS,
     DECK,
@@ -25,6 +23,7 @@ from engines.kingup.constants import (
     YES,
     pos_label,
 )
+from engines.kingup.options import DEAL, FULL, RECORD, SCORE_ONLY
 from engines.kingup.state import (
     AWAITING_GOALS,
     MOVEMENT,
@@ -37,21 +36,16 @@ from engines.kingup.state import (
     Revealed,
     RoundResult,
     State,
+    new_round,
 )
 
 Result = tuple[State, list[Event]]
 
 
 def apply(state: State, action: Action) -> Result:
-    kind = action.get("type") if isinstance(action, dict) else None
-    if not isinstance(kind, str) or kind not in HANDLERS:
-        raise EngineError("bad_action", f"King Up! has no action {kind!r}.")
-    player = action.get("player")
-    if player not in state.players:
-        raise EngineError("not_a_player", f"{player!r} has no seat at this table.")
-    if state.phase == OVER:
-        raise EngineError("game_over", "The game is over: all rounds have been scored.")
-    return HANDLERS[kind](state, action, state.seat(player))
+    return dispatch(
+        HANDLERS, state, action, game="King Up!", seats=state.players, over=state.phase == OVER
+    )
 
 
 # --- checks -------------------------------------------------------------------------
@@ -60,12 +54,12 @@ def apply(state: State, action: Action) -> Result:
 def _mode(state: State, play_mode: str, what: str) -> None:
     if state.config.play_mode != play_mode:
         other = "score-only" if play_mode == FULL else "full-tracking"
-        raise EngineError("wrong_mode", f"This table plays in {other} mode: no {what} here.")
+        raise refusal("wrong_mode", f"This table plays in {other} mode: no {what} here.")
 
 
 def _turn(state: State, seat: int) -> None:
     if state.turn != seat:
-        raise EngineError(
+        raise refusal(
             "not_your_turn", f"It is {state.players[state.turn or 0]}'s turn, not yours."
         )
 
@@ -91,6 +85,15 @@ def _six(value: Any, whose: str) -> tuple[str, ...]:
     return tuple(sorted(value))
 
 
+def _goal_seat(state: State, action: Action, goal_mode: str, wrong_mode: str) -> int:
+    """The acting seat, once it may take a goal card the ``goal_mode`` way."""
+    if state.config.goal_mode != goal_mode:
+        raise refusal("wrong_mode", wrong_mode)
+    seat = state.seat(action["player"])
+    _goal_open(state, seat)
+    return seat
+
+
 def _goal_open(state: State, seat: int) -> None:
     if state.phase == SCORED:
         raise EngineError(
@@ -107,24 +110,20 @@ def _goal_open(state: State, seat: int) -> None:
 # --- goal cards ---------------------------------------------------------------------
 
 
-def _goal(state: State, action: Action, seat: int) -> Result:
-    if state.config.goal_mode != RECORD:
-        raise EngineError(
-            "wrong_mode", "Goal cards come from the virtual deck at this table: use draw_goal."
-        )
-    _goal_open(state, seat)
+def do_goal(state: State, action: Action) -> Result:
+    seat = _goal_seat(
+        state, action, RECORD, "Goal cards come from the virtual deck at this table: use draw_goal."
+    )
     goal = _six(action.get("characters"), "Your")
     goals = _set(state.goals, seat, goal)
     event = {"type": "goal_recorded", "player": state.players[seat]}
     return _score_if_ready(replace(state, goals=goals), [event])
 
 
-def _draw_goal(state: State, action: Action, seat: int) -> Result:
-    if state.config.goal_mode != DEAL:
-        raise EngineError(
-            "wrong_mode", "This table records the printed goal cards: use goal {characters}."
-        )
-    _goal_open(state, seat)
+def do_draw_goal(state: State, action: Action) -> Result:
+    seat = _goal_seat(
+        state, action, DEAL, "This table records the printed goal cards: use goal {characters}."
+    )
     card = action.get("card")
     if type(card) is not int or not 0 <= card < DECK_SIZE:
         raise EngineError("bad_card", f"No virtual card was drawn (card {card!r}).")
@@ -142,10 +141,11 @@ def _draw_goal(state: State, action: Action, seat: int) -> Result:
 # --- placement and movement ---------------------------------------------------------
 
 
-def _place(state: State, action: Action, seat: int) -> Result:
+def do_place(state: State, action: Action) -> Result:
+    seat = state.seat(action["player"])
     _mode(state, FULL, "placement")
     if state.phase != PLACEMENT:
-        raise EngineError("wrong_phase", "Placement is over for this round.")
+        raise refusal("wrong_phase", "Placement is over for this round.")
     _turn(state, seat)
     char = _char(action)
     level = action.get("level")
@@ -155,7 +155,7 @@ def _place(state: State, action: Action, seat: int) -> Result:
         raise EngineError(
             "bad_level", f"Characters are placed on levels 1 to 4 only, not {level!r}."
         )
-    if rules.count_at(state.positions, level) >= LEVEL_CAP:
+    if castle.count_at(state.positions, level) >= LEVEL_CAP:
         raise EngineError("level_full", f"Level {level} already holds 4 characters.")
     positions = _set(state.positions, INDEX[char], level)
     events: list[Event] = [
@@ -165,7 +165,7 @@ def _place(state: State, action: Action, seat: int) -> Result:
     if placed < state.n * state.placements_each:
         return replace(state, positions=positions, turn=(seat + 1) % state.n), events
     # R7, R9: left-overs to level 0; after n*N placements the turn is back at the start.
-    spare = rules.chars_at(positions, UNPLACED)
+    spare = castle.chars_at(positions, UNPLACED)
     positions = tuple(0 if p == UNPLACED else p for p in positions)
     events.append(
         {"type": "placement_done", "leftovers": spare, "next": state.players[state.start]}
@@ -173,21 +173,22 @@ def _place(state: State, action: Action, seat: int) -> Result:
     return replace(state, positions=positions, phase=MOVEMENT, turn=state.start), events
 
 
-def _move(state: State, action: Action, seat: int) -> Result:
+def do_move(state: State, action: Action) -> Result:
+    seat = state.seat(action["player"])
     _mode(state, FULL, "moves")
     if state.phase == VOTE:
-        raise EngineError("wrong_phase", "An election is under way: vote first.")
+        raise refusal("wrong_phase", "An election is under way: vote first.")
     if state.phase != MOVEMENT:
-        raise EngineError("wrong_phase", "Characters move only in the movement phase.")
+        raise refusal("wrong_phase", "Characters move only in the movement phase.")
     _turn(state, seat)
     char = _char(action)
     pos = state.positions[INDEX[char]]
     if pos == UNPLACED or pos == ELIMINATED:
         where = "eliminated" if pos == ELIMINATED else "not on the board"
         raise EngineError("not_on_board", f"{char} is {where} and cannot move.")
-    if not rules.can_move(state.positions, char):
+    if not castle.can_move(state.positions, char):
         raise EngineError("level_full", f"Level {pos + 1} already holds 4 characters.")
-    to = rules.target(pos)
+    to = castle.target(pos)
     positions = _set(state.positions, INDEX[char], to)
     player = state.players[seat]
     if to != THRONE:
@@ -208,11 +209,12 @@ def _move(state: State, action: Action, seat: int) -> Result:
 # --- the election -------------------------------------------------------------------
 
 
-def _vote(state: State, action: Action, seat: int) -> Result:
+def do_vote(state: State, action: Action) -> Result:
+    seat = state.seat(action["player"])
     _mode(state, FULL, "elections")
     election = state.election
     if state.phase != VOTE or election is None:
-        raise EngineError("wrong_phase", "There is no election to vote in.")
+        raise refusal("wrong_phase", "There is no election to vote in.")
     vote = action.get("vote")
     if vote not in VOTES:
         raise EngineError("bad_vote", f"A vote is 'yes' or 'no', not {vote!r}.")
@@ -263,14 +265,15 @@ def _reveal(state: State, candidate: str, votes: tuple[str, ...], events: list[E
 # --- score-only mode ----------------------------------------------------------------
 
 
-def _score_round(state: State, action: Action, seat: int) -> Result:
+def do_score_round(state: State, action: Action) -> Result:
+    seat = state.seat(action["player"])
     _mode(state, SCORE_ONLY, "board entry")
     if state.phase == SCORED:
         raise EngineError("round_scored", f"Round {state.round} is already scored.")
     if state.phase != SCORE_ENTRY:
-        raise EngineError("wrong_phase", "The board of this round has already been entered.")
+        raise refusal("wrong_phase", "The board of this round has already been entered.")
     positions = _board(action.get("board"))
-    problem = rules.board_problem(state, positions)
+    problem = castle.board_problem(state, positions)
     if problem:
         raise EngineError("bad_board", problem)
     given = action.get("goals", {})
@@ -324,14 +327,14 @@ def _score_if_ready(state: State, events: list[Event]) -> Result:
     result = RoundResult(state.round, state.positions, goals, state.cards, state.crown)
     over = state.round >= state.config.rounds
     state = replace(state, phase=OVER if over else SCORED, results=state.results + (result,))
-    raw = rules.raw_scores(result)
-    final = rules.scores(state.config, result)
+    raw = scoring.raw_scores(result)
+    final = scoring.scores(state.config, result)
     players = state.players
     events.append(
         {
             "type": "round_scored",
             "round": state.round,
-            "king": rules.chars_at(result.positions, THRONE)[0],
+            "king": castle.chars_at(result.positions, THRONE)[0],
             "positions": {
                 c: pos_label(p) for c, p in zip(CHARACTERS, result.positions, strict=True)
             },
@@ -342,21 +345,21 @@ def _score_if_ready(state: State, events: list[Event]) -> Result:
         }
     )
     if over:
-        outcome = rules.game_result(state) or {}
+        outcome = scoring.game_result(state) or {}
         events.append({"type": "game_over", **outcome})
     return state, events
 
 
-def _next_round(state: State, action: Action, seat: int) -> Result:
+def do_next_round(state: State, action: Action) -> Result:
     if action.get("host") is not True:
-        raise EngineError("not_host", "Only the host starts the next round.")
+        raise refusal("not_host", "Only the host starts the next round.")
     if state.phase != SCORED:
-        raise EngineError(
+        raise refusal(
             "no_round_waiting", f"Round {state.round} is not scored yet: finish it first."
         )
     # R5, R22: the player left of the crown holder starts; score-only has no crown.
     start = state.start if state.crown is None else (state.crown + 1) % state.n
-    state = rules.new_round(
+    state = new_round(
         state.config, state.players, state.round + 1, start, state.used_cards, state.results
     )
     full = state.config.play_mode == FULL
@@ -372,12 +375,12 @@ def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return values[:i] + (value,) + values[i + 1 :]
 
 
-HANDLERS: dict[str, Callable[[State, Action, int], Result]] = {
-    "goal": _goal,
-    "draw_goal": _draw_goal,
-    "place": _place,
-    "move": _move,
-    "vote": _vote,
-    "next_round": _next_round,
-    "score_round": _score_round,
+HANDLERS: dict[str, Handler[State]] = {
+    "goal": do_goal,
+    "draw_goal": do_draw_goal,
+    "place": do_place,
+    "move": do_move,
+    "vote": do_vote,
+    "next_round": do_next_round,
+    "score_round": do_score_round,
 }

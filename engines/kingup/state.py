@@ -1,12 +1,11 @@
-"""The game state: frozen values, and their JSON form (``dump``/``load``)."""
+"""The game state: frozen values (JSON through ``engines.codec``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from engines.kingup.config import Config
-from engines.kingup.constants import NO_CARDS, PLACEMENTS
+from engines.kingup.constants import CHARACTERS, DECK_SIZE, NO_CARDS, PLACEMENTS, UNPLACED
+from engines.kingup.options import DEAL, FULL, Config
 
 # Phases. awaiting_goals: the King is crowned (or the board entered) but some goal cards
 # are still missing, so the round cannot be scored yet.
@@ -89,102 +88,39 @@ class State:
         return self.players.index(player)
 
 
-def _opt_tuple(value: list[Any] | None) -> tuple[Any, ...] | None:
-    return None if value is None else tuple(value)
-
-
-def dump(state: State) -> dict[str, Any]:
-    c = state.config
-    return {
-        "config": {
-            "play_mode": c.play_mode,
-            "goal_mode": c.goal_mode,
-            "rounds": c.rounds,
-            "no_cards": list(c.no_cards),
-            "tie_break": c.tie_break,
-            "tie_level0": c.tie_level0,
-            "zero33_round": c.zero33_round,
-            "first_seat": c.first_seat,
-            "names": [list(pair) for pair in c.names],
-        },
-        "players": list(state.players),
-        "round": state.round,
-        "phase": state.phase,
-        "positions": list(state.positions),
-        "start": state.start,
-        "turn": state.turn,
-        "crown": state.crown,
-        "goals": [None if g is None else list(g) for g in state.goals],
-        "cards": list(state.cards),
-        "used_cards": list(state.used_cards),
-        "no_left": list(state.no_left),
-        "election": None
-        if state.election is None
-        else {"candidate": state.election.candidate, "votes": list(state.election.votes)},
-        "last_election": None
-        if state.last_election is None
-        else {
-            "candidate": state.last_election.candidate,
-            "votes": list(state.last_election.votes),
-            "crowned": state.last_election.crowned,
-        },
-        "results": [
-            {
-                "round": r.round,
-                "positions": list(r.positions),
-                "goals": [list(g) for g in r.goals],
-                "cards": list(r.cards),
-                "crown": r.crown,
-            }
-            for r in state.results
-        ],
-    }
-
-
-def load(data: dict[str, Any]) -> State:
-    c = data["config"]
-    no_cards = c["no_cards"]
-    election = data["election"]
-    last = data["last_election"]
+def new_round(
+    config: Config,
+    players: tuple[str, ...],
+    round_no: int,
+    start: int,
+    used_cards: tuple[int, ...],
+    results: tuple[RoundResult, ...],
+) -> State:
+    """R2-R5, R22: a cleared board, fresh goal cards and No cards."""
+    n = len(players)
+    full = config.play_mode == FULL
     return State(
-        config=Config(
-            play_mode=c["play_mode"],
-            goal_mode=c["goal_mode"],
-            rounds=c["rounds"],
-            no_cards=(no_cards[0], no_cards[1], no_cards[2], no_cards[3]),
-            tie_break=c["tie_break"],
-            tie_level0=c["tie_level0"],
-            zero33_round=c["zero33_round"],
-            first_seat=c["first_seat"],
-            names=tuple((ko, en) for ko, en in c["names"]),
-        ),
-        players=tuple(data["players"]),
-        round=data["round"],
-        phase=data["phase"],
-        positions=tuple(data["positions"]),
-        start=data["start"],
-        turn=data["turn"],
-        crown=data["crown"],
-        goals=tuple(_opt_tuple(g) for g in data["goals"]),
-        cards=tuple(data["cards"]),
-        used_cards=tuple(data["used_cards"]),
-        no_left=tuple(data["no_left"]),
-        election=None
-        if election is None
-        else Election(candidate=election["candidate"], votes=tuple(election["votes"])),
-        last_election=None
-        if last is None
-        else Revealed(
-            candidate=last["candidate"], votes=tuple(last["votes"]), crowned=last["crowned"]
-        ),
-        results=tuple(
-            RoundResult(
-                round=r["round"],
-                positions=tuple(r["positions"]),
-                goals=tuple(tuple(g) for g in r["goals"]),
-                cards=tuple(r["cards"]),
-                crown=r["crown"],
-            )
-            for r in data["results"]
-        ),
+        config=config,
+        players=players,
+        round=round_no,
+        phase=PLACEMENT if full else SCORE_ENTRY,
+        positions=(UNPLACED,) * len(CHARACTERS),
+        start=start,
+        turn=start if full else None,
+        crown=None,
+        goals=(None,) * n,
+        cards=(None,) * n,
+        used_cards=used_cards,
+        no_left=(config.no_cards_for(n),) * n,
+        election=None,
+        last_election=None,
+        results=results,
     )
+
+
+def deck_left(state: State) -> list[int]:
+    """Deal mode: the virtual cards nobody has drawn yet in this game (KU-13)."""
+    if state.config.goal_mode != DEAL:
+        return []
+    used = set(state.used_cards)
+    return [k for k in range(DECK_SIZE) if k not in used]

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.kingup import rules
-from engines.kingup.config import DEAL, FULL
+from engines.kingup import castle, scoring
 from engines.kingup.constants import (
     CHARACTERS,
     ELIMINATED,
@@ -19,6 +18,7 @@ from engines.kingup.constants import (
     UNPLACED,
     pos_label,
 )
+from engines.kingup.options import DEAL, FULL
 from engines.kingup.state import AWAITING_GOALS, OVER, PLACEMENT, SCORED, RoundResult, State
 
 
@@ -47,7 +47,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "goal_cards_in": [p for p, g in zip(state.players, state.goals, strict=True) if g],
         "me": _me(state, seat),
         "round_results": [_result(state, r) for r in state.results],
-        "result": rules.game_result(state),
+        "result": scoring.game_result(state),
         "rules": _rules(state),
         "character_names": {
             ch: {"ko": ko, "en": en} for ch, (ko, en) in zip(CHARACTERS, c.names, strict=True)
@@ -56,7 +56,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
 
 
 def public_players(state: State) -> dict[str, dict[str, Any]]:
-    per_round = [rules.scores(state.config, r) for r in state.results]
+    per_round = [scoring.scores(state.config, r) for r in state.results]
     out = {}
     for i, p in enumerate(state.players):
         mine = [s[i] for s in per_round]
@@ -71,16 +71,16 @@ def _pid(state: State, seat: int | None) -> str | None:
 def _king(state: State) -> str | None:
     if state.phase not in (AWAITING_GOALS, SCORED, OVER):
         return None
-    on_throne = rules.chars_at(state.positions, THRONE)
+    on_throne = castle.chars_at(state.positions, THRONE)
     return on_throne[0] if on_throne else None
 
 
 def _castle(positions: tuple[int, ...]) -> dict[str, Any]:
     return {
-        "throne": next(iter(rules.chars_at(positions, THRONE)), None),
-        "levels": [rules.chars_at(positions, lv) for lv in range(TOP_LEVEL + 1)],
-        "eliminated": rules.chars_at(positions, ELIMINATED),
-        "unplaced": rules.chars_at(positions, UNPLACED),
+        "throne": next(iter(castle.chars_at(positions, THRONE)), None),
+        "levels": [castle.chars_at(positions, lv) for lv in range(TOP_LEVEL + 1)],
+        "eliminated": castle.chars_at(positions, ELIMINATED),
+        "unplaced": castle.chars_at(positions, UNPLACED),
         "cap": LEVEL_CAP,
     }
 
@@ -138,7 +138,7 @@ def _me(state: State, seat: int | None) -> dict[str, Any] | None:
     election = state.election
     projected = None
     if goal is not None:
-        pts = rules.points(goal, state.positions)
+        pts = scoring.points(goal, state.positions)
         projected = {"points": pts, "score": sum(pts.values())}
     return {
         "player": state.players[seat],
@@ -155,21 +155,21 @@ def _me(state: State, seat: int | None) -> dict[str, Any] | None:
 
 
 def _result(state: State, result: RoundResult) -> dict[str, Any]:
-    raw = rules.raw_scores(result)
-    final = rules.scores(state.config, result)
+    raw = scoring.raw_scores(result)
+    final = scoring.scores(state.config, result)
     players = {}
     for i, p in enumerate(state.players):
         players[p] = {
             "goal": list(result.goals[i]),
             "card": result.cards[i],
-            "points": rules.points(result.goals[i], result.positions),
+            "points": scoring.points(result.goals[i], result.positions),
             "raw": raw[i],
             "score": final[i],
             "rule33": raw[i] != final[i],
         }
     return {
         "round": result.round,
-        "king": next(iter(rules.chars_at(result.positions, THRONE)), None),
+        "king": next(iter(castle.chars_at(result.positions, THRONE)), None),
         "crown": _pid(state, result.crown),
         "positions": _positions(result.positions),
         "players": players,
@@ -181,7 +181,7 @@ def _rules(state: State) -> dict[str, Any]:
     return {
         "rounds": c.rounds,
         "placements_each": state.placements_each,
-        "leftovers": rules.leftovers(state.n),
+        "leftovers": castle.leftovers(state.n),
         "no_cards_each": state.no_each,
         "zero_to_33_round": c.zero33_round,
         "tie_break": c.tie_break,

@@ -11,6 +11,7 @@ import pytest
 from engines.camelup import ENGINE
 from engines.camelup.board import track_from
 from engines.camelup.state import State
+from tests.engines import driver
 
 #: A legal setup (R6, R7) for tests that then set the board they need.
 SETUP = {
@@ -43,7 +44,7 @@ def build(
 def act(
     state: State, kind: str, player: str, host: bool = False, **payload: Any
 ) -> tuple[State, list[dict[str, Any]]]:
-    return ENGINE.apply(state, {"type": kind, "player": player, "host": host, **payload})
+    return driver.step(ENGINE, state, kind, player, host, **payload)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 from engines.base import EngineError
 from engines.camelup import ENGINE
 from engines.camelup.state import LEG_OVER, Roll
+from tests.engines import driver
 
 SIX = ("p1", "p2", "p3", "p4", "p5", "p6")
 
@@ -18,12 +19,7 @@ SIX = ("p1", "p2", "p3", "p4", "p5", "p6")
 def refused(
     code: str, state: Any, kind: str, player: str, host: bool = False, **payload: Any
 ) -> None:
-    before = ENGINE.dump(state)
-    with pytest.raises(EngineError) as info:
-        ENGINE.apply(state, {"type": kind, "player": player, "host": host, **payload})
-    assert info.value.code == code, info.value.message
-    assert info.value.message
-    assert ENGINE.dump(state) == before
+    driver.refuse(ENGINE, state, code, kind, player, host, **payload)
 
 
 def test_schemas_are_valid_and_options_default() -> None:

@@ -11,11 +11,12 @@ import pytest
 from engines.base import Event
 from engines.countup import ENGINE
 from engines.countup.state import State
+from tests.engines import driver
 
 
-class Table:
+class Table(driver.Table):
     """A started game plus shorthands; ``state`` moves on with every action.
-    The first player is the host."""
+    The first player is the host, and acts when no player is named."""
 
     def __init__(
         self,
@@ -24,22 +25,16 @@ class Table:
         **options: Any,
     ) -> None:
         opts = {"restrictionSource": "manual", **options}
-        self.players = list(players)
-        self.host = self.players[0]
-        self.state: State = ENGINE.setup(self.players, ENGINE.normalize_options(opts))
+        super().__init__(ENGINE, players, opts, host=players[0])
+        self.host: str
+        self.state: State
         if round_no != 1:
             # The examples play a single round of a later row (its bonus).
             self.state = replace(self.state, round=round_no)
-        self.events: list[Event] = []
 
     def act(self, type_: str, player: str | None = None, host: bool | None = None,
             **payload: Any) -> list[Event]:
-        player = player or self.host
-        action = {"type": type_, "player": player,
-                  "host": (player == self.host) if host is None else host, **payload}
-        self.state, events = ENGINE.apply(self.state, action)
-        self.events += events
-        return events
+        return self.play(type_, player or self.host, host, **payload)
 
     def cards(self, digits: Sequence[int] | None = None,
               danger: Sequence[int] | None = None) -> None:
@@ -65,8 +60,6 @@ class Table:
         rec = self.state.rounds[round_no]
         return {p: s.score for p, s in zip(self.state.players, rec.seats, strict=True)}
 
-    def view(self, p: str | None) -> dict[str, Any]:
-        return ENGINE.view(self.state, p)
 
 
 @pytest.fixture

@@ -23,12 +23,7 @@ EX2 = {
 
 def refused(t: Any, code: str, type_: str, player: str | None = None,
             host: bool | None = None, **payload: Any) -> str:
-    before = t.state
-    with pytest.raises(EngineError) as err:
-        t.act(type_, player, host, **payload)
-    assert err.value.code == code, err.value.message
-    assert t.state is before
-    return err.value.message
+    return t.refuse(code, type_, player or t.host, host, **payload)
 
 
 # -- sheets ---------------------------------------------------------------------
@@ -314,7 +309,7 @@ def test_unknown_action_and_spectator(table):
     refused(t, "bad_action", "dance")
     with pytest.raises(EngineError) as err:
         ENGINE.apply(t.state, {"type": "call", "player": None, "host": False})
-    assert err.value.code == "not_a_player"
+    assert err.value.code == "not_seated"
     assert ENGINE.legal_actions(t.state, None) == []
 
 

@@ -2,48 +2,30 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from engines.base import EngineError
 from engines.kingup import ENGINE
 from engines.kingup.constants import CHARACTERS, ELIMINATED, INDEX, THRONE
 from engines.kingup.state import MOVEMENT, VOTE, Election, State
+from tests.engines import driver
 
 
-class Table:
-    """A game driven through draw + apply, like the server does."""
+class Table(driver.Table):
+    """A King Up! game driven through draw + apply, seats p1..pn, no default host."""
 
     def __init__(self, n: int = 4, seed: int = 0, **options: Any) -> None:
-        self.players = [f"p{i}" for i in range(1, n + 1)]
-        self.rng = random.Random(seed)
-        self.state: State = ENGINE.setup(self.players, ENGINE.normalize_options(options))
-        self.events: list[dict[str, Any]] = []
+        super().__init__(ENGINE, [f"p{i}" for i in range(1, n + 1)], options, seed)
+        self.state: State
 
     def act(self, player: str, kind: str, host: bool = False, **payload: Any) -> list[dict]:
-        action = {"type": kind, "player": player, "host": host, **payload}
-        action = ENGINE.draw(self.state, action, self.rng)
-        self.state, events = ENGINE.apply(self.state, action)
-        self.events += events
-        return events
+        return self.play(kind, player, host, **payload)
 
     def refused(self, code: str, player: str, kind: str, host: bool = False, **payload: Any) -> str:
-        before = ENGINE.dump(self.state)
-        action = {"type": kind, "player": player, "host": host, **payload}
-        with pytest.raises(EngineError) as info:
-            ENGINE.apply(self.state, action)
-        assert info.value.code == code, info.value.message
-        assert ENGINE.dump(self.state) == before
-        return info.value.message
-
-    def view(self, player: str | None) -> dict[str, Any]:
-        v = ENGINE.view(self.state, player)
-        json.dumps(v)
-        return v
+        return self.refuse(code, kind, player, host, **payload)
 
     def goals(self, goals: dict[str, str]) -> None:
         for p, letters in goals.items():

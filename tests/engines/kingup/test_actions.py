@@ -206,7 +206,7 @@ def test_next_round_host_only_and_refused_after_the_last_round(table):
 def test_unknown_action_and_unknown_player(table):
     t = table(3)
     t.refused("bad_action", "p1", "pass")
-    t.refused("not_a_player", "p9", "place", char="A", level=1)
+    t.refused("not_seated", "p9", "place", char="A", level=1)
     with pytest.raises(EngineError) as e:
         ENGINE.apply(t.state, "place")
     assert e.value.code == "bad_action"

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from engines.base import EngineError
 from engines.kingup import ENGINE
-from engines.kingup.text import EVENT_TYPES
+from engines.kingup.describe import EVENT_TYPES
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engines" / "kingup"
 
@@ -187,7 +187,7 @@ def test_no_randomness_or_io_at_module_level():
                 assert not banned & {module.split(".")[0], *names}, path.name
 
 
-@pytest.mark.parametrize("module", ["constants", "config", "rules"])
+@pytest.mark.parametrize("module", ["constants", "options", "castle"])
 def test_doctests(module):
     mod = importlib.import_module(f"engines.kingup.{module}")
     result = doctest.testmod(mod)

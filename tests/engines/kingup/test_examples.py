@@ -5,8 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from engines.kingup import ENGINE
+from engines.kingup.castle import legal_moves
 from engines.kingup.constants import CHARACTERS, DECK, INDEX, THRONE
-from engines.kingup.rules import legal_moves
 
 
 def test_example_1_placement_five_players_and_first_moves(table):

@@ -13,8 +13,9 @@ from jsonschema import Draft202012Validator
 
 from engines.base import EngineError
 from engines.kingup import ENGINE
+from engines.kingup.castle import board_problem, count_at, legal_moves, level_counts
 from engines.kingup.constants import CHARACTERS, ELIMINATED, LEVEL_CAP, THRONE, TOP_LEVEL
-from engines.kingup.rules import board_problem, count_at, legal_moves, level_counts, scores
+from engines.kingup.scoring import scores
 from engines.kingup.state import MOVEMENT, OVER, VOTE, State
 
 VALIDATORS = {k: Draft202012Validator(s) for k, s in ENGINE.action_schemas.items()}

@@ -238,12 +238,6 @@ const ko = {
   'option.showFinishCardOwners.true': '예',
   'option.showFinishCardOwners.false': '아니요',
 
-  'error.bad_action': '이 게임에 없는 행동이에요.',
-  'error.not_seated': '이 테이블에 좌석이 없어요.',
-  'error.not_your_turn': '내 차례가 아니에요.',
-  'error.not_host': '호스트만 할 수 있어요.',
-  'error.game_over': '레이스가 끝났어요.',
-  'error.wrong_mode': '이 플레이 방식에서는 할 수 없어요.',
   'error.no_ticket_left': '그 색의 티켓이 모두 나갔어요.',
   'error.space_not_allowed': '그 칸에는 관중 타일을 놓을 수 없어요.',
   'error.card_not_in_hand': '그 결승 베팅 카드는 이미 놓았어요.',
@@ -257,10 +251,8 @@ const ko = {
   'error.manual_dice': '이 테이블은 실물 주사위를 입력해요.',
   'error.app_dice': '이 테이블은 앱이 주사위를 굴려요.',
   'error.leg_over': '레그가 끝났어요. 다음 레그를 먼저 시작하세요.',
-  'error.no_round_waiting': '지금은 다음 레그를 시작할 수 없어요.',
   'error.tile_on_space': '관중 타일이 있는 칸에는 낙타를 놓을 수 없어요.',
   'error.bad_stack': '그렇게는 보드를 고칠 수 없어요.',
-  'error.bad_options': '이 규칙 옵션은 함께 쓸 수 없어요.',
 };
 
 /** @type {typeof ko} */
@@ -498,12 +490,6 @@ const en = {
   'option.showFinishCardOwners.true': 'yes',
   'option.showFinishCardOwners.false': 'no',
 
-  'error.bad_action': 'That is not an action of this game.',
-  'error.not_seated': 'You have no seat at this table.',
-  'error.not_your_turn': 'It is not your turn.',
-  'error.not_host': 'Only the host can do that.',
-  'error.game_over': 'The race is over.',
-  'error.wrong_mode': 'Not possible in this play mode.',
   'error.no_ticket_left': 'All tickets of that colour are taken.',
   'error.space_not_allowed': 'A spectator tile cannot go on that space.',
   'error.card_not_in_hand': 'That finish card is already on a pile.',
@@ -517,10 +503,8 @@ const en = {
   'error.manual_dice': 'This table types in physical dice.',
   'error.app_dice': 'The app rolls the dice at this table.',
   'error.leg_over': 'The leg is over: start the next leg first.',
-  'error.no_round_waiting': 'There is no leg to start now.',
   'error.tile_on_space': 'Camels cannot stand on a spectator tile.',
   'error.bad_stack': 'The board cannot be set like that.',
-  'error.bad_options': 'These rule options do not work together.',
 };
 
 export const STRINGS = { ko, en };

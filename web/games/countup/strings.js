@@ -183,12 +183,7 @@ const ko = {
   'winner.ended_last_round': '4라운드를 모두 마쳤어요.',
 
   // Engine errors
-  'error.bad_action': '카운트 업에 없는 행동이에요.',
-  'error.not_a_player': '자리에 앉은 플레이어만 할 수 있어요.',
-  'error.game_over': '게임이 끝났어요.',
-  'error.not_host': '호스트만 할 수 있어요.',
   'error.not_caller': '호스트나 호스트가 정한 호출자만 카운트를 부를 수 있어요.',
-  'error.wrong_mode': '이 테이블의 시트 방식에서는 쓰지 않는 기능이에요.',
   'error.waiting_for_cards': '호스트가 먼저 이번 라운드 카드를 입력해야 해요.',
   'error.not_counting': '모두 숫자를 잠근 뒤에 카운트가 시작돼요.',
   'error.round_over': '이번 라운드 카운트는 이미 끝났어요.',
@@ -215,8 +210,6 @@ const ko = {
   'error.not_bonus_phase': '보너스는 카운트가 끝난 뒤에 입력해요.',
   'error.bad_points': '보너스는 0–999의 자연수예요.',
   'error.no_bonus_cells': '이번 라운드에 보너스가 있는 X표시 칸이 없어요.',
-  'error.no_round_waiting': '아직 이번 라운드 점수가 나오지 않았어요.',
-  'error.bad_options': '규칙 옵션이 올바르지 않아요.',
   'error.bad_player_count': '카운트 업은 3–12명이 플레이해요.',
 };
 
@@ -394,12 +387,7 @@ const en = {
   'winner.ended_two_stars': 'A second ☆20 ended the game.',
   'winner.ended_last_round': 'All 4 rounds were played.',
 
-  'error.bad_action': 'Count Up has no such action.',
-  'error.not_a_player': 'Only a seated player can do that.',
-  'error.game_over': 'The game is over.',
-  'error.not_host': 'Only the host can do that.',
   'error.not_caller': 'Only the host or the caller the host named can call the count.',
-  'error.wrong_mode': 'This table\'s sheets do not use that.',
   'error.waiting_for_cards': 'The host must first type in this round\'s cards.',
   'error.not_counting': 'The count starts once every sheet is locked.',
   'error.round_over': 'This round\'s count has already ended.',
@@ -426,8 +414,6 @@ const en = {
   'error.not_bonus_phase': 'Bonus points are entered after the count.',
   'error.bad_points': 'Bonus points are a whole number from 0 to 999.',
   'error.no_bonus_cells': 'No crossed cell with a bonus this round.',
-  'error.no_round_waiting': 'This round has not been scored yet.',
-  'error.bad_options': 'The rule options are not valid.',
   'error.bad_player_count': 'Count Up is for 3–12 players.',
 };
 

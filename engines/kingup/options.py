@@ -6,7 +6,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import EngineError
+from engines.base import EngineError, refusal
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_CARDS
 
 RECORD = "record"
@@ -129,7 +129,7 @@ class Config:
 
 
 def _bad(message: str) -> EngineError:
-    return EngineError("bad_options", message)
+    return refusal("bad_options", message)
 
 
 def _enum(options: dict[str, Any], key: str) -> str:

@@ -7,10 +7,10 @@ run inside the die roll that triggers them, so legs never pause in full mode.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import asdict
 from typing import Any
 
-from engines.base import Action, EngineError, Event
+from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
 from engines.camelup import board, scoring
 from engines.camelup.constants import (
     CRAZY,
@@ -25,14 +25,11 @@ from engines.camelup.constants import (
 )
 from engines.camelup.state import LEG_OVER, OVER, PLAYING, Copy, Result, Roll, Seat, State, evolve
 
-Handler = Callable[[State, Action], tuple[State, list[Event]]]
-
-
 # --- checks ------------------------------------------------------------------
 
 
 def bad(message: str) -> EngineError:
-    return EngineError("bad_action", message)
+    return refusal("bad_action", message)
 
 
 def _int(action: Action, key: str, lo: int, hi: int) -> int:
@@ -46,7 +43,7 @@ def _choice(action: Action, key: str, allowed: tuple[str, ...]) -> str:
     value = action.get(key)
     if value not in allowed:
         raise bad(f"{key} must be one of {', '.join(allowed)}, not {value!r}.")
-    return value  # type: ignore[no-any-return]
+    return allowed[allowed.index(value)]
 
 
 def _only(action: Action, *keys: str) -> None:
@@ -57,24 +54,20 @@ def _only(action: Action, *keys: str) -> None:
 
 def _full_mode(state: State, what: str) -> None:
     if state.options.pyramid_only:
-        raise EngineError(
-            "wrong_mode", f"{what} is not part of pyramid-only mode (no betting or money)."
-        )
+        raise refusal("wrong_mode", f"{what} is not part of pyramid-only mode (no betting or money).")
 
 
 def _my_turn(state: State, player: str) -> int:
     idx = state.index(player)
     if state.current != idx:
         assert state.current is not None
-        raise EngineError(
-            "not_your_turn", f"It is {state.seats[state.current].id}'s turn, not {player}'s."
-        )
+        raise refusal("not_your_turn", f"It is {state.seats[state.current].id}'s turn, not {player}'s.")
     return idx
 
 
 def _host(action: Action) -> None:
     if action.get("host") is not True:
-        raise EngineError("not_host", f"Only the host may send {action['type']}.")
+        raise refusal("not_host", f"Only the host may send {action['type']}.")
 
 
 # --- small state edits -----------------------------------------------------------
@@ -102,7 +95,7 @@ def _colours(state: State) -> dict[str, Any]:
 # --- A1 to A5 ---------------------------------------------------------------------
 
 
-def leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "camel")
     _full_mode(state, "Leg betting")
     idx = _my_turn(state, action["player"])
@@ -137,7 +130,7 @@ def _tile_refusal(state: State, player: str, space: int, side: str) -> str:
     return f"Space {space} is next to another player's spectator tile."
 
 
-def spectator(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "side")
     _full_mode(state, "The spectator tile")
     idx = _my_turn(state, action["player"])
@@ -159,7 +152,7 @@ def spectator(state: State, action: Action) -> tuple[State, list[Event]]:
     return _end_turn(state), [event]
 
 
-def finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "pile", "camel")
     _full_mode(state, "Finish betting")
     idx = _my_turn(state, action["player"])
@@ -179,7 +172,7 @@ def finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     return _end_turn(state), [{"type": "finish_card_placed", "player": seat.id, "pile": pile}]
 
 
-def partner(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_partner(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "with")
     _full_mode(state, "Partnership")
     if len(state.seats) < PARTNERSHIP_MIN_PLAYERS:
@@ -201,7 +194,7 @@ def partner(state: State, action: Action) -> tuple[State, list[Event]]:
     return _end_turn(state), [{"type": "partnership_formed", "player": seat.id, "with": other}]
 
 
-def copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "choice", "camel", "value")
     _full_mode(state, "Partnership copy")
     if state.options.partnership_copy != "ask":
@@ -273,11 +266,11 @@ def _pyramid_turn(state: State, action: Action, manual: bool) -> tuple[State, li
     return roll(state, action["player"], die, value, color)
 
 
-def pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
     return _pyramid_turn(state, action, manual=False)
 
 
-def pyramid_manual(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_pyramid_manual(state: State, action: Action) -> tuple[State, list[Event]]:
     return _pyramid_turn(state, action, manual=True)
 
 
@@ -381,25 +374,23 @@ def end_leg(state: State, roller: int) -> tuple[State, list[Event]]:
     return state, [scored, started]
 
 
-def next_leg(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_next_leg(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action)
     if not state.options.pyramid_only:
-        raise EngineError(
+        raise refusal(
             "no_round_waiting",
             "Legs never pause in a full game: the next leg starts with the die that ends one.",
         )
     if state.phase != LEG_OVER:
-        raise EngineError(
-            "no_round_waiting", "The leg is still running: roll until 5 dice are out."
-        )
+        raise refusal("no_round_waiting", "The leg is still running: roll until 5 dice are out.")
     state = evolve(state, tents=(), leg=state.leg + 1, phase=PLAYING)
     return state, [{"type": "leg_started", "leg": state.leg, "start_player": None}]
 
 
-def next_round(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action)
     _host(action)
-    return next_leg(state, action)
+    return do_next_leg(state, action)
 
 
 def end_race(state: State) -> tuple[State, list[Event]]:
@@ -442,17 +433,8 @@ def end_race(state: State) -> tuple[State, list[Event]]:
             {
                 "type": "pile_revealed",
                 "pile": pile,
-                "cards": [
-                    {
-                        "player": c.player,
-                        "camel": c.camel,
-                        "correct": c.correct,
-                        "k": c.k,
-                        "delta": c.delta,
-                        "paid": c.paid,
-                    }
-                    for c in cards
-                ],
+                # Every field of the card: player, camel, correct, k, delta, paid.
+                "cards": [asdict(c) for c in cards],
             }
         )
     events.append({"type": "game_over", "winners": list(won), "money": final})
@@ -462,7 +444,7 @@ def end_race(state: State) -> tuple[State, list[Event]]:
 # --- host corrections --------------------------------------------------------------
 
 
-def set_stack(state: State, action: Action) -> tuple[State, list[Event]]:
+def do_set_stack(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "camels")
     _host(action)
     space = _int(action, "space", 1, SPACES)
@@ -487,35 +469,30 @@ def set_stack(state: State, action: Action) -> tuple[State, list[Event]]:
     return evolve(state, track=track), [event]
 
 
-HANDLERS: dict[str, Handler] = {
-    "leg_bet": leg_bet,
-    "spectator": spectator,
-    "pyramid": pyramid,
-    "pyramid_manual": pyramid_manual,
-    "finish_bet": finish_bet,
-    "partner": partner,
-    "copy_choice": copy_choice,
-    "next_leg": next_leg,
-    "next_round": next_round,
-    "set_stack": set_stack,
+HANDLERS: dict[str, Handler[State]] = {
+    "leg_bet": do_leg_bet,
+    "spectator": do_spectator,
+    "pyramid": do_pyramid,
+    "pyramid_manual": do_pyramid_manual,
+    "finish_bet": do_finish_bet,
+    "partner": do_partner,
+    "copy_choice": do_copy_choice,
+    "next_leg": do_next_leg,
+    "next_round": do_next_round,
+    "set_stack": do_set_stack,
 }
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
-    if not isinstance(action, dict):
-        raise bad("An action is a JSON object.")
-    kind = action.get("type")
-    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise bad(f"Unknown action type {kind!r} for Camel Up.")
-    player = action.get("player")
-    if not any(s.id == player for s in state.seats):
-        raise EngineError("not_seated", f"{player!r} has no seat at this table.")
-    if state.phase == OVER:
-        if kind == "next_round":
-            _host(action)
-        raise EngineError("game_over", "The race is over.")
-    new, events = handler(state, action)
+    new, events = dispatch(
+        HANDLERS,
+        state,
+        action,
+        game="Camel Up",
+        seats=[s.id for s in state.seats],
+        over=state.phase == OVER,
+        host_first=("next_round",),
+    )
     extra = _colours(state)
     if extra:
         events = [{**e, **extra} for e in events]

@@ -1,0 +1,102 @@
+"""One test driver for every engine: actions built, drawn and applied the way
+the server does, refusals checked to change nothing, views checked to be JSON.
+
+Scenario tests use ``step``/``refuse`` on a state they built, or a ``Table``
+that carries the state along; each game's conftest adds its own shorthands.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from engines.base import Action, Engine, EngineError, Event
+
+
+def action(kind: str, player: str, host: bool = False, **payload: Any) -> Action:
+    """An action as the server hands it to ``apply``."""
+    return {"type": kind, "player": player, "host": host, **payload}
+
+
+def step(
+    engine: Engine,
+    state: Any,
+    kind: str,
+    player: str,
+    host: bool = False,
+    rng: random.Random | None = None,
+    **payload: Any,
+) -> tuple[Any, list[Event]]:
+    """``draw`` (when given an ``rng``) then ``apply`` one action."""
+    act = action(kind, player, host, **payload)
+    if rng is not None:
+        act = engine.draw(state, act, rng)
+    return engine.apply(state, act)
+
+
+def refuse(
+    engine: Engine, state: Any, code: str, kind: str, player: str, host: bool = False,
+    **payload: Any,
+) -> str:
+    """Asserts that the action is refused with ``code`` and a message, and that
+    the state is unchanged; returns the message."""
+    before = engine.dump(state)
+    with pytest.raises(EngineError) as info:
+        engine.apply(state, action(kind, player, host, **payload))
+    assert info.value.code == code, info.value.message
+    assert info.value.message
+    assert engine.dump(state) == before
+    return info.value.message
+
+
+def view(engine: Engine, state: Any, player: str | None) -> dict[str, Any]:
+    """``engine.view``, checked to be plain JSON."""
+    v = engine.view(state, player)
+    json.dumps(v)
+    return v
+
+
+class Table:
+    """A started game (options as given: no ``draw_setup``) whose ``state``
+    moves on with every action, drawn with a seeded ``rng`` like the server draws. ``host`` names the seat that holds
+    host powers by default (None: no seat does unless an action says so)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        players: Sequence[str],
+        options: dict[str, Any] | None = None,
+        seed: int = 0,
+        host: str | None = None,
+    ) -> None:
+        self.engine = engine
+        self.players = list(players)
+        self.host = host
+        self.rng = random.Random(seed)
+        self.state: Any = engine.setup(self.players, engine.normalize_options(dict(options or {})))
+        self.events: list[Event] = []
+
+    def _host(self, player: str, host: bool | None) -> bool:
+        return (player == self.host) if host is None else host
+
+    def play(self, kind: str, player: str, host: bool | None = None, **payload: Any) -> list[Event]:
+        """Applies one action and returns its events (also kept in ``events``)."""
+        self.state, events = step(
+            self.engine, self.state, kind, player, self._host(player, host), self.rng, **payload
+        )
+        self.events += events
+        return events
+
+    def refuse(
+        self, code: str, kind: str, player: str, host: bool | None = None, **payload: Any
+    ) -> str:
+        return refuse(
+            self.engine, self.state, code, kind, player, self._host(player, host), **payload
+        )
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        return view(self.engine, self.state, player)
