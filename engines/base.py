@@ -145,6 +145,15 @@ class Engine(ABC):
     #: named caller); the server drops it for non-hosts and strips the marker.
     #: ``apply`` checks ``action["host"]`` either way.
     host_actions: tuple[str, ...] = ("next_round",)
+    #: Action types whose random outcome only the acting seat sees (a goal
+    #: card dealt face down). Undone, such an outcome is kept for that seat and
+    #: never dealt to another one; public outcomes (a die) go to whoever next
+    #: sends that action type, as a die put back on the pyramid would.
+    private_draws: tuple[str, ...] = ()
+    #: Event types that reveal secrets (votes, sheets, final bet cards): once an
+    #: action produced one, undo can no longer go back past it, so no undo chain
+    #: can let anyone change a revealed choice (docs/rules/<game>.md).
+    sealing_events: frozenset[str] = frozenset()
     #: The state's (frozen data)class: ``dump`` and ``load`` go through
     #: ``engines.codec`` with it, so a state needs no codec of its own.
     state_type: type

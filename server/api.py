@@ -9,7 +9,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from engines.base import Engine
-from server import qr, schemas
+from server import payload, qr, schemas
 from server.errors import ApiError, store_unavailable
 from server.security import client_address
 from server.tables import Tables
@@ -30,7 +30,10 @@ def tables() -> Tables:
 
 
 def _json() -> Any:
-    data = request.get_json(silent=True)
+    """The body's JSON, parsed without trusting its depth (server/payload.py)."""
+    if not request.is_json:
+        raise ApiError(400, "invalid_json", "The body must be a JSON object (Content-Type: application/json).")
+    data = payload.parse(request.get_data(cache=False))
     if data is None:
         raise ApiError(400, "invalid_json", "The body must be a JSON object.")
     return data

@@ -20,6 +20,7 @@ from flask import Flask, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
+from server import payload
 from server.errors import ApiError, store_unavailable
 from server.model import Snapshot, TableDoc
 from server.tables import Tables
@@ -211,9 +212,9 @@ def _error(code: str, message: str, request_id: Any = None) -> dict[str, Any]:
 
 def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
     try:
-        msg = json.loads(raw)
-    except (TypeError, ValueError):
-        conn.send(_error("invalid_json", "Messages must be JSON objects."))
+        msg = payload.parse(raw)
+    except ApiError as exc:  # not JSON, or nested too deep to parse safely
+        conn.send({"type": "error", **exc.envelope()})
         return
     if not isinstance(msg, dict):
         conn.send(_error("invalid_json", "Messages must be JSON objects."))

@@ -8,7 +8,7 @@ and the stored format stays byte-for-byte what it was.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 #: An action as logged and as ``Engine.apply`` sees it (``{"type": …, …}``).
 Action = dict[str, Any]
@@ -54,6 +54,18 @@ class TableDoc(TypedDict):
     min_players: int
     max_players: int
     created: float
+    #: Random outcomes of undone actions, last undone last: the next action of
+    #: the same type (by the same seat, for a private draw) reveals the same
+    #: outcome again instead of drawing anew (``pipeline.Pipeline``).
+    stash: NotRequired[list[Stashed]]
+    #: The version of the last action that revealed secrets; undo stops there.
+    sealed_at: NotRequired[int]
+
+
+class Stashed(TypedDict):
+    type: str
+    player: str
+    fields: dict[str, Any]
 
 
 class LogEntry(TypedDict):
@@ -64,6 +76,8 @@ class LogEntry(TypedDict):
     action: Action
     events: list[Event]
     at: float
+    #: The request_id that made this change (game actions), so undo can retire it.
+    rid: NotRequired[str]
 
 
 class ActionResult(TypedDict):
@@ -78,6 +92,8 @@ class RequestRecord(TypedDict):
 
     by: str
     result: ActionResult
+    #: Set when undo took the change back: a retry is refused (``request_undone``).
+    undone: NotRequired[bool]
 
 
 class Snapshot(TypedDict):

@@ -8,6 +8,7 @@ missing table is always 404 and a contended one always 503 ``busy``.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -16,10 +17,20 @@ from typing import Any, TypeVar
 from engines.base import Engine, EngineError, Rng
 from server import schemas
 from server.errors import ApiError, busy, not_found
-from server.model import Action, ActionResult, Event, Kind, LogEntry, RequestRecord, TableDoc
+from server.model import (
+    Action,
+    ActionResult,
+    Event,
+    Kind,
+    LogEntry,
+    RequestRecord,
+    Stashed,
+    TableDoc,
+)
 from server.platform import HANDLERS, Call, Outcome, engine_error, issue_rejoin, set_state
 from server.seats import (
     authenticate,
+    check_unique,
     clean_name,
     new_code,
     new_table_id,
@@ -31,6 +42,7 @@ from server.seats import (
 from server.store import Commit, Conflict, Store, Tx
 
 R = TypeVar("R")
+log = logging.getLogger(__name__)
 
 
 def log_entry(v: int, by: str | None, rnd: int, kind: Kind, action: Action,
@@ -140,6 +152,7 @@ class Pipeline:
                 raise ApiError(409, "game_started", "This game has started; new seats are closed.")
             if len(doc["seats"]) >= doc["max_players"]:
                 raise ApiError(409, "table_full", f"This table is full ({doc['max_players']} seats).")
+            check_unique(doc, name)
             pid = f"p{doc['next_pid']}"
             doc["next_pid"] += 1
             doc["seats"].append({"id": pid, "name": name, "th": token_hash(token)})
@@ -186,6 +199,9 @@ class Pipeline:
             if cached is not None:
                 if cached["by"] != seat["id"]:
                     raise ApiError(409, "request_id_reused", "This request_id belongs to another seat.")
+                if cached.get("undone"):
+                    raise ApiError(409, "request_undone",
+                                   "That action was undone; send it again as a new action if you still mean it.")
                 return Commit(None, result=cached["result"])
             if expected is not None and expected != tx.doc["version"]:
                 raise ApiError(
@@ -202,10 +218,22 @@ class Pipeline:
             entry = logged(out, me)
             v = out.doc["version"]
             if out.kind == "game":
-                out.doc["undoable"].append(v)
+                entry["rid"] = request_id
+                if any(e["type"] in engine.sealing_events for e in out.events):
+                    # A reveal: nothing before it (this action included) can be undone.
+                    out.doc["undoable"] = []
+                    out.doc["sealed_at"] = v
+                else:
+                    out.doc["undoable"].append(v)
             result: ActionResult = {"version": v, "events": out.events}
             record: RequestRecord = {"by": me, "result": result}
-            return Commit(out.doc, entry, (request_id, record), drop_code=out.drop_code, result=result)
+            retired: list[tuple[str, RequestRecord]] = []
+            for rid in out.undone_requests:
+                rec: RequestRecord | None = tx.cached_result(rid)
+                if rec is not None:
+                    retired.append((rid, {**rec, "undone": True}))
+            return Commit(out.doc, entry, (request_id, record), drop_code=out.drop_code,
+                          result=result, more_requests=retired)
 
         return self.update(table_id, fn)
 
@@ -215,10 +243,43 @@ class Pipeline:
             raise ApiError(409, "not_started", "The game has not started yet.")
         state = engine.load(doc["state"])
         action = {"type": atype, **payload, "player": me, "host": host}
+        stash = doc.setdefault("stash", [])
+        random_fields = engine.random_action_fields.get(atype, ())
+        private = atype in engine.private_draws
+        mine = [i for i, s in enumerate(stash)
+                if s["type"] == atype and (not private or s["player"] == me)]
+        sent = any(f in payload for f in random_fields)  # fixed random (tests): as sent
         try:
-            action = engine.draw(state, action, self.rng)
-            state, events = engine.apply(state, action)
+            if mine and not sent:
+                # An undone outcome comes back: the same die, the same card.
+                try:
+                    drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"]}, self.rng)
+                    new_state, events = engine.apply(state, drawn)
+                    del stash[mine[-1]]
+                    set_state(engine, doc, new_state)
+                    return Outcome(doc, drawn, events, kind="game")
+                except EngineError:
+                    # Refused with the kept outcome: if a fresh draw is refused
+                    # too, the refusal is about the action (not your turn) and
+                    # the outcome stays kept; see below for the other case.
+                    pass
+            drawn = self._draw(engine, state, action, stash if private and not sent else [])
+            new_state, events = engine.apply(state, drawn)
         except EngineError as exc:
             raise engine_error(exc) from exc
-        set_state(engine, doc, state)
-        return Outcome(doc, action, events, kind="game")
+        if mine and not sent:
+            # Only a kept outcome the rules no longer allow gets here (never by
+            # undo alone, which restores the state it was drawn in): dropped.
+            log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
+            del stash[mine[-1]]
+        set_state(engine, doc, new_state)
+        return Outcome(doc, drawn, events, kind="game")
+
+    def _draw(self, engine: Engine, state: Any, action: Action, stash: list[Stashed]) -> Action:
+        """``engine.draw``, never dealing a private outcome kept for another seat."""
+        held = [s["fields"] for s in stash if s["type"] == action["type"] and s["player"] != action["player"]]
+        for _ in range(200):
+            drawn = engine.draw(state, action, self.rng)
+            if not any(all(drawn.get(k) == v for k, v in h.items()) for h in held):
+                return drawn
+        raise ApiError(409, "nothing_to_draw", "Every card left is kept for a seat that drew it before an undo.")

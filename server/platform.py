@@ -15,7 +15,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ApiError
 from server.model import Action, Event, Kind, LogEntry, TableDoc
-from server.seats import clean_name, seat_of
+from server.seats import check_unique, clean_name, seat_of
 
 # Engine refusals are conflicts with the table's state, except these.
 _ENGINE_STATUS = {"not_host": 403, "bad_action": 400, "invalid_payload": 400, "bad_options": 400}
@@ -35,6 +35,8 @@ class Outcome:
     kind: Kind = "platform"
     #: A join code to delete with this commit (the lobby closed).
     drop_code: str | None = None
+    #: request_ids whose changes this commit took back (undo): retries are refused.
+    undone_requests: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -110,6 +112,7 @@ def rename_seat(c: Call) -> Outcome:
         need_host(c.host, "rename another seat")
     seat = seat_of(c.doc, target)
     name = clean_name(c.payload["name"])
+    check_unique(c.doc, name, target)
     old, seat["name"] = seat["name"], name
     return Outcome(c.doc, {"type": "rename", "player": target, "name": name},
                    [{"type": "renamed", "player": target, "old": old, "name": name}])
@@ -140,22 +143,41 @@ def undo_last(c: Call) -> Outcome:
     """Rebuilds the state by replaying every logged game action but the undone ones."""
     need_host(c.host, "undo")
     doc = c.doc
+    if doc["status"] != "lobby" and not doc["undoable"] and "sealed_at" in doc:
+        raise ApiError(409, "undo_sealed",
+                       "Undo stops at the last reveal (votes, sheets or final cards): what was "
+                       "revealed stays as it was.")
     if doc["status"] == "lobby" or not doc["undoable"] or doc["start"] is None:
         raise ApiError(409, "nothing_to_undo", "There is no game action to undo.")
     target = doc["undoable"].pop()
-    keep = set(doc["undoable"])
+    entries = c.log()
+    # Every game action but those undone, this one included; actions before a
+    # reveal are replayed too, though no longer undoable.
+    gone = {e["action"].get("target") for e in entries if e["action"]["type"] == "undo"} | {target}
     state = c.engine.setup(doc["start"]["players"], doc["start"]["options"])
-    undone_type = None
-    for entry in c.log():
+    undone: LogEntry | None = None
+    for entry in entries:
         if entry["kind"] != "game":
             continue
         if entry["v"] == target:
-            undone_type = entry["action"]["type"]
-        if entry["v"] in keep:
+            undone = entry
+        elif entry["v"] not in gone:
             state, _ = c.engine.apply(state, entry["action"])
     set_state(c.engine, doc, state)
-    return Outcome(doc, {"type": "undo", "target": target},
-                   [{"type": "undone", "target": target, "action": undone_type}])
+    event: Event = {"type": "undone", "target": target, "action": undone["action"]["type"] if undone else None}
+    rids = []
+    if undone is not None:
+        action = undone["action"]
+        fields = {k: action[k] for k in c.engine.random_action_fields.get(action["type"], ()) if k in action}
+        if fields:
+            # Drawn once: the die goes back on top of the pyramid, the card back
+            # to its seat; the next such action reveals exactly this again.
+            doc.setdefault("stash", []).append(
+                {"type": action["type"], "player": str(action.get("player") or undone["by"]), "fields": fields})
+            event["kept"] = True
+        if "rid" in undone:
+            rids.append(undone["rid"])
+    return Outcome(doc, {"type": "undo", "target": target}, [event], undone_requests=rids)
 
 
 def issue_rejoin(doc: TableDoc, host: bool, player: str, th: str) -> Outcome:

@@ -17,6 +17,11 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "rejoin": ("{by} 님이 {player} 님의 재접속 코드를 만들었습니다.", "{by} issued a rejoin code for {player}."),
     "undo": ("{by} 님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
 }
+#: Added to the undo line when the undone action had drawn something.
+KEPT_TEXT = (
+    " 뽑힌 결과는 그대로 남아, 다음에 같은 행동을 하면 똑같이 나옵니다.",
+    " What it drew stays drawn: the next time that action is taken it reveals the same again.",
+)
 
 
 def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
@@ -41,4 +46,7 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
         "name": action.get("name") or ev.get("name", ""),
         "old": ev.get("old", ""),
     }
-    return (ko if lang == "ko" else en).format(**fields)
+    text = (ko if lang == "ko" else en).format(**fields)
+    if atype == "undo" and ev.get("kept"):
+        text += KEPT_TEXT[0 if lang == "ko" else 1]
+    return text

@@ -10,7 +10,7 @@ import secrets
 import unicodedata
 from typing import Literal, overload
 
-from server import schemas
+from server import names, schemas
 from server.errors import ApiError, bad_token
 from server.model import Seat, TableDoc
 
@@ -98,6 +98,15 @@ def clean_name(name: str) -> str:
            (unicodedata.category(c) == "Cf" and c != "\u200d") for c in name):
         raise ApiError(400, "bad_name", "Names may not contain control characters.")
     name = name[: schemas.NAME_LIMIT].strip()
-    if not name:
+    if not names.visible(name):  # empty, or only fillers / blanks / joiners
         raise ApiError(400, "bad_name", "A name needs at least one visible character.")
     return name
+
+
+def check_unique(doc: TableDoc, name: str, player: str | None = None) -> None:
+    """Refuses a name another seat of this table already has, or one that
+    looks the same (case, width, look-alike letters of another script):
+    the table must be able to tell its players apart by name."""
+    for s in doc["seats"]:
+        if s["id"] != player and names.same_name(s["name"], name):
+            raise ApiError(409, "name_taken", f"{s['name']!r} is already at this table; pick another name.")

@@ -71,6 +71,8 @@ class Commit(Generic[R]):
     #: (request_id, what a retry of it gets back)
     request: tuple[str, Any] | None = None
     drop_code: str | None = None
+    #: Further request records to (re)write, e.g. those undo retires.
+    more_requests: list[tuple[str, Any]] = field(default_factory=list)
     #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
     result: R = cast(R, None)
 
@@ -206,8 +208,8 @@ class Store:
         if c.entry is not None:
             pipe.rpush(log_key(table_id), json.dumps(c.entry))
         pipe.expire(log_key(table_id), ttl)
-        if c.request is not None:
-            pipe.hset(req_key(table_id), c.request[0], json.dumps(c.request[1]))
+        for rid, record in ([c.request] if c.request is not None else []) + c.more_requests:
+            pipe.hset(req_key(table_id), rid, json.dumps(record))
         pipe.expire(req_key(table_id), ttl)
         code = doc.get("code")
         if c.drop_code:

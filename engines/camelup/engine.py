@@ -53,6 +53,7 @@ class CamelUpEngine(Engine):
     action_schemas = schemas.ACTION_SCHEMAS
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
+    sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
     host_actions = ("next_round", "set_stack")
     state_type = State
 

@@ -36,6 +36,7 @@ class CountUpEngine(Engine):
     action_schemas = ACTION_SCHEMAS
     random_action_fields = RANDOM_ACTION_FIELDS
     random_option_fields = RANDOM_OPTION_FIELDS
+    sealing_events = frozenset({"round_ended", "round_scored", "game_over"})
     state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:

@@ -31,6 +31,8 @@ class KingUpEngine(Engine):
     # Deal mode draws each card with draw_goal, never in setup: the table's options are
     # shown to every phone, so a dealt card must not live there.
     random_option_fields = ()
+    private_draws = ("draw_goal",)
+    sealing_events = frozenset({"votes_revealed", "round_scored", "game_over"})
     state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:

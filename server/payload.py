@@ -1,0 +1,70 @@
+"""Parsing a client's JSON (HTTP body or socket frame) without trusting its shape.
+
+Python's parser recurses once per nesting level: 5,000 ``[`` overflow the stack
+(``RecursionError``), and a merely deep value still costs the schema validator
+a recursion per level. No Tablemate message nests deeper than a few levels, so
+anything deeper than ``MAX_DEPTH`` is refused before it reaches a validator.
+
+>>> parse('{"action": {"type": "roll"}}')
+{'action': {'type': 'roll'}}
+>>> try:
+...     parse("[" * 5000)
+... except ApiError as e:
+...     print(e.status, e.code)
+400 too_deep
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server.errors import ApiError
+
+MAX_DEPTH = 16
+
+
+def _too_deep() -> ApiError:
+    return ApiError(400, "too_deep", f"JSON nested deeper than {MAX_DEPTH} levels is refused.")
+
+
+def _depth_ok(raw: str) -> bool:
+    """Brackets outside strings never nest deeper than ``MAX_DEPTH`` (a linear
+    scan, so a hostile body is refused before the parser recurses into it)."""
+    if raw.count("[") + raw.count("{") <= MAX_DEPTH:  # every real message: no scan
+        return True
+    depth = 0
+    in_string = escaped = False
+    for c in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif c in "]}":
+            depth -= 1
+    return True
+
+
+def parse(raw: str | bytes) -> Any:
+    """The JSON value of ``raw``; ``ApiError`` 400 ``invalid_json`` or ``too_deep``."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise ApiError(400, "invalid_json", "The body must be UTF-8 JSON.") from None
+    if not _depth_ok(text):
+        raise _too_deep()
+    try:
+        return json.loads(text)
+    except RecursionError:  # unreachable after the scan; kept as a last guard
+        raise _too_deep() from None
+    except ValueError:
+        raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
