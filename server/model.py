@@ -25,6 +25,16 @@ class Seat(TypedDict):
     name: str
     #: SHA-256 of the seat token (``seats.token_hash``); the token itself is never kept.
     th: str
+    #: The seat's recovery PIN, salted and stretched (``seats.pin_hash``); never the PIN.
+    pin: NotRequired[PinHash]
+    #: True after the host re-issued this seat's token mid-game: its secrets are
+    #: withheld from the new token until the seat's own PIN unlocks it.
+    sealed: NotRequired[bool]
+
+
+class PinHash(TypedDict):
+    salt: str
+    hash: str
 
 
 class StartRecord(TypedDict):
@@ -102,6 +112,11 @@ class Snapshot(TypedDict):
     table: str
     game: str
     code: str | None
+    #: ``me``'s seat is sealed (re-issued mid-game, PIN not yet entered): ``view``
+    #: is the spectator's and ``legal`` holds only what cannot reveal a secret.
+    sealed: NotRequired[bool]
+    #: ``me`` has a recovery PIN.
+    pin: NotRequired[bool]
     version: int
     status: Status
     host: str

@@ -188,6 +188,13 @@ class Pipeline:
             raise ApiError(400, "unknown_action", f"{doc0['game']} has no action {atype!r}.")
         schemas.validate(schema, action, f"{engine.name}:{atype}")
         handler = HANDLERS.get(atype)
+        if atype == "unlock":
+            # A 4-digit PIN must not be guessable online: 5 tries per seat per 10 minutes.
+            seat0 = authenticate(doc0, token, seated=True)
+            wait = self.store.hit("unlock", f"{table_id}:{seat0['id']}", 5, window=600)
+            if wait is not None:
+                raise ApiError(429, "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
+                               headers={"Retry-After": str(wait)})
         if handler is None:
             self.refuse_random(set(action) & set(engine.random_action_fields.get(atype, ())), "Actions")
         request_id: str = body["request_id"]

@@ -15,7 +15,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ApiError
 from server.model import Action, Event, Kind, LogEntry, TableDoc
-from server.seats import check_unique, clean_name, seat_of
+from server.seats import check_unique, clean_name, pin_hash, pin_ok, seat_of
 
 # Engine refusals are conflicts with the table's state, except these.
 _ENGINE_STATUS = {"not_host": 403, "bad_action": 400, "invalid_payload": 400, "bad_options": 400}
@@ -183,11 +183,43 @@ def undo_last(c: Call) -> Outcome:
 def issue_rejoin(doc: TableDoc, host: bool, player: str, th: str) -> Outcome:
     """Host only: the seat ``player`` opens with the token hash ``th`` from now on
     (the old token stops working). Not an action type: it has its own endpoint,
-    because its answer, the new token, must reach the host alone."""
+    because its answer, the new token, must reach the host alone.
+
+    Mid-game the new token could be read by whoever holds it, the host first:
+    the seat is sealed, so its secrets stay hidden until its own PIN unlocks
+    it (``unlock``). In the lobby there are no secrets yet."""
     need_host(host, "issue a rejoin code")
-    seat_of(doc, player)["th"] = th
-    return Outcome(doc, {"type": "rejoin", "player": player},
-                   [{"type": "rejoin_issued", "player": player}])
+    seat = seat_of(doc, player)
+    seat["th"] = th
+    event: Event = {"type": "rejoin_issued", "player": player}
+    if doc["status"] != "lobby":
+        seat["sealed"] = True
+        event["sealed"] = True
+    return Outcome(doc, {"type": "rejoin", "player": player}, [event])
+
+
+def set_pin(c: Call) -> Outcome:
+    """A seat chooses (or changes) its recovery PIN. A sealed seat cannot: the
+    holder of a re-issued token would just choose a PIN and unlock."""
+    seat = seat_of(c.doc, c.me)
+    if seat.get("sealed"):
+        raise ApiError(409, "seat_sealed", "Unlock this seat with its PIN first.")
+    seat["pin"] = pin_hash(c.payload["pin"])
+    return Outcome(c.doc, {"type": "pin"}, [{"type": "pin_set", "player": c.me}])
+
+
+def unlock_seat(c: Call) -> Outcome:
+    """The seat's owner proves itself on a new phone: its secrets show again.
+    (Attempts are rate limited by the pipeline before this runs.)"""
+    seat = seat_of(c.doc, c.me)
+    if not seat.get("sealed"):
+        raise ApiError(409, "not_sealed", "This seat is not locked.")
+    if "pin" not in seat:
+        raise ApiError(409, "no_pin", "This seat has no PIN, so it stays locked for this game.")
+    if not pin_ok(seat, c.payload["pin"]):
+        raise ApiError(403, "bad_pin", "That PIN is not this seat's.")
+    del seat["sealed"]
+    return Outcome(c.doc, {"type": "unlock"}, [{"type": "unlocked", "player": c.me}])
 
 
 #: The platform's action types and their handlers (the schemas are in
@@ -199,4 +231,6 @@ HANDLERS: dict[str, Handler] = {
     "remove": remove_seat,
     "host": transfer_host,
     "undo": undo_last,
+    "pin": set_pin,
+    "unlock": unlock_seat,
 }

@@ -37,13 +37,19 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         for s in doc["seats"]
     ]
     host = player is not None and player == doc["host"]
+    seat = next((s for s in doc["seats"] if s["id"] == player), None)
+    sealed = bool(seat and seat.get("sealed"))
     legal: list[Action] = []
     if state is not None:
-        view = engine.view(state, player)
-        if player is not None:
+        # A sealed seat sees what a spectator sees: its own view and its legal
+        # moves would both reveal its secrets to whoever holds the new token.
+        view = engine.view(state, None if sealed else player)
+        if player is not None and not sealed:
             legal = host_filter(engine, engine.legal_actions(state, player), host)
     else:
         view = {}
+    if sealed and seat is not None and "pin" in seat:
+        legal.append({"type": "unlock"})
     if host:
         if doc["status"] == "lobby":
             legal.append({"type": "seats"})
@@ -51,12 +57,16 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                 legal.append({"type": "start"})
         elif doc["undoable"]:
             legal.append({"type": "undo"})
-    return {
+    snap: Snapshot = {
         "table": doc["id"], "game": doc["game"], "code": doc["code"], "version": doc["version"],
         "status": doc["status"], "host": doc["host"], "me": player, "options": doc["options"],
         "min_players": doc["min_players"], "max_players": doc["max_players"],
         "round": doc["round"], "players": players, "view": view, "legal": legal,
     }
+    if seat is not None:
+        snap["sealed"] = sealed
+        snap["pin"] = "pin" in seat
+    return snap
 
 
 def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str) -> History:
@@ -95,6 +105,8 @@ class AnalysisCache:
 
     def get(self, engine: Engine, doc: TableDoc, player: str | None) -> Analysis:
         state = engine.load(doc["state"]) if doc["state"] is not None else None
+        if any(s["id"] == player and s.get("sealed") for s in doc["seats"]):
+            player = None  # a sealed seat's analysis could hint at its secrets
         viewer = engine.analysis_viewer(state, player) if state is not None else None
         key = (doc["id"], doc["version"], viewer)
         with self._lock:

@@ -64,6 +64,9 @@ def _payload(properties: dict[str, Any], required: list[str] | None = None) -> d
 
 
 #: Actions every table understands, handled by the platform, not the engine.
+#: A seat's recovery PIN: 4 to 8 digits, typed on a phone's number pad.
+PIN: dict[str, Any] = {"type": "string", "pattern": "^[0-9]{4,8}$"}
+
 PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "start": _payload({}),
     "seats": _payload(
@@ -73,6 +76,8 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "remove": _payload({"player": PLAYER_ID}, ["player"]),
     "host": _payload({"player": PLAYER_ID}, ["player"]),
     "undo": _payload({}),
+    "pin": _payload({"pin": PIN}, ["pin"]),
+    "unlock": _payload({"pin": PIN}, ["pin"]),
 }
 
 

@@ -10,7 +10,7 @@
  *   options: Record<string, unknown>, min_players: number, max_players: number,
  *   players: Player[], view: Record<string, unknown>,
  *   legal: Array<{type: string, [field: string]: unknown}>, round?: number,
- *   join_url?: string
+ *   join_url?: string, sealed?: boolean, pin?: boolean
  * }} Snapshot
  * @typedef {'connecting'|'open'|'reconnecting'} ConnStatus
  */

@@ -5,7 +5,7 @@
 /** @type {ServiceWorkerGlobalScope} */
 const sw = /** @type {any} */ (self);
 
-const VERSION = 'v1';
+const VERSION = 'v2';
 const CACHE = `tablemate-shell-${VERSION}`;
 const SHELL = [
   '/',
@@ -27,6 +27,7 @@ const SHELL = [
   '/screens/table.js',
   '/screens/conn.js',
   '/screens/notfound.js',
+  '/screens/pin.js',
   '/games/generic.js',
   '/style.css',
   '/manifest.webmanifest',

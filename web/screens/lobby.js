@@ -4,6 +4,7 @@
 import { has, onLangChange, t } from '../i18n.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
+import { pinCard } from './pin.js';
 import { figureText, seatsComponent } from './seats.js';
 
 /**
@@ -20,6 +21,7 @@ export function lobbyScreen(root, session) {
   const gameName = h('p', { class: 'eyebrow', text: session.title() });
   const codeEl = h('strong', { class: 'code', id: 'lobby-code' });
   const seats = seatsComponent(session, 'lobby');
+  const pin = pinCard(session, 'lobby');
   const count = h('p', { class: 'count' });
   const limit = h('p', { class: 'notice', hidden: true });
   const optionsList = h('dl', { class: 'kv' });
@@ -74,6 +76,7 @@ export function lobbyScreen(root, session) {
       h('h2', { id: 'lobby-seats', t: 'lobby.seats' }),
       h('p', { class: 'hint', t: 'lobby.order_hint' }),
       seats.el),
+    pin.el,
     optionsBox,
     session.spectator ? null : bigScreen,
     session.spectator ? null : footer));
@@ -90,6 +93,7 @@ export function lobbyScreen(root, session) {
     gameName.textContent = session.title();
     codeEl.textContent = snap.code || '—';
     seats.update(snap);
+    pin.update(snap);
     const n = snap.players.length;
     count.textContent = t('lobby.count', { count: n, min: snap.min_players, max: snap.max_players });
     const isHost = snap.me !== null && snap.me === snap.host;

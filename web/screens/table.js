@@ -6,6 +6,7 @@ import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { confirmButton, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
+import { pinCard } from './pin.js';
 import { figureText, figures, seatsComponent } from './seats.js';
 
 /**
@@ -37,6 +38,7 @@ export function tableScreen(root, session) {
   const historyPanel = h('section', { class: 'card panel', id: 'history-panel', hidden: true, 'aria-labelledby': 'history-title' },
     h('h2', { id: 'history-title', t: 'table.history_title' }), historyList);
   const seats = seatsComponent(session, 'table');
+  const pin = pinCard(session, 'table');
   const playersPanel = h('section', { class: 'card panel', id: 'players-panel', hidden: true, 'aria-labelledby': 'players-title' },
     h('h2', { id: 'players-title', t: 'table.players' }), seats.el);
 
@@ -70,6 +72,7 @@ export function tableScreen(root, session) {
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'table.spectator' }) : null,
     overBanner,
+    pin.el,
     scoreboard,
     gameArea,
     historyPanel,
@@ -190,6 +193,7 @@ export function tableScreen(root, session) {
     undoBtn.hidden = !isHost;
     renderScoreboard();
     seats.update(snap);
+    pin.update(snap);
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn").
     announceTurn();

@@ -1,0 +1,62 @@
+"""A lost phone mid-game (issue 12), on real phones: the PIN chosen in the
+lobby unlocks the seat's secrets on the phone that takes the seat over; until
+then that phone, like the host who made the rejoin code, sees none of them."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from playwright.sync_api import expect
+
+
+def api(server: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(server + path, method=method, headers=headers,
+                                 data=json.dumps(body).encode() if body is not None else None)
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_the_lobby_pin_unlocks_a_seat_taken_over_mid_game(phone, server):
+    made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "Host",
+                                               "options": {"goalCardMode": "deal"}})
+    table, host = made["table"], made["player"]["token"]
+    a = api(server, "POST", f"/api/tables/{table}/players", {"name": "Mina"})["player"]
+    api(server, "POST", f"/api/tables/{table}/players", {"name": "Bo"})
+
+    mina = phone("en-US")
+    mina.goto("/")
+    mina.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, a["token"]])
+    mina.goto(f"/t/{table}")
+    expect(mina.get_by_role("heading", name="Recovery PIN (optional)")).to_be_visible()
+    mina.get_by_label("PIN (4–8 digits)").fill("4821")
+    mina.get_by_role("button", name="Set PIN").click()
+    expect(mina.get_by_role("heading", name="Recovery PIN is set")).to_be_visible()
+
+    api(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "start"}, "request_id": "s"}, host)
+    api(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "draw_goal"}, "request_id": "d"},
+        a["token"])
+    card = api(server, "GET", f"/api/tables/{table}", token=a["token"])["view"]["me"]["goal_card"]
+    assert card is not None
+
+    # Mina's phone dies; the host makes a rejoin code, and could scan it first.
+    rejoin = api(server, "POST", f"/api/tables/{table}/players/{a['id']}/rejoin", token=host)
+    peek = api(server, "GET", f"/api/tables/{table}", token=rejoin["player"]["token"])
+    assert peek["sealed"] and peek["view"]["me"] is None and peek["legal"] == [{"type": "unlock"}]
+
+    new = phone("ko-KR")
+    new.goto(rejoin["rejoin_url"])
+    expect(new).to_have_url(re.compile(rf"/t/{table}$"))
+    expect(new.get_by_role("heading", name="이 휴대폰에서는 비밀 정보가 가려져 있어요")).to_be_visible()
+    new.get_by_label("PIN (숫자 4–8자리)").fill("0000")
+    new.get_by_role("button", name="잠금 해제").click()
+    expect(new.get_by_role("alert").filter(has_text="이 자리의 PIN이 아니에요")).to_be_visible()
+    new.get_by_label("PIN (숫자 4–8자리)").fill("4821")
+    new.get_by_role("button", name="잠금 해제").click()
+    expect(new.get_by_role("heading", name="이 휴대폰에서는 비밀 정보가 가려져 있어요")).to_be_hidden()
+    after = api(server, "GET", f"/api/tables/{table}", token=rejoin["player"]["token"])
+    assert after["sealed"] is False and after["view"]["me"]["goal_card"] == card
