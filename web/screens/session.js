@@ -60,6 +60,24 @@ export function tableRoute(root, app, id) {
 
   const store = createStore(/** @type {SessionState} */ ({ snapshot: null, conn: 'connecting' }));
 
+  // The last snapshot this tab saw, so a reload without a network still opens
+  // the table (as it was, marked as reconnecting) instead of a spinner. Kept
+  // in sessionStorage: this tab only, for this seat only, gone with the tab.
+  const keptKey = `tablemate.snapshot.${id}`;
+  /** @param {Snapshot} snap */
+  const keep = (snap) => {
+    try { sessionStorage.setItem(keptKey, JSON.stringify({ token: session.token, snap })); } catch { /* full or blocked: not kept */ }
+  };
+  /** @param {string|null} token @returns {Snapshot|null} */
+  const kept = (token) => {
+    try {
+      const v = JSON.parse(sessionStorage.getItem(keptKey) || 'null');
+      return v && v.token === token ? v.snap : null;
+    } catch {
+      return null;
+    }
+  };
+
   /** @type {Session} */
   const session = {
     id,
@@ -130,6 +148,7 @@ export function tableRoute(root, app, id) {
   function render(state, prev) {
     const snap = state.snapshot;
     if (!snap) return;
+    if (snap !== prev.snapshot) keep(snap);
     const kind = snap.status === 'lobby' ? 'lobby' : 'table';
     if (kind !== viewKind) {
       if (view) view.destroy();
@@ -163,8 +182,13 @@ export function tableRoute(root, app, id) {
       if (err.status === 404) { showNotFound(); return; }
       if (err.status === 401 && token) { lostSeat(); return; }
       showError(err);
-      retryTimer = window.setTimeout(() => { if (alive) start(notice); }, 3000);
-      return;
+      const old = err.status === 0 ? kept(token) : null;
+      if (!old) {
+        retryTimer = window.setTimeout(() => { if (alive) start(notice); }, 3000);
+        return;
+      }
+      // No network: the table as last seen; the socket catches up on reconnect.
+      snap = old;
     }
     if (!alive) return;
     root.replaceChildren();
