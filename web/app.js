@@ -118,6 +118,8 @@ function shell() {
 }
 
 async function main() {
+  // Every screen wants the game list: ask now, not after the strings.
+  app.games().catch(() => { /* the screen that needs it retries */ });
   await initI18n();
   shell();
   route();
