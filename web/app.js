@@ -1,12 +1,14 @@
 // Entry point: the app shell (header, language switch, live regions), the
-// client-side router and the service worker registration.
+// client-side router and the service worker registration. The table screens
+// load on demand: the home page ships only what it shows (their modules are
+// preloaded by a table page's index.html, see server/assets.py).
 
 import { LANGS, getLang, initI18n, onLangChange, setLang } from './i18n.js';
 import { api } from './net.js';
 import { homeScreen } from './screens/home.js';
 import { notFoundScreen } from './screens/notfound.js';
-import { tableRoute } from './screens/session.js';
 import { clearError, h } from './ui.js';
+import { watchUpdates } from './update.js';
 
 /**
  * @typedef {{
@@ -43,7 +45,35 @@ const app = {
   },
 };
 
+/** Bumped by every route(): a screen that loads late knows it is too late. */
+let routeSeq = 0;
+
+/**
+ * A table link's screen, from its module. A failed download says so and
+ * offers a retry (never a blank page).
+ * @param {HTMLElement} root
+ * @param {string} tableId
+ * @returns {Screen}
+ */
+function tableScreenLazy(root, tableId) {
+  const seq = routeSeq;
+  /** @type {Screen|null} */
+  let screen = null;
+  const load = () => import('./screens/session.js').then((m) => {
+    if (seq !== routeSeq) return;
+    root.replaceChildren();
+    screen = m.tableRoute(root, app, tableId);
+  }).catch(() => {
+    if (seq !== routeSeq) return;
+    const retry = h('button', { type: 'button', t: 'game.load_retry', onclick: () => { retry.setAttribute('disabled', ''); load(); } });
+    root.replaceChildren(h('div', { class: 'notice', role: 'alert' }, h('p', { t: 'game.load_failed' }), retry));
+  });
+  load();
+  return { destroy() { if (screen && screen.destroy) screen.destroy(); } };
+}
+
 function route() {
+  routeSeq += 1;
   clearError();
   if (current && current.destroy) current.destroy();
   current = null;
@@ -52,7 +82,7 @@ function route() {
   const path = location.pathname;
   const table = path.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (path === '/' || path === '/index.html') current = homeScreen(root, app);
-  else if (table) current = tableRoute(root, app, table[1]);
+  else if (table) current = tableScreenLazy(root, table[1]);
   else current = notFoundScreen(root, 'page');
   window.scrollTo(0, 0);
 }
@@ -89,12 +119,12 @@ function shell() {
 }
 
 async function main() {
+  // Every screen wants the game list: ask now, not after the strings.
+  app.games().catch(() => { /* the screen that needs it retries */ });
   await initI18n();
   shell();
   route();
-  if ('serviceWorker' in navigator) {
-    navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
-  }
+  watchUpdates();
 }
 
 main();

@@ -1,7 +1,10 @@
-// Loads games/<name>.js on demand, falling back to games/generic.js, and
-// merges the module's strings under "<name>.".
+// Loads games/<name>.js on demand and merges the module's strings under
+// "<name>.". A game the app ships is never shown on the generic key=value
+// screen: a failed download is retried, then the game area says so and offers
+// a retry. Only a game the app has no module for gets games/generic.js.
 
 import { addStrings } from './i18n.js';
+import { h } from './ui.js';
 
 /**
  * @typedef {import('./net.js').Snapshot} Snapshot
@@ -20,11 +23,94 @@ import { addStrings } from './i18n.js';
  *   strings?: {ko?: Record<string, string>, en?: Record<string, string>},
  *   mount: (el: HTMLElement, ctx: GameContext) => GameInstance,
  *   yourTurn?: (snapshot: Snapshot) => boolean,
+ *   isUnavailable?: boolean,
  * }} GameModule
  */
 
 /** @type {Map<string, Promise<GameModule>>} */
 const cache = new Map();
+/** Waits before the 2nd and 3rd try: a phone on flaky Wi-Fi often gets the file a moment later. */
+export const RETRY_DELAYS_MS = [400, 1500];
+
+/**
+ * Whether the app ships a module for this game: the server's import map names
+ * every app file. Null when there is no map (the page was not served by it).
+ * @param {string} name
+ * @returns {boolean|null}
+ */
+function shipped(name) {
+  const map = document.querySelector('script[type="importmap"]');
+  if (!map) return null;
+  try {
+    return `/games/${name}.js` in (JSON.parse(map.textContent || '{}').imports || {});
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {string} name
+ * @returns {Promise<any>}
+ */
+async function importGame(name) {
+  const url = `./games/${name}.js`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      // A browser may remember a failed import for its URL: a retry asks for a
+      // URL of its own (the server answers it with the current file).
+      return await import(attempt === 0 ? url : `${url}?retry=${Date.now()}`);
+    } catch (e) {
+      if (attempt >= RETRY_DELAYS_MS.length) throw e;
+      await new Promise((resolve) => { setTimeout(resolve, RETRY_DELAYS_MS[attempt]); });
+    }
+  }
+}
+
+/**
+ * Stands in for a game whose module could not be downloaded: says so, and
+ * mounts the real module in its place once a retry gets it.
+ * @param {string} name
+ * @returns {GameModule}
+ */
+function unavailable(name) {
+  return {
+    mount(el, ctx) {
+      /** @type {GameInstance|null} */
+      let inner = null;
+      /** @type {Snapshot|null} */
+      let last = null;
+      let alive = true;
+      const retry = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', t: 'game.load_retry' }));
+      const box = h('div', { class: 'notice game-unavailable', role: 'alert', dataset: { gameUnavailable: name } },
+        h('p', { t: 'game.load_failed' }), retry);
+      el.replaceChildren(box);
+      retry.addEventListener('click', async () => {
+        retry.disabled = true;
+        cache.delete(name);
+        const mod = await loadGame(name);
+        if (!alive) return;
+        if (mod.isUnavailable) {
+          retry.disabled = false;
+          return;
+        }
+        el.replaceChildren();
+        inner = mod.mount(el, ctx);
+        if (last) inner.update(last);
+      });
+      return {
+        update(snapshot) {
+          last = snapshot;
+          if (inner) inner.update(snapshot);
+        },
+        destroy() {
+          alive = false;
+          if (inner) inner.destroy();
+        },
+      };
+    },
+    isUnavailable: true,
+  };
+}
 
 /**
  * @param {string} name
@@ -34,14 +120,19 @@ export function loadGame(name) {
   let p = cache.get(name);
   if (!p) {
     const safe = /^[a-z][a-z0-9_]{0,40}$/.test(name);
-    const tryGame = safe ? import(`./games/${name}.js`) : Promise.reject(new Error('bad game name'));
-    p = tryGame
-      .catch(() => import('./games/generic.js'))
-      .then((m) => {
-        const mod = /** @type {GameModule} */ (m.default);
-        if (mod.strings) addStrings(name, mod.strings);
-        return mod;
-      });
+    const known = safe ? shipped(name) : false;
+    /** @type {Promise<any>} */
+    let tryGame;
+    if (!safe || known === false) tryGame = import('./games/generic.js');
+    else if (known) tryGame = importGame(name).catch(() => ({ default: unavailable(name) }));
+    // No import map: the old way (a missing module means the generic screen).
+    else tryGame = importGame(name).catch(() => import('./games/generic.js'));
+    p = tryGame.then((m) => {
+      const mod = /** @type {GameModule} */ (m.default);
+      if (mod.strings) addStrings(name, mod.strings);
+      return mod;
+    });
+    if (known) p.then((mod) => { if (mod.isUnavailable) cache.delete(name); });
     cache.set(name, p);
   }
   return p;

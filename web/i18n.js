@@ -32,7 +32,11 @@ function detect() {
 /** Loads both dictionaries and picks the language. */
 export async function initI18n() {
   await Promise.all(LANGS.map(async (l) => {
-    const res = await fetch(new URL(`./i18n/${l}.json`, import.meta.url));
+    // Through the import map where there is one: the versioned URL that
+    // index.html preloads and the service worker keeps.
+    const rel = `./i18n/${l}.json`;
+    const url = typeof import.meta.resolve === 'function' ? import.meta.resolve(rel) : new URL(rel, import.meta.url).href;
+    const res = await fetch(url);
     Object.assign(dicts[l], await res.json());
   }));
   lang = detect();

@@ -1,84 +1,64 @@
-// Service worker: a versioned cache of the app shell, so the installed app
-// opens without a network. The API and the socket are never cached: a table's
-// state must always be live. Bump VERSION when the shell's file list changes.
+// Service worker: every app file, precached under its versioned URL and served
+// cache-first, so the installed app opens at once: offline, and on a network
+// that connects but never answers. The API and the socket are never cached: a
+// table's state must always be live.
+//
+// Updates: the server changes BUILD below whenever any app file changes, so
+// the browser sees a new sw.js. The first worker takes over at once; a later
+// one installs its own cache beside the old and waits until the user taps
+// "a new version is ready" (see update.js), so no page runs on two versions.
 
 /** @type {ServiceWorkerGlobalScope} */
 const sw = /** @type {any} */ (self);
 
-const VERSION = 'v2';
-const CACHE = `tablemate-shell-${VERSION}`;
-const SHELL = [
-  '/',
-  '/app.js',
-  '/net.js',
-  '/store.js',
-  '/i18n.js',
-  '/ui.js',
-  '/tokens.js',
-  '/wake.js',
-  '/games-loader.js',
-  '/i18n/ko.json',
-  '/i18n/en.json',
-  '/screens/home.js',
-  '/screens/session.js',
-  '/screens/join.js',
-  '/screens/lobby.js',
-  '/screens/seats.js',
-  '/screens/table.js',
-  '/screens/conn.js',
-  '/screens/notfound.js',
-  '/screens/pin.js',
-  '/games/generic.js',
-  '/style.css',
-  '/manifest.webmanifest',
-  '/icons/icon-192.png',
-  '/icons/icon-512.png',
-];
-const SHELL_PATHS = new Set(SHELL);
-const NETWORK_TIMEOUT_MS = 4000;
+// Filled in by the server at start-up (server/assets.py): this deploy's version
+// and, for every app file, its versioned URL ('/' is the shell page).
+/** @type {{version: string, files: Record<string, string>}} */
+const BUILD = { version: 'dev', files: {} };
+
+const PREFIX = 'tablemate-shell-';
+const CACHE = `${PREFIX}${BUILD.version}`;
+const FILES = BUILD.files;
+// The app's own pages: each is index.html, and the app routes itself.
+const APP_PAGE = /^\/(?:index\.html|t\/[A-Za-z0-9_-]{1,64}\/?)?$/;
 
 sw.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // cache: 'reload' skips the HTTP cache, so a new version gets new files.
-    await cache.addAll(SHELL.map((url) => new Request(url, { cache: 'reload' })));
-    await sw.skipWaiting();
+    // A versioned URL may come from the HTTP cache (its bytes never change);
+    // the page is revalidated. addAll is all or nothing: a half-filled cache
+    // never becomes the shell, the browser retries on a later visit.
+    await cache.addAll(Object.values(FILES).map((url) => new Request(url, { cache: url === '/' ? 'no-cache' : 'default' })));
+    if (!sw.registration.active) await sw.skipWaiting();
   })());
+});
+
+sw.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') sw.skipWaiting();
 });
 
 sw.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     const keys = await caches.keys();
     await Promise.all(keys
-      .filter((k) => k.startsWith('tablemate-shell-') && k !== CACHE)
+      .filter((k) => k.startsWith(PREFIX) && k !== CACHE)
       .map((k) => caches.delete(k)));
     await sw.clients.claim();
   })());
 });
 
 /**
- * Network first (the shell stays fresh while online), refreshing the cache;
- * the cached copy when the network fails or is too slow.
- * @param {FetchEvent} event
- * @param {string} key cache key ('/' for every page: they all are index.html)
+ * This version's copy of `key`, else the network (and the copy kept).
+ * @param {string} key a versioned URL, or '/' for the shell page
+ * @param {Request} req
  */
-async function networkFirst(event, key) {
+async function cacheFirst(key, req) {
   const cache = await caches.open(CACHE);
-  const network = fetch(event.request).then((res) => {
-    if (res.ok && res.type === 'basic') {
-      const copy = res.clone();
-      event.waitUntil(cache.put(key, copy));
-    }
-    return res;
-  });
-  const cached = await cache.match(key);
-  if (!cached) return network;
-  const timeout = new Promise((resolve) => { setTimeout(() => resolve(cached), NETWORK_TIMEOUT_MS); });
-  try {
-    return await Promise.race([network, timeout]);
-  } catch {
-    return cached;
-  }
+  const hit = await cache.match(key);
+  if (hit) return hit;
+  const res = await fetch(key === '/' ? req : key);
+  if (res.ok && res.type === 'basic') await cache.put(key, res.clone());
+  return res;
 }
 
 sw.addEventListener('fetch', (event) => {
@@ -86,10 +66,16 @@ sw.addEventListener('fetch', (event) => {
   if (req.method !== 'GET') return;
   const url = new URL(req.url);
   if (url.origin !== sw.location.origin) return;
+  // Never cached: the API (live state) and the health check.
   if (url.pathname.startsWith('/api/') || url.pathname === '/healthz') return;
   if (req.mode === 'navigate') {
-    event.respondWith(networkFirst(event, '/'));
+    if (APP_PAGE.test(url.pathname) && FILES['/']) event.respondWith(cacheFirst('/', req));
     return;
   }
-  if (SHELL_PATHS.has(url.pathname)) event.respondWith(networkFirst(event, url.pathname));
+  const current = FILES[url.pathname];
+  if (!current) return;
+  // A file of another version (from a page older than this worker, or a retry
+  // that must reach the server) goes to the network as asked.
+  if (url.search && `${url.pathname}${url.search}` !== current) return;
+  event.respondWith(cacheFirst(current, req));
 });

@@ -15,7 +15,9 @@ export function loadCss(name) {
   if (ready) return ready;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
-  link.href = `/games/${name}.css`;
+  const href = `/games/${name}.css`;
+  // The versioned URL from the import map (the one a table page preloads).
+  link.href = typeof import.meta.resolve === 'function' ? import.meta.resolve(href) : href;
   link.dataset.gameCss = name;
   ready = new Promise((resolve) => {
     link.addEventListener('load', () => resolve());

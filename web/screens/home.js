@@ -1,10 +1,9 @@
 // Home: open a new table, or find one by its 6-character code.
 
-import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
-import { gameTitle, h, showError } from '../ui.js';
+import { clearError, gameTitle, h, showError } from '../ui.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -13,7 +12,7 @@ import { gameTitle, h, showError } from '../ui.js';
 
 /**
  * "crazyLoneCrossingEndsGame" / "first_seat" → "Crazy lone crossing ends game" / "First seat",
- * for options whose game module does not label them yet.
+ * for options web/i18n does not label (a game added on the server only).
  * @param {string} key
  */
 function humanize(key) {
@@ -41,7 +40,7 @@ function optionsForm(game) {
     const k = `${game.name}.option.${key}.help`;
     return has(k) ? t(k) : (prop.description || '');
   };
-  // Always made (maybe empty) so a relabel can fill it once the module's strings arrive.
+  // Always made (maybe empty) so a language switch can fill it.
   const help = (/** @type {string} */ key, /** @type {any} */ prop, /** @type {string} */ id) => {
     const text = helpText(key, prop);
     const p = h('p', { class: 'hint', id: `${id}-help`, text });
@@ -147,9 +146,6 @@ export function homeScreen(root, app) {
     opts = optionsForm(g);
     optionsBox.replaceChildren(opts.el);
     optionsDetails.hidden = opts.el.childElementCount === 0;
-    // The game module carries the option labels; relabel once it is here.
-    const form = opts;
-    loadGame(g.name).then(() => { if (opts === form) form.relabel(); }).catch(() => {});
   };
 
   const relabel = () => {
@@ -229,21 +225,46 @@ export function homeScreen(root, app) {
     h('section', { class: 'card', 'aria-labelledby': 'home-join' }, h('h2', { id: 'home-join', t: 'home.join_title' }), joinForm),
   );
 
+  // The game list comes from /api/games alone (titles, players, option
+  // schemas; labels are in web/i18n), so the home never loads a game module.
+  // Without it the page keeps trying: on the browser's "online" and on a
+  // backoff timer, since a phone may be "online" on a network that is not.
   let alive = true;
-  app.games().then((list) => {
-    if (!alive) return;
-    games = list;
-    gameSelect.replaceChildren(...games.map((g, i) => h('option', { value: String(i), text: gameTitle(g, getLang(), g.name) })));
-    gameSelect.disabled = games.length === 0;
-    createBtn.disabled = games.length === 0;
-    noGames.hidden = games.length > 0;
-    showGame();
-  }).catch((e) => { if (alive) showError(e); });
+  let loaded = false;
+  let failed = false;
+  let retryTimer = 0;
+  let retryDelay = 2000;
+  const loadGames = () => {
+    clearTimeout(retryTimer);
+    app.games().then((list) => {
+      if (!alive || loaded) return;
+      loaded = true;
+      if (failed) clearError();
+      games = list;
+      gameSelect.replaceChildren(...games.map((g, i) => h('option', { value: String(i), text: gameTitle(g, getLang(), g.name) })));
+      gameSelect.disabled = games.length === 0;
+      createBtn.disabled = games.length === 0;
+      noGames.hidden = games.length > 0;
+      showGame();
+    }).catch((e) => {
+      if (!alive || loaded) return;
+      // Said once (and it buzzes): the retries after it are quiet.
+      if (!failed) showError(e);
+      failed = true;
+      retryTimer = window.setTimeout(loadGames, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 30_000);
+    });
+  };
+  const onOnline = () => { if (!loaded) { retryDelay = 2000; loadGames(); } };
+  window.addEventListener('online', onOnline);
+  loadGames();
 
   const offLang = onLangChange(relabel);
   return {
     destroy() {
       alive = false;
+      clearTimeout(retryTimer);
+      window.removeEventListener('online', onOnline);
       offLang();
     },
   };

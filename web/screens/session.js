@@ -60,6 +60,28 @@ export function tableRoute(root, app, id) {
 
   const store = createStore(/** @type {SessionState} */ ({ snapshot: null, conn: 'connecting' }));
 
+  // The last snapshot this tab saw: a reload opens the table on it at once
+  // (the socket brings the current one a round trip later), so a reload
+  // without a network, or on one that never answers, still shows the table
+  // instead of a spinner. Kept in sessionStorage: this tab only, this seat
+  // only, gone with the tab.
+  const keptKey = `tablemate.snapshot.${id}`;
+  /** @param {Snapshot} snap */
+  const keep = (snap) => {
+    try {
+      sessionStorage.setItem(keptKey, JSON.stringify({ token: session.token, snap, game: gameInfo }));
+    } catch { /* full or blocked: not kept */ }
+  };
+  /** @param {string|null} token @returns {{snap: Snapshot, game: GameInfo|undefined}|null} */
+  const kept = (token) => {
+    try {
+      const v = JSON.parse(sessionStorage.getItem(keptKey) || 'null');
+      return v && v.token === token && v.snap ? v : null;
+    } catch {
+      return null;
+    }
+  };
+
   /** @type {Session} */
   const session = {
     id,
@@ -130,6 +152,7 @@ export function tableRoute(root, app, id) {
   function render(state, prev) {
     const snap = state.snapshot;
     if (!snap) return;
+    if (snap !== prev.snapshot) keep(snap);
     const kind = snap.status === 'lobby' ? 'lobby' : 'table';
     if (kind !== viewKind) {
       if (view) view.destroy();
@@ -153,18 +176,24 @@ export function tableRoute(root, app, id) {
     root.append(h('p', { class: 'loading', t: 'common.loading' }));
     /** @type {Snapshot} */
     let snap;
-    try {
-      const [s, list] = await Promise.all([fetchSnapshot(id, token), app.games().catch(() => [])]);
-      snap = s;
-      gameInfo = list.find((g) => g.name === snap.game);
-    } catch (e) {
-      if (!alive) return;
-      const err = /** @type {import('../net.js').ApiError} */ (e);
-      if (err.status === 404) { showNotFound(); return; }
-      if (err.status === 401 && token) { lostSeat(); return; }
-      showError(err);
-      retryTimer = window.setTimeout(() => { if (alive) start(notice); }, 3000);
-      return;
+    const old = token ? kept(token) : null;
+    if (old) {
+      snap = old.snap;
+      gameInfo = old.game;
+    } else {
+      try {
+        const [s, list] = await Promise.all([fetchSnapshot(id, token), app.games().catch(() => [])]);
+        snap = s;
+        gameInfo = list.find((g) => g.name === snap.game);
+      } catch (e) {
+        if (!alive) return;
+        const err = /** @type {import('../net.js').ApiError} */ (e);
+        if (err.status === 404) { showNotFound(); return; }
+        if (err.status === 401 && token) { lostSeat(); return; }
+        showError(err);
+        retryTimer = window.setTimeout(() => { if (alive) start(notice); }, 3000);
+        return;
+      }
     }
     if (!alive) return;
     root.replaceChildren();

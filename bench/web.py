@@ -1,0 +1,346 @@
+"""First-load and repeat-visit benchmark of the PWA on an emulated phone (issue 13).
+
+    python bench/web.py              # every screen, median of 3 runs
+    python bench/web.py --runs 1     # quicker
+
+Starts the server in its production serving model (gunicorn + gevent, one
+worker, the embedded store), opens a lobby and a started table of every game
+over the API, and loads each screen in Debian's Chromium through Playwright as
+a slow phone: CDP ``Network.emulateNetworkConditions`` (560 ms round trip,
+1.5 Mbit/s down, 750 kbit/s up) and ``Emulation.setCPUThrottlingRate`` 4.
+
+For each screen (home, lobby, a table of each game) it prints:
+- first visit: bytes on the wire (as CDP counts them, headers included) and
+  requests of the page (the worker's precache downloads after that are shown
+  apart), and the time to usable;
+- repeat visit without the worker (HTTP cache only) and with it;
+- repeat visit with the worker on "lie-fi": the phone reaches the server
+  through a TCP proxy of this script that then goes silent (accepts and reads,
+  never answers), like a Wi-Fi that is connected but dead.
+
+"Usable" is when a person can act: home, the Create button enabled (the game
+list is in); lobby, the join code shown; a table, the game's own screen shown.
+On lie-fi the home counts as usable when its form is shown (the game list
+cannot arrive), a table when its game screen is shown (from the last snapshot
+the tab saw). Times are from navigation start, medians over --runs. Only
+loopback traffic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("TABLEMATE_E2E_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+NETWORK = {"offline": False, "latency": 560, "downloadThroughput": 1_500_000 / 8,
+           "uploadThroughput": 750_000 / 8}
+CPU_SLOWDOWN = 4
+GAMES = ("camelup", "kingup", "countup")
+GAME_ROOT = {"camelup": ".game-camelup:not([hidden])", "kingup": ".game-kingup:not([hidden])",
+             "countup": ".game-countup"}
+CREATE_READY = "document.querySelector('#home-game') && !document.querySelector('form button.primary').disabled"
+USABLE = {
+    "home": CREATE_READY,
+    "lobby": "/^[A-Z0-9]{6}$/.test((document.querySelector('#lobby-code') || {}).textContent || '')",
+    **{g: f"!!document.querySelector('{GAME_ROOT[g]}')" for g in GAMES},
+}
+LIEFI_USABLE = {**USABLE, "home": "!!document.querySelector('#home-new') && !!document.querySelector('#home-name')"}
+TARGETS = {"home_kb": 60, "home_s": 2.5, "table_s": 3.5, "repeat_s": 1.0}
+TIMEOUT_S = 30
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def post(base: str, path: str, body: dict, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
+
+
+class Server:
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TABLEMATE_") and k != "REDIS_URL"}
+        env.update({"BIND": f"127.0.0.1:{self.port}", "WEB_CONCURRENCY": "1", "PYTHONPATH": str(ROOT),
+                    "TABLEMATE_RATE_CREATE": "1000", "TABLEMATE_RATE_JOIN": "1000"})
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "server/gunicorn_conf.py"), "server:create_app()"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not come up")
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class LieFiProxy:
+    """Forwards to the server until ``silent`` is set; then every connection,
+    old or new, is accepted and read but never answered."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.silent = False
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.open: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            self.open.append(client)
+            if self.silent:
+                threading.Thread(target=self._swallow, args=(client,), daemon=True).start()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            self.open.append(upstream)
+            threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client), daemon=True).start()
+
+    def _swallow(self, src: socket.socket) -> None:
+        try:
+            while src.recv(65536):
+                pass
+        except OSError:
+            pass
+
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                if not self.silent:
+                    dst.sendall(data)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self.sock.close()
+        for s in self.open:
+            try:
+                s.close()
+            except OSError:
+                pass
+
+
+@dataclass
+class Visit:
+    ms: float | None  # time to usable, None if not within TIMEOUT_S
+    wire: int = 0  # bytes received from the network by the page
+    requests: int = 0  # requests that went to the network
+    sw_bytes: int = 0  # bytes of the service worker's precache (first visit)
+
+
+@dataclass
+class Phone:
+    """One page with the phone's network and CPU, counting what it fetches."""
+
+    page: Page
+    counted: dict[str, int] = field(default_factory=dict)
+    cached: set[str] = field(default_factory=set)
+
+    @classmethod
+    def open(cls, ctx: BrowserContext) -> Phone:
+        page = ctx.new_page()
+        phone = cls(page)
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", NETWORK)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+        cdp.on("Network.responseReceived", phone._response)
+        cdp.on("Network.requestServedFromCache", lambda e: phone.cached.add(e["requestId"]))
+        cdp.on("Network.loadingFinished", phone._finished)
+        return phone
+
+    def _response(self, e: dict) -> None:
+        r = e["response"]
+        if r.get("fromServiceWorker") or r.get("fromDiskCache") or r.get("fromPrefetchCache"):
+            self.cached.add(e["requestId"])
+
+    def _finished(self, e: dict) -> None:
+        if e["requestId"] not in self.cached:
+            self.counted[e["requestId"]] = int(e.get("encodedDataLength", 0))
+
+    def visit(self, url: str, usable: str) -> Visit:
+        self.counted.clear()
+        self.cached.clear()
+        self.page.goto(url, wait_until="commit", timeout=TIMEOUT_S * 1000)
+        probe = f"() => {{ if (!window.__usable && ({usable})) window.__usable = performance.now(); return window.__usable || false; }}"
+        try:
+            ms = float(self.page.wait_for_function(probe, polling=50, timeout=TIMEOUT_S * 1000).json_value())
+        except Exception:
+            ms = None
+        self.page.wait_for_timeout(300)  # let the last responses be counted
+        return Visit(ms, sum(self.counted.values()), len(self.counted))
+
+
+def worker_ready(page: Page) -> None:
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=TIMEOUT_S * 1000)
+
+
+def precache_bytes(page: Page) -> int:
+    """What the worker downloaded: the compressed size of its cache, as served."""
+    return int(page.evaluate("""async () => {
+      let n = 0;
+      for (const k of await caches.keys()) {
+        const c = await caches.open(k);
+        for (const req of await c.keys()) {
+          const res = await fetch(req.url, {headers: {'Accept-Encoding': 'br'}, cache: 'force-cache'});
+          n += Number(res.headers.get('content-length') || (await res.arrayBuffer()).byteLength);
+        }
+      }
+      return n;
+    }"""))
+
+
+def run_screen(browser: Browser, base: str, proxy: LieFiProxy, screen: str, first: str, again: str) -> dict:
+    ctx_args: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+                                "is_mobile": True, "has_touch": True, "locale": "en-US"}
+    out: dict[str, Visit] = {}
+    # First visit and repeat visit without the worker (HTTP cache only).
+    ctx = browser.new_context(base_url=base, service_workers="block", **ctx_args)
+    try:
+        phone = Phone.open(ctx)
+        out["first"] = phone.visit(first, USABLE[screen])
+        out["repeat_http"] = phone.visit(again, USABLE[screen])
+    finally:
+        ctx.close()
+    # Repeat visit with the worker, then on lie-fi (through the proxy).
+    proxy.silent = False
+    ctx = browser.new_context(base_url=proxy.base, **ctx_args)
+    try:
+        phone = Phone.open(ctx)
+        phone.visit(first, USABLE[screen])
+        worker_ready(phone.page)
+        out["first"].sw_bytes = precache_bytes(phone.page)
+        out["repeat_sw"] = phone.visit(again, USABLE[screen])
+        proxy.silent = True
+        out["liefi_sw"] = phone.visit(again, LIEFI_USABLE[screen])
+    finally:
+        proxy.silent = False
+        ctx.close()
+    return out
+
+
+def median_ms(values: list[float | None]) -> float | None:
+    if any(v is None for v in values):
+        return None
+    return statistics.median(values)  # type: ignore[type-var]
+
+
+def fmt_s(ms: float | None) -> str:
+    return f">{TIMEOUT_S} s" if ms is None else f"{ms / 1000:.2f} s"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args()
+
+    server = Server()
+    proxy = LieFiProxy(server.port)
+    try:
+        lobby = post(server.base, "/api/tables", {"game": "camelup", "name": "Host", "options": {}})
+        screens: dict[str, tuple[str, str]] = {
+            "home": ("/", "/"),
+            "lobby": (f"/t/{lobby['table']}#rejoin={lobby['player']['token']}", f"/t/{lobby['table']}"),
+        }
+        for game in GAMES:
+            r = post(server.base, "/api/tables", {"game": game, "name": "Host", "options": {}})
+            table, token = r["table"], r["player"]["token"]
+            for i in range(2):
+                post(server.base, f"/api/tables/{table}/players", {"name": f"P{i + 2}"})
+            post(server.base, f"/api/tables/{table}/actions",
+                 {"action": {"type": "start"}, "request_id": f"start-{table}"}, token)
+            screens[game] = (f"/t/{table}#rejoin={token}", f"/t/{table}")
+
+        results: dict[str, dict[str, Any]] = {}
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                for screen, (first, again) in screens.items():
+                    runs = [run_screen(browser, server.base, proxy, screen, first, again) for _ in range(args.runs)]
+                    results[screen] = {
+                        "wire_bytes": statistics.median(r["first"].wire for r in runs),
+                        "requests": statistics.median(r["first"].requests for r in runs),
+                        "precache_bytes": statistics.median(r["first"].sw_bytes for r in runs),
+                        **{k: median_ms([r[k].ms for r in runs]) for k in ("first", "repeat_http", "repeat_sw", "liefi_sw")},
+                        "repeat_http_requests": statistics.median(r["repeat_http"].requests for r in runs),
+                        "repeat_sw_requests": statistics.median(r["repeat_sw"].requests for r in runs),
+                    }
+                    print(f"measured {screen}", file=sys.stderr, flush=True)
+            finally:
+                browser.close()
+    finally:
+        proxy.close()
+        server.stop()
+
+    print(f"Emulated phone: {NETWORK['latency']} ms RTT, 1.5 Mbit/s down, CPU {CPU_SLOWDOWN}x slower; "
+          f"median of {args.runs} run(s); load average {os.getloadavg()[0]:.2f}")
+    head = ("screen", "first: KB on wire", "requests", "time to usable", "repeat, no worker",
+            "repeat, worker", "lie-fi, worker", "worker precache KB")
+    rows = [head]
+    for screen, r in results.items():
+        rows.append((screen, f"{r['wire_bytes'] / 1024:.1f}", f"{r['requests']:.0f}", fmt_s(r["first"]),
+                     f"{fmt_s(r['repeat_http'])} ({r['repeat_http_requests']:.0f} req)",
+                     f"{fmt_s(r['repeat_sw'])} ({r['repeat_sw_requests']:.0f} req)",
+                     fmt_s(r["liefi_sw"]), f"{r['precache_bytes'] / 1024:.0f}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+
+    checks = [("home ≤ 60 KB on the wire", results["home"]["wire_bytes"] <= TARGETS["home_kb"] * 1024),
+              ("home usable ≤ 2.5 s", (results["home"]["first"] or 1e9) <= TARGETS["home_s"] * 1000)]
+    for game in GAMES:
+        checks.append((f"{game} usable ≤ 3.5 s", (results[game]["first"] or 1e9) <= TARGETS["table_s"] * 1000))
+    for screen, r in results.items():
+        checks.append((f"{screen} repeat with the worker ≤ 1 s", (r["repeat_sw"] or 1e9) <= TARGETS["repeat_s"] * 1000))
+        checks.append((f"{screen} lie-fi with the worker ≤ 1 s", (r["liefi_sw"] or 1e9) <= TARGETS["repeat_s"] * 1000))
+    print()
+    for what, ok in checks:
+        print(f"{'met ' if ok else 'MISSED'}  {what}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""The PWA's files, read once at start-up: content hashes for versioned URLs,
+the ES-module import graph, and the three documents built from them (the
+import map in index.html, the precache list inside sw.js, modulepreload
+hints per screen). No build step: a deploy is a restart.
+
+Why query strings (``/app.js?v=<hash>``) and not hashed names: a file keeps its
+path, so relative imports inside the modules, the unversioned URLs that old
+pages and tests use, and the source tree all stay as they are. The import map
+in index.html sends every module import to its versioned URL, so a module
+cached "forever" can never pull in a stale neighbour.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import mimetypes
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+# Files in web/ that are tooling or notes, not part of the app.
+_NOT_APP = (".py", ".md")
+# index.html is rendered per screen and sw.js carries the version itself: both
+# must be revalidated on every visit, so neither gets a versioned URL.
+_UNVERSIONED = ("/index.html", "/sw.js")
+_STATIC_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]""", re.M)
+# The one line of web/sw.js the server fills in (see there).
+SW_MARKER = "const BUILD = { version: 'dev', files: {} };"
+_SCRIPT_SRC = "script-src 'self'"
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+
+@dataclass(frozen=True)
+class Asset:
+    path: str  # "/games/camelup.js"
+    body: bytes
+    mimetype: str
+    digest: str  # first 12 hex digits of the SHA-256 of body
+
+    @property
+    def url(self) -> str:
+        return f"{self.path}?v={self.digest}"
+
+
+def _digest(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()[:12]
+
+
+def static_imports(source: str, path: str) -> list[str]:
+    """The site paths a module imports statically (bare specifiers ignored).
+
+    >>> static_imports("import { h } from '../ui.js';\\nimport './x.js';", '/screens/home.js')
+    ['/ui.js', '/screens/x.js']
+    >>> static_imports("/** @typedef {import('./net.js').Snapshot} S */", '/app.js')
+    []
+    """
+    out = []
+    for spec in _STATIC_IMPORT.findall(source):
+        if spec.startswith("/"):
+            out.append(posixpath.normpath(spec))
+        elif spec.startswith("."):
+            out.append(posixpath.normpath(posixpath.join(posixpath.dirname(path), spec)))
+    return out
+
+
+class Assets:
+    """Everything under ``root`` that the app serves, hashed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, Asset] = {}
+        for p in sorted(root.rglob("*")):
+            if not p.is_file() or p.name.startswith("."):
+                continue
+            path = "/" + p.relative_to(root).as_posix()
+            body = p.read_bytes()
+            mime = mimetypes.guess_type(p.name)[0] or "application/octet-stream"
+            self.files[path] = Asset(path, body, mime, _digest(body))
+        self.imports = {
+            path: static_imports(a.body.decode("utf-8"), path)
+            for path, a in self.files.items() if path.endswith(".js")
+        }
+        app_files = [a for path, a in self.files.items() if self.is_app_file(path)]
+        # One version for the whole shell: any changed file changes it, and so
+        # changes sw.js, which is how a phone learns of a deploy.
+        self.version = _digest("\n".join(f"{a.path} {a.digest}" for a in app_files).encode())
+        self.import_map = json.dumps(
+            {"imports": {a.path: a.url for a in app_files if a.path.endswith((".js", ".css", ".json"))}},
+            separators=(",", ":"), sort_keys=True)
+        map_hash = base64.b64encode(hashlib.sha256(self.import_map.encode()).digest()).decode()
+        self.import_map_csp = f"'sha256-{map_hash}'"
+        sw = self.files["/sw.js"].body.decode("utf-8")
+        if SW_MARKER not in sw:
+            raise RuntimeError(f"web/sw.js lost its build line: {SW_MARKER!r}")
+        build = {"version": self.version, "files": {**self.precache(), "/": "/"}}
+        self.sw_body = sw.replace(SW_MARKER, f"const BUILD = {json.dumps(build, sort_keys=True)};").encode()
+
+    def is_app_file(self, path: str) -> bool:
+        return path not in _UNVERSIONED and not path.endswith(_NOT_APP)
+
+    def versioned(self, path: str) -> str:
+        """The immutable URL of a file, or the path itself if it has none."""
+        a = self.files.get(path)
+        return a.url if a and self.is_app_file(path) else path
+
+    def precache(self) -> dict[str, str]:
+        """Path → versioned URL of every app file, for the service worker."""
+        return {p: a.url for p, a in self.files.items() if self.is_app_file(p)}
+
+    def closure(self, *entries: str) -> list[str]:
+        """Every module reachable by static imports from ``entries``, entries included."""
+        seen: dict[str, None] = {}
+        todo = [e for e in entries if e in self.files]
+        while todo:
+            path = todo.pop(0)
+            if path in seen or path not in self.files:
+                continue
+            seen[path] = None
+            todo.extend(self.imports.get(path, []))
+        return list(seen)
+
+    def csp(self, base: str) -> str:
+        """``base`` with the import map's hash allowed (it is an inline script)."""
+        if _SCRIPT_SRC not in base:
+            raise RuntimeError("the CSP has no script-src 'self' to extend")
+        return base.replace(_SCRIPT_SRC, f"{_SCRIPT_SRC} {self.import_map_csp}", 1)
+
+    def index_html(self, game: str | None = None) -> bytes:
+        """index.html for one screen: versioned links, the import map, and a
+        modulepreload for every module that screen imports (so no screen waits
+        on an import chain). A table screen also gets its game's module graph
+        and stylesheet; the home screen gets neither."""
+        html = self.files["/index.html"].body.decode("utf-8")
+        html = re.sub(r'(href|src)="(/[^"?#]*)"',
+                      lambda m: f'{m.group(1)}="{self.versioned(m.group(2))}"', html)
+        modules = self.closure("/app.js")
+        hints = [f'<link rel="preload" href="{self.versioned(f"/i18n/{lang}.json")}" as="fetch" crossorigin>'
+                 for lang in ("ko", "en")]
+        if game is not None:
+            modules += [m for m in self.closure("/screens/session.js", f"/games/{game}.js") if m not in modules]
+            if f"/games/{game}.css" in self.files:
+                hints.append(f'<link rel="preload" href="{self.versioned(f"/games/{game}.css")}" as="style">')
+        hints += [f'<link rel="modulepreload" href="{self.versioned(m)}">' for m in modules if m != "/app.js"]
+        head = f'<script type="importmap">{self.import_map}</script>\n  ' + "\n  ".join(hints) + "\n  "
+        at = html.index('<script type="module"')
+        return (html[:at] + head + html[at:]).encode()
