@@ -63,8 +63,10 @@ def ensure_peer_installed() -> None:
 
 
 def run_json(cmd: list[str], out: Path, timeout: float) -> dict[str, Any]:
-    # The child's JSON goes to a file; its stdout (the same JSON) is shown as progress.
-    subprocess.run(cmd, cwd=ROOT, check=True, timeout=timeout, stdout=sys.stderr)
+    # The child's JSON goes to a file; its stdout (the same JSON) goes to our stderr as
+    # progress (fd 2 itself: sys.stderr may be a wrapper without a file descriptor).
+    sys.stderr.flush()
+    subprocess.run(cmd, cwd=ROOT, check=True, timeout=timeout, stdout=2)
     return json.loads(out.read_text())
 
 
