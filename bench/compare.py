@@ -112,6 +112,13 @@ def _errors(r: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(errs.items())) or "0"
 
 
+def _gc(r: dict[str, Any] | None) -> str | None:
+    if r is None:
+        return None
+    longest = r.get("loadgen_gc_max_pause_ms")
+    return f"{r.get('loadgen_gc_collections')}" + (f" ({longest})" if longest is not None else "")
+
+
 def rows(tm: dict[str, Any] | None, bg: dict[str, Any] | None) -> list[tuple[str, Any, Any, bool]]:
     """(label, Tablemate value, boardgame.io value, show a ratio)."""
     def get(r: dict[str, Any] | None, *keys: str) -> Any:
@@ -120,7 +127,9 @@ def rows(tm: dict[str, Any] | None, bg: dict[str, Any] | None) -> list[tuple[str
             if v is None:
                 return None
             v = v.get(k)
-        return v[0] if isinstance(v, list) and len(v) == 1 else v
+        v = v[0] if isinstance(v, list) and len(v) == 1 else v
+        # JSON from Node writes 2.0 as 2: latencies print with their decimal either way.
+        return float(v) if keys[0] == "latency_ms" and isinstance(v, int) else v
 
     def both(label: str, *keys: str, ratio: bool = True) -> tuple[str, Any, Any, bool]:
         return (label, get(tm, *keys), get(bg, *keys), ratio)
@@ -144,6 +153,7 @@ def rows(tm: dict[str, Any] | None, bg: dict[str, Any] | None) -> list[tuple[str
         ("errors", _errors(tm) if tm else None, _errors(bg) if bg else None, False),
         both("reconnects", "reconnects", ratio=False),
         both("load gen longest pause ms", "loadgen_max_pause_ms", ratio=False),
+        ("load gen GC runs (longest ms)", _gc(tm), _gc(bg), False),
         both("load gen CPU, % of a core", "loadgen_cpu_percent", ratio=False),
         both("schedule slots dropped", "schedule_skipped", ratio=False),
         both("load average before", "loadavg_before", ratio=False),
