@@ -308,16 +308,19 @@ class Ticker:
     def __init__(self, period: float = 0.001) -> None:
         self.period = period
         self.max_pause_s = 0.0
+        self.max_pause_at_s: float | None = None  # when, from the ticker's start
         self.over_5ms = 0
         self._task: asyncio.Task[None] | None = None
 
     async def _run(self) -> None:
-        due = time.perf_counter() + self.period
+        start = time.perf_counter()
+        due = start + self.period
         while True:
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
             now = time.perf_counter()
             late = now - due
-            self.max_pause_s = max(self.max_pause_s, late)
+            if late > self.max_pause_s:
+                self.max_pause_s, self.max_pause_at_s = late, now - start
             if late > 0.005:
                 self.over_5ms += 1
             due = now + self.period
@@ -517,6 +520,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "rss_per_phone_kb": round((sum(rss) - rss_idle) * 1024 / stats.connected) if stats.connected else None,
             "loadgen_cpu_percent": round((me1 - me0) / wall * 100),
             "loadgen_max_pause_ms": round(ticker.max_pause_s * 1000, 1),
+            "loadgen_max_pause_at_s": round(ticker.max_pause_at_s, 1) if ticker.max_pause_at_s else None,
             "loadgen_pauses_over_5ms": ticker.over_5ms,
             "loadgen_gc_collections": collections,
             "schedule_max_late_ms": round(sched.max_late_s * 1000, 1),

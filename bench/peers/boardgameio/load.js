@@ -283,7 +283,7 @@ async function drive(tables, args, stats, random) {
 // V8's collector cannot be switched off like CPython's; its pauses are reported instead,
 // so a long ticker pause can be told apart from the OS giving the core to someone else.
 function startTicker(periodMs) {
-  const state = { maxPauseMs: 0, ticks: 0, over5: 0, gcMaxMs: 0, gcCount: 0 };
+  const state = { maxPauseMs: 0, maxPauseAtS: null, ticks: 0, over5: 0, gcMaxMs: 0, gcCount: 0 };
   const gcObserver = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       state.gcCount += 1;
@@ -291,11 +291,15 @@ function startTicker(periodMs) {
     }
   });
   gcObserver.observe({ entryTypes: ['gc'] });
-  let last = performance.now();
+  const start = performance.now();
+  let last = start;
   const timer = setInterval(() => {
     const now = performance.now();
     const late = now - last - periodMs;
-    if (late > state.maxPauseMs) state.maxPauseMs = late;
+    if (late > state.maxPauseMs) {
+      state.maxPauseMs = late;
+      state.maxPauseAtS = (now - start) / 1000;
+    }
     if (late > 5) state.over5 += 1;
     state.ticks += 1;
     last = now;
@@ -394,6 +398,7 @@ async function run(args) {
       rss_per_phone_kb: stats.connected ? Math.round(((rss - rssIdle) * 1024) / stats.connected) : null,
       loadgen_cpu_percent: Math.round(((me1.user + me1.system) / 1e6 / drove.driven) * 100),
       loadgen_max_pause_ms: round1(ticker.state.maxPauseMs),
+      loadgen_max_pause_at_s: round1(ticker.state.maxPauseAtS),
       loadgen_pauses_over_5ms: ticker.state.over5,
       loadgen_gc_collections: ticker.state.gcCount,
       loadgen_gc_max_pause_ms: round1(ticker.state.gcMaxMs),
