@@ -158,7 +158,7 @@ async def _connect(url: str, attempts: int) -> Any:
         try:
             return await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
         except Exception:
-            if stopping:
+            if stopping or attempt == attempts - 1:
                 return None
             await asyncio.sleep(0.2 * (attempt + 1))
     return None
@@ -205,8 +205,17 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
         # Like the web client after 1013 (try again later): back off, reconnect and
         # resync from the fresh snapshot the server sends at connect.
         stats.error(f"closed_{code}")
-        await asyncio.sleep(random.uniform(0.2, 1.0))
-        ws = await _connect(url, 10)
+        ws = None
+        for attempt in range(1, 11):
+            # web/net.js's backoff: equal jitter, doubling from 0.5 s up to 15 s; its count
+            # restarts once a socket opens, so a 1013 right after opening waits 0.25-0.5 s.
+            cap = min(15.0, 0.5 * 2 ** (attempt - 1))
+            await asyncio.sleep(cap / 2 + random.random() * cap / 2)
+            if stopping:
+                return
+            ws = await _connect(url, 1)
+            if ws is not None:
+                break
         if ws is None:
             stats.error("reconnect_failed")
             return
