@@ -9,14 +9,28 @@ tables of 3-8 seats across every registered game, connects every seat's phone
 as a WebSocket client, then drives real legal actions at --rate per second (at
 most one in flight per table, like a real table). Latency is measured from an
 action being sent to the LAST phone of that table receiving the new version.
-Prints phones connected, connect errors, actions/s, latency percentiles,
-errors, server CPU and RSS, and Redis memory per table. Only loopback traffic.
+Prints phones connected, connect errors, reconnects, actions/s, latency
+percentiles (p50/p95/p99/max), errors, server CPU (per cent of a core and ms per
+action), server RSS (total and per phone), and Redis memory per table. Only
+loopback traffic.
+
+The generator must not distort what it measures:
+- its garbage collector is frozen and disabled for the driven period (a full
+  collection over 5,000 phones' objects paused it for up to 0.5 s);
+- actions follow a fixed-rate schedule; after a stall the missed slots are
+  dropped and counted (`schedule_skipped`), never fired back to back;
+- a 1 ms ticker reports the generator's own longest pause (`loadgen_max_pause_ms`),
+  a bound on what the generator itself added to any latency;
+- a phone whose socket closes (e.g. 1013 in a connect storm) is counted and
+  reconnects with backoff like the web client, and an action that never lands
+  on every phone times out (`action_timeout`) instead of stalling its table.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import os
@@ -71,6 +85,10 @@ def wait_http(url: str, timeout: float = 30) -> None:
         except OSError:
             time.sleep(0.1)
     raise TimeoutError(url)
+
+
+# Set when the run is over: closes from then on are ours, not the server's.
+stopping = False
 
 
 # -- phones ---------------------------------------------------------------------
@@ -128,52 +146,82 @@ class Stats:
         self.actions = 0
         self.connect_errors = 0
         self.connected = 0
+        self.reconnects = 0
         self.samples: list[str] = []
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
+async def _connect(url: str, attempts: int) -> Any:
+    for attempt in range(attempts):
+        try:
+            return await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
+        except Exception:
+            if stopping or attempt == attempts - 1:
+                return None
+            await asyncio.sleep(0.2 * (attempt + 1))
+    return None
+
+
 async def phone_loop(phone: Phone, stats: Stats) -> None:
     url = phone.base.replace("http", "ws", 1) + f"/api/tables/{phone.table.id}/ws?token={phone.token}"
-    for attempt in range(5):
-        try:
-            phone.ws = await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
-            break
-        except Exception:
-            await asyncio.sleep(0.2 * (attempt + 1))
-    else:
+    phone.ws = await _connect(url, 5)
+    if phone.ws is None:
         stats.connect_errors += 1
         return
     stats.connected += 1
     table = phone.table
-    try:
-        async for raw in phone.ws:
-            msg = json.loads(raw)
-            kind = msg["type"]
-            if kind == "state":
-                v = msg["version"]
-                if v <= phone.version:
-                    continue
-                phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
-                _maybe_finish(table, stats)
-            elif kind == "result":
-                table.want = msg["version"]
-                _maybe_finish(table, stats)
-            elif kind == "error":
-                stats.error(msg["error"]["code"])
-                if len(stats.samples) < 5:
-                    stats.samples.append(f"{table.game}: {msg['error']}")
-                if msg.get("request_id"):
-                    table.busy = False
-    except websockets.ConnectionClosed as exc:
-        if not stopping:
-            stats.error(f"closed_{exc.rcvd.code if exc.rcvd else 'abnormal'}")
-    except Exception as exc:  # a bug in this client must show, not hide as latency
-        stats.error(f"client_{type(exc).__name__}")
+    while True:
+        try:
+            async for raw in phone.ws:
+                msg = json.loads(raw)
+                kind = msg["type"]
+                if kind == "state":
+                    v = msg["version"]
+                    if v <= phone.version:
+                        continue
+                    phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
+                    _maybe_finish(table, stats)
+                elif kind == "result":
+                    table.want = msg["version"]
+                    _maybe_finish(table, stats)
+                elif kind == "error":
+                    stats.error(msg["error"]["code"])
+                    if len(stats.samples) < 5:
+                        stats.samples.append(f"{table.game}: {msg['error']}")
+                    if msg.get("request_id"):
+                        table.busy = False
+            if stopping:
+                return
+            code: int | str = phone.ws.close_code or "abnormal"
+        except websockets.ConnectionClosed as exc:
+            if stopping:
+                return
+            code = exc.rcvd.code if exc.rcvd else "abnormal"
+        except Exception as exc:  # a bug in this client must show, not hide as latency
+            stats.error(f"client_{type(exc).__name__}")
+            return
+        # Like the web client after 1013 (try again later): back off, reconnect and
+        # resync from the fresh snapshot the server sends at connect.
+        stats.error(f"closed_{code}")
+        ws = None
+        for attempt in range(1, 11):
+            # web/net.js's backoff: equal jitter, doubling from 0.5 s up to 15 s; its count
+            # restarts once a socket opens, so a 1013 right after opening waits 0.25-0.5 s.
+            cap = min(15.0, 0.5 * 2 ** (attempt - 1))
+            await asyncio.sleep(cap / 2 + random.random() * cap / 2)
+            if stopping:
+                return
+            ws = await _connect(url, 1)
+            if ws is not None:
+                break
+        if ws is None:
+            stats.error("reconnect_failed")
+            return
+        phone.ws = ws
+        stats.reconnects += 1
 
-
-stopping = False
 
 
 def _maybe_finish(table: Table, stats: Stats) -> None:
@@ -185,20 +233,53 @@ def _maybe_finish(table: Table, stats: Stats) -> None:
         table.busy = False
 
 
-async def driver(tables: list[Table], rate: float, duration: float, stats: Stats, seed: int) -> float:
+@dataclass
+class Schedule:
+    """What the fixed-rate schedule did: the slots it dropped after stalls, its worst lateness."""
+    driven_s: float = 0.0
+    sent: int = 0
+    skipped: int = 0
+    max_late_s: float = 0.0
+
+
+async def driver(tables: list[Table], rate: float, duration: float, stats: Stats, seed: int,
+                 action_timeout: float = 10.0) -> Schedule:
     rng = random.Random(seed)
     ids = itertools.count()
     start = time.perf_counter()
     tick = 1.0 / rate
     next_at = start
-    sent = 0
+    sched = Schedule()
+    in_flight: set[int] = set()
+    by_index = dict(enumerate(tables))
+    last_sweep = start
     while time.perf_counter() - start < duration:
         now = time.perf_counter()
         if now < next_at:
             await asyncio.sleep(next_at - now)
+            now = time.perf_counter()
+        late = now - next_at
+        sched.max_late_s = max(sched.max_late_s, late)
+        # A stall must not turn into a burst the schedule never asked for: the
+        # slots it missed are dropped and counted, not fired back to back.
+        if late >= tick:
+            missed = int(late / tick)
+            sched.skipped += missed
+            next_at += missed * tick
         next_at += tick
+        if now - last_sweep > 0.5:
+            last_sweep = now
+            for i in list(in_flight):
+                t = by_index[i]
+                if not t.busy:
+                    in_flight.discard(i)
+                elif now - t.sent_at > action_timeout:
+                    stats.error("action_timeout")
+                    t.busy = False
+                    in_flight.discard(i)
         for _ in range(50):  # find an idle table with something to do
-            table = rng.choice(tables)
+            i = rng.randrange(len(tables))
+            table = tables[i]
             if table.busy:
                 continue
             options = [(p, a) for p in table.phones for t in p.legal
@@ -207,15 +288,16 @@ async def driver(tables: list[Table], rate: float, duration: float, stats: Stats
                 continue
             phone, action = rng.choice(options)
             table.busy, table.want, table.sent_at = True, 0, time.perf_counter()
+            in_flight.add(i)
             try:
                 await phone.ws.send(json.dumps({"type": "action", "action": action,
                                                 "request_id": f"b{next(ids)}"}))
-                sent += 1
+                sched.sent += 1
             except Exception:
                 stats.error("send_failed")
                 table.busy = False
             break
-    driven = time.perf_counter() - start
+    sched.driven_s = time.perf_counter() - start
     # Let in-flight actions land.
     deadline = time.perf_counter() + 5
     while any(t.busy for t in tables) and time.perf_counter() < deadline:
@@ -225,7 +307,39 @@ async def driver(tables: list[Table], rate: float, duration: float, stats: Stats
         stats.errors["unfinished"] = len(unfinished)
         for t in unfinished[:3]:
             print(f"unfinished: {t.game} want={t.want} versions={[p.version for p in t.phones]}", file=sys.stderr)
-    return driven
+    return sched
+
+
+class Ticker:
+    """Wakes every `period` seconds and keeps its worst lateness: the longest time this
+    generator's event loop could not look at its sockets, which it would add to latency."""
+
+    def __init__(self, period: float = 0.001) -> None:
+        self.period = period
+        self.max_pause_s = 0.0
+        self.max_pause_at_s: float | None = None  # when, from the ticker's start
+        self.over_5ms = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        start = time.perf_counter()
+        due = start + self.period
+        while True:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            now = time.perf_counter()
+            late = now - due
+            if late > self.max_pause_s:
+                self.max_pause_s, self.max_pause_at_s = late, now - start
+            if late > 0.005:
+                self.over_5ms += 1
+            due = now + self.period
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
 
 
 # -- processes ------------------------------------------------------------------
@@ -300,9 +414,24 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+def raise_fd_limit() -> tuple[int, int]:
+    """Soft file-descriptor limit up to the hard one; the servers started later inherit it.
+    Every phone is a socket on each side, so 5,000 phones need well over 5,000 per process."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def cpu_s(p: psutil.Process) -> float:
+    t = p.cpu_times()
+    return t.user + t.system
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    global stopping
+    stopping = False
+    nofile = raise_fd_limit()
     procs: list[subprocess.Popen] = []
     redis_proc = None
     try:
@@ -322,6 +451,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         tables = setup_tables(bases, args.phones, args.seed)
         setup_s = time.perf_counter() - t0
         mem_per_table = (r.info("memory")["used_memory"] - mem0) / max(1, len(tables))
+        server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
+        rss_idle = sum(p.memory_info().rss for p in server_procs) / 2**20
         stats = Stats()
         all_phones = [p for t in tables for p in t.phones]
         tasks = []
@@ -335,21 +466,32 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connect_s = time.perf_counter() - t0
         while any(p.version == 0 for p in all_phones if p.ws) and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
-        server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
         me = psutil.Process()
         redis_p = psutil.Process(redis_proc.pid) if redis_proc else None
-        cpu0 = [p.cpu_times() for p in server_procs]
-        me0, r0 = me.cpu_times(), redis_p.cpu_times() if redis_p else None
-        wall = await driver(tables, args.rate, args.duration, stats, args.seed)
-        cpu1 = [p.cpu_times() for p in server_procs]
-        me1, r1 = me.cpu_times(), redis_p.cpu_times() if redis_p else None
-
-        def busy(a: Any, b: Any) -> int:
-            return round(((b.user + b.system) - (a.user + a.system)) / wall * 100)
-        cpu = [((b.user + b.system) - (a.user + a.system)) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
+        # Everything built so far lives for the whole run: move it out of the
+        # collector's reach, then keep the collector out of the hot loop.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        collections0 = sum(g["collections"] for g in gc.get_stats())
+        ticker = Ticker(args.ticker_ms / 1000)
+        ticker.start()
+        cpu0 = [cpu_s(p) for p in server_procs]
+        me0, r0 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
+        try:
+            sched = await driver(tables, args.rate, args.duration, stats, args.seed, args.action_timeout)
+        finally:
+            ticker.stop()
+            collections = sum(g["collections"] for g in gc.get_stats()) - collections0
+            gc.enable()
+            gc.unfreeze()
+        cpu1 = [cpu_s(p) for p in server_procs]
+        me1, r1 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
+        wall = sched.driven_s
+        cpu = [(b - a) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
+        server_cpu_s = sum(cpu1) - sum(cpu0)
         rss = [p.memory_info().rss / 2**20 for p in server_procs]
         health = [http(b, "GET", "/healthz") for b in bases]
-        global stopping
         stopping = True
         silent = sum(1 for p in all_phones if p.ws is not None and p.version == 0)
         if silent:
@@ -360,22 +502,43 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for t in tasks:
             t.cancel()
         lat = [x * 1000 for x in stats.latencies]
+        sizes: dict[str, int] = {}
+        for t in tables:
+            sizes[str(len(t.phones))] = sizes.get(str(len(t.phones)), 0) + 1
+
+        def per_action(cpu_seconds: float) -> float | None:
+            return round(cpu_seconds * 1000 / stats.actions, 2) if stats.actions else None
+
         return {
             "instances": args.instances, "phones": len(all_phones), "tables": len(tables),
+            "table_sizes": dict(sorted(sizes.items(), key=lambda kv: int(kv[0]))),
             "games": sorted({t.game for t in tables}),
             "phones_connected": stats.connected, "connect_errors": stats.connect_errors,
+            "reconnects": stats.reconnects,
             "setup_s": round(setup_s, 1), "connect_s": round(connect_s, 1),
-            "target_rate": args.rate, "actions": stats.actions,
+            "target_rate": args.rate, "actions": stats.actions, "sent": sched.sent,
             "actions_per_s": round(stats.actions / wall, 1),
             "latency_ms": {"p50": round(pct(lat, .5), 1), "p95": round(pct(lat, .95), 1),
                            "p99": round(pct(lat, .99), 1), "max": round(max(lat), 1) if lat else None,
                            "mean": round(statistics.fmean(lat), 1) if lat else None},
             "errors": stats.errors, "error_samples": stats.samples,
-            "server_cpu_percent": [round(c) for c in cpu], "server_rss_mb": [round(m) for m in rss],
-            "loadgen_cpu_percent": busy(me0, me1),
-            "redis_cpu_percent": busy(r0, r1) if redis_p else None,
+            "server_cpu_percent": [round(c) for c in cpu],
+            "server_cpu_ms_per_action": per_action(server_cpu_s),
+            "server_rss_mb": [round(m) for m in rss],
+            "server_rss_idle_mb": round(rss_idle),
+            "rss_per_phone_kb": round((sum(rss) - rss_idle) * 1024 / stats.connected) if stats.connected else None,
+            "loadgen_cpu_percent": round((me1 - me0) / wall * 100),
+            "loadgen_max_pause_ms": round(ticker.max_pause_s * 1000, 1),
+            "loadgen_max_pause_at_s": round(ticker.max_pause_at_s, 1) if ticker.max_pause_at_s else None,
+            "loadgen_pauses_over_5ms": ticker.over_5ms,
+            "loadgen_gc_collections": collections,
+            "schedule_max_late_ms": round(sched.max_late_s * 1000, 1),
+            "schedule_skipped": sched.skipped,
+            "redis_cpu_percent": round((r1 - r0) / wall * 100) if redis_p else None,
+            "redis_cpu_ms_per_action": per_action(r1 - r0) if redis_p else None,
             "redis_bytes_per_table": round(mem_per_table),
             "server_gc_max_pause_ms": [h.get("gc_max_pause_ms") for h in health],
+            "fd_limit": nofile[0],
         }
     finally:
         for p in procs:
@@ -398,11 +561,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--redis-url")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--short", action="store_true", help="smoke run: 300 phones, 20 actions/s, 5 s")
+    ap.add_argument("--action-timeout", type=float, default=10.0,
+                    help="seconds before an action that never reached every phone frees its table")
+    ap.add_argument("--ticker-ms", type=float, default=1.0, help="period of the pause-measuring ticker")
+    ap.add_argument("--out", help="also write the JSON result to this file")
     args = ap.parse_args(argv)
     if args.short:
         args.phones, args.rate, args.duration = min(args.phones, 300), 20.0, 5.0
     result = asyncio.run(run(args))
-    print(json.dumps(result, indent=2))
+    text = json.dumps(result, indent=2)
+    if args.out:
+        Path(args.out).write_text(text)
+    print(text)
     return result
 
 
