@@ -102,7 +102,7 @@ const ko = {
   'finish.none': '손에 남은 카드가 없어요.',
   'partner.title': '베팅 파트너십',
   'partner.open': '파트너 정하기',
-  'partner.confirm': '{name}와(과) 파트너',
+  'partner.confirm': '{name:과/와} 파트너',
   'copy.title': '파트너 티켓 복사 (이번 레그)',
   'copy.best': '가장 좋은 티켓',
   'copy.none': '복사 안 함',
