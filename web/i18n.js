@@ -64,6 +64,18 @@ export function t(key, params) {
 }
 
 /**
+ * `t()` for a sentence about `count` things: the key's `.one` form when there is
+ * exactly one and the language has it ("1 card", not "1 cards"). Korean needs none.
+ * @param {string} key
+ * @param {number} count
+ * @param {Record<string, unknown>} [params]
+ */
+export function tn(key, count, params) {
+  const one = `${key}.one`;
+  return t(count === 1 && (one in dicts[lang]) ? one : key, { count, ...params });
+}
+
+/**
  * A number as the screen's language writes it (digit grouping, decimals).
  * @param {number} n
  * @param {Intl.NumberFormatOptions} [opts]

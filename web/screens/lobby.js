@@ -1,10 +1,12 @@
 // The lobby: a large QR code and the short code to join, share/copy, the seat
 // list (the host orders it clockwise), and the start button near the thumb.
 
-import { has, onLangChange, t } from '../i18n.js';
+import { loadGame } from '../games-loader.js';
+import { onLangChange, t } from '../i18n.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
-import { figureText, seatsComponent } from './seats.js';
+import { optionLines } from './options.js';
+import { seatsComponent } from './seats.js';
 
 /**
  * @param {HTMLElement} root
@@ -22,8 +24,14 @@ export function lobbyScreen(root, session) {
   const seats = seatsComponent(session, 'lobby');
   const count = h('p', { class: 'count' });
   const limit = h('p', { class: 'notice', hidden: true });
-  const optionsList = h('dl', { class: 'kv' });
-  const optionsBox = h('details', { class: 'options', hidden: true }, h('summary', { t: 'lobby.options' }), optionsList);
+  // The rules in words: what differs from the printed rules first, highlighted;
+  // every rule one tap away.
+  const rulesSummary = h('div', { class: 'rules-summary' });
+  const rulesList = h('ul', { class: 'rules-list' });
+  const rulesAllLabel = h('span');
+  const rulesAll = h('details', { class: 'rules-all' }, h('summary', null, rulesAllLabel), rulesList);
+  const optionsBox = h('section', { class: 'card rules', hidden: true, 'aria-labelledby': 'lobby-rules' },
+    h('h2', { id: 'lobby-rules', t: 'lobby.options' }), rulesSummary, rulesAll);
 
   const copy = async (/** @type {string} */ text) => {
     toast(t((await copyText(text)) ? 'lobby.copied' : 'lobby.copy_failed'));
@@ -100,19 +108,39 @@ export function lobbyScreen(root, session) {
     startBtn.hidden = !isHost;
     startBtn.disabled = short || over;
     waiting.hidden = isHost;
-    const entries = Object.entries(snap.options || {});
-    optionsBox.hidden = entries.length === 0;
-    optionsList.replaceChildren(...entries.flatMap(([k, v]) => {
-      const label = has(`${snap.game}.option.${k}`) ? t(`${snap.game}.option.${k}`) : k;
-      const value = has(`${snap.game}.option.${k}.${v}`) ? t(`${snap.game}.option.${k}.${v}`) : figureText(v);
-      return [h('dt', { text: label }), h('dd', { text: value })];
-    }));
+    renderRules(snap);
+  }
+
+  /** @param {import('../net.js').Snapshot} snap */
+  function renderRules(snap) {
+    const info = session.game();
+    const lines = optionLines(snap.game, info && info.options_schema, /** @type {Record<string, unknown>} */ (snap.options || {}));
+    optionsBox.hidden = lines.length === 0;
+    const changed = lines.filter((l) => l.changed);
+    rulesSummary.replaceChildren(
+      ...(changed.length ? [h('ul', { class: 'rules-changed' }, ...changed.map((l) => h('li', null,
+        h('mark', null, h('span', { class: 'rule-label', text: `${l.label}: ` }), h('strong', { text: l.value })))))] : []),
+      h('p', { class: 'hint', text: changed.length ? t('lobby.rules_rest', { count: lines.length - changed.length }) : t('lobby.rules_standard') }));
+    rulesAllLabel.textContent = t('lobby.rules_all', { count: lines.length });
+    rulesList.replaceChildren(...lines.map((l) => h('li', { class: l.changed ? 'changed' : '', 'data-option': l.key },
+      h('span', { class: 'rule-label', text: l.label }),
+      h('span', { class: 'rule-value' }, h('strong', { text: l.value }), l.changed ? h('span', { class: 'badge changed', t: 'lobby.rule_changed' }) : null),
+      l.help ? h('span', { class: 'hint', text: l.help }) : null)));
+  }
+
+  // The option labels and values are the game's strings: load them here too,
+  // the lobby is the first screen a player who scans the code sees.
+  let alive = true;
+  const initial = session.store.get().snapshot;
+  if (initial) {
+    loadGame(initial.game).then(() => { if (alive && last) update(last); }).catch(() => { /* labels stay keys */ });
   }
 
   const offLang = onLangChange(() => { if (last) update(last); });
   return {
     update,
     destroy() {
+      alive = false;
       offLang();
     },
   };

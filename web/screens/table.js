@@ -6,7 +6,7 @@ import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { confirmButton, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
-import { figureText, figures, seatsComponent } from './seats.js';
+import { figureChips, seatsComponent } from './seats.js';
 
 /** Actions the platform handles; everything else in `legal` belongs to the game. */
 export const PLATFORM_ACTIONS = new Set(['start', 'seats', 'rename', 'remove', 'host', 'undo']);
@@ -121,13 +121,7 @@ export function tableScreen(root, session) {
       h('span', { class: 'seat-name', text: p.name }),
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
       p.connected === false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
-      h('span', { class: 'seat-figures', text: figures(p).map(([k, v]) => `${figureLabel(k)} ${figureText(v)}`).join(' · ') }))));
-  }
-
-  /** @param {string} key */
-  function figureLabel(key) {
-    const k = snap ? `${snap.game}.figure.${key}` : '';
-    return k && has(k) ? t(k) : key;
+      h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p).join(' · ') }))));
   }
 
   /** @type {import('../games-loader.js').GameContext} */

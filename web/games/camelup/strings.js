@@ -229,14 +229,14 @@ const ko = {
   'option.showFinishCardOwners.help': '끄면 결승 베팅 칸의 장수만 보여요. 카드 색은 언제나 레이스가 끝나야 공개돼요.',
   'option.setupStackOrder.help': '같은 칸에서 시작하는 낙타를 쌓는 순서. 호스트가 직접: 색 순서로 놓고 호스트가 바로잡아요.',
   'option.diceSource.help': '앱이 굴림: 휴대폰이 피라미드예요. 실물 주사위 입력: 실제 피라미드를 굴리고 나온 주사위와 눈을 눌러 입력해요.',
-  'option.crazyLoneCrossingEndsGame.true': '예',
-  'option.crazyLoneCrossingEndsGame.false': '아니요',
-  'option.spectatorFlipInPlace.true': '예',
-  'option.spectatorFlipInPlace.false': '아니요',
-  'option.showOthersMoney.true': '예',
-  'option.showOthersMoney.false': '아니요',
-  'option.showFinishCardOwners.true': '예',
-  'option.showFinishCardOwners.false': '아니요',
+  'option.crazyLoneCrossingEndsGame.true': '레이스 종료',
+  'option.crazyLoneCrossingEndsGame.false': '한 바퀴 더 돌아요',
+  'option.spectatorFlipInPlace.true': '허용',
+  'option.spectatorFlipInPlace.false': '허용 안 함',
+  'option.showOthersMoney.true': '모두에게 보여요',
+  'option.showOthersMoney.false': '내 돈만 보여요',
+  'option.showFinishCardOwners.true': '보여요',
+  'option.showFinishCardOwners.false': '장수만 보여요',
 
   'error.bad_action': '이 게임에 없는 행동이에요.',
   'error.not_seated': '이 테이블에 좌석이 없어요.',
@@ -261,6 +261,7 @@ const ko = {
   'error.tile_on_space': '관중 타일이 있는 칸에는 낙타를 놓을 수 없어요.',
   'error.bad_stack': '그렇게는 보드를 고칠 수 없어요.',
   'error.bad_options': '이 규칙 옵션은 함께 쓸 수 없어요.',
+  'figure.money.text': '돈 {value}',
 };
 
 /** @type {typeof ko} */
@@ -489,14 +490,14 @@ const en = {
   'option.showFinishCardOwners.help': 'Off: the finish piles show only how many cards they hold. Colours are always hidden until the race ends.',
   'option.setupStackOrder.help': 'How camels sharing a start space are stacked. Host arranges: in colour order, for the host to fix.',
   'option.diceSource.help': 'The app rolls: the phone is the pyramid. Physical dice: roll the real pyramid and tap the die and its face.',
-  'option.crazyLoneCrossingEndsGame.true': 'yes',
-  'option.crazyLoneCrossingEndsGame.false': 'no',
-  'option.spectatorFlipInPlace.true': 'yes',
-  'option.spectatorFlipInPlace.false': 'no',
-  'option.showOthersMoney.true': 'yes',
-  'option.showOthersMoney.false': 'no',
-  'option.showFinishCardOwners.true': 'yes',
-  'option.showFinishCardOwners.false': 'no',
+  'option.crazyLoneCrossingEndsGame.true': 'ends the race',
+  'option.crazyLoneCrossingEndsGame.false': 'wraps around the track',
+  'option.spectatorFlipInPlace.true': 'allowed',
+  'option.spectatorFlipInPlace.false': 'not allowed',
+  'option.showOthersMoney.true': 'shown to everyone',
+  'option.showOthersMoney.false': 'only your own',
+  'option.showFinishCardOwners.true': 'shown',
+  'option.showFinishCardOwners.false': 'only the pile sizes',
 
   'error.bad_action': 'That is not an action of this game.',
   'error.not_seated': 'You have no seat at this table.',
@@ -521,6 +522,7 @@ const en = {
   'error.tile_on_space': 'Camels cannot stand on a spectator tile.',
   'error.bad_stack': 'The board cannot be set like that.',
   'error.bad_options': 'These rule options do not work together.',
+  'figure.money.text': 'Money {value}',
 };
 
 export const STRINGS = { ko, en };

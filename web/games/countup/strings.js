@@ -31,8 +31,8 @@ const ko = {
   'option.collisionRule.help': '동시에 선언한 사람은 X표시를 하고 그 칸의 보너스를 받아요.',
   'option.endAtMarker20': '마커가 20에 닿으면 라운드 종료',
   'option.endAtMarker20.true': '예',
-  'option.endAtMarker20.false': '아니요 (MAX까지 셈)',
-  'option.endAtMarker20.help': '끄면 MAX까지 세요 (마커는 20에서 멈춰요).',
+  'option.endAtMarker20.false': '아니요 (마지막 숫자까지 셈)',
+  'option.endAtMarker20.help': '끄면 마지막 숫자까지 세요 (마커는 20에서 멈춰요).',
   'option.countIntervalMs': '부르는 간격 (밀리초)',
   'option.countIntervalMs.help': '호출 휴대폰이 숫자를 부르는 기본 속도예요. 게임 중에도 바꿀 수 있어요. 점수에는 영향이 없어요.',
   'option.firstRestrictionCard': '1라운드 제한카드',
@@ -218,6 +218,15 @@ const ko = {
   'error.no_round_waiting': '아직 이번 라운드 점수가 나오지 않았어요.',
   'error.bad_options': '규칙 옵션이 올바르지 않아요.',
   'error.bad_player_count': '카운트 업은 3–12명이 플레이해요.',
+  'option.bonus.item': '{i}라운드 {value}',
+  'option.dangerZones.item': '{a}–{b}',
+  'option.restrictedDigitsByPlayers.value': '{value}개',
+  'option.countIntervalMs.value': '{value}밀리초',
+  'figure.round_scores.text': '라운드 점수 {value}',
+  'figure.stars.text': '☆20 {value}번',
+  'figure.total.text': '합계 {value}점',
+  'figure.marker.text': '카운트 마커 {value}',
+  'figure.locked.true': '숫자 잠금 ✓',
 };
 
 /** @type {Record<string, string>} */
@@ -257,11 +266,11 @@ const en = {
   'option.firstRestrictionCard': 'Round 1 restriction card',
   'option.firstDangerCard': 'Round 1 danger zone',
 
-  'figure.round_scores': 'rounds',
+  'figure.round_scores': 'Rounds',
   'figure.stars': '☆20',
-  'figure.total': 'total',
-  'figure.marker': 'marker',
-  'figure.locked': 'locked',
+  'figure.total': 'Total',
+  'figure.marker': 'Marker',
+  'figure.locked': 'Locked',
 
   'cards.title': 'Round {round} cards',
   'cards.restriction': 'Restriction card',
@@ -429,6 +438,15 @@ const en = {
   'error.no_round_waiting': 'This round has not been scored yet.',
   'error.bad_options': 'The rule options are not valid.',
   'error.bad_player_count': 'Count Up is for 3–12 players.',
+  'option.bonus.item': 'round {i}: {value}',
+  'option.dangerZones.item': '{a}–{b}',
+  'option.restrictedDigitsByPlayers.value': '{value}',
+  'option.countIntervalMs.value': '{value} ms',
+  'figure.round_scores.text': 'Rounds {value}',
+  'figure.stars.text': '☆20 ×{value}',
+  'figure.total.text': 'Total {value}',
+  'figure.marker.text': 'Count marker {value}',
+  'figure.locked.true': 'Numbers locked ✓',
 };
 
 export default { ko, en };
