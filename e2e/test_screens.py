@@ -207,6 +207,13 @@ def test_every_screen_of_a_game(phone, server, games, game):
         problems += check_screen(page, lang, f"{game}-table")
         open_panel(page, "players")
         problems += check_screen(page, lang, f"{game}-players")
+    # The host's undo asks first, above the bar, naming what it takes back.
+    ko = pages["ko"]
+    ko.locator("button[aria-controls='undo-sheet']").click()
+    expect(ko.locator("#undo-sheet .undo-what")).to_contain_text("되돌릴 행동: ")
+    problems += check_screen(ko, "ko", f"{game}-undo")
+    ko.locator("#undo-sheet").get_by_role("button", name="취소").click()
+    expect(ko.locator("#undo-sheet")).to_be_hidden()
 
     if game == "camelup":
         play_camelup(server, table, tokens)

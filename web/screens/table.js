@@ -4,7 +4,7 @@
 import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
-import { confirmButton, h, showError, toast, vibrate } from '../ui.js';
+import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { figureChips, seatsComponent } from './seats.js';
 
@@ -55,15 +55,50 @@ export function tableScreen(root, session) {
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
   historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
-  const undoBtn = confirmButton({
-    t: 'table.undo', confirm: 'table.undo_confirm', class: 'danger',
-    onConfirm: async () => {
-      try {
-        await session.act({ type: 'undo' });
-        toast(t('table.undone_toast'));
-      } catch { /* shown already */ }
-    },
+  // Undo asks first, in a sheet above the bar, and says what it will take back:
+  // the newest history entry still standing.
+  const undoWhat = h('p', { class: 'undo-what' });
+  const undoYes = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger-fill', t: 'table.undo_confirm' }));
+  const undoNo = h('button', { type: 'button', t: 'common.cancel' });
+  const undoSheet = h('div', { class: 'undo-sheet', id: 'undo-sheet', role: 'group', 'aria-labelledby': 'undo-title', hidden: true },
+    h('h2', { id: 'undo-title', t: 'table.undo_title' }), undoWhat, h('div', { class: 'row' }, undoNo, undoYes));
+  const undoBtn = h('button', { type: 'button', class: 'danger', t: 'table.undo', 'aria-expanded': 'false', 'aria-controls': 'undo-sheet' });
+  const closeUndo = () => {
+    undoSheet.hidden = true;
+    undoBtn.setAttribute('aria-expanded', 'false');
+  };
+  undoBtn.addEventListener('click', async () => {
+    if (!undoSheet.hidden) { closeUndo(); return; }
+    undoWhat.textContent = t('common.loading');
+    undoSheet.hidden = false;
+    undoBtn.setAttribute('aria-expanded', 'true');
+    undoYes.disabled = false;
+    undoYes.focus();
+    const last = await lastAction();
+    undoWhat.textContent = last ? t('table.undo_what', { what: last }) : t('table.undo_last');
   });
+  undoNo.addEventListener('click', () => { closeUndo(); undoBtn.focus(); });
+  undoYes.addEventListener('click', async () => {
+    undoYes.disabled = true;
+    try {
+      await session.act({ type: 'undo' });
+      toast(t('table.undone_toast'));
+    } catch { /* shown already */ }
+    closeUndo();
+  });
+
+  /** The newest history line not undone yet, in the screen's language. */
+  async function lastAction() {
+    try {
+      /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
+      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}`, { token: session.token });
+      const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
+      entries.sort((a, b) => a.version - b.version);
+      return entries.length ? entries[entries.length - 1].text : '';
+    } catch {
+      return '';
+    }
+  }
 
   root.append(h('section', { class: 'table', 'aria-labelledby': 'table-title' },
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
@@ -73,7 +108,8 @@ export function tableScreen(root, session) {
     gameArea,
     historyPanel,
     playersPanel,
-    h('div', { class: 'bottom-bar row' }, historyBtn, playersBtn, session.spectator ? null : undoBtn)));
+    h('div', { class: 'bottom-bar' }, session.spectator ? null : undoSheet,
+      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undoBtn))));
 
   /** @type {import('../net.js').Snapshot|null} */
   let snap = null;
@@ -171,9 +207,11 @@ export function tableScreen(root, session) {
     snap = state.snapshot;
     titleEl.textContent = session.title();
     if (snap.round) {
-      roundEl.dataset.i18n = 'table.round';
+      // A game may call its rounds otherwise (Camel Up's legs).
+      const key = has(`${snap.game}.table.round`) ? `${snap.game}.table.round` : 'table.round';
+      roundEl.dataset.i18n = key;
       roundEl.dataset.i18nParams = JSON.stringify({ round: snap.round });
-      roundEl.textContent = t('table.round', { round: snap.round });
+      roundEl.textContent = t(key, { round: snap.round });
     } else {
       delete roundEl.dataset.i18n;
       roundEl.textContent = '';
@@ -181,6 +219,7 @@ export function tableScreen(root, session) {
     overBanner.hidden = snap.status !== 'over';
     const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
     undoBtn.hidden = !isHost;
+    if (!isHost) closeUndo();
     renderScoreboard();
     seats.update(snap);
     // A module may say what "my turn" means for its game (a host who may

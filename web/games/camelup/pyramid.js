@@ -3,7 +3,7 @@
 // die (diceSource = manual) and, in pyramid-only mode, "next leg".
 
 import { h } from '../../ui.js';
-import { GREY, colourName, colourWord, dieEl, dieText } from './common.js';
+import { GREY, colourName, colourWord, dieEl, dieText, greyFace } from './common.js';
 
 /** @typedef {import('./common.js').Ctx} Ctx @typedef {import('./common.js').Tent} Tent */
 
@@ -131,14 +131,14 @@ function manualForm(ctx, view, templates, ui) {
         class: `cm-pick-face ${a.color ? `cm-die-grey ink-${a.color}` : ''}`,
         'aria-pressed': String(chosen !== null && faceKey(chosen) === faceKey(a)),
         dataset: { value: String(a.value), color: a.color || '' },
-        text: a.color ? `${a.color === 'black' ? 'B' : 'W'}${a.value}` : String(a.value),
+        text: a.color ? greyFace(ctx, a) : String(a.value),
         onclick: () => ui.setManual({ value: a.value, color: a.color || null }),
       }))) : null,
     h('button', {
       type: 'button',
       class: 'primary cm-manual-send',
       disabled: ui.busy || !chosen,
-      text: chosen ? ctx.t('pyramid.manual_send', { die: dieLabel(chosen.die), value: chosen.color ? `${chosen.color === 'black' ? 'B' : 'W'}${chosen.value}` : chosen.value }) : ctx.t('pyramid.roll_only'),
+      text: chosen ? ctx.t('pyramid.manual_send', { die: dieLabel(chosen.die), value: chosen.color ? greyFace(ctx, chosen) : chosen.value }) : ctx.t('pyramid.roll_only'),
       onclick: () => {
         if (!chosen) return;
         const { player: _p, host: _h, ...action } = chosen;

@@ -111,7 +111,7 @@ const ko = {
   'copy.current': '지금 선택: {what}',
   'cancel': '취소',
 
-  'players.title': '플레이어',
+  'players.title': '돈과 티켓',
   'players.now': '차례',
   'players.bets': '티켓',
   'players.no_bets': '티켓 없음',
@@ -262,6 +262,11 @@ const ko = {
   'error.bad_stack': '그렇게는 보드를 고칠 수 없어요.',
   'error.bad_options': '이 규칙 옵션은 함께 쓸 수 없어요.',
   'figure.money.text': '돈 {value}',
+  'bet.top_more': '맨 위 티켓',
+  'bet.none_more': '티켓 없음',
+  'table.round': '{round}레그',
+  'face.white': '흰',
+  'face.black': '검',
 };
 
 /** @type {typeof ko} */
@@ -372,7 +377,7 @@ const en = {
   'copy.current': 'Chosen: {what}',
   'cancel': 'Cancel',
 
-  'players.title': 'Players',
+  'players.title': 'Money and tickets',
   'players.now': 'playing',
   'players.bets': 'Tickets',
   'players.no_bets': 'No tickets',
@@ -523,6 +528,11 @@ const en = {
   'error.bad_stack': 'The board cannot be set like that.',
   'error.bad_options': 'These rule options do not work together.',
   'figure.money.text': 'Money {value}',
+  'bet.top_more': 'top ticket',
+  'bet.none_more': 'no ticket left',
+  'table.round': 'Leg {round}',
+  'face.white': 'W',
+  'face.black': 'B',
 };
 
 export const STRINGS = { ko, en };
