@@ -209,6 +209,7 @@ export const STRINGS = {
     'option.characterNames.empty': '글자 A~M',
     'figure.round_scores.text': '라운드별 {value}',
     'figure.total.text': '합계 {value}점',
+    'result.player_col': '플레이어',
   },
   en: {
     title: 'King Up!',
@@ -414,5 +415,6 @@ export const STRINGS = {
     'option.characterNames.empty': 'the letters A–M',
     'figure.round_scores.text': 'Rounds {value}',
     'figure.total.text': 'Total {value}',
+    'result.player_col': 'Player',
   },
 };
