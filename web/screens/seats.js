@@ -47,8 +47,10 @@ export function figureChips(game, p) {
  * @returns {Array<[string, unknown]>}
  */
 export function figures(p) {
-  // An empty list (no round scored yet) says nothing: leave it out.
-  return Object.entries(p).filter(([k, v]) => !FIGURE_SKIP.has(k) && !(Array.isArray(v) && v.length === 0));
+  // An empty list (no round scored yet) says nothing: leave it out. The total,
+  // where there is one, is what the table asks first.
+  return Object.entries(p).filter(([k, v]) => !FIGURE_SKIP.has(k) && !(Array.isArray(v) && v.length === 0))
+    .sort(([a], [b]) => Number(b === 'total') - Number(a === 'total'));
 }
 
 /**

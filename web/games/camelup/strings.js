@@ -267,6 +267,7 @@ const ko = {
   'table.round': '{round}레그',
   'face.white': '흰',
   'face.black': '검',
+  'piles.line.one': '{pile}: {n}장',
 };
 
 /** @type {typeof ko} */
@@ -362,8 +363,8 @@ const en = {
   'finish.title': 'Finish card',
   'finish.open': 'Place a finish card',
   'finish.secret': 'The colour shows on your phone only; the others see just the pile.',
-  'finish.pile.winner': 'winner pile',
-  'finish.pile.loser': 'loser pile',
+  'finish.pile.winner': 'Winner pile',
+  'finish.pile.loser': 'Loser pile',
   'finish.confirm': '{colour} card on the {pile}',
   'finish.none': 'No finish cards left in your hand.',
   'partner.title': 'Betting partnership',
@@ -533,6 +534,7 @@ const en = {
   'table.round': 'Leg {round}',
   'face.white': 'W',
   'face.black': 'B',
+  'piles.line.one': 'On the {pile}: {n} card',
 };
 
 export const STRINGS = { ko, en };

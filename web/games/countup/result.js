@@ -31,7 +31,7 @@ function playerRound(ctx, rec, p, snap) {
     h('div', { class: 'cu-res-head' },
       h('span', { class: 'cu-name', text: ctx.name(p) }),
       s.star ? h('span', { class: 'cu-star', text: '☆20' }) : null,
-      h('span', { class: 'cu-res-score', dataset: { score: s.score }, text: ctx.t('result.points', { n: s.score }) })),
+      h('span', { class: 'cu-res-score', dataset: { score: s.score }, text: ctx.t(s.score === 1 ? 'result.points.one' : 'result.points', { n: s.score }) })),
     s.numbers ? sheetRow(ctx, { numbers: s.numbers, x_cells: xs, bonusRow }) : null,
     h('p', { class: 'cu-res-line', text: ctx.t('result.breakdown', { marker: s.marker, bonus: s.bonus, score: s.score }) }),
     cells.length ? h('ul', { class: 'cu-xcells', 'aria-label': ctx.t('result.x_cells') }, ...cells) : null);

@@ -225,8 +225,11 @@ const ko = {
   'figure.round_scores.text': '라운드 점수 {value}',
   'figure.stars.text': '☆20 {value}번',
   'figure.total.text': '합계 {value}점',
-  'figure.marker.text': '카운트 마커 {value}',
+  'figure.marker.text': '마커 {value}칸',
   'figure.locked.true': '숫자 잠금 ✓',
+  'count.held': '카운트가 멈춰 있어요: {name}님이 계속을 누르면 이어져요.',
+  'caller.paper_help': '시작을 누르면 카운트를 불러요. 손이 올라가면 멈추고 선언한 사람을 누르세요.',
+  'result.points.one': '{n}점',
 };
 
 /** @type {Record<string, string>} */
@@ -445,8 +448,11 @@ const en = {
   'figure.round_scores.text': 'Rounds {value}',
   'figure.stars.text': '☆20 ×{value}',
   'figure.total.text': 'Total {value}',
-  'figure.marker.text': 'Count marker {value}',
+  'figure.marker.text': 'Marker {value}',
   'figure.locked.true': 'Numbers locked ✓',
+  'count.held': 'The count is on hold: it goes on when {name} taps Resume.',
+  'caller.paper_help': 'Start calls the count. When a hand goes up, pause and tap who declared.',
+  'result.points.one': '{n} pt',
 };
 
 export default { ko, en };
