@@ -53,7 +53,7 @@ export function tentsCard(ctx, view, last) {
  * @param {any} snap
  * @param {{busy: boolean, shake: {state: string, toggle: () => void}, manual: {die: string|null, value: number|null, color: string|null},
  *          setManual: (m: Partial<{die: string|null, value: number|null, color: string|null}>) => void,
- *          act: (a: Record<string, unknown>) => Promise<any>, roll: () => void}} ui
+ *          act: (a: Record<string, unknown>) => Promise<any>, roll: () => void, sel?: unknown}} ui
  */
 export function rollControl(ctx, snap, ui) {
   const view = snap.view;
@@ -75,9 +75,11 @@ export function rollControl(ctx, snap, ui) {
     return h('div', { class: 'cm-roll-box' }, ...out);
   }
   const can = legal.some((/** @type {any} */ a) => a.type === 'pyramid');
+  // While a bet or a tile waits for its confirm, that confirm is the one primary
+  // button: two yellow buttons on top of each other invite the wrong tap.
   out.push(h('button', {
     type: 'button',
-    class: 'primary cm-roll',
+    class: ui.sel ? 'cm-roll' : 'primary cm-roll',
     disabled: ui.busy || !can,
     text: ui.busy && can ? ctx.t('pyramid.rolling') : ctx.t(pyramidOnly ? 'pyramid.roll_only' : 'pyramid.roll'),
     onclick: () => ui.roll(),

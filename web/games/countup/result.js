@@ -69,7 +69,8 @@ export function scoreTable(ctx, snap) {
   const winners = new Set(v.result ? v.result.winners : []);
   return h('section', { class: 'card cu-scores', 'aria-labelledby': 'cu-scores-title' },
     h('h2', { id: 'cu-scores-title', text: ctx.t('scores.title') }),
-    h('table', { class: 'cu-table' },
+    // A wide table (4 rounds and long names) scrolls sideways: a region a keyboard can reach.
+    h('div', { class: 'cu-table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'cu-scores-title' }, h('table', { class: 'cu-table' },
       h('thead', null, h('tr', null,
         h('th', { scope: 'col', text: ctx.t('scores.player') }),
         ...rounds.map((r) => h('th', { scope: 'col', text: ctx.t('scores.round', { round: r }) })),
@@ -83,7 +84,7 @@ export function scoreTable(ctx, snap) {
           return h('td', { class: `cu-rs${star ? ' star' : ''}`, text: s === undefined ? '' : star ? `${s}☆` : s });
         }),
         h('td', { class: 'cu-stars', text: p.stars || 0 }),
-        h('td', { class: 'cu-total', text: p.total || 0 }))))));
+        h('td', { class: 'cu-total', text: p.total || 0 })))))));
 }
 
 /**
