@@ -145,10 +145,19 @@ export function tableScreen(root, session) {
     }
     // Newest first: what just happened is what people ask about.
     historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
-      h('h3', r.round > 0 ? { t: 'table.history_round', tp: { round: r.round } } : { t: 'table.history_setup' }),
+      h('h3', r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
       h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
         h('span', { text: e.text }),
         e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))));
+  }
+
+  /**
+   * The game's word for its rounds where it has one (Camel Up's legs), else the platform's.
+   * @param {string} name `round` or `history_round`
+   */
+  function roundKey(name) {
+    const own = snap ? `${snap.game}.table.${name}` : '';
+    return own && has(own) ? own : `table.${name}`;
   }
 
   function renderScoreboard() {
@@ -208,7 +217,7 @@ export function tableScreen(root, session) {
     titleEl.textContent = session.title();
     if (snap.round) {
       // A game may call its rounds otherwise (Camel Up's legs).
-      const key = has(`${snap.game}.table.round`) ? `${snap.game}.table.round` : 'table.round';
+      const key = roundKey('round');
       roundEl.dataset.i18n = key;
       roundEl.dataset.i18nParams = JSON.stringify({ round: snap.round });
       roundEl.textContent = t(key, { round: snap.round });

@@ -268,6 +268,7 @@ const ko = {
   'face.white': '흰',
   'face.black': '검',
   'piles.line.one': '{pile}: {n}장',
+  'table.history_round': '{round}레그',
 };
 
 /** @type {typeof ko} */
@@ -535,6 +536,7 @@ const en = {
   'face.white': 'W',
   'face.black': 'B',
   'piles.line.one': 'On the {pile}: {n} card',
+  'table.history_round': 'Leg {round}',
 };
 
 export const STRINGS = { ko, en };
