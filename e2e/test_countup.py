@@ -311,11 +311,11 @@ def test_manual_cards_danger_zone_and_a_named_caller(phone, server):
 
     # 보라's phone calls the count.
     host.get_by_label("카운트를 부르는 휴대폰", exact=True).select_option(label="보라")
-    expect(bora.get_by_text("모두 준비되면 보라 님의 휴대폰이 카운트를 불러요.")).to_be_visible()
+    expect(bora.get_by_text("모두 준비되면 보라님의 휴대폰이 카운트를 불러요.")).to_be_visible()
     sheets = [[11, 15, 16, 18, 19], [23, 33, 35, 36, 38], [23, 33, 45, 46, 48]]
     for page, nums in zip(pages, sheets, strict=True):
         enter_sheet(page, "ko", nums)
-    expect(host.get_by_text("보라 님이 카운트를 부르는 중이에요.")).to_be_visible()
+    expect(host.get_by_text("보라님이 카운트를 부르는 중이에요.")).to_be_visible()
     expect(host.get_by_role("button", name=t["start"])).to_have_count(0)
     bora.get_by_role("button", name=t["start"]).click()
     for page in pages:

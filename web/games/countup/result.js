@@ -70,7 +70,7 @@ export function scoreTable(ctx, snap) {
   return h('section', { class: 'card cu-scores', 'aria-labelledby': 'cu-scores-title' },
     h('h2', { id: 'cu-scores-title', text: ctx.t('scores.title') }),
     // A wide table (4 rounds and long names) scrolls sideways: a region a keyboard can reach.
-    h('div', { class: 'cu-table-scroll', tabindex: 0, role: 'region', 'aria-labelledby': 'cu-scores-title' }, h('table', { class: 'cu-table' },
+    h('div', { class: 'cu-table-scroll', tabindex: 0, role: 'group', 'aria-labelledby': 'cu-scores-title' }, h('table', { class: 'cu-table' },
       h('thead', null, h('tr', null,
         h('th', { scope: 'col', text: ctx.t('scores.player') }),
         ...rounds.map((r) => h('th', { scope: 'col', text: ctx.t('scores.round', { round: r }) })),
