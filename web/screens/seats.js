@@ -16,7 +16,7 @@ const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected']);
 export function figureText(v) {
   if (typeof v === 'boolean') return v ? '✓' : '–';
   if (typeof v === 'number') return num(v);
-  if (Array.isArray(v)) return v.map(figureText).join(' · ');
+  if (Array.isArray(v)) return v.map(figureText).join(', ');
   if (v && typeof v === 'object') return Object.values(v).map(figureText).join(' · ');
   return String(v);
 }
@@ -24,16 +24,19 @@ export function figureText(v) {
 /**
  * A player's public figures in words, from the game's strings: `figure.<key>.<value>`
  * (a yes/no figure), else `figure.<key>.text` ("Total {value}"), else the label and the
- * value. A no without a word of its own says nothing and is left out.
+ * value. A no without a word of its own says nothing and is left out; once the
+ * game is over, so is every yes/no (they are about the play in progress).
  * @param {string} game
  * @param {import('../net.js').Player} p
+ * @param {boolean} [over]
  * @returns {string[]}
  */
-export function figureChips(game, p) {
+export function figureChips(game, p, over = false) {
   /** @type {string[]} */
   const out = [];
   for (const [key, v] of figures(p)) {
     const base = `${game}.figure.${key}`;
+    if (over && typeof v === 'boolean') continue;
     if ((typeof v === 'boolean' || typeof v === 'string') && has(`${base}.${v}`)) out.push(t(`${base}.${v}`));
     else if (v === false || v === null) continue;
     else if (has(`${base}.text`)) out.push(t(`${base}.text`, { value: figureText(v) }));
@@ -178,7 +181,7 @@ export function seatsComponent(session, mode) {
         p.connected === undefined ? null : h('span', {
           class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', label: p.connected ? 'seats.online' : 'seats.offline',
         }),
-        mode === 'table' ? h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p).join(' · ') }) : null);
+        mode === 'table' ? h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }) : null);
       const tools = h('div', { class: 'seat-tools' });
       if (isHost && lobby) {
         tools.append(

@@ -166,7 +166,7 @@ export function tableScreen(root, session) {
       h('span', { class: 'seat-name', text: p.name }),
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
       p.connected === false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
-      h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p).join(' · ') }))));
+      h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }))));
   }
 
   /** @type {import('../games-loader.js').GameContext} */
