@@ -100,7 +100,14 @@ export default /** @satisfies {GameModule} */ ({
       fix: { open: false, space: 1, camels: [], touched: false },
       shake: /** @type {Shake} */ (/** @type {unknown} */ (null)),
       /** @param {Sel|null} s */
-      select(s) { ui.sel = s; render(); },
+      select(s) {
+        ui.sel = s;
+        render();
+        // The confirm that just appeared may sit under the fixed bottom bar: bring
+        // it up (the page's scroll padding keeps it clear of the bar).
+        const confirm = s ? el.querySelector('.cm-confirm') : null;
+        if (confirm) confirm.scrollIntoView({ block: 'nearest' });
+      },
       /** @param {Partial<ManualRoll>} m */
       setManual(m) { Object.assign(ui.manual, m); render(); },
       /** @param {Partial<FixForm>} f */
