@@ -5,7 +5,7 @@ import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
 import { gameTitle, h, showError } from '../ui.js';
-import { optionValueText } from './options.js';
+import { optionValueText } from './lobby.js';
 
 /**
  * @typedef {import('../app.js').App} App
