@@ -26,7 +26,7 @@ L: dict[str, dict[str, str]] = {
         "finish": "지금 끝까지", "finish_confirm": "한 번 더: 남은 숫자를 모두 불러요",
         "faster": "빠르게", "result": "{round}라운드 결과", "next": "다음 라운드 시작",
         "voice_on": "음성 켜짐", "voice_off": "음성 꺼짐", "bonus_title": "보너스 점수 입력",
-        "bonus_mine": "내 보너스 점수", "bonus_for": "{name} 님의 보너스 점수", "bonus_send": "입력",
+        "bonus_mine": "내 보너스 점수", "bonus_for": "{name}님의 보너스 점수", "bonus_send": "입력",
         "record": "{n} 선언 기록", "record_collision": "{n} 동시 선언 기록 ({count}명)",
         "declare_title": "{n} — 누가 선언했나요?",
     },

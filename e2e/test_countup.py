@@ -27,6 +27,19 @@ from e2e.countup_helpers import (
 from engines.countup import ENGINE
 
 NAMES = {"ko": ["민수", "보라", "지훈"], "en": ["Mina", "Bora", "Jin"]}
+#: Whether a digit's Korean reading (영 일 이 삼 사 오 육 칠 팔 구) ends in a consonant.
+_DIGIT_FINAL = {0: True, 1: True, 2: False, 3: True, 4: False, 5: False, 6: True, 7: True, 8: True, 9: False}
+
+
+def obj_particle(n: int) -> str:
+    """을/를 after a number below 100 (a trailing zero reads 십: a consonant)."""
+    return "을" if n % 10 == 0 or _DIGIT_FINAL[n % 10] else "를"
+
+
+def topic_particle(n: int) -> str:
+    """은/는 after a number below 100."""
+    return "은" if n % 10 == 0 or _DIGIT_FINAL[n % 10] else "는"
+
 LOCALE = {"ko": "ko-KR", "en": "en-US"}
 
 
@@ -223,9 +236,10 @@ def test_live_validation_in_words_and_spoken_numbers(phone, server):
     page.get_by_label("3번", exact=True).fill("60")
     page.get_by_label("4번", exact=True).fill(str(20 + bad))
     problems = page.locator("#cu-problems")
-    expect(problems).to_contain_text(f"{good[0]}을(를) 두 번 적었어요")
+    # The particle follows how the number is read (11 십일 → 을, 12 십이 → 를).
+    expect(problems).to_contain_text(f"{good[0]}{obj_particle(good[0])} 두 번 적었어요")
     expect(problems).to_contain_text("60: 1부터 49까지만 적을 수 있어요.")
-    expect(problems).to_contain_text(f"{20 + bad}: 끝자리 {bad}은(는) 이번 라운드에 금지예요")
+    expect(problems).to_contain_text(f"{20 + bad}: 끝자리 {bad}{topic_particle(bad)} 이번 라운드에 금지예요")
     expect(page.get_by_role("button", name="숫자 잠그기")).to_be_disabled()
     expect(page.locator("#cu-num-2")).to_have_attribute("aria-invalid", "true")
     for i, n in enumerate(good[:5]):
@@ -297,11 +311,11 @@ def test_manual_cards_danger_zone_and_a_named_caller(phone, server):
 
     # 보라's phone calls the count.
     host.get_by_label("카운트를 부르는 휴대폰", exact=True).select_option(label="보라")
-    expect(bora.get_by_text("모두 준비되면 보라 님의 휴대폰이 카운트를 불러요.")).to_be_visible()
+    expect(bora.get_by_text("모두 준비되면 보라님의 휴대폰이 카운트를 불러요.")).to_be_visible()
     sheets = [[11, 15, 16, 18, 19], [23, 33, 35, 36, 38], [23, 33, 45, 46, 48]]
     for page, nums in zip(pages, sheets, strict=True):
         enter_sheet(page, "ko", nums)
-    expect(host.get_by_text("보라 님이 카운트를 부르는 중이에요.")).to_be_visible()
+    expect(host.get_by_text("보라님이 카운트를 부르는 중이에요.")).to_be_visible()
     expect(host.get_by_role("button", name=t["start"])).to_have_count(0)
     bora.get_by_role("button", name=t["start"]).click()
     for page in pages:

@@ -264,7 +264,9 @@ def test_generic_module_play_history_and_undo(phone, games, server):
     expect(history.get_by_role("listitem").filter(has_text="민수 +2")).to_be_visible()
 
     host.get_by_role("button", name="되돌리기").click()
-    host.get_by_role("button", name="다시 누르면 되돌려요").click()
+    # It says what it will take back before it does.
+    expect(host.locator("#undo-sheet .undo-what")).to_contain_text("되돌릴 행동: 민수 +2")
+    host.get_by_role("button", name="네, 되돌려요").click()
     expect(host.get_by_role("status").filter(has_text="마지막 행동을 되돌렸어요.")).to_be_visible()
     expect(history.get_by_role("listitem").filter(has_text="민수 +2")).to_contain_text("취소됨")
     expect(host.get_by_role("button", name="add n=2")).to_be_enabled()

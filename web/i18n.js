@@ -58,7 +58,107 @@ export function getLang() {
 export function t(key, params) {
   const s = dicts[lang][key] ?? dicts.en[key] ?? key;
   if (!params) return s;
-  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  // `{name}` is the value; `{name:이/가}` the value and its Korean particle.
+  return s.replace(/\{(\w+)(?::([^{}]+))?\}/g, (m, name, pair) => {
+    if (!(name in params)) return m;
+    const v = params[name];
+    const text = typeof v === 'number' ? num(v) : String(v);
+    return pair ? text + particle(text, pair) : text;
+  });
+}
+
+/**
+ * `t()` for a sentence about `count` things: the key's `.one` form when there is
+ * exactly one and the language has it ("1 card", not "1 cards"). Korean needs none.
+ * @param {string} key
+ * @param {number} count
+ * @param {Record<string, unknown>} [params]
+ */
+export function tn(key, count, params) {
+  const one = `${key}.one`;
+  return t(count === 1 && (one in dicts[lang]) ? one : key, { count, ...params });
+}
+
+/**
+ * A number as the screen's language writes it (digit grouping, decimals).
+ * @param {number} n
+ * @param {Intl.NumberFormatOptions} [opts]
+ */
+export function num(n, opts) {
+  return n.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-US', opts);
+}
+
+// Korean readings of what a word may end in, as "has a final consonant" and
+// "that consonant is ㄹ" (으로/로 treats ㄹ like a vowel). 0: none, 1: one, 2: ㄹ.
+/** @type {Record<string, 0|1|2>} digit → its Sino-Korean reading (영 일 이 삼 사 오 육 칠 팔 구) */
+const DIGIT_FINAL = { 0: 1, 1: 2, 2: 0, 3: 1, 4: 0, 5: 0, 6: 1, 7: 2, 8: 2, 9: 0 };
+/** @type {Record<string, 0|1|2>} letter → its Korean name (에이 비 씨 … 엘 엠 엔 … 알 …) */
+const LETTER_FINAL = {
+  a: 0, b: 0, c: 0, d: 0, e: 0, f: 0, g: 0, h: 0, i: 0, j: 0, k: 0, l: 2, m: 1,
+  n: 1, o: 0, p: 0, q: 0, r: 2, s: 0, t: 0, u: 0, v: 0, w: 0, x: 0, y: 0, z: 0,
+};
+
+/**
+ * How the end of `word` sounds in Korean: 0 no final consonant, 1 a final
+ * consonant, 2 the final ㄹ; null when nothing in it can be read.
+ * @param {string} word
+ * @returns {0|1|2|null}
+ */
+function finalSound(word) {
+  // Closing brackets, quotes, spaces and punctuation are not read aloud.
+  const m = String(word).replace(/(\d)[,.](?=\d{3}\b)/g, '$1').match(/([0-9]+|[A-Za-z]+|[\uAC00-\uD7A3])[^0-9A-Za-z\uAC00-\uD7A3]*$/u);
+  if (!m) return null;
+  const tail = m[1];
+  const code = tail.charCodeAt(tail.length - 1);
+  if (code >= 0xAC00 && code <= 0xD7A3) {
+    const jong = (code - 0xAC00) % 28;
+    return jong === 0 ? 0 : jong === 8 ? 2 : 1;
+  }
+  if (/^[0-9]+$/.test(tail)) {
+    // The reading ends on the last non-zero digit, or on the power of ten of
+    // the trailing zeros: 십(ㅂ) 백(ㄱ) 천(ㄴ) 만(ㄴ), 억(ㄱ) 조(none).
+    const zeros = (tail.match(/0+$/) || [''])[0].length;
+    if (zeros === tail.length) return 1; // 영
+    if (zeros === 0) return DIGIT_FINAL[tail[tail.length - 1]];
+    if (zeros >= 12) return 0; // 조
+    if (zeros >= 8) return 1; // 억
+    return 1; // 십, 백, 천, 만
+  }
+  const w = tail.toLowerCase();
+  // A single letter or an acronym is spelled out: its last letter's name.
+  if (w.length === 1 || (w.length <= 3 && tail === tail.toUpperCase())) return LETTER_FINAL[w[w.length - 1]];
+  // A word is read roughly as English sounds: Sam 샘, Bill 빌, Jack 잭, Kate 케이트, Max 맥스.
+  if (/l$/.test(w)) return 2;
+  if (/(m|n|ng)$/.test(w)) return 1;
+  // A voiceless stop after one short vowel closes the syllable (Pat 팻, Nick 닉);
+  // b, d, g and long vowels get a vowel of their own (Ted 테드, Pete 피트).
+  if (/[^aeiou][aeiou](ck|k|p|t)$/.test(w) || /^[aeiou](ck|k|p|t)$/.test(w)) return 1;
+  return 0;
+}
+
+/**
+ * The Korean particle that follows `word`, chosen by its final consonant:
+ * `pair` is "after a consonant/after a vowel" (은/는, 이/가, 을/를, 과/와, 으로/로,
+ * 이에요/예요, 아/야). Names, numbers and Latin letters are read as Koreans say
+ * them. Unreadable words keep both forms ("은(는)").
+ *
+ *   particle('민준', '이/가') → '이'      particle('유나', '이/가') → '가'
+ *   particle('7', '은/는') → '은' (칠)    particle('5', '을/를') → '를' (오)
+ *   particle('10', '이/가') → '이' (십)   particle('G', '이/가') → '가' (지)
+ *   particle('Sam', '이/가') → '이'       particle('서울', '으로/로') → '로'
+ *   particle('Kate', '은/는') → '는'      particle('1,000', '을/를') → '을' (천)
+ * @param {string|number} word
+ * @param {string} pair
+ * @returns {string}
+ */
+export function particle(word, pair) {
+  const [withFinal, withoutFinal] = pair.split('/');
+  if (withoutFinal === undefined) return pair;
+  const sound = finalSound(String(word));
+  if (sound === null) return `${withFinal}(${withoutFinal})`;
+  // 으로/로: a final ㄹ takes 로, like a vowel.
+  if (sound === 2 && withFinal === '으로') return withoutFinal;
+  return sound === 0 ? withoutFinal : withFinal;
 }
 
 /** @param {string} key */

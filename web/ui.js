@@ -86,6 +86,9 @@ export function clearError() {
 
 /** @param {number|number[]} pattern */
 export function vibrate(pattern) {
+  // Browsers refuse (and log an error) before the first tap on the page.
+  const activation = /** @type {{hasBeenActive?: boolean}|undefined} */ (/** @type {any} */ (navigator).userActivation);
+  if (activation && activation.hasBeenActive === false) return;
   try {
     if (typeof navigator.vibrate === 'function') navigator.vibrate(pattern);
   } catch { /* not supported: silent */ }

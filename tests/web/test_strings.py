@@ -251,7 +251,8 @@ def _empty(d: Strings) -> list[str]:
     return sorted(f"{lang}:{k}" for lang in LANGS for k, v in d[lang].items() if not isinstance(v, str) or not v.strip())
 
 
-_PARAM = re.compile(r"\{(\w+)\}")
+# `{name}` or `{name:이/가}` (the value with its Korean particle, web/i18n.js: t).
+_PARAM = re.compile(r"\{(\w+)(?::[^{}]+)?\}")
 
 
 def _param_gaps(d: Strings) -> list[str]:

@@ -100,7 +100,14 @@ export default /** @satisfies {GameModule} */ ({
       fix: { open: false, space: 1, camels: [], touched: false },
       shake: /** @type {Shake} */ (/** @type {unknown} */ (null)),
       /** @param {Sel|null} s */
-      select(s) { ui.sel = s; render(); },
+      select(s) {
+        ui.sel = s;
+        render();
+        // The confirm that just appeared may sit under the fixed bottom bar: bring
+        // it up (the page's scroll padding keeps it clear of the bar).
+        const confirm = s ? el.querySelector('.cm-confirm') : null;
+        if (confirm) confirm.scrollIntoView({ block: 'nearest' });
+      },
       /** @param {Partial<ManualRoll>} m */
       setManual(m) { Object.assign(ui.manual, m); render(); },
       /** @param {Partial<FixForm>} f */
@@ -218,7 +225,7 @@ export default /** @satisfies {GameModule} */ ({
       }));
       const tentsEl = part('tents', [base, v.tents, v.pyramid, v.colours, lastKey], () => tentsCard(ctx, v, last));
       const rollLegal = legal.filter((/** @type {any} */ a) => ['pyramid', 'pyramid_manual', 'next_leg'].includes(a.type));
-      const roll = over ? null : part('roll', [busy, rollLegal, v.phase, v.mode, v.colours, ui.shake.state, ui.manual, snap.me], () => rollControl(ctx, snap, ui));
+      const roll = over ? null : part('roll', [busy, rollLegal, v.phase, v.mode, v.colours, ui.shake.state, ui.manual, snap.me, Boolean(ui.sel)], () => rollControl(ctx, snap, ui));
       const host = snap.me !== null && snap.me === snap.host;
       const fix = !over && host && legal.some((/** @type {any} */ a) => a.type === 'set_stack')
         ? part('fix', [busy, v.board, v.colours, ui.fix.space, ui.fix.camels], () => fixCard(ctx, v, ui))

@@ -4,6 +4,7 @@ import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
 import { clearError, gameTitle, h, showError } from '../ui.js';
+import { optionValueText } from './lobby.js';
 
 /**
  * @typedef {import('../app.js').App} App
@@ -21,8 +22,20 @@ function humanize(key) {
 }
 
 /**
- * One form field per simple option (boolean, enum, integer); anything else
- * keeps its documented default. Only values the host changed are sent.
+ * @param {unknown} a @param {unknown} b
+ */
+function sameValue(a, b) {
+  /** @param {unknown} v @returns {string} */
+  const canon = (v) => (Array.isArray(v) ? `[${v.map(canon).join(',')}]`
+    : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${k}:${canon(/** @type {any} */ (v)[k])}`).join(',')}}`
+      : JSON.stringify(v));
+  return canon(a) === canon(b);
+}
+
+/**
+ * One form field per option: boolean, enum, integer, a word-or-number choice, a
+ * number per player count, names per language; lists keep their documented
+ * default. Only values the host changed are sent.
  * @param {GameInfo} game
  * @returns {{el: HTMLElement, values: () => Record<string, unknown>, relabel: () => void}}
  */
@@ -55,7 +68,9 @@ function optionsForm(game) {
     const k = `${game.name}.option.${key}.${value}`;
     return has(k) ? t(k) : String(value);
   };
-  for (const [key, prop] of Object.entries(props)) {
+  // Tables of numbers and names after the one-line choices: they are rarely changed.
+  const ordered = Object.entries(props).sort(([, a], [, b]) => Number(a.type === 'object') - Number(b.type === 'object'));
+  for (const [key, prop] of ordered) {
     // No default: a random outcome drawn by the server (refused from clients).
     if (!('default' in prop)) continue;
     const id = `opt-${game.name}-${key}`;
@@ -86,6 +101,82 @@ function optionsForm(game) {
           [...select.options].forEach((o, i) => { o.textContent = valueLabel(key, prop.enum[i]); });
         },
       });
+    } else if (Array.isArray(prop.oneOf) && prop.oneOf.every((/** @type {any} */ o) => 'const' in o || o.type === 'integer')) {
+      // A word or a number ("the last round" or round 1–10): one select of both.
+      /** @type {unknown[]} */
+      const choices = [];
+      for (const o of prop.oneOf) {
+        if ('const' in o) choices.push(o.const);
+        else for (let n = o.minimum ?? 1; n <= (o.maximum ?? 10); n++) choices.push(n);
+      }
+      const select = /** @type {HTMLSelectElement} */ (h('select', { id }));
+      const optText = (/** @type {unknown} */ v) => (typeof v === 'number' ? optionValueText(game.name, key, v) : valueLabel(key, v));
+      choices.forEach((v, i) => {
+        const o = h('option', { value: String(i), text: optText(v) });
+        if (v === prop.default) /** @type {HTMLOptionElement} */ (o).selected = true;
+        select.append(o);
+      });
+      const lab = h('label', { for: id, text: label(key, prop) });
+      const hint = help(key, prop, id);
+      select.setAttribute('aria-describedby', hint.id);
+      box.append(h('div', { class: 'field' }, lab, select, hint));
+      fields.push({
+        key, def: prop.default, read: () => choices[Number(select.value)],
+        relabel: () => {
+          lab.textContent = label(key, prop);
+          rehelp(hint, key, prop);
+          [...select.options].forEach((o, i) => { o.textContent = optText(choices[i]); });
+        },
+      });
+    } else if (prop.type === 'object' && prop.properties && Object.keys(prop.properties).every((k) => /^\d+$/.test(k))
+      && Object.values(prop.properties).every((/** @type {any} */ q) => q.type === 'integer')) {
+      // A number per player count (3 players: 4, 4 players: 3, …): one small input each.
+      const counts = Object.keys(prop.properties);
+      const legend = h('legend', { text: label(key, prop) });
+      const hint = help(key, prop, id);
+      /** @type {Array<{n: string, input: HTMLInputElement, lab: HTMLElement}>} */
+      const cells = counts.map((n) => {
+        const q = prop.properties[n];
+        const input = /** @type {HTMLInputElement} */ (h('input', {
+          type: 'number', id: `${id}-${n}`, inputmode: 'numeric', min: q.minimum, max: q.maximum, step: 1,
+        }));
+        input.value = String((prop.default || {})[n] ?? '');
+        const lab = h('label', { for: `${id}-${n}`, text: t('options.players_n', { n: Number(n) }) });
+        return { n, input, lab };
+      });
+      box.append(h('fieldset', { class: 'field per-players', 'aria-describedby': hint.id }, legend,
+        h('div', { class: 'per-players-grid' }, ...cells.map((c) => h('div', { class: 'field' }, c.lab, c.input))), hint));
+      fields.push({
+        key, def: prop.default,
+        read: () => Object.fromEntries(cells.map((c) => [c.n, c.input.value === '' ? (prop.default || {})[c.n] : Number(c.input.value)])),
+        relabel: () => {
+          legend.textContent = label(key, prop);
+          rehelp(hint, key, prop);
+          for (const c of cells) c.lab.textContent = t('options.players_n', { n: Number(c.n) });
+        },
+      });
+    } else if (prop.type === 'object' && prop.properties && Object.values(prop.properties).every(
+      (/** @type {any} */ q) => q.type === 'object' && q.properties && q.properties.ko && q.properties.en)) {
+      // Names per language (King Up!'s characters): the names in the host's language;
+      // an empty field keeps the default (the letter).
+      const names = Object.keys(prop.properties);
+      const legend = h('legend', { text: label(key, prop) });
+      const hint = help(key, prop, id);
+      /** @type {Array<{k: string, input: HTMLInputElement}>} */
+      const cells = names.map((k) => {
+        const max = prop.properties[k].properties.ko.maxLength || 24;
+        return { k, input: /** @type {HTMLInputElement} */ (h('input', { id: `${id}-${k}`, maxlength: max, autocomplete: 'off' })) };
+      });
+      box.append(h('fieldset', { class: 'field names-grid', 'aria-describedby': hint.id }, legend,
+        h('div', { class: 'per-players-grid' }, ...cells.map((c) => h('div', { class: 'field' }, h('label', { for: `${id}-${c.k}`, text: c.k }), c.input))), hint));
+      fields.push({
+        key, def: prop.default,
+        read: () => {
+          const lang = getLang();
+          return Object.fromEntries(cells.filter((c) => c.input.value.trim()).map((c) => [c.k, { [lang]: c.input.value.trim() }]));
+        },
+        relabel: () => { legend.textContent = label(key, prop); rehelp(hint, key, prop); },
+      });
     } else if (prop.type === 'integer') {
       const input = /** @type {HTMLInputElement} */ (h('input', {
         type: 'number', id, inputmode: 'numeric', min: prop.minimum, max: prop.maximum, step: 1,
@@ -108,7 +199,9 @@ function optionsForm(game) {
       const out = {};
       for (const f of fields) {
         const v = f.read();
-        if (v !== f.def) out[f.key] = v;
+        // Objects by value: only what the host changed is sent.
+        if (sameValue(v, f.def)) continue;
+        out[f.key] = v;
       }
       return out;
     },

@@ -2,6 +2,7 @@
 // (lobby), hand over host powers, and a per-seat rejoin QR for a lost phone.
 // Used by the lobby and by the table's "Players" panel.
 
+import { has, num, t } from '../i18n.js';
 import { api } from '../net.js';
 import { confirmButton, h, showError } from '../ui.js';
 
@@ -14,9 +15,34 @@ const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected']);
  */
 export function figureText(v) {
   if (typeof v === 'boolean') return v ? '✓' : '–';
+  if (typeof v === 'number') return num(v);
   if (Array.isArray(v)) return v.map(figureText).join(', ');
-  if (v && typeof v === 'object') return JSON.stringify(v);
+  if (v && typeof v === 'object') return Object.values(v).map(figureText).join(' · ');
   return String(v);
+}
+
+/**
+ * A player's public figures in words, from the game's strings: `figure.<key>.<value>`
+ * (a yes/no figure), else `figure.<key>.text` ("Total {value}"), else the label and the
+ * value. A no without a word of its own says nothing and is left out; once the
+ * game is over, so is every yes/no (they are about the play in progress).
+ * @param {string} game
+ * @param {import('../net.js').Player} p
+ * @param {boolean} [over]
+ * @returns {string[]}
+ */
+export function figureChips(game, p, over = false) {
+  /** @type {string[]} */
+  const out = [];
+  for (const [key, v] of figures(p)) {
+    const base = `${game}.figure.${key}`;
+    if (over && typeof v === 'boolean') continue;
+    if ((typeof v === 'boolean' || typeof v === 'string') && has(`${base}.${v}`)) out.push(t(`${base}.${v}`));
+    else if (v === false || v === null) continue;
+    else if (has(`${base}.text`)) out.push(t(`${base}.text`, { value: figureText(v) }));
+    else out.push(`${has(base) ? t(base) : key} ${figureText(v)}`);
+  }
+  return out;
 }
 
 /**
@@ -24,8 +50,10 @@ export function figureText(v) {
  * @returns {Array<[string, unknown]>}
  */
 export function figures(p) {
-  // An empty list (no round scored yet) says nothing: leave it out.
-  return Object.entries(p).filter(([k, v]) => !FIGURE_SKIP.has(k) && !(Array.isArray(v) && v.length === 0));
+  // An empty list (no round scored yet) says nothing: leave it out. The total,
+  // where there is one, is what the table asks first.
+  return Object.entries(p).filter(([k, v]) => !FIGURE_SKIP.has(k) && !(Array.isArray(v) && v.length === 0))
+    .sort(([a], [b]) => Number(b === 'total') - Number(a === 'total'));
 }
 
 /**
@@ -153,7 +181,7 @@ export function seatsComponent(session, mode) {
         p.connected === undefined ? null : h('span', {
           class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', label: p.connected ? 'seats.online' : 'seats.offline',
         }),
-        mode === 'table' ? h('span', { class: 'seat-figures', text: figures(p).map(([k, v]) => `${k} ${figureText(v)}`).join(' · ') }) : null);
+        mode === 'table' ? h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }) : null);
       const tools = h('div', { class: 'seat-tools' });
       if (isHost && lobby) {
         tools.append(

@@ -4,10 +4,10 @@
 import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
-import { confirmButton, h, showError, toast, vibrate } from '../ui.js';
+import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { pinCard } from './pin.js';
-import { figureText, figures, seatsComponent } from './seats.js';
+import { figureChips, seatsComponent } from './seats.js';
 
 /**
  * What `snap.legal` holds for the game itself: everything but the actions the
@@ -58,15 +58,50 @@ export function tableScreen(root, session) {
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
   historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
-  const undoBtn = confirmButton({
-    t: 'table.undo', confirm: 'table.undo_confirm', class: 'danger',
-    onConfirm: async () => {
-      try {
-        await session.act({ type: 'undo' });
-        toast(t('table.undone_toast'));
-      } catch { /* shown already */ }
-    },
+  // Undo asks first, in a sheet above the bar, and says what it will take back:
+  // the newest history entry still standing.
+  const undoWhat = h('p', { class: 'undo-what' });
+  const undoYes = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger-fill', t: 'table.undo_confirm' }));
+  const undoNo = h('button', { type: 'button', t: 'common.cancel' });
+  const undoSheet = h('div', { class: 'undo-sheet', id: 'undo-sheet', role: 'group', 'aria-labelledby': 'undo-title', hidden: true },
+    h('h2', { id: 'undo-title', t: 'table.undo_title' }), undoWhat, h('div', { class: 'row' }, undoNo, undoYes));
+  const undoBtn = h('button', { type: 'button', class: 'danger', t: 'table.undo', 'aria-expanded': 'false', 'aria-controls': 'undo-sheet' });
+  const closeUndo = () => {
+    undoSheet.hidden = true;
+    undoBtn.setAttribute('aria-expanded', 'false');
+  };
+  undoBtn.addEventListener('click', async () => {
+    if (!undoSheet.hidden) { closeUndo(); return; }
+    undoWhat.textContent = t('common.loading');
+    undoSheet.hidden = false;
+    undoBtn.setAttribute('aria-expanded', 'true');
+    undoYes.disabled = false;
+    undoYes.focus();
+    const last = await lastAction();
+    undoWhat.textContent = last ? t('table.undo_what', { what: last }) : t('table.undo_last');
   });
+  undoNo.addEventListener('click', () => { closeUndo(); undoBtn.focus(); });
+  undoYes.addEventListener('click', async () => {
+    undoYes.disabled = true;
+    try {
+      await session.act({ type: 'undo' });
+      toast(t('table.undone_toast'));
+    } catch { /* shown already */ }
+    closeUndo();
+  });
+
+  /** The newest history line not undone yet, in the screen's language. */
+  async function lastAction() {
+    try {
+      /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
+      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}`, { token: session.token });
+      const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
+      entries.sort((a, b) => a.version - b.version);
+      return entries.length ? entries[entries.length - 1].text : '';
+    } catch {
+      return '';
+    }
+  }
 
   root.append(h('section', { class: 'table', 'aria-labelledby': 'table-title' },
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
@@ -77,7 +112,8 @@ export function tableScreen(root, session) {
     gameArea,
     historyPanel,
     playersPanel,
-    h('div', { class: 'bottom-bar row' }, historyBtn, playersBtn, session.spectator ? null : undoBtn)));
+    h('div', { class: 'bottom-bar' }, session.spectator ? null : undoSheet,
+      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undoBtn))));
 
   /** @type {import('../net.js').Snapshot|null} */
   let snap = null;
@@ -113,10 +149,19 @@ export function tableScreen(root, session) {
     }
     // Newest first: what just happened is what people ask about.
     historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
-      h('h3', r.round > 0 ? { t: 'table.history_round', tp: { round: r.round } } : { t: 'table.history_setup' }),
+      h('h3', r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
       h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
         h('span', { text: e.text }),
         e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))));
+  }
+
+  /**
+   * The game's word for its rounds where it has one (Camel Up's legs), else the platform's.
+   * @param {string} name `round` or `history_round`
+   */
+  function roundKey(name) {
+    const own = snap ? `${snap.game}.table.${name}` : '';
+    return own && has(own) ? own : `table.${name}`;
   }
 
   function renderScoreboard() {
@@ -125,13 +170,7 @@ export function tableScreen(root, session) {
       h('span', { class: 'seat-name', text: p.name }),
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
       p.connected === false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
-      h('span', { class: 'seat-figures', text: figures(p).map(([k, v]) => `${figureLabel(k)} ${figureText(v)}`).join(' · ') }))));
-  }
-
-  /** @param {string} key */
-  function figureLabel(key) {
-    const k = snap ? `${snap.game}.figure.${key}` : '';
-    return k && has(k) ? t(k) : key;
+      h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }))));
   }
 
   /** @type {import('../games-loader.js').GameContext} */
@@ -181,9 +220,11 @@ export function tableScreen(root, session) {
     snap = state.snapshot;
     titleEl.textContent = session.title();
     if (snap.round) {
-      roundEl.dataset.i18n = 'table.round';
+      // A game may call its rounds otherwise (Camel Up's legs).
+      const key = roundKey('round');
+      roundEl.dataset.i18n = key;
       roundEl.dataset.i18nParams = JSON.stringify({ round: snap.round });
-      roundEl.textContent = t('table.round', { round: snap.round });
+      roundEl.textContent = t(key, { round: snap.round });
     } else {
       delete roundEl.dataset.i18n;
       roundEl.textContent = '';
@@ -191,6 +232,7 @@ export function tableScreen(root, session) {
     overBanner.hidden = snap.status !== 'over';
     const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
     undoBtn.hidden = !isHost;
+    if (!isHost) closeUndo();
     renderScoreboard();
     seats.update(snap);
     pin.update(snap);

@@ -71,13 +71,15 @@ function ticketsRow(ctx, snap, ui) {
         type: 'button',
         class: `cm-ticket cm-c-${colourWord(view, camel)}`,
         'aria-pressed': String(chosen),
-        'aria-label': value === null ? ctx.t('bet.none', { colour }) : ctx.t('bet.top', { colour, value }),
         disabled: ui.busy || !legal.has(camel),
         dataset: { camel, value: value === null ? '' : String(value) },
         onclick: () => ui.select(chosen ? null : { kind: 'bet', camel }),
       },
-      h('span', { class: 'cm-ticket-value', 'aria-hidden': 'true', text: value === null ? '–' : String(value) }),
-      h('span', { class: 'cm-ticket-name', 'aria-hidden': 'true', text: colour }));
+      // The name is the visible text ("5 blue") and the rest for a screen reader:
+      // a spoken label that matches what a voice-control user reads aloud.
+      h('span', { class: 'cm-ticket-value', text: value === null ? '–' : String(value) }),
+      h('span', { class: 'cm-ticket-name', text: colour }),
+      h('span', { class: 'sr-only', text: value === null ? ctx.t('bet.none_more') : ctx.t('bet.top_more') }));
     }));
 }
 

@@ -88,11 +88,11 @@ export function camelTag(ctx, view, camel, extra) {
 }
 
 /**
- * "W2" / "B3": the grey die's face.
- * @param {Tent} tent
+ * "W2" / "B3" (Korean "흰2" / "검3"): a grey die's face, its ink's letter and value.
+ * @param {Ctx} ctx @param {{color?: string|null, value: number}} face
  */
-export function greyFace(tent) {
-  return `${tent.color === 'black' ? 'B' : 'W'}${tent.value}`;
+export function greyFace(ctx, face) {
+  return `${ctx.t(face.color === 'black' ? 'face.black' : 'face.white')}${face.value}`;
 }
 
 /**
@@ -100,7 +100,7 @@ export function greyFace(tent) {
  * @param {Ctx} ctx @param {any} view @param {Tent} tent
  */
 export function dieText(ctx, view, tent) {
-  if (tent.die === GREY) return ctx.t('die.grey', { face: greyFace(tent), camel: camelName(ctx, view, tent.camel) });
+  if (tent.die === GREY) return ctx.t('die.grey', { face: greyFace(ctx, tent), camel: camelName(ctx, view, tent.camel) });
   return ctx.t('die.racing', { colour: colourName(ctx, view, tent.die), value: tent.value });
 }
 
@@ -120,7 +120,7 @@ export function dieEl(ctx, view, tent, opts = {}) {
     role: 'img',
     'aria-label': dieText(ctx, view, tent),
     dataset: { die: tent.die, value: String(tent.value), color: tent.color || '', camel: tent.camel },
-  }, h('span', { class: 'cm-die-value', 'aria-hidden': 'true', text: grey ? greyFace(tent) : String(tent.value) }));
+  }, h('span', { class: 'cm-die-value', 'aria-hidden': 'true', text: grey ? greyFace(ctx, tent) : String(tent.value) }));
 }
 
 /**

@@ -101,6 +101,8 @@ function content(ctx, snap, a, version) {
   const view = snap.view;
   const leg = a.leg;
   const den = leg.denominator;
+  // Counts as the screen's language writes numbers.
+  const locale = ctx.lang === 'ko' ? 'ko-KR' : 'en-US';
   const racing = (view.camels && view.camels.racing) || Object.keys(leg.ranks);
   const out = [];
   out.push(h('h3', { text: ctx.t('odds.leg') }));
@@ -115,7 +117,7 @@ function content(ctx, snap, a, version) {
         bar.style.width = `${Math.max(0, Math.min(100, p * 100)).toFixed(1)}%`;
         return h('span', {
           class: `cm-bar ${k}`,
-          title: `${ranks[/** @type {number} */ (i)].toLocaleString('en-US')} / ${den.toLocaleString('en-US')}`,
+          title: `${ranks[/** @type {number} */ (i)].toLocaleString(locale)} / ${den.toLocaleString(locale)}`,
           'aria-label': `${ctx.t(`odds.${k}`)} ${pct(p)}`,
           dataset: { place: String(k), count: String(ranks[/** @type {number} */ (i)]) },
         }, bar, h('span', { class: 'cm-bar-text', text: pct(p) }));

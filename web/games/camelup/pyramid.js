@@ -3,7 +3,7 @@
 // die (diceSource = manual) and, in pyramid-only mode, "next leg".
 
 import { h } from '../../ui.js';
-import { GREY, colourName, colourWord, dieEl, dieText } from './common.js';
+import { GREY, colourName, colourWord, dieEl, dieText, greyFace } from './common.js';
 
 /** @typedef {import('./common.js').Ctx} Ctx @typedef {import('./common.js').Tent} Tent */
 
@@ -53,7 +53,7 @@ export function tentsCard(ctx, view, last) {
  * @param {any} snap
  * @param {{busy: boolean, shake: {state: string, toggle: () => void}, manual: {die: string|null, value: number|null, color: string|null},
  *          setManual: (m: Partial<{die: string|null, value: number|null, color: string|null}>) => void,
- *          act: (a: Record<string, unknown>) => Promise<any>, roll: () => void}} ui
+ *          act: (a: Record<string, unknown>) => Promise<any>, roll: () => void, sel?: unknown}} ui
  */
 export function rollControl(ctx, snap, ui) {
   const view = snap.view;
@@ -75,9 +75,11 @@ export function rollControl(ctx, snap, ui) {
     return h('div', { class: 'cm-roll-box' }, ...out);
   }
   const can = legal.some((/** @type {any} */ a) => a.type === 'pyramid');
+  // While a bet or a tile waits for its confirm, that confirm is the one primary
+  // button: two yellow buttons on top of each other invite the wrong tap.
   out.push(h('button', {
     type: 'button',
-    class: 'primary cm-roll',
+    class: ui.sel ? 'cm-roll' : 'primary cm-roll',
     disabled: ui.busy || !can,
     text: ui.busy && can ? ctx.t('pyramid.rolling') : ctx.t(pyramidOnly ? 'pyramid.roll_only' : 'pyramid.roll'),
     onclick: () => ui.roll(),
@@ -131,14 +133,14 @@ function manualForm(ctx, view, templates, ui) {
         class: `cm-pick-face ${a.color ? `cm-die-grey ink-${a.color}` : ''}`,
         'aria-pressed': String(chosen !== null && faceKey(chosen) === faceKey(a)),
         dataset: { value: String(a.value), color: a.color || '' },
-        text: a.color ? `${a.color === 'black' ? 'B' : 'W'}${a.value}` : String(a.value),
+        text: a.color ? greyFace(ctx, a) : String(a.value),
         onclick: () => ui.setManual({ value: a.value, color: a.color || null }),
       }))) : null,
     h('button', {
       type: 'button',
       class: 'primary cm-manual-send',
       disabled: ui.busy || !chosen,
-      text: chosen ? ctx.t('pyramid.manual_send', { die: dieLabel(chosen.die), value: chosen.color ? `${chosen.color === 'black' ? 'B' : 'W'}${chosen.value}` : chosen.value }) : ctx.t('pyramid.roll_only'),
+      text: chosen ? ctx.t('pyramid.manual_send', { die: dieLabel(chosen.die), value: chosen.color ? greyFace(ctx, chosen) : chosen.value }) : ctx.t('pyramid.roll_only'),
       onclick: () => {
         if (!chosen) return;
         const { player: _p, host: _h, ...action } = chosen;

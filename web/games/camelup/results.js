@@ -215,7 +215,7 @@ export function playersCard(ctx, snap) {
     })),
     piles ? h('p', { class: 'hint cm-piles-line' },
       ...['winner', 'loser'].map((pile) => h('span', { class: 'cm-pile-size', dataset: { pile, size: String(piles[pile].size) } },
-        ctx.t('piles.line', { pile: ctx.t(`finish.pile.${pile}`), n: piles[pile].size }),
+        ctx.t(piles[pile].size === 1 ? 'piles.line.one' : 'piles.line', { pile: ctx.t(`finish.pile.${pile}`), n: piles[pile].size }),
         piles[pile].owners && piles[pile].owners.length ? ` (${piles[pile].owners.map((/** @type {string} */ o) => ctx.name(o)).join(', ')})` : ''))) : null);
 }
 

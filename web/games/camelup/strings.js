@@ -102,7 +102,7 @@ const ko = {
   'finish.none': '손에 남은 카드가 없어요.',
   'partner.title': '베팅 파트너십',
   'partner.open': '파트너 정하기',
-  'partner.confirm': '{name}와(과) 파트너',
+  'partner.confirm': '{name:과/와} 파트너',
   'copy.title': '파트너 티켓 복사 (이번 레그)',
   'copy.best': '가장 좋은 티켓',
   'copy.none': '복사 안 함',
@@ -111,7 +111,7 @@ const ko = {
   'copy.current': '지금 선택: {what}',
   'cancel': '취소',
 
-  'players.title': '플레이어',
+  'players.title': '돈과 티켓',
   'players.now': '차례',
   'players.bets': '티켓',
   'players.no_bets': '티켓 없음',
@@ -211,6 +211,14 @@ const ko = {
   'error.leg_over': '레그가 끝났어요. 다음 레그를 먼저 시작하세요.',
   'error.tile_on_space': '관중 타일이 있는 칸에는 낙타를 놓을 수 없어요.',
   'error.bad_stack': '그렇게는 보드를 고칠 수 없어요.',
+  'figure.money.text': '돈 {value}',
+  'bet.top_more': '맨 위 티켓',
+  'bet.none_more': '티켓 없음',
+  'table.round': '{round}레그',
+  'face.white': '흰',
+  'face.black': '검',
+  'piles.line.one': '{pile}: {n}장',
+  'table.history_round': '{round}레그',
 };
 
 /** @type {typeof ko} */
@@ -306,8 +314,8 @@ const en = {
   'finish.title': 'Finish card',
   'finish.open': 'Place a finish card',
   'finish.secret': 'The colour shows on your phone only; the others see just the pile.',
-  'finish.pile.winner': 'winner pile',
-  'finish.pile.loser': 'loser pile',
+  'finish.pile.winner': 'Winner pile',
+  'finish.pile.loser': 'Loser pile',
   'finish.confirm': '{colour} card on the {pile}',
   'finish.none': 'No finish cards left in your hand.',
   'partner.title': 'Betting partnership',
@@ -321,7 +329,7 @@ const en = {
   'copy.current': 'Chosen: {what}',
   'cancel': 'Cancel',
 
-  'players.title': 'Players',
+  'players.title': 'Money and tickets',
   'players.now': 'playing',
   'players.bets': 'Tickets',
   'players.no_bets': 'No tickets',
@@ -421,6 +429,14 @@ const en = {
   'error.leg_over': 'The leg is over: start the next leg first.',
   'error.tile_on_space': 'Camels cannot stand on a spectator tile.',
   'error.bad_stack': 'The board cannot be set like that.',
+  'figure.money.text': 'Money {value}',
+  'bet.top_more': 'top ticket',
+  'bet.none_more': 'no ticket left',
+  'table.round': 'Leg {round}',
+  'face.white': 'W',
+  'face.black': 'B',
+  'piles.line.one': 'On the {pile}: {n} card',
+  'table.history_round': 'Leg {round}',
 };
 
 export const STRINGS = { ko, en };

@@ -105,11 +105,22 @@ export function numberCard(ctx, snap, prefs) {
     status = ctx.t('count.no_leader');
   }
   const statusEl = h('p', { class: 'cu-status', text: status });
+  // The pause lives on the caller's phone only; every other phone sees that the
+  // count has stopped moving: no new number for three paces. Each new number
+  // draws this card anew, so the cue goes as soon as the count moves on.
+  const caller = v.caller || snap.host;
+  let held = null;
+  if (value && !c.end && v.phase === 'count' && snap.me !== caller) {
+    held = h('p', { class: 'cu-held', role: 'status', hidden: true, text: ctx.t('count.held', { name: ctx.name(caller) }) });
+    const pace = Number((snap.options || {}).countIntervalMs) || 800;
+    const cue = held;
+    window.setTimeout(() => { cue.hidden = false; }, Math.max(3000, 3 * pace));
+  }
   const flash = hit && last && !c.end ? h('p', { class: `cu-flash${last.declared.length > 1 ? ' collision' : ''}`, text: callText(ctx, last) }) : null;
   return h('section', { class: 'card cu-number', 'aria-labelledby': 'cu-number-title' },
     h('h2', { id: 'cu-number-title', class: 'cu-visually-hidden', text: ctx.t('count.title') }),
     h('p', { class: 'cu-progress', text: ctx.t('count.progress', { n: value, max: v.max }) }),
-    big, flash, statusEl);
+    big, flash, statusEl, held);
 }
 
 /**

@@ -149,7 +149,7 @@ export function callerPanel(ctx, prefs, hooks) {
     const callerName = ctx.name(v.caller || snap.host);
     if (!counting) note.textContent = ctx.t('caller.before', { name: callerName });
     else if (!mine) note.textContent = ctx.t('caller.someone_else', { name: callerName });
-    else if (v.sheet_mode === 'paper') note.textContent = ctx.t(running ? 'caller.paper_running' : 'caller.paper_paused');
+    else if (v.sheet_mode === 'paper') note.textContent = ctx.t(running ? 'caller.paper_running' : v.count.value ? 'caller.paper_paused' : 'caller.paper_help');
     else note.textContent = ctx.t(running ? 'caller.running' : v.count.value ? 'caller.paused' : 'caller.help');
     controls.hidden = !(mine && counting);
     voiceSlot.hidden = !(mine && counting);

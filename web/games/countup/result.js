@@ -31,7 +31,7 @@ function playerRound(ctx, rec, p, snap) {
     h('div', { class: 'cu-res-head' },
       h('span', { class: 'cu-name', text: ctx.name(p) }),
       s.star ? h('span', { class: 'cu-star', text: '☆20' }) : null,
-      h('span', { class: 'cu-res-score', dataset: { score: s.score }, text: ctx.t('result.points', { n: s.score }) })),
+      h('span', { class: 'cu-res-score', dataset: { score: s.score }, text: ctx.t(s.score === 1 ? 'result.points.one' : 'result.points', { n: s.score }) })),
     s.numbers ? sheetRow(ctx, { numbers: s.numbers, x_cells: xs, bonusRow }) : null,
     h('p', { class: 'cu-res-line', text: ctx.t('result.breakdown', { marker: s.marker, bonus: s.bonus, score: s.score }) }),
     cells.length ? h('ul', { class: 'cu-xcells', 'aria-label': ctx.t('result.x_cells') }, ...cells) : null);
@@ -69,7 +69,8 @@ export function scoreTable(ctx, snap) {
   const winners = new Set(v.result ? v.result.winners : []);
   return h('section', { class: 'card cu-scores', 'aria-labelledby': 'cu-scores-title' },
     h('h2', { id: 'cu-scores-title', text: ctx.t('scores.title') }),
-    h('table', { class: 'cu-table' },
+    // A wide table (4 rounds and long names) scrolls sideways: a region a keyboard can reach.
+    h('div', { class: 'cu-table-scroll', tabindex: 0, role: 'group', 'aria-labelledby': 'cu-scores-title' }, h('table', { class: 'cu-table' },
       h('thead', null, h('tr', null,
         h('th', { scope: 'col', text: ctx.t('scores.player') }),
         ...rounds.map((r) => h('th', { scope: 'col', text: ctx.t('scores.round', { round: r }) })),
@@ -83,7 +84,7 @@ export function scoreTable(ctx, snap) {
           return h('td', { class: `cu-rs${star ? ' star' : ''}`, text: s === undefined ? '' : star ? `${s}☆` : s });
         }),
         h('td', { class: 'cu-stars', text: p.stars || 0 }),
-        h('td', { class: 'cu-total', text: p.total || 0 }))))));
+        h('td', { class: 'cu-total', text: p.total || 0 })))))));
 }
 
 /**

@@ -43,10 +43,10 @@ const ko = {
   'entry.slot': '{n}번',
   'entry.lock': '숫자 잠그기',
   'check.ok': '좋아요: 잠글 수 있어요.',
-  'check.bad_number': '"{text}"은(는) 숫자가 아니에요.',
+  'check.bad_number': '"{text}"{text:은/는} 숫자가 아니에요.',
   'check.out_of_range': '{n}: 1부터 {top}까지만 적을 수 있어요.',
-  'check.restricted_digit': '{n}: 끝자리 {d}은(는) 이번 라운드에 금지예요 (금지 끝자리 {digits}).',
-  'check.duplicate': '{n}을(를) 두 번 적었어요: 5개 모두 달라야 해요.',
+  'check.restricted_digit': '{n}: 끝자리 {d:은/는} 이번 라운드에 금지예요 (금지 끝자리 {digits}).',
+  'check.duplicate': '{n:을/를} 두 번 적었어요: 5개 모두 달라야 해요.',
   'check.not_five': '숫자 5개를 적으세요 (지금 {count}개).',
   'mysheet.title': '내 시트',
   'mysheet.waiting': '잠겼어요. 다른 사람을 기다리는 중…',
@@ -79,8 +79,8 @@ const ko = {
   // The caller
   'caller.title': '카운트 부르기',
   'caller.title_other': '카운트 호출',
-  'caller.before': '모두 준비되면 {name} 님의 휴대폰이 카운트를 불러요.',
-  'caller.someone_else': '{name} 님이 카운트를 부르는 중이에요.',
+  'caller.before': '모두 준비되면 {name}님의 휴대폰이 카운트를 불러요.',
+  'caller.someone_else': '{name}님이 카운트를 부르는 중이에요.',
   'caller.help': '시작을 누르면 정한 속도로 숫자를 불러요.',
   'caller.running': '카운트 중… 멈추려면 일시정지를 누르세요.',
   'caller.paused': '멈춤: 계속을 누르면 이어서 불러요.',
@@ -110,7 +110,7 @@ const ko = {
   // Paper sheets
   'declare.title': '{n} — 누가 선언했나요?',
   'declare.help': '손을 든 사람을 모두 누르세요 (한 명: 새 리더, 여러 명: 동시 선언).',
-  'declare.banned': '{n}: 끝자리 {d}은(는) 금지라 아무도 적을 수 없어요.',
+  'declare.banned': '{n}: 끝자리 {d:은/는} 금지라 아무도 적을 수 없어요.',
   'declare.record': '{n} 선언 기록',
   'declare.record_collision': '{n} 동시 선언 기록 ({count}명)',
   'bonus.title': '보너스 점수 입력',
@@ -121,7 +121,7 @@ const ko = {
   'bonus.pending': '입력 대기',
   'bonus.entered': '{points}점 입력됨',
   'bonus.mine': '내 보너스 점수',
-  'bonus.for': '{name} 님의 보너스 점수',
+  'bonus.for': '{name}님의 보너스 점수',
   'bonus.send': '입력',
   'bonus.fix': '고치기',
 
@@ -179,6 +179,18 @@ const ko = {
   'error.bad_points': '보너스는 0–999의 자연수예요.',
   'error.no_bonus_cells': '이번 라운드에 보너스가 있는 X표시 칸이 없어요.',
   'error.bad_player_count': '카운트 업은 3–12명이 플레이해요.',
+  'option.bonus.item': '{i}라운드 {value}',
+  'option.dangerZones.item': '{a}–{b}',
+  'option.restrictedDigitsByPlayers.value': '{value}개',
+  'option.countIntervalMs.value': '{value}밀리초',
+  'figure.round_scores.text': '라운드 점수 {value}',
+  'figure.stars.text': '☆20 {value}번',
+  'figure.total.text': '합계 {value}점',
+  'figure.marker.text': '마커 {value}칸',
+  'figure.locked.true': '숫자 잠금 ✓',
+  'count.held': '카운트가 멈춰 있어요: {name}님이 계속을 누르면 이어져요.',
+  'caller.paper_help': '시작을 누르면 카운트를 불러요. 손이 올라가면 멈추고 선언한 사람을 누르세요.',
+  'result.points.one': '{n}점',
 };
 
 /** @type {Record<string, string>} */
@@ -186,11 +198,11 @@ const en = {
   title: 'Count Up',
 
 
-  'figure.round_scores': 'rounds',
+  'figure.round_scores': 'Rounds',
   'figure.stars': '☆20',
-  'figure.total': 'total',
-  'figure.marker': 'marker',
-  'figure.locked': 'locked',
+  'figure.total': 'Total',
+  'figure.marker': 'Marker',
+  'figure.locked': 'Locked',
 
   'cards.title': 'Round {round} cards',
   'cards.restriction': 'Restriction card',
@@ -351,6 +363,18 @@ const en = {
   'error.bad_points': 'Bonus points are a whole number from 0 to 999.',
   'error.no_bonus_cells': 'No crossed cell with a bonus this round.',
   'error.bad_player_count': 'Count Up is for 3–12 players.',
+  'option.bonus.item': 'round {i}: {value}',
+  'option.dangerZones.item': '{a}–{b}',
+  'option.restrictedDigitsByPlayers.value': '{value}',
+  'option.countIntervalMs.value': '{value} ms',
+  'figure.round_scores.text': 'Rounds {value}',
+  'figure.stars.text': '☆20 ×{value}',
+  'figure.total.text': 'Total {value}',
+  'figure.marker.text': 'Marker {value}',
+  'figure.locked.true': 'Numbers locked ✓',
+  'count.held': 'The count is on hold: it goes on when {name} taps Resume.',
+  'caller.paper_help': 'Start calls the count. When a hand goes up, pause and tap who declared.',
+  'result.points.one': '{n} pt',
 };
 
 export default { ko, en };

@@ -38,7 +38,8 @@ export function castleRows(ctx, view, o) {
       h('span', { class: 'ku-row-no', 'aria-hidden': 'true', text: row === THRONE ? '♛' : row === ELIMINATED ? '✕' : String(row) }),
       h('span', { class: 'ku-row-name', text: row === THRONE ? ctx.t('level.throne') : row === ELIMINATED ? ctx.t('castle.eliminated') : ctx.t(`level.${row}`) }),
       h('span', { class: 'ku-row-meta' },
-        h('span', { class: 'ku-count', 'aria-label': `${rowText(ctx, row)}: ${countText}`, text: countText }),
+        // Inside a button the button's own words say which row; elsewhere the count says it.
+        h('span', { class: 'ku-count', 'aria-label': target ? null : `${rowText(ctx, row)}: ${countText}`, text: countText }),
         row === ELIMINATED ? null : h('span', { class: 'ku-row-pts', text: ` · ${ctx.t('points', { n: row === THRONE ? 10 : row })}` })),
     ];
     const cls = ['ku-row'];
@@ -49,7 +50,10 @@ export function castleRows(ctx, view, o) {
     if (o.over && o.over(row)) cls.push('over');
     const li = h('li', { class: cls.join(' '), dataset: { level: String(row) } },
       target
-        ? h('button', { type: 'button', class: 'ku-row-head', 'aria-label': target.label, disabled: Boolean(o.disabled), onclick: (/** @type {Event} */ e) => { e.stopPropagation(); target.onclick(); } }, ...head)
+        // Named by what it shows, then what a tap does: a label that hid the visible
+        // words would not match what a voice-control user reads aloud.
+        ? h('button', { type: 'button', class: 'ku-row-head', disabled: Boolean(o.disabled), onclick: (/** @type {Event} */ e) => { e.stopPropagation(); target.onclick(); } },
+          ...head, h('span', { class: 'sr-only', text: target.label }))
         : h('div', { class: 'ku-row-head' }, ...head),
       h('div', { class: 'ku-row-tokens' }, ...chars.map((ch) => {
         const click = o.tokenClick ? o.tokenClick(ch) : null;

@@ -74,7 +74,7 @@ export function totalsTable(ctx, snap) {
     h('h2', { id: 'ku-totals-title', text: ctx.t('result.totals') }),
     h('table', { class: 'ku-table' },
       h('thead', null, h('tr', null,
-        h('th', { scope: 'col', text: '' }),
+        h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: ctx.t('result.player_col') })),
         ...rounds.map((/** @type {number} */ n) => h('th', { scope: 'col', text: ctx.t('result.round_col', { n }) })),
         h('th', { scope: 'col', text: ctx.t('figure.total') }))),
       h('tbody', null, ...snap.players.map((/** @type {any} */ p) => h('tr', { class: p.id === ctx.me ? 'mine' : '', dataset: { player: p.id } },
