@@ -16,8 +16,8 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "host": ("{player} 님이 호스트가 되었습니다.", "{player} is now the host."),
     "rejoin": ("{by} 님이 {player} 님의 재접속 코드를 만들었습니다.", "{by} issued a rejoin code for {player}."),
     "undo": ("{by} 님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
-    "pin": ("{by} 님이 복구 PIN을 정했습니다.", "{by} set a recovery PIN."),
-    "unlock": ("{by} 님이 PIN으로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
+    "pin": ("{by} 님이 복구 비밀번호를 정했습니다.", "{by} set a recovery PIN."),
+    "unlock": ("{by} 님이 비밀번호로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
 }
 #: Added to the undo line when the undone action had drawn something.
 KEPT_TEXT = (
@@ -28,7 +28,7 @@ KEPT_TEXT = (
 
 #: Added to a mid-game rejoin line: the new phone does not see the seat's secrets.
 SEALED_TEXT = (
-    " 새 휴대폰에서는 {player} 님이 PIN을 입력할 때까지 비밀 정보가 보이지 않습니다.",
+    " 새 휴대폰에서는 {player} 님이 비밀번호를 입력할 때까지 비밀 정보가 보이지 않습니다.",
     " The new phone sees none of {player}'s secrets until {player} enters their PIN.",
 )
 
