@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
@@ -258,6 +258,12 @@ def init_app(app: Flask, hub: Hub) -> None:
 
         if not origin_ok():
             raise ApiError(403, "bad_origin", "This socket must be opened from this site.")
+        if not current_app.config["WS_COMPRESSION"]:
+            # simple-websocket accepts permessage-deflate whenever a client
+            # offers it, and its compressor state costs ~190 KB per phone for
+            # messages of a few KB (docs/performance.md). Declining is the
+            # client's offer not reaching the handshake: no library patched.
+            request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         table_id = request.view_args["table_id"] if request.view_args else ""
         doc = hub.tables.load(table_id)
         token = request.args.get("token") or None
