@@ -7,7 +7,6 @@ listener, which loads the table once and sends each local phone its own view.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -15,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import redis
 from flask import Flask, current_app, g, request
 from flask_sock import Sock
@@ -49,7 +49,7 @@ class Connection:
         self.open = True
 
     def send(self, msg: dict[str, Any]) -> None:
-        data = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+        data = orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
         with self.lock:
             if not self.open:
                 return
@@ -84,7 +84,8 @@ class Connection:
 
 
 def encode_state(snapshot: Snapshot) -> str:
-    return json.dumps({"type": "state", **snapshot}, separators=(",", ":"), ensure_ascii=False)
+    # Encoded once per seat and version, however many phones that seat has.
+    return orjson.dumps({"type": "state", **snapshot}, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Hub:
