@@ -79,7 +79,6 @@ class Commit(Generic[R]):
     entry: LogEntry | None = None
     #: (request_id, what a retry of it gets back)
     request: tuple[str, Any] | None = None
-    drop_code: str | None = None
     #: Further request records to (re)write, e.g. those undo retires.
     more_requests: list[tuple[str, Any]] = field(default_factory=list)
     #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
@@ -221,9 +220,7 @@ class Store:
             pipe.hset(req_key(table_id), rid, dumps(record))
         pipe.expire(req_key(table_id), ttl)
         code = doc.get("code")
-        if c.drop_code:
-            pipe.delete(code_key(c.drop_code))
-        elif code:
+        if code:
             pipe.expire(code_key(code), ttl)
         pipe.publish(CHANNEL, dumps({"t": table_id, "v": doc["version"]}))
 
