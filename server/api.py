@@ -81,7 +81,8 @@ def create_table() -> Any:
 @bp.get("/api/codes/<code>")
 def lookup_code(code: str) -> Any:
     _limit("code", "RATE_CODE")
-    return jsonify({"table": tables().table_for_code(code)})
+    table, status = tables().table_for_code(code)
+    return jsonify({"table": table, "status": status})
 
 
 @bp.post("/api/tables/<table_id>/players")

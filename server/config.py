@@ -48,6 +48,8 @@ def from_env() -> dict[str, Any]:
         "RATE_CODE": int(os.environ.get("TABLEMATE_RATE_CODE", "30")),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WS_MAX_MESSAGE": 16 * 1024,
+        # Per-message deflate on the sockets: off unless asked for (memory per phone).
+        "WS_COMPRESSION": _flag("TABLEMATE_WS_COMPRESSION"),
         "WS_PING_INTERVAL": int(os.environ.get("TABLEMATE_WS_PING", "25")),
         # "module:attr,..." engines added to the registry; the test suite uses it
         # to serve a toy game from real server processes.

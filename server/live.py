@@ -7,7 +7,6 @@ listener, which loads the table once and sends each local phone its own view.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -15,8 +14,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import redis
-from flask import Flask, g, request
+from flask import Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
@@ -49,7 +49,7 @@ class Connection:
         self.open = True
 
     def send(self, msg: dict[str, Any]) -> None:
-        data = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+        data = orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
         with self.lock:
             if not self.open:
                 return
@@ -84,7 +84,8 @@ class Connection:
 
 
 def encode_state(snapshot: Snapshot) -> str:
-    return json.dumps({"type": "state", **snapshot}, separators=(",", ":"), ensure_ascii=False)
+    # Encoded once per seat and version, however many phones that seat has.
+    return orjson.dumps({"type": "state", **snapshot}, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Hub:
@@ -258,6 +259,12 @@ def init_app(app: Flask, hub: Hub) -> None:
 
         if not origin_ok():
             raise ApiError(403, "bad_origin", "This socket must be opened from this site.")
+        if not current_app.config["WS_COMPRESSION"]:
+            # simple-websocket accepts permessage-deflate whenever a client
+            # offers it, and its compressor state costs ~190 KB per phone for
+            # messages of a few KB (docs/performance.md). Declining is the
+            # client's offer not reaching the handshake: no library patched.
+            request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         table_id = request.view_args["table_id"] if request.view_args else ""
         doc = hub.tables.load(table_id)
         token = request.args.get("token") or None

@@ -114,8 +114,9 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             "/api/codes/{code}": {"get": {
                 "operationId": "lookupCode",
                 "parameters": [{"name": "code", "in": "path", "required": True, "schema": {"type": "string"}}],
-                "responses": {**_ok(200, {"type": "object", "properties": {"table": {"type": "string"}},
-                                          "required": ["table"]}), **_err(404, 429, 503)},
+                "responses": {**_ok(200, {"type": "object", "properties": {
+                    "table": {"type": "string"}, "status": {"enum": ["lobby", "playing", "over"]}},
+                    "required": ["table", "status"]}), **_err(404, 429, 503)},
             }},
             "/api/tables/{table_id}": {"get": {
                 "operationId": "getTable", "parameters": [TABLE_ID], "security": AUTH,

@@ -132,13 +132,16 @@ class Pipeline:
                 return doc, token
         raise ApiError(503, "store_busy", "Could not allocate a table; try again.")
 
-    def table_for_code(self, code: str) -> str:
+    def table_for_code(self, code: str) -> tuple[str, str]:
+        """The table a join code names and its status. A code keeps naming its
+        table after the start, so a late joiner is told the game has started
+        (and offered the spectator view) rather than that no table exists."""
         code = code.strip().upper()
         tid = self.store.code_table(code) if plausible_code(code) else None
         doc = self.store.load(tid) if tid else None
-        if tid is None or doc is None or doc["status"] != "lobby":
-            raise ApiError(404, "code_not_found", "No open table has this code.")
-        return tid
+        if tid is None or doc is None:
+            raise ApiError(404, "code_not_found", "No table has this code.")
+        return tid, doc["status"]
 
     def join(self, table_id: str, body: Any) -> tuple[str, str]:
         schemas.validate(schemas.JOIN_BODY, body, "join")
@@ -239,8 +242,7 @@ class Pipeline:
                 rec: RequestRecord | None = tx.cached_result(rid)
                 if rec is not None:
                     retired.append((rid, {**rec, "undone": True}))
-            return Commit(out.doc, entry, (request_id, record), drop_code=out.drop_code,
-                          result=result, more_requests=retired)
+            return Commit(out.doc, entry, (request_id, record), result=result, more_requests=retired)
 
         return self.update(table_id, fn)
 

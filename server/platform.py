@@ -33,8 +33,6 @@ class Outcome:
     action: Action
     events: list[Event]
     kind: Kind = "platform"
-    #: A join code to delete with this commit (the lobby closed).
-    drop_code: str | None = None
     #: request_ids whose changes this commit took back (undo): retries are refused.
     undone_requests: list[str] = field(default_factory=list)
 
@@ -90,9 +88,11 @@ def start_game(c: Call) -> Outcome:
         raise engine_error(exc) from exc
     doc["start"] = {"players": players, "options": options}
     set_state(c.engine, doc, state)
-    code, doc["code"] = doc["code"], None
+    # The code stops being shown, but keeps naming this table in the store
+    # (until it expires) so a late joiner learns the game has started.
+    doc["code"] = None
     action = {"type": "start", "players": players, "options": options}
-    return Outcome(doc, action, [{"type": "started"}], drop_code=code)
+    return Outcome(doc, action, [{"type": "started"}])
 
 
 def reorder_seats(c: Call) -> Outcome:

@@ -59,7 +59,7 @@ class Tables:
     def create(self, body: Any) -> tuple[TableDoc, str]:
         return self.pipeline.create(body)
 
-    def table_for_code(self, code: str) -> str:
+    def table_for_code(self, code: str) -> tuple[str, str]:
         return self.pipeline.table_for_code(code)
 
     def join(self, table_id: str, body: Any) -> tuple[str, str]:

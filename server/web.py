@@ -121,6 +121,10 @@ def init_app(app: Flask) -> None:
             return _send(a.sw_body, "text/javascript", a.version, "no-cache")
         asset = a.files.get(path)
         if asset is None:
+            if "." not in path.rsplit("/", 1)[-1]:
+                # A mistyped page address (/foo, /t/): the app's own not-found
+                # page, in the phone's language, with a 404 status.
+                return _index(None, 404)
             abort(404)
         # Only the URL naming this very content may be kept for good; an old
         # or missing ?v= gets the current file, revalidated.

@@ -41,16 +41,19 @@ def test_qr_svg_encodes_the_join_link(client) -> None:
     assert body["join_url"].encode() not in svg.data  # the SVG is modules, not text
 
 
-def test_code_lookup_only_while_lobby_is_open(client) -> None:
+def test_code_lookup_names_the_table_and_whether_its_game_started(client) -> None:
     phones = open_table(client, joiners=1)
     snap = phones[0].get().json
     code = snap["code"]
-    assert client.get(f"/api/codes/{code}").json == {"table": phones[0].table}
-    assert client.get(f"/api/codes/{code.lower()}").json == {"table": phones[0].table}
+    assert client.get(f"/api/codes/{code}").json == {"table": phones[0].table, "status": "lobby"}
+    assert client.get(f"/api/codes/{code.lower()}").json == {"table": phones[0].table, "status": "lobby"}
     assert phones[0].act("start").status_code == 200
+    # A late joiner is told the game started (the table page offers the spectator view).
     r = client.get(f"/api/codes/{code}")
-    assert r.status_code == 404 and r.json["error"]["code"] == "code_not_found"
-    assert phones[0].get().json["code"] is None
+    assert r.status_code == 200 and r.json == {"table": phones[0].table, "status": "playing"}
+    assert phones[0].get().json["code"] is None, "the code is no longer shown"
+    join = client.post(f"/api/tables/{phones[0].table}/players", json={"name": "Late"})
+    assert join.status_code == 409 and join.json["error"]["code"] == "game_started"
     assert client.get("/api/codes/ZZZZZZ").json["error"]["code"] == "code_not_found"
     assert client.get("/api/codes/x").status_code == 404
 

@@ -193,7 +193,7 @@ def test_platform_handlers_directly(tables: Tables) -> None:
     out = platform.rename_seat(call(doc, "p2", player="p2", name="  Bo "))
     assert out.events == [{"type": "renamed", "player": "p2", "old": "P2", "name": "Bo"}]
     out = platform.start_game(call(doc))
-    assert out.drop_code and out.doc["code"] is None and out.doc["status"] == "playing"
+    assert out.doc["code"] is None and out.doc["status"] == "playing"
     assert out.doc["start"] == {"players": ["p3", "p1", "p2"], "options": out.action["options"]}
     expect("not_in_lobby", platform.remove_seat, call(doc, player="p2"))
 
@@ -322,8 +322,9 @@ def test_pipeline_alone(store: Store) -> None:
     """The pipeline needs no facade: Tables only routes to it."""
     p = Pipeline(store, engines, fixed_random=True)
     doc, token = p.create({"game": "toy", "name": "Solo", "options": {"min_players": 1}})
-    assert p.table_for_code(doc["code"].lower()) == doc["id"]  # type: ignore[union-attr]
+    assert p.table_for_code(doc["code"].lower()) == (doc["id"], "lobby")  # type: ignore[union-attr]
     assert p.act(doc["id"], token, body("start"))["version"] == 2
-    expect("code_not_found", p.table_for_code, doc["code"])
+    assert p.table_for_code(doc["code"]) == (doc["id"], "playing")  # type: ignore[arg-type]
+    expect("code_not_found", p.table_for_code, "ZZZZZZ")
     expect("unknown_game", p.engine, "chess")
     expect("table_not_found", p.load, "x" * 20)

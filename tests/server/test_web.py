@@ -174,3 +174,14 @@ def test_doctests() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_mistyped_page_address_gets_the_apps_not_found_page(client) -> None:
+    for path in ("/foo", "/t/", "/tables/abc"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.mimetype == "text/html", path
+        assert b'<main id="view"' in r.data
+    missing = client.get("/nope.js")
+    assert missing.status_code == 404 and missing.mimetype == "application/json"
+    api = client.get("/api/nothing")
+    assert api.status_code == 404 and api.json["error"]["code"]
