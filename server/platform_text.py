@@ -16,6 +16,7 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "host": ("{player} 님이 호스트가 되었습니다.", "{player} is now the host."),
     "rejoin": ("{by} 님이 {player} 님의 재접속 코드를 만들었습니다.", "{by} issued a rejoin code for {player}."),
     "undo": ("{by} 님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
+    "play_again": ("{by} 님이 같은 자리로 새 게임을 준비합니다.", "{by} set up a new game with the same seats."),
     "pin": ("{by} 님이 복구 PIN을 정했습니다.", "{by} set a recovery PIN."),
     "unlock": ("{by} 님이 PIN으로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
 }
