@@ -5,7 +5,7 @@
 /** @type {ServiceWorkerGlobalScope} */
 const sw = /** @type {any} */ (self);
 
-const VERSION = 'v2';
+const VERSION = 'v3';
 const CACHE = `tablemate-shell-${VERSION}`;
 const SHELL = [
   '/',
@@ -28,6 +28,7 @@ const SHELL = [
   '/screens/conn.js',
   '/screens/notfound.js',
   '/screens/pin.js',
+  '/screens/results.js',
   '/games/generic.js',
   '/style.css',
   '/manifest.webmanifest',
