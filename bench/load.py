@@ -55,7 +55,7 @@ import redis
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
-PLATFORM = {"start", "seats", "rename", "remove", "host", "undo"}
+PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
 # Seats per table by game, within each game's limits.
 SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
 

@@ -20,7 +20,7 @@ spectator can read. An event must never hold a secret.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping, MutableSequence, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequence, Sequence
 from typing import Any, Protocol, TypeVar
 
 from engines import codec
@@ -32,6 +32,9 @@ T = TypeVar("T")
 S = TypeVar("S")
 #: An apply handler: checks everything first, then returns the new state and its events.
 Handler = Callable[[S, Action], tuple[S, list[Event]]]
+#: One step of a game's replay: a state and the events of the action that made it
+#: (the first step is ``setup``'s state, with no events).
+Step = tuple[Any, list[Event]]
 
 #: The refusals every game shares, with their generic English message. A game
 #: raises them through ``refusal`` (it may pass a message that says more); the
@@ -104,6 +107,16 @@ def dispatch(
             raise refusal("not_host", f"Only the host may send {kind}.")
         raise refusal("game_over")
     return handler(state, action)
+
+
+def competition_ranks(keys: Mapping[str, Any]) -> dict[str, int]:
+    """Standard competition ranking by ``keys`` (higher is better): players
+    with equal keys share a rank, and the next rank skips as many places.
+
+    >>> competition_ranks({"a": 7, "b": 9, "c": 7, "d": 1})
+    {'a': 2, 'b': 1, 'c': 2, 'd': 4}
+    """
+    return {p: 1 + sum(1 for other in keys.values() if other > k) for p, k in keys.items()}
 
 
 class Rng(Protocol):
@@ -224,6 +237,21 @@ class Engine(ABC):
         return the same viewer and share one computation (e.g. None when the
         analysis does not depend on the seat)."""
         return player
+
+    def result(self, state: Any, steps: Iterable[Step]) -> dict[str, Any] | None:
+        """The finished game's result from public information only, None
+        while it runs (or for a game without one). ``steps`` replays the game
+        (``setup``'s state, then each applied action's state and events, undone
+        actions left out): lazy, so a game that keeps every figure it needs in
+        its state need not read it. The shape (``GameResult`` in
+        ``server/model.py``)::
+
+            {"players": [{"id", "score", "rank", "winner", ...}],  # seat order
+             "rounds": [{...}, ...], "start_player": id | None, ...}
+
+        ``score`` is the game's own final figure, ``rank`` is shared by ties
+        (``competition_ranks``) and ``winner`` follows the game's tie-breaks."""
+        return None
 
     @abstractmethod
     def public_players(self, state: Any) -> dict[str, dict[str, Any]]:

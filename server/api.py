@@ -130,6 +130,17 @@ def analysis(table_id: str) -> Any:
     return jsonify(t.analysis(doc, seat["id"] if seat else None))
 
 
+@bp.get("/api/tables/<table_id>/result")
+def result(table_id: str) -> Any:
+    t = tables()
+    doc = t.load(table_id)
+    t.authenticate(doc, _token())
+    # The phone's UTC offset in minutes (east positive), for BG Stats' local date.
+    tz = request.args.get("tz", "0")
+    offset = int(tz) if tz.lstrip("-").isdigit() and len(tz) <= 5 else 0
+    return jsonify(t.result(doc, max(-840, min(840, offset))))
+
+
 @bp.get("/api/tables/<table_id>/qr.svg")
 def table_qr(table_id: str) -> Any:
     tables().load(table_id)

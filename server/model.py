@@ -42,6 +42,10 @@ class StartRecord(TypedDict):
 
     players: list[str]
     options: dict[str, Any]
+    #: The version of this ``start`` in the log: the current game's actions are
+    #: the later ones (``play_again`` starts another game on the same log).
+    #: Tables started before it was kept have one game, from the beginning.
+    v: NotRequired[int]
 
 
 class TableDoc(TypedDict):
@@ -153,3 +157,27 @@ class Analysis(TypedDict):
     version: int
     #: The engine's advice for this version and viewer; None when it has none.
     analysis: dict[str, Any] | None
+
+
+class GameResult(TypedDict):
+    """A finished game's result (``GET /api/tables/<id>/result``)."""
+
+    table: str
+    game: str
+    version: int
+    #: ISO 8601, UTC, of the game's start and of the action that ended it.
+    started_at: str
+    finished_at: str
+    duration_min: int
+    #: Best rank first, seat order among equals: ``{"id", "name", "score"
+    #: (the game's own final figure; None where the app does not track it),
+    #: "rank" (ties share: 1, 1, 3), "winner" (the rules' tie-breaks decide),
+    #: "start_player"}`` plus the game's own figures (Count Up ``stars``).
+    players: list[dict[str, Any]]
+    #: Per leg / round, the game's own figures (docs/results.md).
+    rounds: list[dict[str, Any]]
+    #: Game-specific facts about the end (tie-break, end reason, …).
+    details: dict[str, Any]
+    #: BG Stats' import links: the app scheme (phones) and the https form (elsewhere).
+    bgstats: str
+    bgstats_web: str

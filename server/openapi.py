@@ -46,6 +46,35 @@ SNAPSHOT = {
 }
 
 
+RESULT = {
+    "type": "object",
+    "description": "A finished game's result; figures per game in docs/results.md.",
+    "properties": {
+        "table": {"type": "string"}, "game": {"type": "string"}, "version": {"type": "integer"},
+        "started_at": {"type": "string", "format": "date-time"},
+        "finished_at": {"type": "string", "format": "date-time"},
+        "duration_min": {"type": "integer", "minimum": 0},
+        "players": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"}, "name": {"type": "string"},
+                "score": {"type": ["integer", "null"], "description": "The game's own final figure."},
+                "rank": {"type": ["integer", "null"], "description": "Ties share a rank."},
+                "winner": {"type": "boolean", "description": "The rules' tie-breaks decide."},
+                "start_player": {"type": "boolean"},
+            },
+            "required": ["id", "name", "score", "rank", "winner", "start_player"],
+        }},
+        "rounds": {"type": "array", "items": {"type": "object"}},
+        "details": {"type": "object"},
+        "bgstats": {"type": "string", "description": "BG Stats import link (bgstats:// scheme)."},
+        "bgstats_web": {"type": "string", "description": "The same import as an https link."},
+    },
+    "required": ["table", "game", "version", "started_at", "finished_at", "duration_min", "players",
+                 "rounds", "details", "bgstats", "bgstats_web"],
+}
+
+
 def _err(*statuses: int) -> dict[str, Any]:
     return {
         str(s): {"description": "error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
@@ -98,7 +127,7 @@ def document(engines: list[Engine]) -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "Tablemate API", "version": "1", "description": "See docs/api.md."},
         "components": {
-            "schemas": {"Error": ERROR, "Snapshot": SNAPSHOT, **{
+            "schemas": {"Error": ERROR, "Snapshot": SNAPSHOT, "Result": RESULT, **{
                 f"options.{e.name}": e.options_schema for e in engines}},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
@@ -160,6 +189,14 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "version": {"type": "integer"}, "analysis": {"type": ["object", "null"]}},
                     "required": ["version", "analysis"]}), **_err(401, 404, 503)},
+            }},
+            "/api/tables/{table_id}/result": {"get": {
+                "operationId": "result", "security": AUTH,
+                "parameters": [TABLE_ID, {"name": "tz", "in": "query",
+                                          "description": "UTC offset in minutes, east positive (BG Stats' local date)",
+                                          "schema": {"type": "string", "maxLength": 16}}],
+                "responses": {**_ok(200, {"$ref": "#/components/schemas/Result"}),
+                              **_err(401, 404, 409, 503)},
             }},
             "/api/tables/{table_id}/qr.svg": {"get": {
                 "operationId": "joinQr", "parameters": [TABLE_ID],

@@ -86,7 +86,9 @@ def start_game(c: Call) -> Outcome:
         state = c.engine.setup(players, options)
     except EngineError as exc:
         raise engine_error(exc) from exc
-    doc["start"] = {"players": players, "options": options}
+    # This start's version (the pipeline logs it as the next one): undo and
+    # results read only the game actions after it.
+    doc["start"] = {"players": players, "options": options, "v": doc["version"] + 1}
     set_state(c.engine, doc, state)
     # The code stops being shown, but keeps naming this table in the store
     # (until it expires) so a late joiner learns the game has started.
@@ -139,6 +141,17 @@ def transfer_host(c: Call) -> Outcome:
                    [{"type": "host_changed", "player": target}])
 
 
+def game_entries(doc: TableDoc, entries: Iterable[LogEntry]) -> list[LogEntry]:
+    """The current game's logged game actions still in force: after its
+    ``start`` (an earlier game on this table, before ``play_again``, is not
+    replayed) and not taken back by an undo."""
+    start = doc["start"]
+    since = start.get("v", 0) if start is not None else 0
+    mine = [e for e in entries if e["v"] > since]
+    gone = {e["action"].get("target") for e in mine if e["action"]["type"] == "undo"}
+    return [e for e in mine if e["kind"] == "game" and e["v"] not in gone]
+
+
 def undo_last(c: Call) -> Outcome:
     """Rebuilds the state by replaying every logged game action but the undone ones."""
     need_host(c.host, "undo")
@@ -150,18 +163,14 @@ def undo_last(c: Call) -> Outcome:
     if doc["status"] == "lobby" or not doc["undoable"] or doc["start"] is None:
         raise ApiError(409, "nothing_to_undo", "There is no game action to undo.")
     target = doc["undoable"].pop()
-    entries = c.log()
-    # Every game action but those undone, this one included; actions before a
-    # reveal are replayed too, though no longer undoable.
-    gone = {e["action"].get("target") for e in entries if e["action"]["type"] == "undo"} | {target}
+    # Every game action of this game but those undone, this one included;
+    # actions before a reveal are replayed too, though no longer undoable.
     state = c.engine.setup(doc["start"]["players"], doc["start"]["options"])
     undone: LogEntry | None = None
-    for entry in entries:
-        if entry["kind"] != "game":
-            continue
+    for entry in game_entries(doc, c.log()):
         if entry["v"] == target:
             undone = entry
-        elif entry["v"] not in gone:
+        else:
             state, _ = c.engine.apply(state, entry["action"])
     set_state(c.engine, doc, state)
     event: Event = {"type": "undone", "target": target, "action": undone["action"]["type"] if undone else None}
@@ -178,6 +187,33 @@ def undo_last(c: Call) -> Outcome:
         if "rid" in undone:
             rids.append(undone["rid"])
     return Outcome(doc, {"type": "undo", "target": target}, [event], undone_requests=rids)
+
+
+def play_again(c: Call) -> Outcome:
+    """Host only, once the game is over: this table goes back to its lobby with
+    the same seats, tokens, host and options, so every phone stays attached and
+    the host starts the next game with one more tap (or changes seats first).
+    The version and the log go on: the finished game stays in the history, and
+    the next ``start`` records where its game begins (undo and results read
+    only what follows it). New seats can join through the table's link; the
+    short join code, released at the first start, is not reissued."""
+    need_host(c.host, "start a new game")
+    doc = c.doc
+    if doc["status"] != "over":
+        raise ApiError(409, "not_over", "A new game can start only once this one is over.")
+    finished = doc["start"].get("v") if doc["start"] is not None else None
+    doc["status"] = "lobby"
+    doc["state"] = None
+    doc["start"] = None
+    doc["round"] = 0
+    doc["undoable"] = []
+    doc.pop("stash", None)
+    doc.pop("sealed_at", None)
+    # A seal guards the secrets dealt before a mid-game rejoin; the next game
+    # deals new ones to whoever holds the seat now.
+    for seat in doc["seats"]:
+        seat.pop("sealed", None)
+    return Outcome(doc, {"type": "play_again"}, [{"type": "new_game", "finished": finished}])
 
 
 def issue_rejoin(doc: TableDoc, host: bool, player: str, th: str) -> Outcome:
@@ -231,6 +267,7 @@ HANDLERS: dict[str, Handler] = {
     "remove": remove_seat,
     "host": transfer_host,
     "undo": undo_last,
+    "play_again": play_again,
     "pin": set_pin,
     "unlock": unlock_seat,
 }

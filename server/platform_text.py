@@ -18,6 +18,7 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "undo": ("{by} 님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
     "pin": ("{by} 님이 복구 비밀번호를 정했습니다.", "{by} set a recovery PIN."),
     "unlock": ("{by} 님이 비밀번호로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
+    "play_again": ("{by} 님이 같은 자리로 새 게임을 준비합니다.", "{by} set up a new game with the same seats."),
 }
 #: Added to the undo line when the undone action had drawn something.
 KEPT_TEXT = (

@@ -57,6 +57,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                 legal.append({"type": "start"})
         elif doc["undoable"]:
             legal.append({"type": "undo"})
+        if doc["status"] == "over":
+            legal.append({"type": "play_again"})
     snap: Snapshot = {
         "table": doc["id"], "game": doc["game"], "code": doc["code"], "version": doc["version"],
         "status": doc["status"], "host": doc["host"], "me": player, "options": doc["options"],

@@ -76,6 +76,7 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "remove": _payload({"player": PLAYER_ID}, ["player"]),
     "host": _payload({"player": PLAYER_ID}, ["player"]),
     "undo": _payload({}),
+    "play_again": _payload({}),
     "pin": _payload({"pin": PIN}, ["pin"]),
     "unlock": _payload({"pin": PIN}, ["pin"]),
 }

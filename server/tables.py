@@ -7,6 +7,7 @@ talk to; it only routes to the modules that do the work:
 - ``server/pipeline.py``   every write: create, join, rejoin, ``act``
 - ``server/platform.py``   the platform actions (start, seats, undo, …)
 - ``server/reads.py``      snapshot, history, the analysis cache
+- ``server/results.py``    a finished game's result and its BG Stats link
 - ``server/platform_text.py`` the platform's ko/en history text
 - ``server/model.py``      the typed table document
 """
@@ -17,8 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engines.base import Engine, Rng
-from server import reads
-from server.model import ActionResult, Analysis, History, Seat, Snapshot, TableDoc
+from server import reads, results
+from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
 from server.pipeline import Pipeline
 from server.reads import host_filter
 from server.seats import authenticate
@@ -82,3 +83,7 @@ class Tables:
     def history(self, table_id: str, lang: str) -> History:
         doc = self.load(table_id)
         return reads.history(self.engine(doc["game"]), doc, self.store.log(table_id), lang)
+
+    def result(self, doc: TableDoc, tz_minutes: int = 0) -> GameResult:
+        """The finished game's result (409 ``not_over`` before its end)."""
+        return results.result(self.engine(doc["game"]), doc, self.store.log(doc["id"]), tz_minutes)

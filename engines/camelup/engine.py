@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from engines.base import Action, Engine, Event, Rng, refusal
-from engines.camelup import actions, board, describe, options, schemas, views
+from engines.base import Action, Engine, Event, Rng, Step, refusal
+from engines.camelup import actions, board, describe, options, result, schemas, views
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -165,6 +166,9 @@ class CamelUpEngine(Engine):
         # Seeded by the position, so every instance and every phone sees the same estimate.
         seed = state.leg * 10 + len(state.tents)
         return odds.analyse(b, seat, state.options.to_json(), seed=seed)
+
+    def result(self, state: State, steps: Iterable[Step]) -> dict[str, Any] | None:
+        return result.result(state, steps)
 
     def public_players(self, state: State) -> dict[str, dict[str, Any]]:
         return views.public_players(state)

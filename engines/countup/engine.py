@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from engines.base import Action, Engine, Event, Rng
-from engines.countup import actions, describe, flow, sample, views
+from engines.base import Action, Engine, Event, Rng, Step
+from engines.countup import actions, describe, flow, result, sample, views
 from engines.countup.options import (
     DECK,
     MAX_PLAYERS,
@@ -112,6 +113,9 @@ class CountUpEngine(Engine):
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def result(self, state: State, steps: Iterable[Step]) -> dict[str, Any] | None:
+        return result.result(state, steps)
 
     def public_players(self, state: State) -> dict[str, dict[str, Any]]:
         return views.public_players(state)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from engines.base import Action, Engine, Event, Rng, refusal
-from engines.kingup import actions, castle, describe, views
+from engines.base import Action, Engine, Event, Rng, Step, refusal
+from engines.kingup import actions, castle, describe, result, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
 from engines.kingup.options import DEAL, OPTIONS_SCHEMA, normalize, parse
 from engines.kingup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
@@ -101,6 +102,9 @@ class KingUpEngine(Engine):
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def result(self, state: State, steps: Iterable[Step]) -> dict[str, Any] | None:
+        return result.result(state, steps)
 
     def public_players(self, state: State) -> dict[str, dict[str, Any]]:
         return views.public_players(state)

@@ -79,6 +79,8 @@ class Table:
         self.rng = random.Random(seed)
         self.state: Any = engine.setup(self.players, engine.normalize_options(dict(options or {})))
         self.events: list[Event] = []
+        #: The game so far as ``Engine.result`` replays it: setup, then each action.
+        self.steps: list[tuple[Any, list[Event]]] = [(self.state, [])]
 
     def _host(self, player: str, host: bool | None) -> bool:
         return (player == self.host) if host is None else host
@@ -89,6 +91,7 @@ class Table:
             self.engine, self.state, kind, player, self._host(player, host), self.rng, **payload
         )
         self.events += events
+        self.steps.append((self.state, events))
         return events
 
     def refuse(

@@ -60,7 +60,7 @@ def sample_move(app: Any, phones: list[Phone], rng: random.Random) -> tuple[Phon
     choices = []
     for p in phones:
         for template in p.get().json["legal"]:
-            if template["type"] in {"undo", "seats", "start"}:
+            if template["type"] in {"undo", "seats", "start", "play_again"}:
                 continue
             action = engine.sample(state, p.id, template, rng)
             if action is not None:

@@ -194,7 +194,8 @@ def test_platform_handlers_directly(tables: Tables) -> None:
     assert out.events == [{"type": "renamed", "player": "p2", "old": "P2", "name": "Bo"}]
     out = platform.start_game(call(doc))
     assert out.doc["code"] is None and out.doc["status"] == "playing"
-    assert out.doc["start"] == {"players": ["p3", "p1", "p2"], "options": out.action["options"]}
+    assert out.doc["start"] == {"players": ["p3", "p1", "p2"], "options": out.action["options"],
+                                "v": out.doc["version"] + 1}
     expect("not_in_lobby", platform.remove_seat, call(doc, player="p2"))
 
 

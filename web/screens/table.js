@@ -7,6 +7,7 @@ import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { pinCard } from './pin.js';
+import { resultsCard } from './results.js';
 import { figureChips, seatsComponent } from './seats.js';
 
 /**
@@ -39,6 +40,7 @@ export function tableScreen(root, session) {
     h('h2', { id: 'history-title', t: 'table.history_title' }), historyList);
   const seats = seatsComponent(session, 'table');
   const pin = pinCard(session, 'table');
+  const results = resultsCard(session);
   const playersPanel = h('section', { class: 'card panel', id: 'players-panel', hidden: true, 'aria-labelledby': 'players-title' },
     h('h2', { id: 'players-title', t: 'table.players' }), seats.el);
 
@@ -107,6 +109,7 @@ export function tableScreen(root, session) {
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'table.spectator' }) : null,
     overBanner,
+    results.el,
     pin.el,
     scoreboard,
     gameArea,
@@ -236,6 +239,7 @@ export function tableScreen(root, session) {
     renderScoreboard();
     seats.update(snap);
     pin.update(snap);
+    results.update(snap);
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn").
     announceTurn();
@@ -267,6 +271,7 @@ export function tableScreen(root, session) {
     destroy() {
       alive = false;
       for (const off of offs) off();
+      results.destroy();
       if (instance) instance.destroy();
       instance = null;
     },

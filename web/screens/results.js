@@ -1,0 +1,249 @@
+// The results sheet of a finished game: standings, the round-by-round score
+// pad, BG Stats (the app's import link on phones, a copyable link elsewhere),
+// a share card image and a plain-text summary, and the host's "play again".
+// Every figure comes from GET /api/tables/<id>/result; nothing is recomputed.
+
+import { getLang, onLangChange, t } from '../i18n.js';
+import { api } from '../net.js';
+import { copyText, h, showError, toast } from '../ui.js';
+
+/**
+ * @typedef {{id: string, name: string, score: number|null, rank: number|null,
+ *   winner: boolean, start_player: boolean, stars?: number}} ResultPlayer
+ * @typedef {{game: string, version: number, started_at: string, finished_at: string,
+ *   duration_min: number, players: ResultPlayer[], rounds: Array<Record<string, any>>,
+ *   details: Record<string, any>, bgstats: string, bgstats_web: string}} GameResult
+ */
+
+/** BG Stats is an iOS/Android app: its link only works on a phone or tablet. */
+export function onPhone() {
+  return /Android|iPhone|iPad|iPod/i.test(navigator.userAgent)
+    || (navigator.maxTouchPoints > 1 && /Macintosh/.test(navigator.userAgent));
+}
+
+/** @param {string} iso @returns {string} the local date and time */
+function when(iso) {
+  return new Date(iso).toLocaleString(getLang() === 'ko' ? 'ko-KR' : 'en-GB',
+    { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+/** @param {ResultPlayer} p */
+function scoreText(p) {
+  return p.score === null ? '—' : String(p.score);
+}
+
+/**
+ * The score pad: one row per player, one column per leg or round, then the total.
+ * @param {GameResult} res
+ * @returns {{head: string[], rows: Array<{player: ResultPlayer, cells: string[]}>, notes: string[]}}
+ */
+export function sheet(res) {
+  /** @type {string[]} */
+  const head = [];
+  /** @type {Array<(p: ResultPlayer) => string>} */
+  const cols = [];
+  /** @type {string[]} */
+  const notes = [];
+  for (const r of res.rounds) {
+    if (res.game === 'camelup') {
+      if (r.final) {
+        head.push(t('results.final_bets'));
+        cols.push((p) => String(r.money[p.id] ?? ''));
+        notes.push(t('results.camelup_final', { winner: r.winner_camel, loser: r.loser_camel }));
+      } else {
+        head.push(t('results.leg', { leg: r.leg }));
+        cols.push((p) => String(r.money[p.id] ?? ''));
+      }
+    } else if (res.game === 'kingup') {
+      head.push(t('results.round', { round: r.round }));
+      cols.push((p) => `${r.points[p.id]}${r.rule33.includes(p.id) ? ' (33)' : ''}`);
+      if (r.rule33.length) notes.push(t('results.rule33', { round: r.round }));
+    } else if (res.game === 'countup') {
+      head.push(t('results.round', { round: r.round }));
+      cols.push((p) => `${r.scores[p.id]}${r.stars.includes(p.id) ? ' ☆' : ''}`);
+      notes.push(t(`results.countup_end_${r.end === 'marker20' ? 'marker20' : 'max'}`, { round: r.round, last: r.last }));
+    }
+  }
+  if (res.game === 'countup' && res.details.ended_by) notes.push(t(`results.countup_${res.details.ended_by}`));
+  if (res.game === 'kingup' && res.details.tie_break) notes.push(t('results.kingup_tie_break'));
+  head.push(t('results.total'));
+  return {
+    head,
+    rows: res.players.map((p) => ({ player: p, cells: [...cols.map((c) => c(p)), scoreText(p)] })),
+    notes,
+  };
+}
+
+/**
+ * The plain-text summary for chat apps.
+ * @param {GameResult} res @param {string} title
+ */
+export function summaryText(res, title) {
+  const lines = [`${title} · ${when(res.started_at)} · ${t('results.minutes', { n: res.duration_min })}`];
+  for (const p of res.players) {
+    lines.push(`${p.rank ?? '–'}. ${p.name} ${scoreText(p)}${p.winner ? ` 🏆 ${t('results.winner')}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Draws the share card (game, date, standings, winners highlighted) in the
+ * current language and returns it as a PNG.
+ * @param {GameResult} res @param {string} title
+ * @returns {Promise<Blob>}
+ */
+export function shareCard(res, title) {
+  const W = 1080;
+  const rowH = 96;
+  const H = 360 + res.players.length * rowH + 80;
+  const canvas = document.createElement('canvas');
+  canvas.width = W;
+  canvas.height = H;
+  const g = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+  const font = (/** @type {number} */ px, bold = false) =>
+    `${bold ? '700 ' : ''}${px}px system-ui, -apple-system, "Apple SD Gothic Neo", "Noto Sans KR", sans-serif`;
+  g.fillStyle = '#1d2433';
+  g.fillRect(0, 0, W, H);
+  g.fillStyle = '#ffffff';
+  g.font = font(72, true);
+  g.fillText(title, 64, 140, W - 128);
+  g.font = font(36);
+  g.fillStyle = '#c9d1e0';
+  g.fillText(`${when(res.started_at)} · ${t('results.minutes', { n: res.duration_min })}`, 64, 210, W - 128);
+  res.players.forEach((p, i) => {
+    const y = 300 + i * rowH;
+    if (p.winner) {
+      g.fillStyle = '#f4c542';
+      g.fillRect(40, y - 8, W - 80, rowH - 12);
+    }
+    g.fillStyle = p.winner ? '#1d2433' : '#ffffff';
+    g.font = font(48, p.winner);
+    g.fillText(`${p.rank ?? '–'}`, 72, y + 56);
+    g.fillText(`${p.winner ? '🏆 ' : ''}${p.name}`, 170, y + 56, W - 480);
+    g.textAlign = 'right';
+    g.fillText(scoreText(p), W - 72, y + 56);
+    g.textAlign = 'left';
+  });
+  g.font = font(28);
+  g.fillStyle = '#8a94a8';
+  g.fillText('Tablemate', 64, H - 40);
+  return new Promise((resolve, reject) => canvas.toBlob(
+    (b) => (b ? resolve(b) : reject(new Error('canvas'))), 'image/png'));
+}
+
+/**
+ * Shares the card through the Web Share API with files where the phone can,
+ * else downloads it.
+ * @param {Blob} png @param {string} text
+ */
+async function sharePng(png, text) {
+  const file = new File([png], 'tablemate-result.png', { type: 'image/png' });
+  const nav = /** @type {any} */ (navigator);
+  if (nav.canShare && nav.canShare({ files: [file] })) {
+    try {
+      await nav.share({ files: [file], text });
+      return;
+    } catch (e) {
+      if (/** @type {any} */ (e).name === 'AbortError') return;
+    }
+  }
+  const url = URL.createObjectURL(png);
+  const a = h('a', { href: url, download: 'tablemate-result.png', hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The results card of the table screen; shows itself once the game is over.
+ * @param {import('./session.js').Session} session
+ * @returns {{el: HTMLElement, update: (snap: import('../net.js').Snapshot) => void, destroy: () => void}}
+ */
+export function resultsCard(session) {
+  const el = h('section', { class: 'card panel results', id: 'results', hidden: true, 'aria-labelledby': 'results-title' });
+  /** @type {GameResult|null} */
+  let res = null;
+  let loadedFor = -1;
+  let canPlayAgain = false;
+
+  async function load(/** @type {number} */ version) {
+    loadedFor = version;
+    try {
+      const tz = -new Date().getTimezoneOffset();
+      res = await api(`/api/tables/${encodeURIComponent(session.id)}/result?tz=${tz}`, { token: session.token });
+      render();
+    } catch (e) {
+      loadedFor = -1;
+      showError(/** @type {any} */ (e));
+    }
+  }
+
+  function render() {
+    if (!res) return;
+    const result = res;
+    const title = session.title();
+    const pad = sheet(result);
+    const table = h('table', { class: 'score-pad' },
+      h('thead', null, h('tr', null, h('th', { scope: 'col', t: 'results.player' }),
+        ...pad.head.map((x) => h('th', { scope: 'col', text: x })))),
+      h('tbody', null, ...pad.rows.map((r) => h('tr', { class: r.player.winner ? 'winner' : '' },
+        h('th', { scope: 'row', text: `${r.player.rank ?? '–'}. ${r.player.name}${r.player.start_player ? ' ▶' : ''}` }),
+        ...r.cells.map((c) => h('td', { text: c }))))));
+    const bg = onPhone()
+      ? h('a', { class: 'button primary', href: result.bgstats, id: 'bgstats-link', t: 'results.bgstats_save' })
+      : h('div', { class: 'bgstats-copy' },
+        h('label', { for: 'bgstats-url', t: 'results.bgstats_copy_label' }),
+        h('input', { id: 'bgstats-url', readonly: true, value: result.bgstats_web }),
+        h('button', {
+          type: 'button', t: 'results.copy_link',
+          onclick: async () => toast(t(await copyText(result.bgstats_web) ? 'results.copied' : 'results.copy_failed')),
+        }));
+    const playAgain = canPlayAgain
+      ? h('button', {
+        type: 'button', class: 'primary', id: 'play-again', t: 'results.play_again',
+        onclick: async () => {
+          try { await session.act({ type: 'play_again' }); } catch { /* shown already */ }
+        },
+      })
+      : null;
+    el.replaceChildren(
+      h('h2', { id: 'results-title', t: 'results.title' }),
+      h('p', { class: 'hint', text: `${when(result.started_at)} · ${t('results.minutes', { n: result.duration_min })}` }),
+      h('ol', { class: 'standings' }, ...result.players.map((p) => h('li', { class: p.winner ? 'winner' : '' },
+        h('span', { class: 'seat-name', text: p.name }), ' ',
+        h('strong', { text: scoreText(p) }),
+        p.winner ? h('span', { class: 'badge', t: 'results.winner' }) : null))),
+      h('div', { class: 'table-scroll' }, table),
+      h('ul', { class: 'notes', hidden: !pad.notes.length }, ...pad.notes.map((n) => h('li', { text: n }))),
+      h('div', { class: 'row' },
+        h('button', {
+          type: 'button', id: 'share-card', t: 'results.share_card',
+          onclick: async () => {
+            try { await sharePng(await shareCard(result, title), summaryText(result, title)); } catch (e) {
+              showError({ code: 'error', message: String(e) });
+            }
+          },
+        }),
+        h('button', {
+          type: 'button', id: 'copy-summary', t: 'results.copy_summary',
+          onclick: async () => toast(t(await copyText(summaryText(result, title)) ? 'results.copied' : 'results.copy_failed')),
+        })),
+      bg,
+      ...(playAgain ? [playAgain] : []));
+  }
+
+  const off = onLangChange(render);
+  return {
+    el,
+    update(snap) {
+      el.hidden = snap.status !== 'over';
+      const could = canPlayAgain;
+      canPlayAgain = (snap.legal || []).some((a) => a.type === 'play_again');
+      if (snap.status !== 'over') { res = null; loadedFor = -1; return; }
+      if (loadedFor !== snap.version) load(snap.version);
+      else if (could !== canPlayAgain) render();
+    },
+    destroy: off,
+  };
+}
