@@ -2,7 +2,7 @@
 
 import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
-import { api } from '../net.js';
+import { api, whenBack } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
 import { gameTitle, h, showError } from '../ui.js';
 
@@ -238,7 +238,7 @@ export function homeScreen(root, app) {
     createBtn.disabled = games.length === 0;
     noGames.hidden = games.length > 0;
     showGame();
-  }).catch((e) => { if (alive) showError(e); });
+  }).catch((e) => { if (alive) { showError(e); whenBack(() => { if (alive) app.navigate(location.pathname, { replace: true }); }); } });
 
   const offLang = onLangChange(relabel);
   return {
