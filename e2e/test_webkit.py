@@ -296,3 +296,33 @@ def test_webkit_countup_one_turn(webkit, server, games):
     phone.until(lambda: version(server, table) > before, "the locked sheet to reach the server")
     phone.until(lambda: not any(b.text == "Lock my numbers" and b.is_displayed() for b in phone.css("button")),
                 "the lock button gone")
+
+
+def test_webkit_iphone_fallbacks_vibrate_and_wake_lock(webkit, server, games):
+    """Where the engine lacks an API an iPhone lacks too, the fallback shows."""
+    if not any(g["name"] == "toy" for g in games):
+        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
+    table, tokens = seated_table(server, "toy", ["Ada", "Grace"])
+    phone = webkit()
+    open_seat(phone, table, tokens[0])
+    has_vibrate = phone.js("return typeof navigator.vibrate === 'function'")
+    has_wake = phone.js("return 'wakeLock' in navigator")
+    # Wake Lock: on where the API exists, marked unsupported where it does not.
+    phone.until(lambda: phone.js("return document.documentElement.dataset.wake || ''")
+                in (("on", "off") if has_wake else ("unsupported",)), "the wake-lock state")
+    # A buzz without navigator.vibrate is a flash of the screen's edge.
+    phone.js("import('/ui.js').then((m) => m.vibrate(50))")
+    if not has_vibrate:
+        phone.until(lambda: phone.js("return document.documentElement.classList.contains('buzz')"), "the visual buzz")
+        phone.until(lambda: not phone.js("return document.documentElement.classList.contains('buzz')"),
+                    "the visual buzz to end")
+    # The Korean voice for Count Up's caller may be missing: the caller then ticks.
+    said = phone.d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "import('/games/countup/speech.js').then((m) => {"
+        "  const v = new m.Voice(() => {});"
+        "  done([Boolean(v.voiceFor('ko')), v.say('하나', 'ko')]);"
+        "}, (e) => done(['error', String(e)]));")
+    has_ko, how = said
+    assert has_ko != "error", how
+    assert how == ("voice" if has_ko else "tick"), said
