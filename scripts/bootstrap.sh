@@ -3,7 +3,8 @@
 #   bootstrap.sh run   -> the Python environment with the runtime dependencies only
 #                         (the app needs no Redis: it falls back to an embedded store)
 #   bootstrap.sh test  -> also the test extras and the system packages the tests use
-#                         (redis-server, chromium, fonts, node for the web type check), as root
+#                         (redis-server, chromium, WebKitGTK's driver and Xvfb, fonts,
+#                         node for the web type check), as root
 # Prerequisites: Debian (or a derivative), Python 3.11+, make; root for system packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,7 +91,10 @@ if [ "$mode" = "test" ]; then
   # fonts-noto-cjk: Korean text in browser screenshots renders as glyphs, not boxes.
   # nodejs + npm: the web code's type check (tsc). Debian's chromium is what
   # Playwright drives (its own browser download is not possible here).
-  need=(redis-server:redis-server chromium:chromium node:nodejs npm:npm)
+  # webkit2gtk-driver: WebKitWebDriver and MiniBrowser, WebKitGTK (Safari's
+  # engine) for the e2e/test_webkit.py tests, driven by Selenium under Xvfb.
+  need=(redis-server:redis-server chromium:chromium node:nodejs npm:npm
+        WebKitWebDriver:webkit2gtk-driver xvfb-run:xvfb xauth:xauth)
   apt_install "${need[@]}" || die "could not install the test system packages (see above)."
   # The fonts only change how screenshots look: a failure is reported loudly
   # but does not stop the tests.

@@ -51,6 +51,8 @@ def from_env() -> dict[str, Any]:
         # Per-message deflate on the sockets: off unless asked for (memory per phone).
         "WS_COMPRESSION": _flag("TABLEMATE_WS_COMPRESSION"),
         "WS_PING_INTERVAL": int(os.environ.get("TABLEMATE_WS_PING", "25")),
+        # Seconds without a message before the server gives a socket up (phones ping every ~2 s).
+        "WS_SILENT_LIMIT": float(os.environ.get("TABLEMATE_WS_SILENT", "15")),
         # "module:attr,..." engines added to the registry; the test suite uses it
         # to serve a toy game from real server processes.
         "EXTRA_ENGINES": tuple(_load(spec) for spec in os.environ.get("TABLEMATE_EXTRA_ENGINES", "").split(",") if spec),

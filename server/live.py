@@ -3,11 +3,18 @@
 Each process has one ``Hub``: a registry of its sockets by table and one
 pub/sub listener. A change committed by any instance reaches every instance's
 listener, which loads the table once and sends each local phone its own view.
+
+Liveness: phones send ``ping`` every ~2 s and give a socket up after ~5 s of
+silence; the server closes a socket it has not heard from for
+``SILENT_LIMIT`` s. Presence (which seats have a live socket, on any instance)
+is kept in the store, refreshed by those pings; a change is pushed to the
+table's phones as a ``presence`` frame, without a version bump.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections import defaultdict
@@ -31,6 +38,14 @@ RATE_PER_SECOND = 20.0
 RATE_BURST = 40.0
 FLOOD_STRIKES = 40
 CLOSE_BAD_TOKEN = 4401
+#: Seconds without any message after which the server gives a socket up (phones
+#: ping every ~2 s); ``WS_SILENT_LIMIT`` in the config.
+SILENT_LIMIT = 15.0
+#: At most this often (s) a socket refreshes its presence and checks the table's version.
+PRESENCE_REFRESH = 3.0
+#: How often (s) each process looks for presence that expired (a phone on another,
+#: dead instance) on its own tables.
+PRESENCE_SWEEP = 4.0
 
 SocketView = Callable[[Any, str], None]
 
@@ -47,6 +62,19 @@ class Connection:
         self.sent_version = 0
         self.lock = threading.Lock()
         self.open = True
+        #: Presence member: several phones may hold one seat; each counts.
+        self.member = f"{player}/{secrets.token_hex(4)}" if player is not None else None
+        #: The seats this phone was last told are connected.
+        self.presence: frozenset[str] | None = None
+        self.refreshed = 0.0
+
+    def send_presence(self, online: frozenset[str]) -> None:
+        """A ``presence`` frame, only when it tells this phone something new."""
+        with self.lock:
+            if online == self.presence:
+                return
+            self.presence = online
+        self.send({"type": "presence", "version": self.sent_version, "connected": sorted(online)})
 
     def send(self, msg: dict[str, Any]) -> None:
         data = orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -59,15 +87,19 @@ class Connection:
                 self.open = False
 
     def send_state(self, snapshot: Snapshot, force: bool = False) -> None:
-        self.send_encoded(snapshot["version"], encode_state(snapshot), force)
+        online = frozenset(p["id"] for p in snapshot["players"] if p.get("connected"))
+        self.send_encoded(snapshot["version"], encode_state(snapshot), force, online)
 
-    def send_encoded(self, version: int, data: str, force: bool = False) -> None:
+    def send_encoded(self, version: int, data: str, force: bool = False,
+                     online: frozenset[str] | None = None) -> None:
         with self.lock:
             # Snapshots may race (two changes fanned out at once): never go back.
             stale = version < self.sent_version or (version == self.sent_version and not force)
             if stale or not self.open:
                 return
             self.sent_version = version
+            if online is not None:
+                self.presence = online
             try:
                 self.ws.send(data)
             except Exception:  # a dead peer; its own loop notices and cleans up
@@ -96,6 +128,7 @@ class Hub:
         self.stop = threading.Event()
         self.ready = threading.Event()
         self._listener: threading.Thread | None = None
+        self._sweeper: threading.Thread | None = None
 
     def ensure_listening(self) -> None:
         # Started on first use, not at import: a forking server must start it
@@ -106,10 +139,13 @@ class Hub:
             if self._listener is None:
                 self._listener = threading.Thread(
                     target=self.tables.store.listen,
-                    args=(self.changed, self.resync_all, self.stop, self.store_down, self.ready),
+                    args=(self.changed, self.resync_all, self.stop, self.store_down, self.ready,
+                          self.presence_changed),
                     name="tablemate-fanout", daemon=True,
                 )
                 self._listener.start()
+                self._sweeper = threading.Thread(target=self.sweep, name="tablemate-presence", daemon=True)
+                self._sweeper.start()
         self.ready.wait(5)
 
     def add(self, conn: Connection) -> None:
@@ -134,6 +170,37 @@ class Hub:
                 return
         # Off the listener thread, so one slow phone never delays other tables.
         threading.Thread(target=self.push, args=(table_id,), daemon=True).start()
+
+    def presence_changed(self, table_id: str) -> None:
+        with self.lock:
+            if not self.conns.get(table_id):
+                return
+        threading.Thread(target=self.push_presence, args=(table_id,), daemon=True).start()
+
+    def push_presence(self, table_id: str) -> None:
+        """Tells the table's local phones who is connected, if that changed for them."""
+        with self.lock:
+            conns = list(self.conns.get(table_id, ()))
+        if not conns:
+            return
+        try:
+            online = frozenset(self.tables.store.present(table_id))
+        except redis.RedisError:
+            return  # the store's outage is told to phones by the listener
+        for c in conns:
+            c.send_presence(online)
+
+    def sweep(self) -> None:
+        """Presence also changes without a message: a phone whose instance died
+        just stops being refreshed. Looks again now and then."""
+        while not self.stop.wait(PRESENCE_SWEEP):
+            with self.lock:
+                ids = list(self.conns)
+            for tid in ids:
+                try:
+                    self.push_presence(tid)
+                except Exception:  # one table must not stop the sweep for the others
+                    log.exception("presence sweep failed")
 
     def store_down(self) -> None:
         """Tell every local phone to show "reconnecting"; a resync follows."""
@@ -166,6 +233,11 @@ class Hub:
             return
         engine = self.tables.engine(doc["game"])
         state = engine.load(doc["state"]) if doc["state"] is not None else None
+        try:
+            online = self.tables.store.present(table_id)
+        except redis.RedisError:
+            return
+        frozen = frozenset(online)
         # One snapshot, encoded once, per seat (a seat may have several phones).
         cache: dict[str | None, str] = {}
         for c in conns:
@@ -173,8 +245,8 @@ class Hub:
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")
                 continue
             if c.player not in cache:
-                cache[c.player] = encode_state(self.tables.snapshot(doc, c.player, state))
-            c.send_encoded(doc["version"], cache[c.player], force=force)
+                cache[c.player] = encode_state(self.tables.snapshot(doc, c.player, state, online))
+            c.send_encoded(doc["version"], cache[c.player], force=force, online=frozen)
 
 
     def still_seated(self, doc: TableDoc, conn: Connection) -> bool:
@@ -232,8 +304,17 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
             if msg.get("version") != doc["version"]:
                 conn.send_state(tables.snapshot(doc, conn.player), force=True)
         elif kind == "ping":
-            doc = tables.load(conn.table_id)
-            conn.send({"type": "pong", "version": doc["version"]})
+            # Phones ping every ~2 s: the store is asked (presence, the table's
+            # version) only every PRESENCE_REFRESH s; in between the pong
+            # carries the version this socket was last sent.
+            now = time.monotonic()
+            if now - conn.refreshed >= PRESENCE_REFRESH:
+                conn.refreshed = now
+                touch(conn, tables)
+                version = tables.load(conn.table_id)["version"]
+            else:
+                version = conn.sent_version
+            conn.send({"type": "pong", "version": version})
         else:
             conn.send(_error("unknown_type", f"Unknown message type {kind!r}.", rid))
     except ApiError as exc:
@@ -243,8 +324,24 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         conn.send({"type": "error", **store_unavailable().envelope()})
 
 
+def touch(conn: Connection, tables: Tables) -> None:
+    """Refreshes this socket's presence (a spectator has none)."""
+    if conn.member is not None:
+        tables.store.presence_touch(conn.table_id, conn.member)
+
+
+def leave(conn: Connection, tables: Tables) -> None:
+    if conn.member is None:
+        return
+    try:
+        tables.store.presence_drop(conn.table_id, conn.member)
+    except redis.RedisError:
+        pass  # the member expires by itself within PRESENCE_TTL
+
+
 def init_app(app: Flask, hub: Hub) -> None:
     sock = Sock(app)
+    silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
     app.config["SOCK_SERVER_OPTIONS"] = {
         "ping_interval": app.config["WS_PING_INTERVAL"],
         "max_message_size": app.config["WS_MAX_MESSAGE"],
@@ -287,17 +384,29 @@ def init_app(app: Flask, hub: Hub) -> None:
         try:
             # Load again after registering, so no change can fall in between.
             try:
+                touch(conn, tables)
+                conn.refreshed = time.monotonic()
                 conn.send_state(tables.snapshot(tables.load(table_id), player))
+                if conn.member is not None:
+                    tables.store.presence_announce(table_id)
             except redis.RedisError:
                 # No snapshot to start from: tell the phone and let it come back
                 # (1013 = try again later); its reconnect backoff spreads the load.
                 conn.send({"type": "error", **store_unavailable().envelope()})
                 ws.close(reason=1013, message="store unavailable")
                 return
+            heard = time.monotonic()
             while conn.open:
-                raw = ws.receive(timeout=30)
+                # A phone that went silent (its Wi-Fi dropped without a FIN) is
+                # given up after SILENT_LIMIT: the close handshake could take minutes.
+                left = silent_limit - (time.monotonic() - heard)
+                if left <= 0:
+                    ws.close(reason=1001, message="silent")
+                    break
+                raw = ws.receive(timeout=min(left, 5.0))
                 if raw is None:
                     continue
+                heard = time.monotonic()
                 if not bucket.take():
                     strikes += 1
                     if strikes >= FLOOD_STRIKES:
@@ -317,5 +426,6 @@ def init_app(app: Flask, hub: Hub) -> None:
             conn.send(_error("internal", "Something went wrong on the server; reconnecting."))
         finally:
             hub.remove(conn)
+            leave(conn, tables)
 
     app.extensions["tablemate.sock"] = sock

@@ -129,8 +129,9 @@ class Snapshot(TypedDict):
     min_players: int
     max_players: int
     round: int
-    #: ``{"id", "name", "host"}`` plus the engine's public figures (``money``, …),
-    #: open-ended, hence a plain dict.
+    #: ``{"id", "name", "host", "connected"}`` plus the engine's public figures
+    #: (``money``, …), open-ended, hence a plain dict. ``connected``: the seat has
+    #: a live socket right now, on any instance (``Store.present``).
     players: list[dict[str, Any]]
     view: dict[str, Any]
     legal: list[Action]

@@ -36,7 +36,8 @@ SNAPSHOT = {
         "round": {"type": "integer"},
         "players": {"type": "array", "items": {
             "type": "object",
-            "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "host": {"type": "boolean"}},
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "host": {"type": "boolean"},
+                           "connected": {"type": "boolean"}},
             "required": ["id", "name", "host"],
         }},
         "view": {"type": "object"},

@@ -26,9 +26,12 @@ def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Act
     return out
 
 
-def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None) -> Snapshot:
+def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
+             online: set[str] | None = None) -> Snapshot:
     """What ``player`` (None: spectator) sees of the table. ``state`` may be
-    passed pre-loaded when building many snapshots of one version."""
+    passed pre-loaded when building many snapshots of one version. ``online``:
+    the seats with a live socket (``Store.present``); each player then carries
+    ``connected``."""
     if doc["state"] is not None and state is None:
         state = engine.load(doc["state"])
     public = engine.public_players(state) if state is not None else {}
@@ -36,6 +39,9 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
         for s in doc["seats"]
     ]
+    if online is not None:
+        for p in players:
+            p["connected"] = p["id"] in online
     host = player is not None and player == doc["host"]
     seat = next((s for s in doc["seats"] if s["id"] == player), None)
     sealed = bool(seat and seat.get("sealed"))

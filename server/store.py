@@ -7,10 +7,14 @@ change:
 - ``tm:{<id>}:doc``  the table document (seats, options, engine state, version)
 - ``tm:{<id>}:log``  the action log, one JSON entry per applied change
 - ``tm:{<id>}:req``  request_id → the first result, so retries apply once
+- ``tm:{<id>}:here`` presence: one member per open socket (``<seat>/<socket>``),
+  scored by when it was last heard from; members older than ``PRESENCE_TTL``
+  count as gone, so an instance that dies takes its phones offline by itself
 
 plus ``tm:code:<CODE>`` (lobby join codes) and ``tm:rl:*`` (rate-limit counters).
 Every committed change publishes ``{"t": id, "v": version}`` on ``tm:changes``;
-one listener per process fans it out to that process's sockets.
+one listener per process fans it out to that process's sockets. A socket that
+opens or closes publishes ``{"t": id, "p": 1}`` there (presence, no version).
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "tm:changes"
 MAX_ATTEMPTS = 200
+#: Seconds a socket counts as present after it was last heard from. Phones
+#: ping every ~2 s and the server refreshes at most every ``live.PRESENCE_REFRESH``.
+PRESENCE_TTL = 12.0
 
 R = TypeVar("R")
 
@@ -56,6 +63,10 @@ def log_key(table_id: str) -> str:
 
 def req_key(table_id: str) -> str:
     return f"tm:{{{table_id}}}:req"
+
+
+def presence_key(table_id: str) -> str:
+    return f"tm:{{{table_id}}}:here"
 
 
 def code_key(code: str) -> str:
@@ -242,12 +253,44 @@ class Store:
             return max(1, int((slot + 1) * window - now) + 1)
         return None
 
+    # -- presence -------------------------------------------------------------
+
+    def presence_touch(self, table_id: str, member: str, now: float | None = None) -> None:
+        """Marks one socket (``<seat>/<socket id>``) as heard from just now."""
+        now = time.time() if now is None else now
+        key = presence_key(table_id)
+        with self.r.pipeline(transaction=False) as p:
+            p.zadd(key, {member: now})
+            p.zremrangebyscore(key, "-inf", now - PRESENCE_TTL)
+            # Outlives its members by a little; a table nobody watches leaves nothing behind.
+            p.expire(key, int(PRESENCE_TTL) + 5)
+            p.execute()
+
+    def presence_drop(self, table_id: str, member: str, announce: bool = True) -> None:
+        """Forgets one socket; ``announce`` tells every instance's phones."""
+        with self.r.pipeline(transaction=False) as p:
+            p.zrem(presence_key(table_id), member)
+            if announce:
+                p.publish(CHANNEL, dumps({"t": table_id, "p": 1}))
+            p.execute()
+
+    def presence_announce(self, table_id: str) -> None:
+        self.r.publish(CHANNEL, dumps({"t": table_id, "p": 1}))
+
+    def present(self, table_id: str, now: float | None = None) -> set[str]:
+        """The seats with at least one socket heard from within ``PRESENCE_TTL``."""
+        now = time.time() if now is None else now
+        members = self.r.zrangebyscore(presence_key(table_id), now - PRESENCE_TTL, "+inf")
+        return {str(_text(m)).rpartition("/")[0] for m in cast(list[str], members)}
+
     # -- fan-out --------------------------------------------------------------
 
     def listen(self, on_change: Callable[[str, int], None], on_resync: Callable[[], None],
                stop: threading.Event, on_down: Callable[[], None] | None = None,
-               ready: threading.Event | None = None) -> None:
-        """Blocking loop: calls ``on_change(table_id, version)`` per change.
+               ready: threading.Event | None = None,
+               on_presence: Callable[[str], None] | None = None) -> None:
+        """Blocking loop: calls ``on_change(table_id, version)`` per change, and
+        ``on_presence(table_id)`` when a socket of the table opened or closed.
 
         Reconnects with backoff when Redis goes away; after a reconnect it calls
         ``on_resync`` because changes may have been missed meanwhile.
@@ -273,7 +316,11 @@ class Store:
                         continue
                     try:
                         data = loads(msg["data"])
-                        on_change(str(data["t"]), int(data["v"]))
+                        if "p" in data:
+                            if on_presence is not None:
+                                on_presence(str(data["t"]))
+                        else:
+                            on_change(str(data["t"]), int(data["v"]))
                     except Exception:  # one bad message or socket must not stop fan-out
                         log.exception("fan-out of a change failed")
             except (redis.RedisError, OSError) as exc:

@@ -74,8 +74,12 @@ class Tables:
 
     # -- reads -----------------------------------------------------------------
 
-    def snapshot(self, doc: TableDoc, player: str | None, state: Any = None) -> Snapshot:
-        return reads.snapshot(self.engine(doc["game"]), doc, player, state)
+    def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
+                 online: set[str] | None = None) -> Snapshot:
+        """``online`` defaults to the table's presence, read from the store."""
+        if online is None:
+            online = self.store.present(doc["id"])
+        return reads.snapshot(self.engine(doc["game"]), doc, player, state, online)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)

@@ -12,7 +12,8 @@
  *   legal: Array<{type: string, [field: string]: unknown}>, round?: number,
  *   join_url?: string, sealed?: boolean, pin?: boolean
  * }} Snapshot
- * @typedef {'connecting'|'open'|'reconnecting'} ConnStatus
+ * @typedef {'connecting'|'open'|'offline'} ConnStatus
+ * @typedef {{version: number, events: unknown[]}} ActionResult
  */
 
 /** An error envelope from the server, or a network failure (`code: "network"`). */
@@ -35,6 +36,63 @@ export class ApiError extends Error {
 }
 
 /**
+ * The connection state on `<html data-connection>`, for styling and tests:
+ * `open` (the server answers), `connecting` (a first connection is under way),
+ * `offline` (the server stopped answering; reconnecting). A table's socket
+ * sets it while one is live; otherwise HTTP requests do.
+ * @param {ConnStatus} state
+ */
+export function setConnection(state) {
+  const root = document.documentElement;
+  if (root.dataset.connection === state) return;
+  root.dataset.connection = state;
+  for (const fn of [...connectionListeners]) fn(state);
+}
+
+/** @type {Set<(state: ConnStatus) => void>} */
+const connectionListeners = new Set();
+
+/**
+ * Calls `fn` each time the connection state changes; returns the unsubscribe.
+ * @param {(state: ConnStatus) => void} fn
+ */
+export function onConnection(fn) {
+  connectionListeners.add(fn);
+  return () => { connectionListeners.delete(fn); };
+}
+
+/** A table's socket owns `data-connection` while it runs. */
+let liveCount = 0;
+/** How long a plain request may go unanswered on "lie-fi" before it counts as failed. */
+const HTTP_TIMEOUT_MS = 15000;
+
+/**
+ * Calls `fn` once the server answers again after a network failure (the
+ * browser's `online` event, or a probe every few seconds), e.g. for the home
+ * page to load what it could not. Returns the cancel function.
+ * @param {() => void} fn
+ */
+export function whenBack(fn) {
+  let done = false;
+  let timer = 0;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearInterval(timer);
+    window.removeEventListener('online', probe);
+    off();
+    fn();
+  };
+  const probe = () => {
+    fetch('/healthz', { cache: 'no-store' }).then((r) => { if (r.ok) { if (!liveCount) setConnection('open'); finish(); } }, () => {});
+  };
+  const off = onConnection((state) => { if (state === 'open') finish(); });
+  window.addEventListener('online', probe);
+  timer = window.setInterval(probe, 4000);
+  return () => { done = true; clearInterval(timer); window.removeEventListener('online', probe); off(); };
+}
+
+/**
  * @param {string} path
  * @param {{method?: string, body?: unknown, token?: string|null}} [opts]
  * @returns {Promise<any>}
@@ -46,6 +104,9 @@ export async function api(path, opts = {}) {
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let res;
+  // A request into a silent network would otherwise hang for minutes.
+  const abort = typeof AbortController === 'function' ? new AbortController() : null;
+  const timer = abort ? window.setTimeout(() => abort.abort(), HTTP_TIMEOUT_MS) : 0;
   try {
     res = await fetch(path, {
       method,
@@ -53,10 +114,15 @@ export async function api(path, opts = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
       credentials: 'same-origin',
+      signal: abort ? abort.signal : undefined,
     });
   } catch {
+    if (!liveCount) setConnection('offline');
     throw new ApiError(0, 'network', 'The server could not be reached.');
+  } finally {
+    clearTimeout(timer);
   }
+  if (!liveCount) setConnection('open');
   let data = null;
   try { data = await res.json(); } catch { /* not JSON: handled below */ }
   if (!res.ok) {
@@ -106,14 +172,36 @@ export function fetchSnapshot(table, token) {
   return api(`/api/tables/${encodeURIComponent(table)}`, { token });
 }
 
-const PING_MS = 20000;
-const DEAD_MS = 50000;
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_MAX_MS = 15000;
+/** The phone pings this often; the server answers each with `pong`. */
+const PING_MS = 2000;
+/** Nothing heard for this long: the socket is dead, whatever the browser thinks. */
+const DEAD_MS = 5000;
+/** A socket that has not opened by then is given up (a silent network never fails it). */
+const CONNECT_MS = 5000;
+/** An action unanswered this long on an open socket is sent again (same request_id). */
+const RESEND_MS = 8000;
+const BACKOFF_BASE_MS = 300;
+const BACKOFF_MAX_MS = 10000;
+
+/**
+ * @typedef {{
+ *   body: {type: 'action', action: {type: string}, request_id: string, version?: number},
+ *   resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number,
+ * }} Pending
+ */
 
 /**
  * The live connection of one phone to one table. Keeps only the newest
  * snapshot (by version); a gap or a missed message heals with `sync`.
+ *
+ * Liveness is the application's own: a `ping` every PING_MS, and a socket from
+ * which nothing came for DEAD_MS is dropped at once (no waiting for a close
+ * handshake that a dead network never completes) and a new one opened.
+ *
+ * Actions go over the socket with a request_id and stay pending until their
+ * `result` (or error) comes back; they are sent again on every new socket, so
+ * a tap on a dying connection is never lost, and the server applies a
+ * request_id once, so it is never doubled.
  */
 export class Live {
   /**
@@ -128,44 +216,63 @@ export class Live {
   constructor(opts) {
     this.opts = opts;
     this.version = -1;
+    /** @type {Snapshot|null} */
+    this.last = null;
     /** @type {WebSocket|null} */
     this.ws = null;
     this.attempts = 0;
     this.stopped = true;
     this.everOpened = false;
     this.retryTimer = 0;
-    this.pingTimer = 0;
+    this.watchTimer = 0;
     this.lastSeen = 0;
+    this.openedAt = 0;
+    this.lastPing = 0;
+    /** @type {ConnStatus} */
+    this.status = 'connecting';
+    /** @type {Map<string, Pending>} */
+    this.pending = new Map();
     this.wake = this.wake.bind(this);
+    this.sleepy = this.sleepy.bind(this);
   }
 
   start() {
     if (!this.stopped) return;
     this.stopped = false;
+    liveCount++;
     window.addEventListener('online', this.wake);
+    window.addEventListener('offline', this.sleepy);
     document.addEventListener('visibilitychange', this.wake);
+    this.watchTimer = window.setInterval(() => this.watch(), 1000);
     this.connect();
   }
 
   stop() {
+    if (this.stopped) return;
     this.stopped = true;
+    liveCount--;
     clearTimeout(this.retryTimer);
-    clearInterval(this.pingTimer);
+    clearInterval(this.watchTimer);
     window.removeEventListener('online', this.wake);
+    window.removeEventListener('offline', this.sleepy);
     document.removeEventListener('visibilitychange', this.wake);
     this.drop();
+    const gone = new ApiError(0, 'network', 'The table was closed on this phone.');
+    for (const p of this.pending.values()) p.reject(gone);
+    this.pending.clear();
   }
 
   /** Accepts a snapshot from any source if it is not older than the one we have. @param {Snapshot} snap */
   accept(snap) {
     if (!snap || typeof snap.version !== 'number' || snap.version < this.version) return;
     this.version = snap.version;
+    this.last = snap;
     this.opts.onState(snap);
   }
 
   /** Asks for the current snapshot (after an action, or when a gap is suspected). */
   async sync() {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+    if (this.isOpen()) {
       this.send({ type: 'sync', version: this.version });
       return;
     }
@@ -176,9 +283,58 @@ export class Live {
     }
   }
 
+  isOpen() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN && this.status === 'open';
+  }
+
+  /**
+   * Sends one action; resolves with its result, whenever the connection lets
+   * it through. Not connected now: it waits and goes first thing on the next
+   * socket. It is not pinned to the version it was decided at (unless the
+   * caller asks): two taps queued together would refuse each other. The
+   * engine still refuses a move that became illegal meanwhile.
+   * @param {{type: string, [field: string]: unknown}} action
+   * @param {{version?: number}} [opts]
+   * @returns {Promise<ActionResult>}
+   */
+  act(action, opts = {}) {
+    const queued = !this.isOpen();
+    const version = opts.version;
+    /** @type {Pending['body']} */
+    const body = { type: 'action', action, request_id: requestId(), ...(version === undefined ? {} : { version }) };
+    return new Promise((resolve, reject) => {
+      if (this.stopped) {
+        reject(new ApiError(0, 'network', 'Not connected to the table.'));
+        return;
+      }
+      /** @type {Pending} */
+      const p = { body, resolve, reject, sentAt: 0 };
+      this.pending.set(body.request_id, p);
+      if (!queued) this.transmit(p);
+    });
+  }
+
+  /** How many actions wait for an answer. */
+  get queued() {
+    return this.pending.size;
+  }
+
+  /** @private @param {Pending} p */
+  transmit(p) {
+    p.sentAt = Date.now();
+    this.send(p.body);
+  }
+
+  /** @private Every pending action, in the order it was made, on the new socket. */
+  flush() {
+    for (const p of this.pending.values()) this.transmit(p);
+  }
+
   /** @param {unknown} msg */
   send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      try { this.ws.send(JSON.stringify(msg)); } catch { /* closing: the watchdog reconnects */ }
+    }
   }
 
   /** @private */
@@ -188,21 +344,36 @@ export class Live {
     return `${proto}//${location.host}/api/tables/${encodeURIComponent(this.opts.table)}/ws${q}`;
   }
 
+  /** @private @param {ConnStatus} status */
+  setStatus(status) {
+    this.status = status;
+    setConnection(status);
+    this.opts.onStatus(status);
+  }
+
   /** @private */
   connect() {
-    if (this.stopped) return;
+    if (this.stopped || this.ws) return;
     clearTimeout(this.retryTimer);
-    this.opts.onStatus(this.everOpened ? 'reconnecting' : 'connecting');
-    const ws = new WebSocket(this.url());
+    this.setStatus(this.everOpened ? 'offline' : 'connecting');
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
     this.ws = ws;
+    this.openedAt = Date.now();
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.attempts = 0;
       this.everOpened = true;
       this.lastSeen = Date.now();
-      this.opts.onStatus('open');
-      clearInterval(this.pingTimer);
-      this.pingTimer = window.setInterval(() => this.ping(), PING_MS);
+      this.lastPing = 0;
+      this.setStatus('open');
+      // The server's first message is the snapshot; what waited goes after it.
+      this.flush();
     };
     ws.onmessage = (ev) => {
       if (this.ws !== ws) return;
@@ -214,7 +385,6 @@ export class Live {
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      clearInterval(this.pingTimer);
       if (this.stopped) return;
       if (ev.code === 4401) {
         this.fatal(new ApiError(401, 'bad_token', ev.reason || 'This seat token is no longer valid.'));
@@ -230,39 +400,91 @@ export class Live {
       case 'state':
         this.accept(msg);
         break;
+      case 'presence':
+        this.presence(msg);
+        break;
       case 'pong':
         if (typeof msg.version === 'number' && msg.version > this.version) this.send({ type: 'sync', version: this.version });
         break;
+      case 'result': {
+        const p = this.pending.get(msg.request_id);
+        if (!p) break;
+        this.pending.delete(msg.request_id);
+        p.resolve({ version: msg.version, events: msg.events || [] });
+        break;
+      }
       case 'error': {
         const err = msg.error || {};
-        const e = new ApiError(0, err.code || 'error', err.message || '');
-        if (e.code === 'bad_token') this.fatal(e);
+        const e = new ApiError(err.code === 'table_not_found' ? 404 : 0, err.code || 'error', err.message || '');
+        const p = typeof msg.request_id === 'string' ? this.pending.get(msg.request_id) : undefined;
+        if (p) {
+          this.pending.delete(msg.request_id);
+          p.reject(e);
+        } else if (e.code === 'bad_token') this.fatal(e);
+        // Not about one action (rate_limited, store_unavailable, …): what is
+        // pending goes again once RESEND_MS has passed, with the same request_id.
         else this.opts.onError(e);
         break;
       }
       default:
-        break; // `result`: actions go over HTTP, their results come back there
+        break;
     }
   }
 
-  /** @private */
-  ping() {
-    if (Date.now() - this.lastSeen > DEAD_MS) {
-      // No pong for two and a half intervals: the socket is dead without knowing it.
-      this.drop();
-      this.retry();
+  /**
+   * Who is connected changed; the table did not (same version).
+   * @private @param {{connected?: unknown}} msg
+   */
+  presence(msg) {
+    const snap = this.last;
+    if (!snap || !Array.isArray(msg.connected)) return;
+    const online = new Set(msg.connected);
+    const players = snap.players.map((p) => ({ ...p, connected: online.has(p.id) }));
+    this.last = { ...snap, players };
+    this.opts.onState(this.last);
+  }
+
+  /** @private The heartbeat and watchdog, once a second. */
+  watch() {
+    if (this.stopped || !this.ws) return;
+    const now = Date.now();
+    if (this.ws.readyState === WebSocket.CONNECTING) {
+      if (now - this.openedAt > CONNECT_MS) this.dead();
       return;
     }
-    this.send({ type: 'ping' });
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (now - this.lastSeen > DEAD_MS) {
+      this.dead();
+      return;
+    }
+    if (now - this.lastPing >= PING_MS) {
+      this.lastPing = now;
+      this.send({ type: 'ping' });
+    }
+    for (const p of this.pending.values()) {
+      if (p.sentAt && now - p.sentAt > RESEND_MS) this.transmit(p);
+    }
+  }
+
+  /** @private The socket is dead without knowing it: say so now, open a new one. */
+  dead() {
+    this.drop();
+    this.retry();
+  }
+
+  /** The browser says the network is gone: believe it at once. @private */
+  sleepy() {
+    if (this.stopped || !this.ws) return;
+    this.dead();
   }
 
   /** @private */
   drop() {
     const ws = this.ws;
     this.ws = null;
-    clearInterval(this.pingTimer);
     if (ws) {
       ws.onopen = ws.onmessage = ws.onclose = null;
+      // Not awaited: a dead network never completes the close handshake.
       try { ws.close(1000); } catch { /* already closing */ }
     }
   }
@@ -274,19 +496,20 @@ export class Live {
    * @private
    */
   async retry() {
-    this.opts.onStatus(this.everOpened ? 'reconnecting' : 'connecting');
+    this.setStatus(this.everOpened ? 'offline' : 'connecting');
     const attempt = ++this.attempts;
-    try {
-      this.accept(await fetchSnapshot(this.opts.table, this.opts.token));
-    } catch (e) {
-      if (this.failed(/** @type {ApiError} */ (e))) return;
-    }
-    // Something else (wake, another retry) may have reconnected meanwhile.
-    if (this.stopped || this.ws || attempt !== this.attempts) return;
+    // The first retry goes at once: most drops are one bad moment.
     const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-    const delay = cap / 2 + Math.random() * (cap / 2);
+    const delay = attempt === 1 ? 0 : cap / 2 + Math.random() * (cap / 2);
     clearTimeout(this.retryTimer);
     this.retryTimer = window.setTimeout(() => this.connect(), delay);
+    if (attempt > 1) {
+      try {
+        this.accept(await fetchSnapshot(this.opts.table, this.opts.token));
+      } catch (e) {
+        if (this.failed(/** @type {ApiError} */ (e))) return;
+      }
+    }
   }
 
   /** @private @param {ApiError} e @returns {boolean} true when it ended the connection */
@@ -309,9 +532,8 @@ export class Live {
     if (this.stopped || document.visibilityState === 'hidden') return;
     if (this.ws) {
       if (this.ws.readyState !== WebSocket.OPEN) return;
-      // A phone that slept may hold a socket that died silently; pongs come
-      // at least every PING_MS, so an older silence means start over.
-      if (Date.now() - this.lastSeen < PING_MS + 5000) {
+      // A phone that slept may hold a socket that died silently.
+      if (Date.now() - this.lastSeen < DEAD_MS) {
         this.send({ type: 'ping' });
         return;
       }

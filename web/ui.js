@@ -84,14 +84,28 @@ export function clearError() {
   if (el) { el.hidden = true; el.textContent = ''; }
 }
 
-/** @param {number|number[]} pattern */
+let buzzTimer = 0;
+
+/**
+ * A buzz, or where the phone cannot (iPhones have no navigator.vibrate) a
+ * short flash of the screen's edge: `<html class="buzz">` for a moment.
+ * @param {number|number[]} pattern
+ */
 export function vibrate(pattern) {
   // Browsers refuse (and log an error) before the first tap on the page.
   const activation = /** @type {{hasBeenActive?: boolean}|undefined} */ (/** @type {any} */ (navigator).userActivation);
   if (activation && activation.hasBeenActive === false) return;
+  let done = false;
   try {
-    if (typeof navigator.vibrate === 'function') navigator.vibrate(pattern);
-  } catch { /* not supported: silent */ }
+    if (typeof navigator.vibrate === 'function') done = navigator.vibrate(pattern) !== false;
+  } catch { done = false; }
+  if (done) return;
+  const root = document.documentElement;
+  root.classList.remove('buzz');
+  void root.offsetWidth; // restart the animation for a buzz right after another
+  root.classList.add('buzz');
+  clearTimeout(buzzTimer);
+  buzzTimer = window.setTimeout(() => root.classList.remove('buzz'), 450);
 }
 
 /**

@@ -5,14 +5,28 @@
 let sentinel = null;
 let wanted = false;
 
+/**
+ * `<html data-wake>`: `on` (the screen stays on), `off` (asked, refused), or
+ * `unsupported` (no Wake Lock API: iOS before 16.4, WebKitGTK; the phone's
+ * own auto-lock then applies and the game still works).
+ * @param {'on'|'off'|'unsupported'|null} state
+ */
+function mark(state) {
+  if (state === null) delete document.documentElement.dataset.wake;
+  else document.documentElement.dataset.wake = state;
+}
+
 async function request() {
   const wl = /** @type {any} */ (navigator).wakeLock;
-  if (!wanted || !wl || document.visibilityState !== 'visible' || sentinel) return;
+  if (wanted && !wl) { mark('unsupported'); return; }
+  if (!wanted || document.visibilityState !== 'visible' || sentinel) return;
   try {
     sentinel = await wl.request('screen');
-    sentinel.addEventListener('release', () => { sentinel = null; });
+    mark('on');
+    sentinel.addEventListener('release', () => { sentinel = null; if (wanted) mark('off'); });
   } catch {
-    sentinel = null; // low battery, not allowed, or not supported: the game still works
+    sentinel = null; // low battery, not allowed: the game still works
+    mark('off');
   }
 }
 
@@ -31,6 +45,7 @@ export function keepAwake() {
 /** Let the screen sleep again (left the table). */
 export function allowSleep() {
   wanted = false;
+  mark(null);
   document.removeEventListener('visibilitychange', onVisibility);
   const s = sentinel;
   sentinel = null;

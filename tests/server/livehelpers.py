@@ -34,6 +34,8 @@ class LivePhone:
         self.version = 0
         self.last: dict[str, Any] | None = None
         self.inbox: list[dict[str, Any]] = []
+        #: ``presence`` frames, kept aside: they arrive whenever a phone comes or goes.
+        self.presence: list[dict[str, Any]] = []
 
     def connect(self, base: str | None = None) -> dict[str, Any]:
         base = base or self.base
@@ -43,13 +45,19 @@ class LivePhone:
         self.ws = websocket.create_connection(url, timeout=10)
         return self.wait_state(lambda s: True)
 
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
+    def recv(self, timeout: float = 10, presence: bool = False) -> dict[str, Any]:
+        """The next message; ``presence`` frames are set aside unless asked for."""
         assert self.ws is not None
-        self.ws.settimeout(timeout)
-        raw = self.ws.recv()
-        if not raw:  # websocket-client returns "" on a close frame
-            raise ConnectionError("socket closed by the server")
-        msg = json.loads(raw)
+        deadline = time.monotonic() + timeout
+        while True:
+            self.ws.settimeout(max(0.01, deadline - time.monotonic()))
+            raw = self.ws.recv()
+            if not raw:  # websocket-client returns "" on a close frame
+                raise ConnectionError("socket closed by the server")
+            msg = json.loads(raw)
+            if msg.get("type") != "presence" or presence:
+                break
+            self.presence.append(msg)
         if msg.get("type") == "state":
             # A resync after a store outage may repeat the current version; never an older one.
             assert msg["version"] >= self.version, f"socket went back: {msg['version']} after {self.version}"
@@ -74,7 +82,7 @@ class LivePhone:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no {kind} message")
-            msg = self.recv(left)
+            msg = self.recv(left, presence=kind == "presence")
             if msg["type"] == kind:
                 return msg
 

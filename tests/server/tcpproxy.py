@@ -1,5 +1,7 @@
 """A tiny TCP proxy for fault tests: each new connection goes to the first
-backend that accepts it, like a load balancer whose health check lags."""
+backend that accepts it, like a load balancer whose health check lags.
+``silent`` set: the proxy keeps every connection open but forwards nothing,
+like Wi-Fi that dropped without a FIN ("lie-fi")."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ class TcpProxy:
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.closed = False
+        self.silent = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -41,11 +44,11 @@ class TcpProxy:
         for src, dst in ((client, upstream), (upstream, client)):
             threading.Thread(target=self._pipe, args=(src, dst), daemon=True).start()
 
-    @staticmethod
-    def _pipe(src: socket.socket, dst: socket.socket) -> None:
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
-                dst.sendall(data)
+                if not self.silent.is_set():
+                    dst.sendall(data)
         except OSError:
             pass
         finally:

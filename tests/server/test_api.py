@@ -18,7 +18,8 @@ def test_create_returns_ids_code_links_and_host_seat(client) -> None:
     assert body["player"]["id"] == "p1" and len(body["player"]["token"]) >= 22
     snap = client.get(f"/api/tables/{body['table']}", headers={"Authorization": f"Bearer {body['player']['token']}"}).json
     assert snap["host"] == "p1" and snap["me"] == "p1" and snap["status"] == "lobby"
-    assert snap["players"] == [{"id": "p1", "name": "Mina", "host": True}]
+    # No socket is open for the seat: it is not connected.
+    assert snap["players"] == [{"id": "p1", "name": "Mina", "host": True, "connected": False}]
     assert snap["options"] == {"target": 20, "min_players": 2}, "documented defaults filled in"
 
 

@@ -224,7 +224,8 @@ def test_snapshot_history_and_analysis(tables: Tables) -> None:
     tables.act(tid, host, body("add", n=2))
     doc = tables.load(tid)
     assert {"type": "undo"} in tables.snapshot(doc, "p1")["legal"]
-    assert tables.snapshot(doc, None)["players"][0] == {"id": "p1", "name": "Host", "host": True, "score": 2}
+    assert tables.snapshot(doc, None)["players"][0] == {"id": "p1", "name": "Host", "host": True, "score": 2,
+                                                        "connected": False}
     hist = tables.history(tid, "ko")
     lines = [e["text"] for r in hist["rounds"] for e in r["entries"]]
     assert lines == ["Host 님이 테이블을 만들었습니다.", "P2 님이 참가했습니다.", "게임 시작!", "Host +2"]

@@ -1,9 +1,10 @@
-// The connection indicator: connected, connecting, or reconnecting.
+// The connection indicator: connected, connecting, or offline (reconnecting).
+// The same state is on <html data-connection> (net.js), for styles and tests.
 
 import { h } from '../ui.js';
 import { translateElement } from '../i18n.js';
 
-const KEYS = { open: 'table.connected', connecting: 'table.connecting', reconnecting: 'table.reconnecting' };
+const KEYS = { open: 'table.connected', connecting: 'table.connecting', offline: 'table.reconnecting' };
 
 export function connBadge() {
   const el = h('span', { class: 'conn connecting', role: 'status', t: KEYS.connecting });

@@ -1,7 +1,7 @@
 // Home: open a new table, or find one by its 6-character code.
 
 import { getLang, has, onLangChange, t } from '../i18n.js';
-import { api } from '../net.js';
+import { api, whenBack } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
 import { clearError, gameTitle, h, showError } from '../ui.js';
 import { optionValueText } from './lobby.js';
@@ -341,7 +341,9 @@ export function homeScreen(root, app) {
       showGame();
     }).catch((e) => {
       if (!alive || loaded) return;
-      // Said once (and it buzzes): the retries after it are quiet.
+      // Said once (and it buzzes): the retries after it are quiet; the page
+      // also comes back by itself as soon as the server answers again.
+      if (!failed) whenBack(() => { if (alive && !loaded) loadGames(); });
       if (!failed) showError(e);
       failed = true;
       retryTimer = window.setTimeout(loadGames, retryDelay);

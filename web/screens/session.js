@@ -4,8 +4,8 @@
 import { Live, fetchSnapshot, sendAction } from '../net.js';
 import { createStore } from '../store.js';
 import { clearToken, getToken, setToken } from '../tokens.js';
-import { clearError, gameTitle, h, showError, vibrate } from '../ui.js';
-import { getLang } from '../i18n.js';
+import { clearError, gameTitle, h, showError, toast, vibrate } from '../ui.js';
+import { getLang, t } from '../i18n.js';
 import { allowSleep, keepAwake } from '../wake.js';
 import { joinScreen } from './join.js';
 import { lobbyScreen } from './lobby.js';
@@ -105,12 +105,17 @@ export function tableRoute(root, app, id) {
       }
       pending++;
       try {
-        const res = await sendAction(id, session.token, action, opts);
+        // Over the live socket when there is one: it queues a tap made while
+        // the connection is down and sends it, once, when it is back.
+        const queued = live !== null && !live.isOpen();
+        if (queued) toast(t('conn.queued'));
+        const res = live ? await live.act(action, opts) : await sendAction(id, session.token, action, opts);
         // The push normally arrives first; if it has not, ask for it.
         if (live && live.version < res.version) live.sync();
         return res;
       } catch (e) {
         const err = /** @type {import('../net.js').ApiError} */ (e);
+        if (!alive) throw err.envelope || { error: { code: 'error', message: String(e) } };
         if (err.code === 'bad_token') lostSeat();
         else if (err.status === 404) showNotFound();
         else showError(err, game);
@@ -210,7 +215,11 @@ export function tableRoute(root, app, id) {
       table: id,
       token,
       onState: (s) => store.set({ snapshot: s }),
-      onStatus: (c) => store.set({ conn: c }),
+      onStatus: (c) => {
+        // Taps still waiting when the connection drops: say they are not lost.
+        if (c === 'offline' && store.get().conn !== 'offline' && live && live.queued > 0) toast(t('conn.queued'));
+        store.set({ conn: c });
+      },
       onFatal: (e) => {
         if (!alive) return;
         if (e.status === 404) showNotFound();
