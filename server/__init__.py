@@ -67,7 +67,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     store = Store.connect(app.config["REDIS_URL"], app.config["TABLE_TTL"])
     extra = {e.name: e for e in app.config["EXTRA_ENGINES"]}
-    tables = Tables(store, lambda name: find_engine(extra, name), fixed_random=app.config["FIXED_RANDOM"])
+    tables = Tables(store, lambda name: find_engine(extra, name), fixed_random=app.config["FIXED_RANDOM"],
+                    limits=config.Limits.from_config(app.config))
     services = Services(store, tables, live.Hub(tables), extra)
     app.extensions["tablemate"] = services
 

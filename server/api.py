@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -9,8 +10,8 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from engines.base import Engine
-from server import payload, qr, schemas
-from server.errors import ApiError, store_unavailable
+from server import payload, qr, reads, schemas
+from server.errors import ApiError, rate_limited, store_unavailable
 from server.security import client_address
 from server.tables import Tables
 
@@ -54,8 +55,7 @@ def _token() -> str | None:
 def _limit(bucket: str, config_key: str) -> None:
     wait = tables().store.hit(bucket, client_address(), current_app.config[config_key])
     if wait is not None:
-        raise ApiError(429, "rate_limited", f"Too many requests; retry in {wait} s.",
-                       headers={"Retry-After": str(wait)})
+        raise rate_limited(wait)
 
 
 def base_url() -> str:
@@ -114,12 +114,25 @@ def rejoin(table_id: str, player: str) -> Any:
     return jsonify({"player": {"id": player, "token": token}, "rejoin_url": url, "qr_svg": qr.svg(url)})
 
 
+def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    # ASCII digits only ("²" is a digit to str.isdigit) and short enough for int().
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 10) or not lo <= int(raw) <= hi:
+        raise ApiError(400, "bad_query", f"{name} must be a whole number from {lo} to {hi}, not {raw[:20]!r}.")
+    return int(raw)
+
+
 @bp.get("/api/tables/<table_id>/history")
 def history(table_id: str) -> Any:
     t = tables()
     t.authenticate(t.load(table_id), _token())
     lang = "ko" if request.args.get("lang", "en").lower().startswith("ko") else "en"
-    return jsonify(t.history(table_id, lang))
+    before = _int_arg("before", None, 1, 2**31)
+    limit = _int_arg("limit", reads.HISTORY_PAGE, 1, reads.HISTORY_PAGE_MAX)
+    assert limit is not None
+    return jsonify(t.history(table_id, lang, before, limit))
 
 
 @bp.get("/api/tables/<table_id>/analysis")
@@ -137,7 +150,8 @@ def result(table_id: str) -> Any:
     t.authenticate(doc, _token())
     # The phone's UTC offset in minutes (east positive), for BG Stats' local date.
     tz = request.args.get("tz", "0")
-    offset = int(tz) if tz.lstrip("-").isdigit() and len(tz) <= 5 else 0
+    # ASCII digits only: str.isdigit() also accepts "³" or "٣", which int() refuses.
+    offset = int(tz) if re.fullmatch(r"-?[0-9]{1,4}", tz) else 0
     return jsonify(t.result(doc, max(-840, min(840, offset))))
 
 

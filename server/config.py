@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -30,6 +31,42 @@ def trust_proxy(value: str | None) -> str | int:
     raise ValueError(f"TABLEMATE_TRUST_PROXY must be 'fly', a number of hops or off, not {value!r}")
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one table may use; the rates are per minute and shared by every
+    instance through Redis (``Store.hit_many``).
+
+    The action rates leave real play far behind (the e2e games peak at 9 a
+    minute per seat and 33 per table, bench/load.py --short at 8 and 10) and
+    stop a flooding phone within a minute. The log's cap is four times the
+    longest game in the tests (Camel Up with undo and redo every few actions:
+    under 700 changes).
+    """
+
+    #: Actions per seat and minute (``TABLEMATE_RATE_ACTIONS_SEAT``).
+    seat_actions: int = 120
+    #: Actions per table and minute, all seats together (``TABLEMATE_RATE_ACTIONS_TABLE``).
+    table_actions: int = 600
+    #: Fresh analyses per table and minute (``TABLEMATE_RATE_ANALYSIS``); one
+    #: per board position and viewer, shared by every phone that asks.
+    analyses: int = 60
+    #: Logged changes per table; past it actions are refused (``table_log_full``).
+    log_entries: int = 3000
+    #: A request_id is remembered (its retry returns the first result) for at
+    #: least this many versions after it was applied.
+    request_window: int = 500
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> Limits:
+        return cls(
+            seat_actions=int(cfg.get("RATE_ACTIONS_SEAT", cls.seat_actions)),
+            table_actions=int(cfg.get("RATE_ACTIONS_TABLE", cls.table_actions)),
+            analyses=int(cfg.get("RATE_ANALYSIS", cls.analyses)),
+            log_entries=int(cfg.get("MAX_LOG", cls.log_entries)),
+            request_window=int(cfg.get("REQUEST_WINDOW", cls.request_window)),
+        )
+
+
 def _load(spec: str) -> Any:
     module, _, attr = spec.strip().partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -46,6 +83,10 @@ def from_env() -> dict[str, Any]:
         "RATE_CREATE": int(os.environ.get("TABLEMATE_RATE_CREATE", "30")),
         "RATE_JOIN": int(os.environ.get("TABLEMATE_RATE_JOIN", "60")),
         "RATE_CODE": int(os.environ.get("TABLEMATE_RATE_CODE", "30")),
+        # Per seat, per table and minute (server/config.py: Limits).
+        "RATE_ACTIONS_SEAT": int(os.environ.get("TABLEMATE_RATE_ACTIONS_SEAT", str(Limits.seat_actions))),
+        "RATE_ACTIONS_TABLE": int(os.environ.get("TABLEMATE_RATE_ACTIONS_TABLE", str(Limits.table_actions))),
+        "RATE_ANALYSIS": int(os.environ.get("TABLEMATE_RATE_ANALYSIS", str(Limits.analyses))),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WS_MAX_MESSAGE": 16 * 1024,
         # Per-message deflate on the sockets: off unless asked for (memory per phone).

@@ -36,3 +36,10 @@ def busy() -> ApiError:
     written, and the same request may simply be sent again."""
     return ApiError(503, "busy", "This table is busy right now; try again in a moment.",
                     headers={"Retry-After": "1"})
+
+
+def rate_limited(wait: int, what: str = "requests") -> ApiError:
+    """Over a limit (``Store.hit_many``): nothing was done; ``wait`` seconds on,
+    the same request may be sent again."""
+    return ApiError(429, "rate_limited", f"Too many {what}; retry in {wait} s.",
+                    headers={"Retry-After": str(wait)})

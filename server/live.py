@@ -318,7 +318,10 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         else:
             conn.send(_error("unknown_type", f"Unknown message type {kind!r}.", rid))
     except ApiError as exc:
-        conn.send({"type": "error", **({"request_id": rid} if rid else {}), **exc.envelope()})
+        frame: dict[str, Any] = {"type": "error", **({"request_id": rid} if rid else {}), **exc.envelope()}
+        if exc.status == 429:  # what HTTP says in its Retry-After header
+            frame["retry_after"] = int(exc.headers["Retry-After"])
+        conn.send(frame)
     except redis.RedisError as exc:
         log.warning("store error on a socket action: %s: %s", type(exc).__name__, exc)
         conn.send({"type": "error", **store_unavailable().envelope()})

@@ -106,6 +106,8 @@ class RequestRecord(TypedDict):
 
     by: str
     result: ActionResult
+    #: The version it made: records older than the request window are dropped.
+    v: NotRequired[int]
     #: Set when undo took the change back: a retry is refused (``request_undone``).
     undone: NotRequired[bool]
 
@@ -152,6 +154,9 @@ class HistoryRound(TypedDict):
 class History(TypedDict):
     version: int
     rounds: list[HistoryRound]
+    #: Whether older entries exist; ask again with ``before=next_before``.
+    more: bool
+    next_before: int | None
 
 
 class Analysis(TypedDict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Engine
-from server import schemas
+from server import reads, schemas
 
 ERROR = {
     "type": "object",
@@ -162,7 +162,7 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "requestBody": _body(action_body),
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "version": {"type": "integer"}, "events": {"type": "array", "items": {"type": "object"}}},
-                    "required": ["version", "events"]}), **_err(400, 401, 403, 404, 409, 413, 503)},
+                    "required": ["version", "events"]}), **_err(400, 401, 403, 404, 409, 413, 429, 503)},
             }},
             "/api/tables/{table_id}/players/{player}/rejoin": {"post": {
                 "operationId": "rejoinSeat", "security": [{"bearer": []}],
@@ -174,22 +174,30 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             }},
             "/api/tables/{table_id}/history": {"get": {
                 "operationId": "history", "security": AUTH,
+                "description": "The latest `limit` log entries below version `before`, by round. "
+                               "When `more`, older entries exist: ask again with `before=next_before`.",
                 "parameters": [TABLE_ID, {"name": "lang", "in": "query", "description": "ko or en (anything else: en)",
-                                          "schema": {"type": "string", "maxLength": 16}}],
+                                          "schema": {"type": "string", "maxLength": 16}},
+                               {"name": "before", "in": "query", "description": "only entries below this version",
+                                "schema": {"type": "integer", "minimum": 1, "maximum": 2**31}},
+                               {"name": "limit", "in": "query", "description": "entries per page",
+                                "schema": {"type": "integer", "minimum": 1,
+                                           "maximum": reads.HISTORY_PAGE_MAX, "default": reads.HISTORY_PAGE}}],
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "version": {"type": "integer"}, "rounds": {"type": "array", "items": {
                         "type": "object", "required": ["round", "entries"], "properties": {
                             "round": {"type": "integer"}, "entries": {"type": "array", "items": {
                                 "type": "object", "required": ["version", "by", "text", "undone"],
                                 "properties": {"version": {"type": "integer"}, "by": {"type": ["string", "null"]},
-                                               "text": {"type": "string"}, "undone": {"type": "boolean"}}}}}}}},
-                    "required": ["version", "rounds"]}), **_err(401, 404, 503)},
+                                               "text": {"type": "string"}, "undone": {"type": "boolean"}}}}}}},
+                    "more": {"type": "boolean"}, "next_before": {"type": ["integer", "null"]}},
+                    "required": ["version", "rounds", "more", "next_before"]}), **_err(400, 401, 404, 503)},
             }},
             "/api/tables/{table_id}/analysis": {"get": {
                 "operationId": "analysis", "parameters": [TABLE_ID], "security": AUTH,
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "version": {"type": "integer"}, "analysis": {"type": ["object", "null"]}},
-                    "required": ["version", "analysis"]}), **_err(401, 404, 503)},
+                    "required": ["version", "analysis"]}), **_err(401, 404, 429, 503)},
             }},
             "/api/tables/{table_id}/result": {"get": {
                 "operationId": "result", "security": AUTH,

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 from engines.base import Engine, EngineError, Rng
 from server import schemas
-from server.errors import ApiError, busy, not_found
+from server.config import Limits
+from server.errors import ApiError, busy, not_found, rate_limited
 from server.model import (
     Action,
     ActionResult,
@@ -65,11 +66,13 @@ class Pipeline:
         *,
         fixed_random: bool = False,
         rng: Rng | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.engines = engines
         self.fixed_random = fixed_random
         self.rng: Rng = rng or secrets.SystemRandom()
+        self.limits = limits or Limits()
 
     def engine(self, game: str) -> Engine:
         eng = self.engines(game)
@@ -84,13 +87,35 @@ class Pipeline:
         return doc
 
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]]) -> R:
-        """The one write path: ``Store.update`` with its failures as API errors."""
+        """The one write path: ``Store.update`` with its failures as API errors,
+        and the log's cap (``Limits.log_entries``) on every logged change."""
+        cap = self.limits.log_entries
+
+        def capped(tx: Tx) -> Commit[R]:
+            commit = fn(tx)
+            # One entry per version (the create entry is version 1), so the
+            # version is the log's length; a retry (doc None) still answers.
+            if commit.doc is not None and commit.entry is not None and commit.entry["v"] > cap:
+                raise ApiError(409, "table_log_full",
+                               f"This table has reached its limit of {cap} changes; "
+                               "the host can start a new table to keep playing.")
+            return commit
+
         try:
-            return self.store.update(table_id, fn)
+            return self.store.update(table_id, capped)
         except KeyError:
             raise not_found() from None
         except Conflict:
             raise busy() from None
+
+    def limit_actions(self, table_id: str, player: str) -> None:
+        """Counts one action of ``player`` against the seat's and the table's
+        rates (one Redis round trip); 429 ``rate_limited`` when over either."""
+        lim = self.limits
+        wait = self.store.hit_many([("act-seat", f"{table_id}:{player}", lim.seat_actions),
+                                    ("act-table", table_id, lim.table_actions)])
+        if wait is not None:
+            raise rate_limited(wait, "actions at this table")
 
     def refuse_random(self, fields: set[str], what: str) -> None:
         if fields and not self.fixed_random:
@@ -182,7 +207,7 @@ class Pipeline:
     def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
         schemas.validate(schemas.ACTION_BODY, body, "action-body")
         doc0 = self.load(table_id)
-        authenticate(doc0, token, seated=True)
+        self.limit_actions(table_id, authenticate(doc0, token, seated=True)["id"])
         engine = self.engine(doc0["game"])
         action = dict(body["action"])
         atype: str = action.pop("type")
@@ -236,15 +261,25 @@ class Pipeline:
                 else:
                     out.doc["undoable"].append(v)
             result: ActionResult = {"version": v, "events": out.events}
-            record: RequestRecord = {"by": me, "result": result}
+            record: RequestRecord = {"by": me, "result": result, "v": v}
             retired: list[tuple[str, RequestRecord]] = []
             for rid in out.undone_requests:
                 rec: RequestRecord | None = tx.cached_result(rid)
                 if rec is not None:
                     retired.append((rid, {**rec, "undone": True}))
-            return Commit(out.doc, entry, (request_id, record), result=result, more_requests=retired)
+            return Commit(out.doc, entry, (request_id, record), result=result,
+                          more_requests=retired, drop_requests=self._expired(tx, v))
 
         return self.update(table_id, fn)
+
+    def _expired(self, tx: Tx, version: int) -> list[str]:
+        """The request_ids to forget at ``version``: those older than the
+        window, swept once per fifth of it, so the hash holds at most 1.2
+        windows of records and a sweep costs one read per many actions."""
+        window = self.limits.request_window
+        if version % max(1, window // 5):
+            return []
+        return tx.stale_requests(version - window)
 
     def _game_action(self, engine: Engine, doc: TableDoc, me: str, host: bool,
                      atype: str, payload: dict[str, Any]) -> Outcome:

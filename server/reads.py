@@ -1,9 +1,13 @@
-"""Reads: what a seat sees of a table (snapshot), its history, and the engine's
-analysis, computed once per version and viewer. Nothing here writes."""
+"""Reads: what a seat sees of a table (snapshot), its history by pages, and
+the engine's analysis, computed once per board position and viewer. Nothing
+here writes (the analysis limit's counter is the caller's)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from engines.base import Engine
@@ -13,6 +17,9 @@ from server.platform_text import describe_platform
 
 #: Analyses kept per process (oldest dropped first): a few per live table.
 ANALYSIS_CACHE_SIZE = 512
+#: History entries per page: the default and the most one request may ask for.
+HISTORY_PAGE = 200
+HISTORY_PAGE_MAX = 500
 
 
 def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
@@ -77,16 +84,28 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     return snap
 
 
-def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str) -> History:
-    """The log as text by round; entries later undone are marked, not dropped."""
+def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
+            before: int | None = None, limit: int = HISTORY_PAGE, complete: bool = True) -> History:
+    """One page of the log as text by round: the latest ``limit`` entries below
+    version ``before`` (None: all). Entries later undone are marked, not
+    dropped. ``entries`` must run from at least the page's first entry to the
+    end of the log (an undo after the page marks entries in it); ``complete``
+    says whether they start at the log's beginning."""
     names = {s["id"]: s["name"] for s in doc["seats"]}
     undone = {e["action"]["target"] for e in entries if e["action"]["type"] == "undo"}
-    rounds: dict[int, list[HistoryLine]] = {}
-    # Seats removed since still have a name in the events that mention them.
+    # Seats removed since still have a name in the events that name them (a
+    # "joined" event names no one: it must not hide the "removed" one).
     for e in entries:
         for ev in e["events"]:
-            names.setdefault(ev.get("player", ""), ev.get("name", ""))
-    for e in entries:
+            if ev.get("name"):
+                names.setdefault(ev.get("player", ""), ev["name"])
+    older = [e for e in entries if before is None or e["v"] < before]
+    page = older[-limit:] if limit > 0 else []
+    # Short of the whole log, an empty remainder says nothing: the table's
+    # first entry (version 1) is the only proof that nothing is older.
+    more = len(older) > len(page) or (not complete and bool(page) and page[0]["v"] > 1)
+    rounds: dict[int, list[HistoryLine]] = {}
+    for e in page:
         if e["kind"] == "game":
             text = " ".join(engine.describe(ev, lang, names) for ev in e["events"])
         else:
@@ -97,26 +116,42 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str) -
     return {
         "version": doc["version"],
         "rounds": [{"round": r, "entries": rounds[r]} for r in sorted(rounds)],
+        "more": more,
+        "next_before": page[0]["v"] if more else None,
     }
 
 
-class AnalysisCache:
-    """The engine's analysis of a version, computed once per process, version
-    and viewer: every phone asks right after each change, and the first one
-    computes (off the event loop) while the others wait for it."""
+def state_key(doc: TableDoc) -> str:
+    """A digest of the game state: the analysis depends on nothing else, so a
+    rename (a new version, the same board) reuses it, and so does an undo back
+    to a position already analysed."""
+    raw = json.dumps(doc["state"], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.blake2b(raw.encode(), digest_size=16).hexdigest()
 
-    def __init__(self, size: int = ANALYSIS_CACHE_SIZE) -> None:
+
+class AnalysisCache:
+    """The engine's analysis of a board position, computed once per process,
+    position and viewer: every phone asks right after each change, and the
+    first one computes (off the event loop) while the others wait for it.
+    ``before_compute(table_id)`` runs before each fresh computation and may
+    refuse it by raising (the per-table limit)."""
+
+    def __init__(self, size: int = ANALYSIS_CACHE_SIZE,
+                 before_compute: Callable[[str], None] | None = None) -> None:
         self.size = size
-        self._cache: dict[tuple[str, int, str | None], Analysis] = {}
-        self._pending: dict[tuple[str, int, str | None], threading.Event] = {}
+        self.before_compute = before_compute
+        self._cache: dict[tuple[str, str, str | None], Analysis] = {}
+        self._pending: dict[tuple[str, str, str | None], threading.Event] = {}
         self._lock = threading.Lock()
 
     def get(self, engine: Engine, doc: TableDoc, player: str | None) -> Analysis:
         state = engine.load(doc["state"]) if doc["state"] is not None else None
+        if state is None:
+            return {"version": doc["version"], "analysis": None}
         if any(s["id"] == player and s.get("sealed") for s in doc["seats"]):
             player = None  # a sealed seat's analysis could hint at its secrets
-        viewer = engine.analysis_viewer(state, player) if state is not None else None
-        key = (doc["id"], doc["version"], viewer)
+        viewer = engine.analysis_viewer(state, player)
+        key = (doc["id"], state_key(doc), viewer)
         with self._lock:
             hit = self._cache.get(key)
             waiting = self._pending.get(key) if hit is None else None
@@ -124,16 +159,17 @@ class AnalysisCache:
             if mine:
                 waiting = self._pending[key] = threading.Event()
         if hit is not None:
-            return hit
+            return self._at(hit, doc["version"])
         assert waiting is not None
         if not mine:
             waiting.wait(60)
             with self._lock:
                 hit = self._cache.get(key)
-            return hit or {"version": doc["version"], "analysis": None}
+            return self._at(hit, doc["version"]) if hit else {"version": doc["version"], "analysis": None}
         try:
-            result = offload(lambda: engine.analysis(state, viewer)) if state is not None else None
-            hit = {"version": doc["version"], "analysis": result}
+            if self.before_compute is not None:
+                self.before_compute(doc["id"])
+            hit = {"version": doc["version"], "analysis": offload(lambda: engine.analysis(state, viewer))}
             with self._lock:
                 self._cache[key] = hit
                 while len(self._cache) > self.size:
@@ -143,3 +179,9 @@ class AnalysisCache:
                 self._pending.pop(key, None)
             waiting.set()
         return hit
+
+    @staticmethod
+    def _at(hit: Analysis, version: int) -> Analysis:
+        """A cached answer, named for the version asked about (the board may be
+        the same several versions on: renames, seat changes)."""
+        return hit if hit["version"] == version else {"version": version, "analysis": hit["analysis"]}

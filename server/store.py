@@ -10,6 +10,7 @@ change:
 - ``tm:{<id>}:here`` presence: one member per open socket (``<seat>/<socket>``),
   scored by when it was last heard from; members older than ``PRESENCE_TTL``
   count as gone, so an instance that dies takes its phones offline by itself
+  (records older than the request window are pruned: ``Tx.stale_requests``)
 
 plus ``tm:code:<CODE>`` (lobby join codes) and ``tm:rl:*`` (rate-limit counters).
 Every committed change publishes ``{"t": id, "v": version}`` on ``tm:changes``;
@@ -24,7 +25,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
@@ -92,6 +93,8 @@ class Commit(Generic[R]):
     request: tuple[str, Any] | None = None
     #: Further request records to (re)write, e.g. those undo retires.
     more_requests: list[tuple[str, Any]] = field(default_factory=list)
+    #: request_ids to forget (out of the window; written after the records above).
+    drop_requests: list[str] = field(default_factory=list)
     #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
     result: R = cast(R, None)
 
@@ -115,6 +118,12 @@ class Tx:
         """What ``Commit.request`` recorded for ``request_id``; None if unseen."""
         raw = self.pipe.hget(req_key(self.table_id), request_id)
         return loads(raw) if raw else None
+
+    def stale_requests(self, before: int) -> list[str]:
+        """The request_ids recorded at a version below ``before`` (a record
+        without one predates the window and counts as stale)."""
+        found = self.pipe.hgetall(req_key(self.table_id))
+        return [rid for rid, raw in found.items() if loads(raw).get("v", 0) < before]
 
     def log(self) -> list[LogEntry]:
         if self._log is None:
@@ -188,6 +197,10 @@ class Store:
     def log(self, table_id: str) -> list[LogEntry]:
         return [loads(x) for x in self.r.lrange(log_key(table_id), 0, -1)]
 
+    def log_tail(self, table_id: str, n: int) -> list[LogEntry]:
+        """The last ``n`` log entries, oldest first."""
+        return [loads(x) for x in self.r.lrange(log_key(table_id), -n, -1)] if n > 0 else []
+
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]]) -> R:
         """Read-modify-write of one table with optimistic locking.
 
@@ -229,6 +242,8 @@ class Store:
         pipe.expire(log_key(table_id), ttl)
         for rid, record in ([c.request] if c.request is not None else []) + c.more_requests:
             pipe.hset(req_key(table_id), rid, dumps(record))
+        if c.drop_requests:
+            pipe.hdel(req_key(table_id), *c.drop_requests)
         pipe.expire(req_key(table_id), ttl)
         code = doc.get("code")
         if code:
@@ -238,20 +253,37 @@ class Store:
     # -- rate limits ----------------------------------------------------------
 
     def hit(self, bucket: str, client: str, limit: int, window: int = 60) -> int | None:
-        """Counts one request; returns seconds to wait when over ``limit``.
+        """Counts one request; returns seconds to wait when over ``limit``."""
+        return self.hit_many([(bucket, client, limit)], window)
 
-        A fixed window in Redis, so the limit holds across instances.
+    def hit_many(self, hits: Sequence[tuple[str, str, int]], window: int = 60) -> int | None:
+        """Counts one request in every ``(bucket, client, limit)`` at once, in
+        one round trip; returns seconds to wait when any is over its limit.
+
+        Fixed windows in Redis, so the limits hold across instances. A refused
+        request stays counted only where it was over the limit: a seat
+        flooding past its own limit does not use up its table's.
         """
         now = time.time()
         slot = int(now // window)
-        key = rate_key(bucket, client, slot)
-        with self.r.pipeline() as p:
-            p.incr(key)
-            p.expire(key, window + 1)
-            count, _ = p.execute()
-        if count > limit:
-            return max(1, int((slot + 1) * window - now) + 1)
-        return None
+        keys = [rate_key(bucket, client, slot) for bucket, client, _ in hits]
+        # No MULTI: the keys may live on different cluster slots, and each
+        # INCR is atomic on its own.
+        with self.r.pipeline(transaction=False) as p:
+            for key in keys:
+                p.incr(key)
+                p.expire(key, window + 1)
+            counts = p.execute()[::2]
+        over = [count > limit for count, (_, _, limit) in zip(counts, hits, strict=True)]
+        if not any(over):
+            return None
+        if not all(over):
+            with self.r.pipeline(transaction=False) as p:
+                for key, refused in zip(keys, over, strict=True):
+                    if not refused:
+                        p.decr(key)
+                p.execute()
+        return max(1, int((slot + 1) * window - now) + 1)
 
     # -- presence -------------------------------------------------------------
 

@@ -19,6 +19,8 @@ from typing import Any
 
 from engines.base import Engine, Rng
 from server import reads, results
+from server.config import Limits
+from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
 from server.pipeline import Pipeline
 from server.reads import host_filter
@@ -37,10 +39,12 @@ class Tables:
         *,
         fixed_random: bool = False,
         rng: Rng | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
-        self.pipeline = Pipeline(store, engines, fixed_random=fixed_random, rng=rng)
-        self.analyses = reads.AnalysisCache()
+        self.limits = limits or Limits()
+        self.pipeline = Pipeline(store, engines, fixed_random=fixed_random, rng=rng, limits=self.limits)
+        self.analyses = reads.AnalysisCache(before_compute=self._limit_analysis)
 
     def engine(self, game: str) -> Engine:
         return self.pipeline.engine(game)
@@ -84,9 +88,23 @@ class Tables:
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)
 
-    def history(self, table_id: str, lang: str) -> History:
+    def _limit_analysis(self, table_id: str) -> None:
+        wait = self.store.hit("analysis", table_id, self.limits.analyses)
+        if wait is not None:
+            raise rate_limited(wait, "analyses at this table")
+
+    def history(self, table_id: str, lang: str, before: int | None = None,
+                limit: int = reads.HISTORY_PAGE) -> History:
+        """The latest ``limit`` log entries below version ``before`` (None: all)."""
         doc = self.load(table_id)
-        return reads.history(self.engine(doc["game"]), doc, self.store.log(table_id), lang)
+        top = min(before, doc["version"] + 1) if before is not None else doc["version"] + 1
+        # One entry per version, so this many from the end reach ``limit + 1``
+        # entries below ``top`` (one more tells whether there are older ones);
+        # the slack covers entries logged since ``doc`` was read.
+        n = doc["version"] + 1 - top + limit + 1 + 16
+        entries = self.store.log_tail(table_id, n)
+        return reads.history(self.engine(doc["game"]), doc, entries, lang, top, limit,
+                             complete=len(entries) < n)
 
     def result(self, doc: TableDoc, tz_minutes: int = 0) -> GameResult:
         """The finished game's result (409 ``not_over`` before its end)."""

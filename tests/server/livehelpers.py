@@ -27,6 +27,19 @@ def http(base: str, method: str, path: str, body: Any = None, token: str | None 
         return e.code, json.loads(e.read() or b"null")
 
 
+def history_entries(base: str, table: str, token: str | None = None, lang: str = "en") -> list[dict[str, Any]]:
+    """Every history entry, oldest first, read page by page (``next_before``)."""
+    entries: list[dict[str, Any]] = []
+    query = f"lang={lang}"
+    while True:
+        status, page = http(base, "GET", f"/api/tables/{table}/history?{query}", None, token)
+        assert status == 200, page
+        entries[:0] = [e for r in page["rounds"] for e in r["entries"]]
+        if not page["more"]:
+            return entries
+        query = f"lang={lang}&before={page['next_before']}"
+
+
 class LivePhone:
     def __init__(self, base: str, table: str, pid: str | None, token: str | None) -> None:
         self.base, self.table, self.id, self.token = base, table, pid, token

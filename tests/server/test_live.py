@@ -8,7 +8,7 @@ import threading
 import pytest
 import websocket
 
-from tests.server.livehelpers import LivePhone, http, open_live_table
+from tests.server.livehelpers import LivePhone, history_entries, http, open_live_table
 
 
 @pytest.fixture
@@ -167,6 +167,5 @@ def test_twenty_threads_acting_at_once_lose_nothing(app_server_factory) -> None:
     assert versions == list(range(start_version + 1, start_version + 1 + 20 * per_thread))
     final = http(one.url, "GET", f"/api/tables/{phones[0].table}", None, phones[0].token)[1]
     assert final["version"] == start_version + 200
-    history = http(two.url, "GET", f"/api/tables/{phones[0].table}/history?lang=en")[1]
-    logged = [e["version"] for r in history["rounds"] for e in r["entries"]]
+    logged = [e["version"] for e in history_entries(two.url, phones[0].table)]
     assert logged == list(range(1, final["version"] + 1)), "the log is contiguous, no duplicates"

@@ -203,3 +203,11 @@ def test_result_replays_only_the_current_game() -> None:
                                        (11, "game", "move", {}), (12, "game", "move", {}),
                                        (13, "platform", "undo", {"target": 12})]]
     assert [e["v"] for e in results.game_entries(doc, log)] == [11]
+
+
+def test_a_hostile_tz_is_ignored_not_a_500(client) -> None:
+    r = client.post("/api/tables", json={"game": "toy", "name": "Mina"})
+    table = r.json["table"]
+    for tz in ("³", "٣٣", "-", "99999", "1e3", "+60"):
+        got = client.get(f"/api/tables/{table}/result?tz={tz}")
+        assert got.status_code == 409 and got.json["error"]["code"] == "not_over", tz

@@ -130,32 +130,74 @@ export function tableScreen(root, session) {
   /** @type {any} the loaded game module (its yourTurn, strings) */
   let module = null;
 
+  /**
+   * @typedef {{version: number, by?: string, text: string, undone?: boolean}} HistoryEntry
+   * @typedef {{round: number, entries: HistoryEntry[]}} HistoryRound
+   * @typedef {{rounds?: HistoryRound[], more?: boolean, next_before?: number|null}} HistoryPage
+   */
+  /** @type {HistoryPage[]} the pages shown, newest first (the server sends the latest 200 entries) */
+  let historyPages = [];
+
+  /** @param {number|null} [before] @returns {Promise<HistoryPage>} */
+  function fetchHistory(before) {
+    const more = before ? `&before=${before}` : '';
+    return api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}${more}`, { token: session.token });
+  }
+
   async function loadHistory() {
     if (!snap) return;
     const version = snap.version;
     try {
-      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}`, { token: session.token });
+      const data = await fetchHistory();
       if (!alive) return;
       historyVersion = version;
-      renderHistory(data);
+      // Older pages are dropped on every change (an undo may mark them): the
+      // phone asks for them again only on demand.
+      historyPages = [data];
+      renderHistory();
     } catch (e) {
       showError(/** @type {any} */ (e));
     }
   }
 
-  /** @param {{rounds?: Array<{round: number, entries: Array<{version: number, by?: string, text: string, undone?: boolean}>}>}} data */
-  function renderHistory(data) {
-    const rounds = (data.rounds || []).filter((r) => r.entries && r.entries.length);
+  async function loadOlder() {
+    const last = historyPages[historyPages.length - 1];
+    if (!last || !last.more || !last.next_before) return;
+    try {
+      const data = await fetchHistory(last.next_before);
+      if (!alive || historyPages[historyPages.length - 1] !== last) return;
+      historyPages.push(data);
+      renderHistory();
+    } catch (e) {
+      showError(/** @type {any} */ (e));
+    }
+  }
+
+  function renderHistory() {
+    // A round may run across two pages: merge by round, oldest entries first.
+    /** @type {Map<number, HistoryEntry[]>} */
+    const byRound = new Map();
+    for (const page of historyPages.slice().reverse()) {
+      for (const r of page.rounds || []) {
+        if (!r.entries || !r.entries.length) continue;
+        byRound.set(r.round, [...(byRound.get(r.round) || []), ...r.entries]);
+      }
+    }
+    const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([round, entries]) => ({ round, entries }));
     if (!rounds.length) {
       historyList.replaceChildren(h('p', { class: 'hint', t: 'table.history_empty' }));
       return;
     }
+    const last = historyPages[historyPages.length - 1];
+    const older = last && last.more
+      ? h('button', { type: 'button', class: 'history-more', t: 'table.history_more', onclick: () => { loadOlder(); } })
+      : null;
     // Newest first: what just happened is what people ask about.
     historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
       h('h3', r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
       h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
         h('span', { text: e.text }),
-        e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))));
+        e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))), ...(older ? [older] : []));
   }
 
   /**

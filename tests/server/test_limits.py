@@ -1,0 +1,327 @@
+"""Limits (issue 12): action rates per seat and per table (HTTP and socket alike,
+across instances), a capped log, a bounded request-id cache, a paged history,
+and analyses computed once per board position and limited per table."""
+
+from __future__ import annotations
+
+import json
+import time
+import types
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from server import create_app
+from server.store import req_key
+from tests.server.conftest import Phone, open_table
+from tests.server.livehelpers import history_entries, http, open_live_table
+from tests.toy_engine import TOY, ToyEngine
+
+BASE = {"EXTRA_ENGINES": [TOY], "FIXED_RANDOM": True,
+        "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000}
+
+
+@pytest.fixture(autouse=True)
+def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process, the rate windows stand still (mid-minute), so a test never
+    straddles a window's end; live servers get ``roomy_window`` instead."""
+    now = time.time() // 60 * 60 + 30
+    monkeypatch.setattr("server.store.time", types.SimpleNamespace(time=lambda: now, sleep=time.sleep))
+
+
+def roomy_window(seconds: float) -> None:
+    """Waits, if need be, until the current one-minute window has ``seconds`` left."""
+    left = 60 - time.time() % 60
+    if left < seconds:
+        time.sleep(left + 0.1)
+
+
+def make_client(redis_url: str, **cfg: Any) -> Any:
+    app = create_app({"REDIS_URL": redis_url, **BASE, **cfg})
+    return app, app.test_client()
+
+
+def started(client: Any, joiners: int = 2) -> list[Phone]:
+    phones = open_table(client, joiners, options={"start": 0})
+    assert phones[0].act("start").status_code == 200
+    return phones
+
+
+def assert_rate_limited(r: Any) -> int:
+    assert r.status_code == 429, r.json
+    assert r.json["error"]["code"] == "rate_limited"
+    wait = int(r.headers["Retry-After"])
+    assert 1 <= wait <= 61
+    return wait
+
+
+# -- action rates ----------------------------------------------------------------
+
+def test_a_seat_over_its_limit_gets_429_with_retry_after_and_the_table_is_unchanged(redis_url: str) -> None:
+    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=5)
+    host, p2, _ = started(client)  # "start" is the host's first action
+    for i in range(5):
+        assert p2.act("note", text=f"n{i}").status_code == 200
+    before = host.get().json
+    assert_rate_limited(p2.act("note", text="one too many"))
+    assert host.get().json == before, "a refused action changed the table"
+    # The limit is the seat's: another seat still plays, and its table with it.
+    assert host.act("note", text="host").status_code == 200
+
+
+def test_a_seat_over_its_limit_gets_an_error_frame_over_the_socket(app_server_factory) -> None:
+    server = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_RATE_ACTIONS_SEAT": "3"})
+    host, p2, _ = open_live_table(server.url)
+    roomy_window(15)
+    assert host.act_http("start")[0] == 200
+    p2.connect()
+    for i in range(3):
+        p2.send({"type": "action", "action": {"type": "note", "text": f"n{i}"}, "request_id": f"ok{i}"})
+        assert p2.wait_message("result")["request_id"] == f"ok{i}"
+    version = http(server.url, "GET", f"/api/tables/{p2.table}")[1]["version"]
+    p2.send({"type": "action", "action": {"type": "note", "text": "flood"}, "request_id": "over"})
+    err = p2.wait_message("error")
+    assert err["error"]["code"] == "rate_limited" and err["request_id"] == "over"
+    assert isinstance(err["retry_after"], int) and 1 <= err["retry_after"] <= 61
+    assert http(server.url, "GET", f"/api/tables/{p2.table}")[1]["version"] == version
+    # HTTP and the socket share one count.
+    assert http_headers(server.url, p2.table, p2.token, "also-over")[0] == 429
+    p2.close()
+
+
+def test_the_table_limit_counts_every_seat(redis_url: str) -> None:
+    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=100, RATE_ACTIONS_TABLE=7)
+    host, p2, p3 = started(client)  # 1 of 7
+    for p in (host, p2, p3, host, p2, p3):
+        assert p.act("note", text="x").status_code == 200
+    for p in (host, p2, p3):
+        assert_rate_limited(p.act("note", text="over"))
+
+
+def test_a_flooding_seat_does_not_use_up_its_tables_limit(redis_url: str) -> None:
+    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=3, RATE_ACTIONS_TABLE=8)
+    host, p2, p3 = started(client)
+    for _ in range(3):
+        assert p2.act("note", text="x").status_code == 200
+    for _ in range(20):
+        assert_rate_limited(p2.act("note", text="flood"))
+    # 1 (start) + 3 counted for the table: the others still have its 4 left.
+    for p in (host, host, p3, p3):
+        assert p.act("note", text="h").status_code == 200
+    assert_rate_limited(p3.act("note", text="table full"))
+
+
+def http_headers(base: str, table: str, token: str, rid: str) -> tuple[int, dict[str, str], Any]:
+    req = urllib.request.Request(
+        f"{base}/api/tables/{table}/actions", method="POST",
+        data=json.dumps({"action": {"type": "note", "text": rid}, "request_id": rid}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, dict(r.headers), json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), json.loads(e.read())
+
+
+def test_limits_hold_across_two_instances_on_one_redis(app_server_factory) -> None:
+    env = {"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_RATE_ACTIONS_SEAT": "4", "TABLEMATE_RATE_ACTIONS_TABLE": "6"}
+    one, two = app_server_factory(env), app_server_factory(env)
+    host, p2, p3 = open_live_table(one.url)
+    roomy_window(20)
+    assert host.act_http("start")[0] == 200  # table: 1
+    bases = [one.url, two.url]
+    # p2 alternates instances: each saw only two of its four, yet the fifth is refused.
+    for i in range(4):
+        status, _, body = http_headers(bases[i % 2], p2.table, p2.token, f"p2-{i}")
+        assert status == 200, body
+    status, headers, body = http_headers(two.url, p2.table, p2.token, "p2-over")
+    assert status == 429 and body["error"]["code"] == "rate_limited"
+    assert 1 <= int(headers["Retry-After"]) <= 61
+    # The table has used 5 of 6: one more from p3 on either instance, then no more.
+    assert http_headers(two.url, p3.table, p3.token, "p3-0")[0] == 200
+    status, headers, body = http_headers(one.url, p3.table, p3.token, "p3-1")
+    assert status == 429 and body["error"]["code"] == "rate_limited" and "Retry-After" in headers
+    # The socket of the other instance counts against the same limit.
+    p3.connect(two.url)
+    p3.send({"type": "action", "action": {"type": "note", "text": "ws"}, "request_id": "p3-ws"})
+    err = p3.wait_message("error")
+    assert err["error"]["code"] == "rate_limited" and err["request_id"] == "p3-ws" and err["retry_after"] >= 1
+    p3.close()
+    final = http(one.url, "GET", f"/api/tables/{host.table}")[1]
+    assert final["version"] == 3 + 1 + 4 + 1, "only the allowed actions were applied"
+
+
+# -- the log, request ids, history -------------------------------------------------
+
+def test_the_log_is_capped_with_a_clear_code(redis_url: str) -> None:
+    app, client = make_client(redis_url, MAX_LOG=12)
+    host, p2, _ = started(client)  # versions 1-3 joins, 4 start
+    for i in range(8):
+        assert p2.act("note", text=f"n{i}", request_id=f"n{i}").status_code == 200
+    assert host.get().json["version"] == 12
+    before = host.get().json
+    for p in (host, p2):
+        r = p.act("note", text="more")
+        assert r.status_code == 409 and r.json["error"]["code"] == "table_log_full", r.json
+    assert host.act("undo").json["error"]["code"] == "table_log_full"
+    assert host.get().json == before
+    store = app.extensions["tablemate"].store
+    assert len(store.log(host.table)) == 12
+    # A retry of an applied action still gets its first answer.
+    again = p2.act("note", text="n7", request_id="n7")
+    assert again.status_code == 200 and again.json["version"] == 12
+
+
+def test_request_ids_are_kept_for_a_window_then_dropped(redis_url: str) -> None:
+    app, client = make_client(redis_url, REQUEST_WINDOW=20, RATE_ACTIONS_SEAT=10**6, RATE_ACTIONS_TABLE=10**6)
+    host, p2, _ = started(client)
+    first = p2.act("note", text="first", request_id="first")
+    assert first.status_code == 200
+    r = app.extensions["tablemate"].store.r
+    sizes = []
+    for i in range(19):
+        assert p2.act("note", text=f"n{i}").status_code == 200
+        sizes.append(r.hlen(req_key(host.table)))
+    # 19 versions later, still inside the window: the retry gets the first result.
+    again = p2.act("note", text="first", request_id="first")
+    assert again.status_code == 200 and again.json == first.json
+    for i in range(200):
+        assert p2.act("note", text=f"m{i}").status_code == 200
+        sizes.append(r.hlen(req_key(host.table)))
+    assert max(sizes) <= 20 + 20 // 5, "the request cache grew past its window"
+    # Long out of the window: the same id is a new action now.
+    late = p2.act("note", text="first", request_id="first")
+    assert late.status_code == 200 and late.json["version"] > first.json["version"]
+
+
+def test_an_undone_request_id_is_refused_while_in_the_window(redis_url: str) -> None:
+    _, client = make_client(redis_url, REQUEST_WINDOW=20)
+    host, p2, _ = started(client)
+    assert host.act("add", n=1, request_id="add-1").status_code == 200
+    assert host.act("undo").status_code == 200
+    for i in range(5):
+        assert p2.act("note", text=f"n{i}").status_code == 200
+    retry = host.act("add", n=1, request_id="add-1")
+    assert retry.status_code == 409 and retry.json["error"]["code"] == "request_undone"
+
+
+def history_page(client: Any, phone: Phone, query: str = "") -> Any:
+    r = client.get(f"/api/tables/{phone.table}/history?lang=en{query}", headers=phone.auth)
+    assert r.status_code == 200, r.json
+    return r.json
+
+
+def versions(page: Any) -> list[int]:
+    return [e["version"] for r in page["rounds"] for e in r["entries"]]
+
+
+def test_history_is_paged(redis_url: str) -> None:
+    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=10**6, RATE_ACTIONS_TABLE=10**6)
+    host, p2, _ = started(client)
+    for i in range(246):
+        assert p2.act("note", text=f"n{i}").status_code == 200
+    assert host.get().json["version"] == 250
+    latest = history_page(client, host)
+    assert versions(latest) == list(range(51, 251))
+    assert latest["more"] is True and latest["next_before"] == 51 and latest["version"] == 250
+    older = history_page(client, host, f"&before={latest['next_before']}")
+    assert versions(older) == list(range(1, 51)) and older["more"] is False and older["next_before"] is None
+    small = history_page(client, host, "&before=101&limit=30")
+    assert versions(small) == list(range(71, 101)) and small["next_before"] == 71
+    assert versions(history_page(client, host, "&limit=500")) == list(range(1, 251))
+    assert versions(history_page(client, host, "&before=1")) == []
+    for bad in ("&limit=0", "&limit=501", "&limit=x", "&before=-3", "&before=²", "&before=" + "9" * 400):
+        r = client.get(f"/api/tables/{host.table}/history?lang=en{bad}", headers=host.auth)
+        assert r.status_code == 400 and r.json["error"]["code"] == "bad_query", bad
+
+
+def test_history_pages_mark_undone_entries_and_name_removed_seats(redis_url: str) -> None:
+    _, client = make_client(redis_url)
+    host, p2, p3 = open_table(client)
+    assert host.act("remove", player=p3.id).status_code == 200  # v4
+    assert host.act("start").status_code == 200  # v5
+    assert host.act("add", n=2).status_code == 200  # v6
+    for i in range(3):
+        assert p2.act("note", text=f"n{i}").status_code == 200  # v7-9
+    assert host.act("undo").status_code == 200  # v10: takes back the last note
+    page = history_page(client, host, "&before=8&limit=4")  # versions 4-7
+    entries = [e for r in page["rounds"] for e in r["entries"]]
+    assert [e["version"] for e in entries] == [4, 5, 6, 7]
+    assert [e["undone"] for e in entries] == [False, False, False, False]
+    joined = history_page(client, host, "&before=4&limit=1")["rounds"][0]["entries"]
+    assert joined[0]["version"] == 3 and joined[0]["text"] == "P3 joined.", \
+        "a seat removed later keeps its name on an older page"
+    last = history_page(client, host, "&limit=2")
+    assert [e["undone"] for r in last["rounds"] for e in r["entries"]] == [True, False]
+
+
+def test_the_live_history_pages_through_the_whole_log(app_server_factory) -> None:
+    server = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    phones = open_live_table(server.url)
+    assert phones[0].act_http("start")[0] == 200
+    roomy_window(30)
+    for i in range(210):  # 70 a seat: within the default limits
+        assert phones[i % 3].act_http("note", text=f"n{i}")[0] == 200
+    assert [e["version"] for e in history_entries(server.url, phones[0].table)] == list(range(1, 215))
+
+
+# -- analysis --------------------------------------------------------------------
+
+class Counted:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, str | None]] = []
+
+    def __call__(self, engine: Any, state: Any, player: str | None) -> dict[str, Any] | None:
+        self.calls.append((json.dumps(state, sort_keys=True), player))
+        return {"score_sum": sum(state["scores"].values())}
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> Counted:
+    c = Counted()
+    monkeypatch.setattr(ToyEngine, "analysis", lambda self, state, player: c(self, state, player))
+    monkeypatch.setattr(ToyEngine, "analysis_viewer", lambda self, state, player: None)
+    return c
+
+
+def analysis(client: Any, phone: Phone) -> Any:
+    return client.get(f"/api/tables/{phone.table}/analysis", headers=phone.auth)
+
+
+def test_analysis_is_not_recomputed_after_a_rename(redis_url: str, counted: Counted) -> None:
+    _, client = make_client(redis_url)
+    host, p2, _ = started(client)
+    first = analysis(client, host)
+    assert first.status_code == 200 and first.json["analysis"] == {"score_sum": 0}
+    for i in range(6):
+        assert p2.act("rename", player=p2.id, name=f"Name{i}").status_code == 200
+        r = analysis(client, p2)
+        assert r.status_code == 200 and r.json["analysis"] == {"score_sum": 0}
+        assert r.json["version"] == host.get().json["version"], "the answer names the current version"
+    assert len(counted.calls) == 1, "platform changes recomputed the analysis"
+    assert host.act("add", n=2).status_code == 200
+    assert analysis(client, p2).json["analysis"] == {"score_sum": 2}
+    assert host.act("undo").status_code == 200
+    assert analysis(client, p2).json["analysis"] == {"score_sum": 0}
+    assert len(counted.calls) == 2, "undo back to an analysed position recomputed it"
+
+
+def test_fresh_analyses_are_limited_per_table(redis_url: str, counted: Counted) -> None:
+    _, client = make_client(redis_url, RATE_ANALYSIS=3)
+    host, p2, p3 = started(client)
+    assert analysis(client, host).status_code == 200  # 1
+    for p, n in ((host, 1), (p2, 1)):  # two new positions: 2, 3
+        assert p.act("add", n=n).status_code == 200
+        assert analysis(client, p3).status_code == 200
+    assert len(counted.calls) == 3
+    assert p3.act("add", n=1).status_code == 200
+    r = analysis(client, host)
+    assert_rate_limited(r)
+    assert len(counted.calls) == 3, "a refused analysis was computed"
+    # Positions already analysed are still served; another table has its own limit.
+    assert host.act("undo").status_code == 200
+    assert analysis(client, p2).json["analysis"] == {"score_sum": 2}
+    other = started(client)
+    assert analysis(client, other[0]).status_code == 200
