@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from random import Random
 from typing import Any, Literal
 
@@ -452,18 +453,39 @@ def analyse(
     and the race winner/loser estimate."""
     what_ifs = tile_what_ifs(board, player, options)
     pos = position(board, options)
-    # One solve feeds both the leg odds and the race estimate (its leg-end boards).
-    if _numpy("auto"):
+    tiles = tuple(sorted(pos.tiles.items()))
+    counts, race = _shared(
+        pos.places, pos.dice, tiles, pos.lone_crossing_ends, races, seed, _numpy("auto")
+    )
+    return {
+        "leg": _leg_odds(board, pos, counts).as_dict(),
+        "tileSpots": [w.as_dict() for w in what_ifs],
+        "race": race.as_dict(),
+    }
+
+
+@lru_cache(maxsize=32)
+def _shared(
+    places: tuple[int, ...],
+    dice: tuple[int, ...],
+    tiles: tuple[tuple[int, tuple[int, str]], ...],
+    lone: bool,
+    races: int,
+    seed: int,
+    numpy: bool,
+) -> tuple[LegCounts, RaceOdds]:
+    """The part of ``analyse`` no viewer changes, kept for the next viewer of
+    the same position (the server asks once per version for each seat whose
+    own tile is on the board, and once for everyone else). One solve feeds
+    both the leg odds and the race estimate (its leg-end boards)."""
+    pos = Position(places, dice, dict(tiles), lone)
+    if numpy:
         solved: Any = odds_np.solve(pos, boards=True)
         counts = _np_counts(pos, solved)
     else:
         solved = odds_py.solve(pos)
         counts = _py_counts(pos, solved)
-    return {
-        "leg": _leg_odds(board, pos, counts).as_dict(),
-        "tileSpots": [w.as_dict() for w in what_ifs],
-        "race": _race_odds(pos, solved, races, seed).as_dict(),
-    }
+    return counts, _race_odds(pos, solved, races, seed)
 
 
 __all__ = [
