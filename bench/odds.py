@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/odds.py            # full run, pinned to one core
     .venv/bin/python bench/odds.py --quick    # fewer repeats, no 6-dice brute force
+    .venv/bin/python bench/odds.py --analysis # only the full analysis, before and after
 
 Prints, per standard position, the median CPU time (and, for the ``auto``
 column, the median wall time too: on a shared machine the wall time also
@@ -11,6 +12,13 @@ counts the time other processes held the core) of the exact leg solver for
 tests (tests/engines/camelup/test_odds.py) in the same run and the ratio;
 then all spectator what-ifs and 10,000 simulated races. Every fast result is
 checked against the brute force before it is timed.
+
+Last, the full analysis the odds panel asks for after a roll (``odds.analyse``:
+leg odds, ticket values, every spectator what-if, the 10,000-race estimate)
+at golden A with 6, 5 and 4 dice, as lines ``full analysis, golden A (start),
+6 dice: N ms`` (median CPU ms), next to the way it was computed before issue
+16 (one solve per what-if, a second solve for the race, ``odds_np.simulate``)
+timed in the same run.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ else:
     _CPU = max(os.sched_getaffinity(0))
 os.sched_setaffinity(0, {_CPU})
 
-from engines.camelup import odds, odds_np  # noqa: E402
+from engines.camelup import odds, odds_np, odds_sim  # noqa: E402
 
 DICE = ["blue", "green", "yellow", "red", "purple", "grey"]
 POSITIONS: dict[str, dict[str, Any]] = {
@@ -116,6 +124,50 @@ def median_ms(fn: Callable[[], Any], repeats: int) -> float:
     return timed(fn, repeats)[0]
 
 
+def analysis_before(board: dict[str, Any], races: int = 10_000, seed: int = 0) -> None:
+    """The analysis as computed before issue 16, kept to time it in the same
+    run: one leg solve for the odds, one per what-if, one more for the race
+    estimate, and the general simulator."""
+    np = odds_np.np
+    pos = odds.position(board)
+    targets = odds.tile_targets(pos, None)
+    odds._landings_each(pos, pos.tiles, targets, "auto")
+    odds.leg_odds(board)
+    res = odds_np.solve(pos, boards=True)
+    if len(res.boards):
+        rng = np.random.default_rng(seed)
+        p = res.weights / res.weights.sum()
+        starts = res.boards[rng.choice(len(res.boards), size=races, p=p)]
+        odds_np.simulate(starts, pos.lone_crossing_ends, rng)
+
+
+def fresh_analysis(board: dict[str, Any]) -> None:
+    """``odds.analyse`` for a first viewer: its cache of the viewer-independent
+    part (leg solve and race estimate) emptied first."""
+    odds._shared.cache_clear()
+    odds.analyse(board)
+
+
+def full_analysis(quick: bool) -> None:
+    """The issue-16 lines: the full analysis after a roll, now and before."""
+    reps = {6: 7 if quick else 15, 5: 11 if quick else 31, 4: 11 if quick else 31}
+    for n in (6, 5, 4):
+        board = {**POSITIONS["golden A (start)"], "pyramid": DICE[6 - n :]}
+        assert odds.analyse(board)["tileSpots"] == [
+            w.as_dict() for w in odds.tile_what_ifs(board, backend="python")
+        ]
+        now, wall = timed(lambda board=board: fresh_analysis(board), reps[n])
+        before, before_wall = timed(
+            lambda board=board: analysis_before(board), max(5, reps[n] // 3)
+        )
+        load = os.getloadavg()[0]
+        print(f"full analysis, golden A (start), {n} dice: {now:.1f} ms")
+        print(
+            f"  (wall {wall:.1f} ms; before issue 16: {before:.1f} ms CPU, wall {before_wall:.1f};"
+            f" {before / now:.1f}x; load average {load:.2f})"
+        )
+
+
 def check(board: dict[str, Any], oracle: Callable[..., Any]) -> None:
     ranks, landings, ends = oracle(board)
     for backend in ("numpy", "python"):
@@ -130,6 +182,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="fewer repeats, no 6-dice brute force")
+    parser.add_argument(
+        "--analysis", action="store_true", help="only the full analysis, before and after"
+    )
     parser.add_argument(
         "--cpu", type=int, default=None, help="core to pin to (default: the last one)"
     )
@@ -146,6 +201,10 @@ def main() -> None:
     print(
         f"pinned to cpu {cpu}; load average {os.getloadavg()[0]:.2f}; NumPy {odds_np.np.__version__}"
     )
+    if args.analysis:
+        full_analysis(args.quick)
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
+        return
     print("median CPU ms per solve (wall ms in brackets); brute = the tests' plain oracle")
     head = ("position", "dice", "auto", "numpy", "python", "brute", "brute/auto")
     print(
@@ -185,6 +244,10 @@ def main() -> None:
     )
     t, w = timed(lambda: odds_np.simulate(starts, True, rng), 3 if args.quick else 7)
     print(f"10,000 simulated races from golden A, simulation only: {t:.0f} ms ({w:.0f})")
+    t, w = timed(lambda: odds_sim.simulate(starts, True, rng), 3 if args.quick else 7)
+    print(f"10,000 simulated races from golden A, lean simulator (odds_sim): {t:.0f} ms ({w:.0f})")
+    print()
+    full_analysis(args.quick)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 

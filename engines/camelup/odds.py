@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from random import Random
 from typing import Any, Literal
 
@@ -62,10 +63,12 @@ from engines.camelup.odds_board import (
 try:
     import numpy as np
 
-    from engines.camelup import odds_np
+    from engines.camelup import odds_np, odds_sim, odds_whatif
 except ImportError:  # pragma: no cover - the NumPy path is the normal one
     np = None  # type: ignore[assignment]
     odds_np = None  # type: ignore[assignment]
+    odds_sim = None  # type: ignore[assignment]
+    odds_whatif = None  # type: ignore[assignment]
 
 Backend = Literal["auto", "numpy", "python"]
 #: Below this many dice in the pyramid the plain-Python solver is faster than
@@ -221,16 +224,22 @@ def _from_rankings(rankings: Mapping[str, int]) -> dict[str, tuple[int, ...]]:
 def count_leg(pos: Position, backend: Backend = "auto") -> LegCounts:
     """The exact rank and tile-landing counts of the current leg."""
     if _use_numpy(pos, backend):
-        res = odds_np.solve(pos)
-        landings = {s: int(round(res.landings[s])) for s in pos.tiles}
-        return LegCounts(
-            pos.denominator,
-            _by_colour(res.ranks),
-            _by_colour(res.end_ranks),
-            int(round(res.ended)),
-            landings,
-        )
-    py = odds_py.solve(pos)
+        return _np_counts(pos, odds_np.solve(pos))
+    return _py_counts(pos, odds_py.solve(pos))
+
+
+def _np_counts(pos: Position, res: Any) -> LegCounts:
+    landings = {s: int(round(res.landings[s])) for s in pos.tiles}
+    return LegCounts(
+        pos.denominator,
+        _by_colour(res.ranks),
+        _by_colour(res.end_ranks),
+        int(round(res.ended)),
+        landings,
+    )
+
+
+def _py_counts(pos: Position, py: Any) -> LegCounts:
     landings = {s: py.landings.get(s, 0) for s in pos.tiles}
     return LegCounts(
         pos.denominator,
@@ -247,7 +256,10 @@ def leg_odds(
     """Exact leg ranking counts, the value of every available betting ticket
     and the expected income of every spectator tile on the board."""
     pos = position(board, options)
-    counts = count_leg(pos, backend)
+    return _leg_odds(board, pos, count_leg(pos, backend))
+
+
+def _leg_odds(board: Mapping[str, Any], pos: Position, counts: LegCounts) -> LegOdds:
     den = counts.denominator
     tickets = {}
     for colour, value in ticket_tops(board).items():
@@ -296,15 +308,32 @@ def tile_what_ifs(
     pos = position(board, options)
     flip = bool((options or {}).get("spectatorFlipInPlace", False))
     others = {s: t for s, t in pos.tiles.items() if player is None or t[1] != player}
-    owner = player if player is not None else "?"
-    out = []
-    for space, side in tile_targets(pos, player, flip):
-        trial = replace(pos, tiles={**others, space: (side, owner)})
-        out.append(
-            TileWhatIf(space, _SIDE_WORD[side], _landings(trial, space, backend), pos.denominator)
-        )
+    targets = tile_targets(pos, player, flip)
+    if _numpy(backend):
+        # One pass shares the leg up to each tile's first landing (odds_whatif).
+        counts = odds_whatif.landings(replace(pos, tiles=others), targets)
+    else:
+        counts = _landings_each(pos, others, targets, backend)
+    out = [
+        TileWhatIf(space, _SIDE_WORD[side], n, pos.denominator)
+        for (space, side), n in zip(targets, counts, strict=True)
+    ]
     out.sort(key=lambda w: (-w.landings, w.space, w.side))
     return out
+
+
+def _landings_each(
+    pos: Position,
+    others: Mapping[int, tuple[int, str]],
+    targets: list[tuple[int, int]],
+    backend: Backend,
+) -> list[int]:
+    """One solve per placement: the plain way, kept for the Python back end
+    and as the reference the one-pass what-ifs are tested against."""
+    return [
+        _landings(replace(pos, tiles={**others, space: (side, "?")}), space, backend)
+        for space, side in targets
+    ]
 
 
 def _landings(pos: Position, space: int, backend: Backend) -> int:
@@ -328,10 +357,17 @@ def race_odds(
     played out with fresh legs and no tiles). Exact when the race must end
     this leg. Same seed, same position, same answer."""
     pos = position(board, options)
+    solved = odds_np.solve(pos, boards=True) if _numpy(backend) else odds_py.solve(pos)
+    return _race_odds(pos, solved, races, seed)
+
+
+def _race_odds(pos: Position, solved: Any, races: int, seed: int) -> RaceOdds:
+    """The race estimate from the leg already solved (``odds_np.NpCounts``
+    with its boards, or ``odds_py.LegCounts``)."""
     den = pos.denominator
-    if _numpy(backend):
+    if odds_np is not None and isinstance(solved, odds_np.NpCounts):
         # Sampling whole races is the costly part here: NumPy whenever it can.
-        res = odds_np.solve(pos, boards=True)
+        res = solved
         end_first = [float(res.end_ranks[i][0]) for i in range(len(RACING))]
         end_last = [float(res.end_ranks[i][-1]) for i in range(len(RACING))]
         going = den - round(res.ended)
@@ -341,7 +377,7 @@ def race_odds(
             else ((), (), 0)
         )
     else:
-        py = odds_py.solve(pos)
+        py = solved
         end = _from_rankings(py.end_rankings)
         end_first = [float(end[c][0]) for c in RACING]
         end_last = [float(end[c][-1]) for c in RACING]
@@ -380,7 +416,8 @@ def _sample_np(
 ) -> tuple[Any, Any, int]:
     rng = np.random.default_rng(seed)
     starts = boards[rng.choice(len(boards), size=races, p=weights / weights.sum())]
-    finals = odds_np.simulate(starts, lone, rng)
+    # The lean simulator plays the same races as odds_np.simulate, draw for draw.
+    finals = odds_sim.simulate(starts, lone, rng)
     finished = finals[:, 0] >= 0
     racers = finals[finished, : len(RACING)]
     won = np.bincount(racers.argmax(1), minlength=len(RACING))
@@ -415,11 +452,40 @@ def analyse(
     pyramid-ticket values, tile income, the best tile spots for ``player``
     and the race winner/loser estimate."""
     what_ifs = tile_what_ifs(board, player, options)
+    pos = position(board, options)
+    tiles = tuple(sorted(pos.tiles.items()))
+    counts, race = _shared(
+        pos.places, pos.dice, tiles, pos.lone_crossing_ends, races, seed, _numpy("auto")
+    )
     return {
-        "leg": leg_odds(board, options).as_dict(),
+        "leg": _leg_odds(board, pos, counts).as_dict(),
         "tileSpots": [w.as_dict() for w in what_ifs],
-        "race": race_odds(board, options, races, seed).as_dict(),
+        "race": race.as_dict(),
     }
+
+
+@lru_cache(maxsize=32)
+def _shared(
+    places: tuple[int, ...],
+    dice: tuple[int, ...],
+    tiles: tuple[tuple[int, tuple[int, str]], ...],
+    lone: bool,
+    races: int,
+    seed: int,
+    numpy: bool,
+) -> tuple[LegCounts, RaceOdds]:
+    """The part of ``analyse`` no viewer changes, kept for the next viewer of
+    the same position (the server asks once per version for each seat whose
+    own tile is on the board, and once for everyone else). One solve feeds
+    both the leg odds and the race estimate (its leg-end boards)."""
+    pos = Position(places, dice, dict(tiles), lone)
+    if numpy:
+        solved: Any = odds_np.solve(pos, boards=True)
+        counts = _np_counts(pos, solved)
+    else:
+        solved = odds_py.solve(pos)
+        counts = _py_counts(pos, solved)
+    return counts, _race_odds(pos, solved, races, seed)
 
 
 __all__ = [

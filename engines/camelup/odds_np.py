@@ -84,10 +84,13 @@ def move(
     val: np.ndarray,
     table: np.ndarray,
     lone_ends: bool,
+    tag: np.ndarray | None = None,
 ) -> Moved:
     """R14-R25: in row q of ``Pc``, camel column ``cam[q]`` moves ``val[q, v]``
     spaces in direction ``d[q]`` carrying everything above it. ``val`` has
     shape (rows or 1, V); the results have one row per (q, v), q-major.
+    With ``tag``, ``table`` holds one tile table per tag and row q uses
+    ``table[tag[q]]`` (the what-ifs solve many tile layouts in one batch).
 
     Everything that does not depend on the value (the unit, heights inside
     it) is computed once per row and broadcast over the V values."""
@@ -106,7 +109,7 @@ def move(
         # R20 with the flag off: a lone crazy unit wraps around.
         end1 = out & has_racer
         dest = np.where(out & ~has_racer, np.where(dest < 1, dest + SPACES, dest - SPACES), dest)
-    kind = table[dest + _PAD]
+    kind = table[dest + _PAD] if tag is None else table[tag[:, None], dest + _PAD]
     kind[end1] = 0
     hit = kind > 0
     dest2 = dest + d[:, None] * ((kind == CHEER).astype(np.int16) - (kind == BOO))

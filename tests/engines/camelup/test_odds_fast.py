@@ -1,0 +1,77 @@
+"""The fast analysis paths (issue 16) against the plain ones they replace,
+on random positions: the one-pass what-ifs against one solve per placement,
+the lean race simulator against ``odds_np.simulate`` (same seed, same
+races), and ``analyse`` against its parts computed one by one."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from engines.camelup import odds, odds_np, odds_sim, odds_whatif
+from tests.engines.camelup.test_odds import random_board
+
+PLAYERS = (None, "p1", "p2")
+
+
+def _case(seed: int, dice: int) -> tuple[dict, dict, str | None]:
+    rng = random.Random(seed)
+    board = random_board(rng, dice)
+    options = {
+        "crazyLoneCrossingEndsGame": rng.random() < 0.7,
+        "spectatorFlipInPlace": rng.random() < 0.3,
+    }
+    return board, options, rng.choice(PLAYERS)
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_one_pass_what_ifs_equal_one_solve_each(seed: int) -> None:
+    board, options, player = _case(seed, [2, 3, 4, 4, 5][seed % 5])
+    pos = odds.position(board, options)
+    others = {s: t for s, t in pos.tiles.items() if player is None or t[1] != player}
+    targets = odds.tile_targets(pos, player, options["spectatorFlipInPlace"])
+    fast = odds_whatif.landings(replace(pos, tiles=others), targets)
+    for backend in ("numpy", "python"):
+        assert fast == odds._landings_each(pos, others, targets, backend)
+    by_python = odds.tile_what_ifs(board, player, options, backend="python")
+    assert odds.tile_what_ifs(board, player, options) == by_python
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_one_pass_what_ifs_full_pyramid(seed: int) -> None:
+    board, options, player = _case(1000 + seed, 6)
+    assert odds.tile_what_ifs(board, player, options) == odds.tile_what_ifs(
+        board, player, options, backend="python"
+    )
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lean_simulator_plays_the_same_races(seed: int) -> None:
+    board, options, _ = _case(seed, 1 + seed % 6)
+    pos = odds.position(board, options)
+    rng = np.random.default_rng(seed)
+    res = odds_np.solve(pos, boards=True)
+    if not len(res.boards):
+        return
+    starts = res.boards[rng.choice(len(res.boards), size=300)]
+    lone = pos.lone_crossing_ends
+    old = odds_np.simulate(starts, lone, np.random.default_rng(seed))
+    new = odds_sim.simulate(starts, lone, np.random.default_rng(seed))
+    assert np.array_equal(old, new)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_analyse_equals_its_parts(seed: int) -> None:
+    board, options, player = _case(seed, [2, 3, 4, 5][seed % 4])
+    got = odds.analyse(board, player, options, races=400, seed=seed)
+    assert got == {
+        "leg": odds.leg_odds(board, options, backend="python").as_dict(),
+        "tileSpots": [
+            w.as_dict() for w in odds.tile_what_ifs(board, player, options, backend="python")
+        ],
+        "race": odds.race_odds(board, options, races=400, seed=seed).as_dict(),
+    }
