@@ -35,7 +35,7 @@ LANGS = {"ko": "ko-KR", "en": "en-US"}
 #: but for the English phone's seat and the few words Korean writes in Latin letters.
 NAMES = ["민수", "Bora", "지훈", "유나"]
 #: "English" is the language switch, in its own language.
-LATIN_OK = {"Bora", "Tablemate", "English", "QR", "X"}
+LATIN_OK = {"Bora", "Tablemate", "English", "QR", "X", "BG", "Stats"}  # names, not words
 
 #: Each game: rule options that differ from the defaults (the lobby highlights them).
 OPTIONS: dict[str, dict[str, Any]] = {

@@ -36,17 +36,20 @@ class Limits:
     """What one table may use; the rates are per minute and shared by every
     instance through Redis (``Store.hit_many``).
 
-    The action rates leave real play far behind (the e2e games peak at 9 a
-    minute per seat and 33 per table, bench/load.py --short at 8 and 10) and
-    stop a flooding phone within a minute. The log's cap is four times the
+    The action rates leave real play behind (Count Up's caller at its fastest
+    pace: 600 a minute; the other e2e games peak at 9 a minute per seat and 33
+    per table, bench/load.py --short at 8 and 10) and stop a flooding phone
+    within a minute. The log's cap is four times the
     longest game in the tests (Camel Up with undo and redo every few actions:
     under 700 changes).
     """
 
     #: Actions per seat and minute (``TABLEMATE_RATE_ACTIONS_SEAT``).
-    seat_actions: int = 120
+    # Count Up's caller sends one action per number, as fast as one every 100 ms
+    # (countIntervalMs' minimum): 600 a minute from one seat is real play.
+    seat_actions: int = 900
     #: Actions per table and minute, all seats together (``TABLEMATE_RATE_ACTIONS_TABLE``).
-    table_actions: int = 600
+    table_actions: int = 1800
     #: Fresh analyses per table and minute (``TABLEMATE_RATE_ANALYSIS``); one
     #: per board position and viewer, shared by every phone that asks.
     analyses: int = 60

@@ -92,12 +92,13 @@ let buzzTimer = 0;
  * @param {number|number[]} pattern
  */
 export function vibrate(pattern) {
-  // Browsers refuse (and log an error) before the first tap on the page.
+  // Browsers refuse (and log an error) a vibration before the first tap on
+  // the page: then, as on iPhones, the visual cue stands in for it.
   const activation = /** @type {{hasBeenActive?: boolean}|undefined} */ (/** @type {any} */ (navigator).userActivation);
-  if (activation && activation.hasBeenActive === false) return;
+  const mayVibrate = !(activation && activation.hasBeenActive === false);
   let done = false;
   try {
-    if (typeof navigator.vibrate === 'function') done = navigator.vibrate(pattern) !== false;
+    if (mayVibrate && typeof navigator.vibrate === 'function') done = navigator.vibrate(pattern) !== false;
   } catch { done = false; }
   if (done) return;
   const root = document.documentElement;

@@ -3,7 +3,7 @@
 // a share card image and a plain-text summary, and the host's "play again".
 // Every figure comes from GET /api/tables/<id>/result; nothing is recomputed.
 
-import { getLang, onLangChange, t } from '../i18n.js';
+import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { copyText, h, showError, toast } from '../ui.js';
 
@@ -33,6 +33,14 @@ function scoreText(p) {
 }
 
 /**
+ * A camel's colour in the screen's language (Camel Up's strings).
+ * @param {string} c
+ */
+function camel(c) {
+  return has(`camelup.colour.${c}`) ? t(`camelup.colour.${c}`) : c;
+}
+
+/**
  * The score pad: one row per player, one column per leg or round, then the total.
  * @param {GameResult} res
  * @returns {{head: string[], rows: Array<{player: ResultPlayer, cells: string[]}>, notes: string[]}}
@@ -49,7 +57,7 @@ export function sheet(res) {
       if (r.final) {
         head.push(t('results.final_bets'));
         cols.push((p) => String(r.money[p.id] ?? ''));
-        notes.push(t('results.camelup_final', { winner: r.winner_camel, loser: r.loser_camel }));
+        notes.push(t('results.camelup_final', { winner: camel(r.winner_camel), loser: camel(r.loser_camel) }));
       } else {
         head.push(t('results.leg', { leg: r.leg }));
         cols.push((p) => String(r.money[p.id] ?? ''));
@@ -214,7 +222,8 @@ export function resultsCard(session) {
         h('span', { class: 'seat-name', text: p.name }), ' ',
         h('strong', { text: scoreText(p) }),
         p.winner ? h('span', { class: 'badge', t: 'results.winner' }) : null))),
-      h('div', { class: 'table-scroll' }, table),
+      // Focusable: a keyboard (or switch) user can scroll a wide score pad too.
+      h('div', { class: 'table-scroll', tabindex: 0, role: 'region', label: 'results.pad' }, table),
       h('ul', { class: 'notes', hidden: !pad.notes.length }, ...pad.notes.map((n) => h('li', { text: n }))),
       h('div', { class: 'row' },
         h('button', {
