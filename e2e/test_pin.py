@@ -4,21 +4,11 @@ then that phone, like the host who made the rejoin code, sees none of them."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 from playwright.sync_api import expect
 
-
-def api(server: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server + path, method=method, headers=headers,
-                                 data=json.dumps(body).encode() if body is not None else None)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
+from e2e.test_results import api
 
 
 def test_the_lobby_pin_unlocks_a_seat_taken_over_mid_game(phone, server):
