@@ -73,6 +73,16 @@ def test_results_sheet_share_card_bgstats_and_play_again(phone, server, browser)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and 5_000 < len(png) < 2_000_000
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert width == 1080 and height > 600
+    # What the card says, in both languages (a chat group reads either).
+    card = page.evaluate("""async () => {
+        const m = await import('/screens/results.js');
+        const res = await (await fetch(location.pathname.replace('/t/', '/api/tables/') + '/result')).json();
+        return m.cardText(res, {ko: '카운트 업', en: 'Count Up'});
+    }""")
+    assert card["title"] == "카운트 업 · Count Up"
+    assert "분 · " in card["sub"] and card["sub"].endswith(" min")
+    assert card["foot"].startswith("🏆 우승 · Winner")
+    assert [(r["name"], r["winner"]) for r in card["rows"]] == [("Host", True), ("Bo", False), ("Mina", False)]
 
     # On a phone, the BG Stats button opens the app's own link.
     ctx = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,

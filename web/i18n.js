@@ -56,13 +56,24 @@ export function getLang() {
  * @returns {string}
  */
 export function t(key, params) {
-  const s = dicts[lang][key] ?? dicts.en[key] ?? key;
+  return tIn(lang, key, params);
+}
+
+/**
+ * `t()` in a given language rather than the screen's (the share card carries both).
+ * @param {Lang} l
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ * @returns {string}
+ */
+export function tIn(l, key, params) {
+  const s = dicts[l][key] ?? dicts.en[key] ?? key;
   if (!params) return s;
   // `{name}` is the value; `{name:이/가}` the value and its Korean particle.
   return s.replace(/\{(\w+)(?::([^{}]+))?\}/g, (m, name, pair) => {
     if (!(name in params)) return m;
     const v = params[name];
-    const text = typeof v === 'number' ? num(v) : String(v);
+    const text = typeof v === 'number' ? num(v, undefined, l) : String(v);
     return pair ? text + particle(text, pair) : text;
   });
 }
@@ -80,12 +91,13 @@ export function tn(key, count, params) {
 }
 
 /**
- * A number as the screen's language writes it (digit grouping, decimals).
+ * A number as the screen's language (or `l`) writes it (digit grouping, decimals).
  * @param {number} n
  * @param {Intl.NumberFormatOptions} [opts]
+ * @param {Lang} [l]
  */
-export function num(n, opts) {
-  return n.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-US', opts);
+export function num(n, opts, l = lang) {
+  return n.toLocaleString(l === 'ko' ? 'ko-KR' : 'en-US', opts);
 }
 
 // Korean readings of what a word may end in, as "has a final consonant" and

@@ -3,7 +3,7 @@
 // a share card image and a plain-text summary, and the host's "play again".
 // Every figure comes from GET /api/tables/<id>/result; nothing is recomputed.
 
-import { getLang, has, onLangChange, t } from '../i18n.js';
+import { LANGS, getLang, has, onLangChange, t, tIn } from '../i18n.js';
 import { api } from '../net.js';
 import { copyText, h, showError, toast } from '../ui.js';
 
@@ -95,12 +95,36 @@ export function summaryText(res, title) {
 }
 
 /**
- * Draws the share card (game, date, standings, winners highlighted) in the
- * current language and returns it as a PNG.
- * @param {GameResult} res @param {string} title
+ * What the share card says, in both languages: a card goes to a group chat
+ * where not everyone reads the sharer's language.
+ * @param {GameResult} res
+ * @param {Record<import('../i18n.js').Lang, string>} titles the game's title per language
+ * @returns {{title: string, sub: string, rows: Array<{rank: string, name: string, score: string, winner: boolean}>, foot: string}}
+ */
+export function cardText(res, titles) {
+  const both = (/** @type {(l: import('../i18n.js').Lang) => string} */ f) =>
+    [...new Set(LANGS.map(f))].join(' · ');
+  // Digits only: the same date reads right in both languages.
+  const d = new Date(res.started_at);
+  const pad2 = (/** @type {number} */ n) => String(n).padStart(2, '0');
+  const date = `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  return {
+    title: both((l) => titles[l]),
+    sub: `${date} · ${both((l) => tIn(l, 'results.minutes', { n: res.duration_min }))}`,
+    rows: res.players.map((p) => ({ rank: String(p.rank ?? '–'), name: p.name, score: scoreText(p), winner: p.winner })),
+    foot: `🏆 ${both((l) => tIn(l, 'results.winner'))} · Tablemate`,
+  };
+}
+
+/**
+ * Draws the share card (game, date, standings, winners highlighted, both
+ * languages) and returns it as a PNG.
+ * @param {GameResult} res
+ * @param {Record<import('../i18n.js').Lang, string>} titles
  * @returns {Promise<Blob>}
  */
-export function shareCard(res, title) {
+export function shareCard(res, titles) {
+  const text = cardText(res, titles);
   const W = 1080;
   const rowH = 96;
   const H = 360 + res.players.length * rowH + 80;
@@ -113,12 +137,12 @@ export function shareCard(res, title) {
   g.fillStyle = '#1d2433';
   g.fillRect(0, 0, W, H);
   g.fillStyle = '#ffffff';
-  g.font = font(72, true);
-  g.fillText(title, 64, 140, W - 128);
+  g.font = font(64, true);
+  g.fillText(text.title, 64, 140, W - 128);
   g.font = font(36);
   g.fillStyle = '#c9d1e0';
-  g.fillText(`${when(res.started_at)} · ${t('results.minutes', { n: res.duration_min })}`, 64, 210, W - 128);
-  res.players.forEach((p, i) => {
+  g.fillText(text.sub, 64, 210, W - 128);
+  text.rows.forEach((p, i) => {
     const y = 300 + i * rowH;
     if (p.winner) {
       g.fillStyle = '#f4c542';
@@ -126,15 +150,15 @@ export function shareCard(res, title) {
     }
     g.fillStyle = p.winner ? '#1d2433' : '#ffffff';
     g.font = font(48, p.winner);
-    g.fillText(`${p.rank ?? '–'}`, 72, y + 56);
+    g.fillText(p.rank, 72, y + 56);
     g.fillText(`${p.winner ? '🏆 ' : ''}${p.name}`, 170, y + 56, W - 480);
     g.textAlign = 'right';
-    g.fillText(scoreText(p), W - 72, y + 56);
+    g.fillText(p.score, W - 72, y + 56);
     g.textAlign = 'left';
   });
   g.font = font(28);
   g.fillStyle = '#8a94a8';
-  g.fillText('Tablemate', 64, H - 40);
+  g.fillText(text.foot, 64, H - 40);
   return new Promise((resolve, reject) => canvas.toBlob(
     (b) => (b ? resolve(b) : reject(new Error('canvas'))), 'image/png'));
 }
@@ -187,6 +211,8 @@ export function resultsCard(session) {
     }
   }
 
+  const titles = () => ({ ko: session.title('ko'), en: session.title('en') });
+
   function render() {
     if (!res) return;
     const result = res;
@@ -229,7 +255,7 @@ export function resultsCard(session) {
         h('button', {
           type: 'button', id: 'share-card', t: 'results.share_card',
           onclick: async () => {
-            try { await sharePng(await shareCard(result, title), summaryText(result, title)); } catch (e) {
+            try { await sharePng(await shareCard(result, titles()), summaryText(result, title)); } catch (e) {
               showError({ code: 'error', message: String(e) });
             }
           },

@@ -23,7 +23,7 @@ import { tableScreen } from './table.js';
  *   id: string, spectator: boolean, token: string|null, app: App,
  *   store: import('../store.js').Store<SessionState>,
  *   game: () => GameInfo|undefined,
- *   title: () => string,
+ *   title: (lang?: import('../i18n.js').Lang) => string,
  *   act: (action: {type: string, [k: string]: unknown}, opts?: {version?: number}) => Promise<{version: number, events: unknown[]}>,
  *   restart: (notice?: string) => void,
  * }} Session
@@ -90,10 +90,10 @@ export function tableRoute(root, app, id) {
     app,
     store,
     game: () => gameInfo,
-    title() {
+    title(lang = getLang()) {
       const snap = store.get().snapshot;
       const name = snap ? snap.game : '';
-      return gameTitle(gameInfo, getLang(), name);
+      return gameTitle(gameInfo, lang, name);
     },
     async act(action, opts = {}) {
       const snap = store.get().snapshot;
