@@ -31,11 +31,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -109,15 +112,56 @@ class Server:
             self.proc.kill()
 
 
+class Edge:
+    """An HTTPS + HTTP/2 reverse proxy in front of the server (Caddy with its
+    own local CA), as Fly's edge is in production: the phone's requests share
+    one connection instead of queueing for six HTTP/1.1 ones."""
+
+    def __init__(self, port: int) -> None:
+        self.port = free_port()
+        self.base = f"https://127.0.0.1:{self.port}"
+        self.dir = Path(tempfile.mkdtemp(prefix="tablemate-edge-"))
+        (self.dir / "Caddyfile").write_text(
+            "{\n\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n"
+            f"\tstorage file_system {self.dir}/data\n}}\n"
+            f"https://127.0.0.1:{self.port} {{\n\ttls internal\n\treverse_proxy 127.0.0.1:{port}\n}}\n")
+        caddy = shutil.which("caddy")
+        if caddy is None:
+            raise SystemExit("--edge h2 needs Caddy (apt-get install caddy)")
+        env = {**os.environ, "HOME": str(self.dir), "XDG_DATA_HOME": str(self.dir / "data")}
+        self.proc = subprocess.Popen([caddy, "run", "--config", "Caddyfile", "--adapter", "caddyfile"],
+                                     cwd=self.dir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1, context=ctx):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("Caddy did not come up")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
 class LieFiProxy:
     """Forwards to the server until ``silent`` is set; then every connection,
     old or new, is accepted and read but never answered."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, scheme: str = "http") -> None:
         self.target = port
         self.silent = False
         self.sock = socket.create_server(("127.0.0.1", 0))
-        self.base = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.base = f"{scheme}://127.0.0.1:{self.sock.getsockname()[1]}"
         self.open: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -233,7 +277,8 @@ def precache_bytes(page: Page) -> int:
 
 def run_screen(browser: Browser, base: str, proxy: LieFiProxy, screen: str, first: str, again: str) -> dict:
     ctx_args: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-                                "is_mobile": True, "has_touch": True, "locale": "en-US"}
+                                "is_mobile": True, "has_touch": True, "locale": "en-US",
+                                "ignore_https_errors": True}
     out: dict[str, Visit] = {}
     # First visit and repeat visit without the worker (HTTP cache only).
     ctx = browser.new_context(base_url=base, service_workers="block", **ctx_args)
@@ -274,10 +319,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--edge", choices=("none", "h2"), default="none",
+                    help="h2: the phone reaches the server through an HTTPS/HTTP-2 proxy (Caddy), as on Fly")
     args = ap.parse_args()
 
     server = Server()
-    proxy = LieFiProxy(server.port)
+    edge = Edge(server.port) if args.edge == "h2" else None
+    # Lie-fi sits on the phone's side of the edge: the TCP (TLS) stream goes silent.
+    proxy = LieFiProxy(edge.port, "https") if edge else LieFiProxy(server.port)
+    page_base = edge.base if edge else server.base
     try:
         lobby = post(server.base, "/api/tables", {"game": "camelup", "name": "Host", "options": {}})
         screens: dict[str, tuple[str, str]] = {
@@ -295,10 +345,13 @@ def main() -> None:
 
         results: dict[str, dict[str, Any]] = {}
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            # The edge's certificate comes from its own local CA: a service worker
+            # registers only where the browser accepts the certificate.
+            extra = ["--ignore-certificate-errors"] if edge else []
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + extra)
             try:
                 for screen, (first, again) in screens.items():
-                    runs = [run_screen(browser, server.base, proxy, screen, first, again) for _ in range(args.runs)]
+                    runs = [run_screen(browser, page_base, proxy, screen, first, again) for _ in range(args.runs)]
                     results[screen] = {
                         "wire_bytes": statistics.median(r["first"].wire for r in runs),
                         "requests": statistics.median(r["first"].requests for r in runs),
@@ -312,9 +365,12 @@ def main() -> None:
                 browser.close()
     finally:
         proxy.close()
+        if edge:
+            edge.stop()
         server.stop()
 
     print(f"Emulated phone: {NETWORK['latency']} ms RTT, 1.5 Mbit/s down, CPU {CPU_SLOWDOWN}x slower; "
+          f"{'HTTPS + HTTP/2 edge (Caddy)' if edge else 'plain HTTP/1.1 to the server'}; "
           f"median of {args.runs} run(s); load average {os.getloadavg()[0]:.2f}")
     head = ("screen", "first: KB on wire", "requests", "time to usable", "repeat, no worker",
             "repeat, worker", "lie-fi, worker", "worker precache KB")
