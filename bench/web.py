@@ -305,6 +305,25 @@ def run_screen(browser: Browser, base: str, proxy: LieFiProxy, screen: str, firs
     return out
 
 
+def open_screens(base: str) -> dict[str, tuple[str, str]]:
+    """Per screen, the first-visit path (with the seat's token) and the repeat
+    one: home, a Camel Up lobby and a started three-seat table of every game."""
+    lobby = post(base, "/api/tables", {"game": "camelup", "name": "Host", "options": {}})
+    screens: dict[str, tuple[str, str]] = {
+        "home": ("/", "/"),
+        "lobby": (f"/t/{lobby['table']}#rejoin={lobby['player']['token']}", f"/t/{lobby['table']}"),
+    }
+    for game in GAMES:
+        r = post(base, "/api/tables", {"game": game, "name": "Host", "options": {}})
+        table, token = r["table"], r["player"]["token"]
+        for i in range(2):
+            post(base, f"/api/tables/{table}/players", {"name": f"P{i + 2}"})
+        post(base, f"/api/tables/{table}/actions",
+             {"action": {"type": "start"}, "request_id": f"start-{table}"}, token)
+        screens[game] = (f"/t/{table}#rejoin={token}", f"/t/{table}")
+    return screens
+
+
 def median_ms(values: list[float | None]) -> float | None:
     if any(v is None for v in values):
         return None
@@ -329,19 +348,7 @@ def main() -> None:
     proxy = LieFiProxy(edge.port, "https") if edge else LieFiProxy(server.port)
     page_base = edge.base if edge else server.base
     try:
-        lobby = post(server.base, "/api/tables", {"game": "camelup", "name": "Host", "options": {}})
-        screens: dict[str, tuple[str, str]] = {
-            "home": ("/", "/"),
-            "lobby": (f"/t/{lobby['table']}#rejoin={lobby['player']['token']}", f"/t/{lobby['table']}"),
-        }
-        for game in GAMES:
-            r = post(server.base, "/api/tables", {"game": game, "name": "Host", "options": {}})
-            table, token = r["table"], r["player"]["token"]
-            for i in range(2):
-                post(server.base, f"/api/tables/{table}/players", {"name": f"P{i + 2}"})
-            post(server.base, f"/api/tables/{table}/actions",
-                 {"action": {"type": "start"}, "request_id": f"start-{table}"}, token)
-            screens[game] = (f"/t/{table}#rejoin={token}", f"/t/{table}")
+        screens = open_screens(server.base)
 
         results: dict[str, dict[str, Any]] = {}
         with sync_playwright() as p:

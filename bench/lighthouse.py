@@ -1,0 +1,80 @@
+"""Lighthouse's mobile audit of every screen (issue 13 targets: performance ≥ 95,
+accessibility 100, CLS ≤ 0.05).
+
+    (cd bench/lighthouse && npm ci)   # once: Lighthouse 12.2.3, a benchmark dependency only
+    python bench/lighthouse.py        # median of 3 runs per screen
+
+Starts the server as bench/web.py does (gunicorn + gevent, embedded store),
+opens the same screens (home, a lobby, a started table of each game) and runs
+Lighthouse's default mobile audit on each in Debian's Chromium: a mid-range
+phone, 4× CPU slowdown and "slow 4G" (simulated throttling). Prints the
+performance and accessibility scores, LCP, TBT and CLS, and the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from web import CHROMIUM, CHROMIUM_ARGS, Server, open_screens  # noqa: E402
+
+HERE = Path(__file__).resolve().parent / "lighthouse"
+TARGETS = {"performance": 95, "accessibility": 100, "cls": 0.05}
+
+
+def audit(url: str) -> dict[str, float]:
+    lighthouse = HERE / "node_modules" / ".bin" / "lighthouse"
+    if not lighthouse.exists():
+        raise SystemExit(f"run `npm ci` in {HERE} first")
+    flags = " ".join(["--headless=new", *CHROMIUM_ARGS])
+    out = subprocess.run(
+        [str(lighthouse), url, "--quiet", "--output=json", "--output-path=stdout",
+         "--only-categories=performance,accessibility", f"--chrome-flags={flags}"],
+        env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=300, check=True)
+    r = json.loads(out.stdout)
+    a = r["audits"]
+    return {
+        "performance": round(100 * (r["categories"]["performance"]["score"] or 0)),
+        "accessibility": round(100 * (r["categories"]["accessibility"]["score"] or 0)),
+        "lcp_s": a["largest-contentful-paint"]["numericValue"] / 1000,
+        "tbt_ms": a["total-blocking-time"]["numericValue"],
+        "cls": a["cumulative-layout-shift"]["numericValue"],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    server = Server()
+    try:
+        screens = open_screens(server.base)
+        results: dict[str, dict[str, float]] = {}
+        for screen, (first, _again) in screens.items():
+            runs = [audit(server.base + first) for _ in range(args.runs)]
+            results[screen] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+            print(f"measured {screen}", file=sys.stderr, flush=True)
+    finally:
+        server.stop()
+    print(f"Lighthouse 12.2.3 mobile (simulated slow 4G, 4x CPU); median of {args.runs} run(s); "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'screen':8}  perf  a11y  LCP      TBT      CLS")
+    for screen, r in results.items():
+        print(f"{screen:8}  {r['performance']:4.0f}  {r['accessibility']:4.0f}  {r['lcp_s']:.2f} s   "
+              f"{r['tbt_ms']:5.0f} ms  {r['cls']:.3f}")
+    print()
+    for screen, r in results.items():
+        for what, ok in ((f"performance ≥ {TARGETS['performance']}", r["performance"] >= TARGETS["performance"]),
+                         (f"accessibility {TARGETS['accessibility']}", r["accessibility"] >= TARGETS["accessibility"]),
+                         (f"CLS ≤ {TARGETS['cls']}", r["cls"] <= TARGETS["cls"])):
+            print(f"{'met ' if ok else 'MISSED'}  {screen} {what}")
+
+
+if __name__ == "__main__":
+    main()
