@@ -122,6 +122,9 @@ class Hub:
         self.tables = tables
         self.conns: dict[str, set[Connection]] = defaultdict(set)
         self.frames: dict[str, Frames] = {}
+        #: Each local table's presence as last read: every change of it comes with
+        #: a message (or expiry, which the sweep reads), so a push need not read it.
+        self.online: dict[str, frozenset[str]] = {}
         self.lock = threading.Lock()
         self.stop = threading.Event()
         self.ready = threading.Event()
@@ -159,6 +162,7 @@ class Hub:
                 if not peers:
                     del self.conns[conn.table_id]
                     self.frames.pop(conn.table_id, None)
+                    self.online.pop(conn.table_id, None)
 
     def count(self) -> int:
         with self.lock:
@@ -201,11 +205,19 @@ class Hub:
         if not conns:
             return
         try:
-            online = frozenset(self.tables.store.present(table_id))
+            online = self.read_presence(table_id)
         except redis.RedisError:
             return  # the store's outage is told to phones by the listener
         for c in conns:
             c.send_presence(online)
+
+    def read_presence(self, table_id: str, online: set[str] | None = None) -> frozenset[str]:
+        """The table's presence from the store (or as just read: ``online``), remembered."""
+        found = frozenset(self.tables.store.present(table_id) if online is None else online)
+        with self.lock:
+            if table_id in self.conns:
+                self.online[table_id] = found
+        return found
 
     def sweep(self) -> None:
         """Presence also changes without a message: a phone whose instance died
@@ -243,7 +255,8 @@ class Hub:
         try:
             if doc is None:
                 doc = self.tables.store.load(table_id)
-            online = frozenset(self.tables.store.present(table_id)) if doc is not None else frozenset()
+            known = self.online.get(table_id)
+            online = known if known is not None else self.read_presence(table_id)
         except redis.RedisError:
             return  # the listener reconnects and resyncs everyone
         if doc is None:

@@ -174,8 +174,8 @@ def init_app(app: Flask, hub: Hub) -> None:
             try:
                 # Presence touched and read in one round trip; the snapshot's
                 # frame is shared with the seat's other phones (hub.frame).
-                online = frozenset(tables.store.presence_touch(table_id, conn.member, read=True)
-                                   if conn.member is not None else tables.store.present(table_id))
+                online = hub.read_presence(table_id, tables.store.presence_touch(
+                    table_id, conn.member, read=True) if conn.member is not None else None)
                 conn.refreshed = time.monotonic()
                 doc = tables.load(table_id)
                 conn.send_encoded(doc["version"], hub.frame(doc, player, online), online=online)

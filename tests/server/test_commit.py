@@ -198,6 +198,11 @@ def test_the_fan_out_does_not_load_the_table(redis_url: str, round_trips: list[s
     hub.push(tid, False, orjson.loads(str(raw)))
     assert round_trips == ["ZRANGEBYSCORE"], "presence only; the document came with the message"
     assert f'"version":{head["v"]}' in frames[-1]
+    round_trips.clear()
+    sent = len(frames)
+    hub.push(tid, True, orjson.loads(str(raw)))
+    assert round_trips == [], "presence as last read, the frame as encoded before"
+    assert frames[sent:] == frames[sent - 1:sent], "the same bytes again"
 
 
 # -- contention --------------------------------------------------------------------
