@@ -252,9 +252,13 @@ class Hub:
         conns = self._local(table_id)
         if not conns:
             return
+        seated = [self.still_seated(doc, c) for c in conns] if doc is not None else []
         try:
-            if doc is None:
+            if doc is None or not all(seated):
+                # A phone is told its seat is gone only on the stored document:
+                # a message may come late, from before that phone's seat existed.
                 doc = self.tables.store.load(table_id)
+                seated = [doc is not None and self.still_seated(doc, c) for c in conns]
             known = self.online.get(table_id)
             online = known if known is not None else self.read_presence(table_id)
         except redis.RedisError:
@@ -264,8 +268,8 @@ class Hub:
                 c.kick("table_not_found", "This table has expired.")
             return
         state: list[Any] = []
-        for c in conns:
-            if not self.still_seated(doc, c):
+        for c, ok in zip(conns, seated, strict=True):
+            if not ok:
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")
                 continue
             c.send_encoded(doc["version"], self.frame(doc, c.player, online, state),

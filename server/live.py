@@ -24,7 +24,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import payload
-from server.errors import ApiError, store_unavailable
+from server.errors import ApiError, not_found, store_unavailable
 from server.hub import CLOSE_BAD_TOKEN, PRESENCE_SWEEP, Connection, Hub, encode_state
 from server.tables import Tables
 
@@ -95,8 +95,10 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
             now = time.monotonic()
             if now - conn.refreshed >= PRESENCE_REFRESH:
                 conn.refreshed = now
-                touch(conn, tables)
-                version = tables.load(conn.table_id)["version"]
+                doc = tables.store.heard(conn.table_id, conn.member)  # one round trip
+                if doc is None:
+                    raise not_found()
+                version = doc["version"]
             else:
                 version = conn.sent_version
             conn.send({"type": "pong", "version": version})
@@ -110,12 +112,6 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
     except redis.RedisError as exc:
         log.warning("store error on a socket action: %s: %s", type(exc).__name__, exc)
         conn.send({"type": "error", **store_unavailable().envelope()})
-
-
-def touch(conn: Connection, tables: Tables) -> None:
-    """Refreshes this socket's presence (a spectator has none)."""
-    if conn.member is not None:
-        tables.store.presence_touch(conn.table_id, conn.member)
 
 
 def leave(conn: Connection, tables: Tables) -> None:

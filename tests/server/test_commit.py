@@ -225,3 +225,28 @@ def test_a_contended_table_is_503_busy(store: Store, monkeypatch: pytest.MonkeyP
         tables.act(tid, host, body("start"))
     assert (exc.value.status, exc.value.code) == (503, "busy")
     assert tables.load(tid)["version"] == version, "nothing was written"
+
+
+def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str) -> None:
+    """The listener may lag: a message from before a seat existed must not
+    tell that seat's new phone it was removed (the stored document decides)."""
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    doc, _host = tables.create({"game": "toy", "name": "Host", "options": {"start": 0}})
+    old = orjson.loads(str(store.load_raw(doc["id"])))
+    pid, token = tables.join(doc["id"], {"name": "Late"})
+    hub = live.Hub(tables)
+    frames: list[str] = []
+
+    class Socket:
+        def send(self, data: str) -> None:
+            frames.append(data)
+
+        def close(self, **_: Any) -> None:
+            frames.append("closed")
+
+    conn = live.Connection(Socket(), doc["id"], pid, token)
+    hub.add(conn)
+    hub.push(doc["id"], False, old)
+    assert conn.open and "closed" not in frames
+    assert conn.sent_version == 2 and '"version":2' in frames[-1]
