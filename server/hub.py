@@ -109,19 +109,33 @@ class Connection:
 
 
 class Frames:
-    """The encoded ``state`` frames of one table's latest version, per seat
-    (None: spectators), for the presence they were built with."""
+    """One push's encoded ``state`` frames of a document, per seat (None:
+    spectators): each built and encoded once, however many phones share it.
+    Not kept past the push: at ~5 KB a seat, keeping the latest version's
+    frames of every table cost ~10 KB per phone and saved little (presence
+    changes with every connect, so a connect storm would miss them anyway)."""
 
-    def __init__(self, version: int, online: frozenset[str]) -> None:
-        self.version, self.online = version, online
+    def __init__(self, hub: Hub, doc: TableDoc, online: frozenset[str]) -> None:
+        self.hub, self.doc, self.online = hub, doc, online
         self.by_seat: dict[str | None, str] = {}
+        self.state: list[Any] = []
+
+    def get(self, player: str | None) -> str:
+        data = self.by_seat.get(player)
+        if data is None:
+            doc, tables = self.doc, self.hub.tables
+            if not self.state:
+                self.state.append(tables.engine(doc["game"]).load(doc["state"])
+                                  if doc["state"] is not None else None)
+            data = self.by_seat[player] = encode_state(
+                tables.snapshot(doc, player, self.state[0], set(self.online)))
+        return data
 
 
 class Hub:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.conns: dict[str, set[Connection]] = defaultdict(set)
-        self.frames: dict[str, Frames] = {}
         #: Each local table's presence as last read: every change of it comes with
         #: a message (or expiry, which the sweep reads), so a push need not read it.
         self.online: dict[str, frozenset[str]] = {}
@@ -161,7 +175,6 @@ class Hub:
                 peers.discard(conn)
                 if not peers:
                     del self.conns[conn.table_id]
-                    self.frames.pop(conn.table_id, None)
                     self.online.pop(conn.table_id, None)
 
     def count(self) -> int:
@@ -267,37 +280,16 @@ class Hub:
             for c in conns:
                 c.kick("table_not_found", "This table has expired.")
             return
-        state: list[Any] = []
+        frames = Frames(self, doc, online)
         for c, ok in zip(conns, seated, strict=True):
             if not ok:
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")
                 continue
-            c.send_encoded(doc["version"], self.frame(doc, c.player, online, state),
-                           force=force, online=online)
+            c.send_encoded(doc["version"], frames.get(c.player), force=force, online=online)
 
-    def frame(self, doc: TableDoc, player: str | None, online: frozenset[str],
-              state: list[Any] | None = None) -> str:
-        """``player``'s encoded snapshot of ``doc``: built and encoded once per
-        seat, version and presence, however many phones and pushes ask.
-        ``state`` memoizes the engine state for one caller's several seats."""
-        tid, version = doc["id"], doc["version"]
-        frames = self.frames.get(tid)
-        if frames is None or frames.version != version or frames.online != online:
-            frames = Frames(version, online)
-            with self.lock:
-                current = self.frames.get(tid)
-                if tid in self.conns and (current is None or current.version <= version):
-                    self.frames[tid] = frames
-        data = frames.by_seat.get(player)
-        if data is None:
-            if state is None:
-                state = []
-            if not state:
-                state.append(self.tables.engine(doc["game"]).load(doc["state"])
-                             if doc["state"] is not None else None)
-            data = frames.by_seat[player] = encode_state(
-                self.tables.snapshot(doc, player, state[0], set(online)))
-        return data
+    def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> str:
+        """``player``'s encoded snapshot of ``doc`` (a socket's first)."""
+        return Frames(self, doc, online).get(player)
 
     def still_seated(self, doc: TableDoc, conn: Connection) -> bool:
         """Whether ``conn``'s token still opens the seat it connected to."""

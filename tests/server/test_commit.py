@@ -201,8 +201,8 @@ def test_the_fan_out_does_not_load_the_table(redis_url: str, round_trips: list[s
     round_trips.clear()
     sent = len(frames)
     hub.push(tid, True, orjson.loads(str(raw)))
-    assert round_trips == [], "presence as last read, the frame as encoded before"
-    assert frames[sent:] == frames[sent - 1:sent], "the same bytes again"
+    assert round_trips == [], "presence as last read"
+    assert frames[sent:] == frames[sent - 1:sent], "the same snapshot again (a resync)"
 
 
 # -- contention --------------------------------------------------------------------
