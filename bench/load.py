@@ -21,6 +21,8 @@ The generator must not distort what it measures:
   dropped and counted (`schedule_skipped`), never fired back to back;
 - a 1 ms ticker reports the generator's own longest pause (`loadgen_max_pause_ms`),
   a bound on what the generator itself added to any latency;
+- every phone pings every 2 s like the web client (without it the server
+  closes every socket after 15 s of silence, and a run measures reconnects);
 - a phone whose socket closes (e.g. 1013 in a connect storm) is counted and
   reconnects with backoff like the web client, and an action that never lands
   on every phone times out (`action_timeout`) instead of stalling its table.
@@ -58,6 +60,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
 # Seats per table by game, within each game's limits.
 SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
+#: The web client's liveness ping (web/net.js PING_MS): part of what a phone costs.
+PING_S = 2.0
+PING = '{"type":"ping"}'
 
 
 def free_port() -> int:
@@ -222,6 +227,22 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
         phone.ws = ws
         stats.reconnects += 1
 
+
+
+async def pinger(phones: list[Phone]) -> None:
+    """Every phone pings every PING_S like web/net.js (the server closes a socket
+    silent for 15 s with 1001), spread evenly: one slice of the phones per tick."""
+    slices = 100
+    for tick in itertools.count():
+        await asyncio.sleep(PING_S / slices)
+        if stopping:
+            return
+        for phone in phones[tick % slices::slices]:
+            if phone.ws is not None:
+                try:
+                    await phone.ws.send(PING)
+                except websockets.ConnectionClosed:
+                    pass  # its phone_loop sees the close and reconnects
 
 
 def _maybe_finish(table: Table, stats: Stats) -> None:
@@ -458,7 +479,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         rss_idle = sum(p.memory_info().rss for p in server_procs) / 2**20
         stats = Stats()
         all_phones = [p for t in tables for p in t.phones]
-        tasks = []
+        tasks = [asyncio.create_task(pinger(all_phones))]
         t0 = time.perf_counter()
         for i in range(0, len(all_phones), 200):  # connect in waves, like a café filling up
             tasks += [asyncio.create_task(phone_loop(p, stats)) for p in all_phones[i:i + 200]]

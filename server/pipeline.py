@@ -40,7 +40,7 @@ from server.seats import (
     plausible_id,
     token_hash,
 )
-from server.store import Commit, Conflict, Store, Tx
+from server.store import Commit, Conflict, Primed, Store, Tx, loads
 
 R = TypeVar("R")
 log = logging.getLogger(__name__)
@@ -102,7 +102,8 @@ class Pipeline:
             return commit
 
         try:
-            return self.store.update(table_id, capped)
+            primed = Primed(capped, fn.raw) if isinstance(fn, Primed) else capped
+            return self.store.update(table_id, primed)
         except KeyError:
             raise not_found() from None
         except Conflict:
@@ -206,7 +207,10 @@ class Pipeline:
 
     def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
         schemas.validate(schemas.ACTION_BODY, body, "action-body")
-        doc0 = self.load(table_id)
+        raw0 = self.store.load_raw(table_id) if plausible_id(table_id) else None
+        if raw0 is None:
+            raise not_found()
+        doc0: TableDoc = loads(raw0)
         self.limit_actions(table_id, authenticate(doc0, token, seated=True)["id"])
         engine = self.engine(doc0["game"])
         action = dict(body["action"])
@@ -270,7 +274,8 @@ class Pipeline:
             return Commit(out.doc, entry, (request_id, record), result=result,
                           more_requests=retired, drop_requests=self._expired(tx, v))
 
-        return self.update(table_id, fn)
+        # Built on the document read above: one round trip when the table did not move since.
+        return self.update(table_id, Primed(fn, raw0))
 
     def _expired(self, tx: Tx, version: int) -> list[str]:
         """The request_ids to forget at ``version``: those older than the

@@ -13,6 +13,7 @@ from jsonschema.exceptions import ValidationError
 
 from engines.base import Engine
 from server.errors import ApiError
+from server.schema_fast import Check, compile_schema
 
 #: Names longer than NAME_LIMIT are accepted and trimmed (seats.clean_name);
 #: the schema only bounds what is worth reading at all.
@@ -82,15 +83,17 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-_VALIDATORS: dict[tuple[str, int], Draft202012Validator] = {}
+_VALIDATORS: dict[tuple[str, int], tuple[Draft202012Validator, Check | None]] = {}
 
 
-def _validator(key: str, schema: dict[str, Any]) -> Draft202012Validator:
+def _validator(key: str, schema: dict[str, Any]) -> tuple[Draft202012Validator, Check | None]:
+    """Built once per schema: jsonschema's validator and the compiled check
+    (``server/schema_fast.py``) that lets most valid values skip it."""
     k = (key, id(schema))
     v = _VALIDATORS.get(k)
     if v is None:
         Draft202012Validator.check_schema(schema)
-        v = _VALIDATORS[k] = Draft202012Validator(schema)
+        v = _VALIDATORS[k] = (Draft202012Validator(schema), compile_schema(schema))
     return v
 
 
@@ -101,7 +104,10 @@ def _describe(err: ValidationError) -> str:
 
 def validate(schema: dict[str, Any], value: Any, key: str, code: str = "invalid_payload") -> None:
     """Raises ``ApiError(400, code)`` naming the first problem."""
-    err = next(iter(_validator(key, schema).iter_errors(value)), None)
+    validator, fast = _validator(key, schema)
+    if fast is not None and fast(value):
+        return
+    err = next(iter(validator.iter_errors(value)), None)
     if err is not None:
         raise ApiError(400, code, _describe(err))
 

@@ -1,21 +1,7 @@
-"""Everything Tablemate keeps in Redis: keys, JSON, TTL, atomic updates, fan-out.
+"""Everything Tablemate keeps in Redis: atomic updates, TTL, presence, fan-out.
 
-No other module builds a key or talks to Redis. A table is three keys that share
-a hash tag (so a cluster keeps them on one slot) and one TTL, refreshed on every
-change:
-
-- ``tm:{<id>}:doc``  the table document (seats, options, engine state, version)
-- ``tm:{<id>}:log``  the action log, one JSON entry per applied change
-- ``tm:{<id>}:req``  request_id → the first result, so retries apply once
-- ``tm:{<id>}:here`` presence: one member per open socket (``<seat>/<socket>``),
-  scored by when it was last heard from; members older than ``PRESENCE_TTL``
-  count as gone, so an instance that dies takes its phones offline by itself
-  (records older than the request window are pruned: ``Tx.stale_requests``)
-
-plus ``tm:code:<CODE>`` (lobby join codes) and ``tm:rl:*`` (rate-limit counters).
-Every committed change publishes ``{"t": id, "v": version}`` on ``tm:changes``;
-one listener per process fans it out to that process's sockets. A socket that
-opens or closes publishes ``{"t": id, "p": 1}`` there (presence, no version).
+No other module talks to Redis; the key layout and the change messages are
+described in ``server/keys.py``, the one-round-trip commit in ``server/commit.py``.
 """
 
 from __future__ import annotations
@@ -29,53 +15,34 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
-import orjson
 import redis
 
+from server.commit import CHANGED, DONE, GONE, RECORDED, Committer, encode
+from server.keys import (
+    CHANNEL,
+    code_key,
+    doc_key,
+    dumps,
+    loads,
+    log_key,
+    presence_key,
+    rate_key,
+    req_key,
+    split_change,
+)
+from server.keys import text as _text
 from server.model import LogEntry, TableDoc
+from server.presence import PRESENCE_TTL, Presence
+
+# Kept importable from here: the tests and older callers name the keys through the store.
+__all__ = ["CHANNEL", "PRESENCE_TTL", "Commit", "Conflict", "Primed", "Store", "Tx", "code_key", "doc_key",
+           "dumps", "loads", "log_key", "presence_key", "rate_key", "req_key"]
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "tm:changes"
 MAX_ATTEMPTS = 200
-#: Seconds a socket counts as present after it was last heard from. Phones
-#: ping every ~2 s and the server refreshes at most every ``live.PRESENCE_REFRESH``.
-PRESENCE_TTL = 12.0
 
 R = TypeVar("R")
-
-
-def dumps(value: Any) -> bytes:
-    """JSON for Redis. orjson: the table document is encoded and parsed on every
-    action, and the stdlib's encoder was a tenth of the worker's CPU under load."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
-loads = orjson.loads
-
-
-def doc_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:doc"
-
-
-def log_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:log"
-
-
-def req_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:req"
-
-
-def presence_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:here"
-
-
-def code_key(code: str) -> str:
-    return f"tm:code:{code}"
-
-
-def rate_key(bucket: str, client: str, window: int) -> str:
-    return f"tm:rl:{bucket}:{client}:{window}"
 
 
 class Conflict(Exception):
@@ -85,7 +52,7 @@ class Conflict(Exception):
 
 @dataclass
 class Commit(Generic[R]):
-    """What one update writes, all in one MULTI/EXEC; ``doc=None`` writes nothing."""
+    """What one update writes, all at once (``server/commit.py``); ``doc=None`` writes nothing."""
 
     doc: TableDoc | None
     entry: LogEntry | None = None
@@ -101,12 +68,21 @@ class Commit(Generic[R]):
 
 @dataclass
 class Tx:
-    """The read side of an update: the document and lazy reads under WATCH."""
+    """The read side of an update: the document and lazy reads.
 
-    pipe: Any
+    The reads are plain reads; the commit checks that the document is still
+    the one they were made at (every write of the log or the request records
+    also writes the document). A request id is not read at all: it counts as
+    unseen (``assumed``) and the commit checks that, or brings its record
+    back (``known``) for the next attempt.
+    """
+
+    r: Any
     table_id: str
     doc: TableDoc
     raw: str = field(default="", repr=False)
+    known: dict[str, Any] = field(default_factory=dict, repr=False)
+    assumed: list[str] = field(default_factory=list, repr=False)
     _log: list[LogEntry] | None = field(default=None, repr=False)
 
     def copy(self) -> TableDoc:
@@ -116,41 +92,54 @@ class Tx:
 
     def cached_result(self, request_id: str) -> Any:
         """What ``Commit.request`` recorded for ``request_id``; None if unseen."""
-        raw = self.pipe.hget(req_key(self.table_id), request_id)
-        return loads(raw) if raw else None
+        if request_id in self.known:
+            return self.known[request_id]
+        if request_id not in self.assumed:
+            self.assumed.append(request_id)
+        return None
 
     def stale_requests(self, before: int) -> list[str]:
         """The request_ids recorded at a version below ``before`` (a record
         without one predates the window and counts as stale)."""
-        found = self.pipe.hgetall(req_key(self.table_id))
+        found = self.r.hgetall(req_key(self.table_id))
         return [rid for rid, raw in found.items() if loads(raw).get("v", 0) < before]
 
     def log(self) -> list[LogEntry]:
         if self._log is None:
-            self._log = [loads(x) for x in self.pipe.lrange(log_key(self.table_id), 0, -1)]
+            self._log = [loads(x) for x in self.r.lrange(log_key(self.table_id), 0, -1)]
         return self._log
 
 
-def _text(raw: bytes | str | None) -> str | None:
-    # Clients are made with decode_responses=True; a bytes value means a client
-    # passed in without it, and is decoded rather than mistyped.
-    return raw.decode() if isinstance(raw, bytes) else raw
+@dataclass
+class Primed(Generic[R]):
+    """An update's function with the raw document its caller has just read,
+    so the first attempt needs no read of its own (one round trip in all)."""
+
+    fn: Callable[[Tx], Commit[R]]
+    raw: str
+
+    def __call__(self, tx: Tx) -> Commit[R]:
+        return self.fn(tx)
 
 
-class Store:
+class Store(Presence):
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
+        self.committer = Committer(client, self.embedded)
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
         if url:
-            # A blocking pool: under a burst, greenlets wait for a connection
-            # (up to 5 s) instead of failing with "too many connections".
+            # A blocking pool: under a burst, greenlets queue for a connection
+            # instead of failing with "too many connections". Redis runs one
+            # command at a time, so more connections add no throughput; a
+            # connect storm of 5,000 phones queues for a while (at 5 s some
+            # phones were closed with 1013, and their reconnects made it worse).
             pool = redis.BlockingConnectionPool.from_url(
                 url, decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
                 health_check_interval=30, max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),
-                timeout=5,
+                timeout=float(os.environ.get("TABLEMATE_REDIS_POOL_TIMEOUT", "30")),
             )
             client = redis.Redis(connection_pool=pool)
         else:
@@ -201,54 +190,66 @@ class Store:
         """The last ``n`` log entries, oldest first."""
         return [loads(x) for x in self.r.lrange(log_key(table_id), -n, -1)] if n > 0 else []
 
+    def load_raw(self, table_id: str) -> str | None:
+        """The document's JSON as stored, for ``Primed``."""
+        return _text(self.r.get(doc_key(table_id)))
+
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]]) -> R:
         """Read-modify-write of one table with optimistic locking.
 
         ``fn`` sees the current document and returns a ``Commit``; if another
-        writer committed in between, EXEC fails and ``fn`` runs again on the new
-        document. ``fn`` raises to refuse (nothing is written). Returns
-        ``Commit.result``. A ``Commit`` whose ``doc`` is None writes nothing.
-        Raises ``Conflict`` after ``MAX_ATTEMPTS`` lost races.
+        writer committed in between, the commit is refused and ``fn`` runs
+        again on the new document. ``fn`` raises to refuse (nothing is
+        written). Returns ``Commit.result``. A ``Commit`` whose ``doc`` is None
+        writes nothing. Raises ``Conflict`` after ``MAX_ATTEMPTS`` lost races.
+        A ``Primed`` function starts from its document: one round trip when
+        nobody else wrote in between.
         """
-        dk = doc_key(table_id)
+        raw = fn.raw if isinstance(fn, Primed) else None
+        known: dict[str, Any] = {}
         for attempt in range(MAX_ATTEMPTS):
-            with self.r.pipeline() as pipe:
-                try:
-                    pipe.watch(dk)
-                    raw = _text(pipe.get(dk))
-                    if raw is None:
-                        pipe.unwatch()
-                        raise KeyError(table_id)
-                    commit = fn(Tx(pipe, table_id, loads(raw), raw))
-                    if commit.doc is None:
-                        pipe.unwatch()
-                        return commit.result
-                    pipe.multi()
-                    self._write(pipe, table_id, commit.doc, commit)
-                    pipe.execute()
+            if raw is None:
+                raw = self.load_raw(table_id)
+                if raw is None:
+                    raise KeyError(table_id)
+            tx = Tx(self.r, table_id, loads(raw), raw, known)
+            try:
+                commit = fn(tx)
+            except Exception:
+                # A refusal may come of taking a request id for unseen (a
+                # retry of an applied action is "not your turn" now).
+                if self._recorded(tx):
+                    continue
+                raise
+            if commit.doc is None:
+                if not self._recorded(tx):
                     return commit.result
-                except redis.WatchError:
-                    pass
+                continue
+            status, found = self.committer.run(encode(table_id, raw, commit, tx.assumed), self.ttl)
+            if status == DONE:
+                return commit.result
+            if status == GONE:
+                raise KeyError(table_id)
+            if status == RECORDED:
+                # The document is unchanged: run again at once, knowing the records.
+                known.update({rid: loads(rec) for rid, rec in found.items()})
+                continue
+            assert status == CHANGED
+            raw, known = None, {}
             # Jittered backoff, with the connection back in the pool, so twenty
             # phones hammering one table all get through.
             time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise Conflict(f"table {table_id} too contended")
 
-    def _write(self, pipe: Any, table_id: str, doc: TableDoc, c: Commit[Any]) -> None:
-        ttl = self.ttl
-        pipe.set(doc_key(table_id), dumps(doc), ex=ttl)
-        if c.entry is not None:
-            pipe.rpush(log_key(table_id), dumps(c.entry))
-        pipe.expire(log_key(table_id), ttl)
-        for rid, record in ([c.request] if c.request is not None else []) + c.more_requests:
-            pipe.hset(req_key(table_id), rid, dumps(record))
-        if c.drop_requests:
-            pipe.hdel(req_key(table_id), *c.drop_requests)
-        pipe.expire(req_key(table_id), ttl)
-        code = doc.get("code")
-        if code:
-            pipe.expire(code_key(code), ttl)
-        pipe.publish(CHANNEL, dumps({"t": table_id, "v": doc["version"]}))
+    def _recorded(self, tx: Tx) -> bool:
+        """Whether a request id ``fn`` took for unseen has a record after all
+        (then ``tx.known`` holds it); a write checks this in its commit."""
+        if not tx.assumed:
+            return False
+        seen = self.r.hmget(req_key(tx.table_id), tx.assumed)
+        found = {rid: loads(rec) for rid, rec in zip(tx.assumed, seen, strict=True) if rec is not None}
+        tx.known.update(found)
+        return bool(found)
 
     # -- rate limits ----------------------------------------------------------
 
@@ -285,43 +286,15 @@ class Store:
                 p.execute()
         return max(1, int((slot + 1) * window - now) + 1)
 
-    # -- presence -------------------------------------------------------------
-
-    def presence_touch(self, table_id: str, member: str, now: float | None = None) -> None:
-        """Marks one socket (``<seat>/<socket id>``) as heard from just now."""
-        now = time.time() if now is None else now
-        key = presence_key(table_id)
-        with self.r.pipeline(transaction=False) as p:
-            p.zadd(key, {member: now})
-            p.zremrangebyscore(key, "-inf", now - PRESENCE_TTL)
-            # Outlives its members by a little; a table nobody watches leaves nothing behind.
-            p.expire(key, int(PRESENCE_TTL) + 5)
-            p.execute()
-
-    def presence_drop(self, table_id: str, member: str, announce: bool = True) -> None:
-        """Forgets one socket; ``announce`` tells every instance's phones."""
-        with self.r.pipeline(transaction=False) as p:
-            p.zrem(presence_key(table_id), member)
-            if announce:
-                p.publish(CHANNEL, dumps({"t": table_id, "p": 1}))
-            p.execute()
-
-    def presence_announce(self, table_id: str) -> None:
-        self.r.publish(CHANNEL, dumps({"t": table_id, "p": 1}))
-
-    def present(self, table_id: str, now: float | None = None) -> set[str]:
-        """The seats with at least one socket heard from within ``PRESENCE_TTL``."""
-        now = time.time() if now is None else now
-        members = self.r.zrangebyscore(presence_key(table_id), now - PRESENCE_TTL, "+inf")
-        return {str(_text(m)).rpartition("/")[0] for m in cast(list[str], members)}
-
     # -- fan-out --------------------------------------------------------------
 
     def listen(self, on_change: Callable[[str, int], None], on_resync: Callable[[], None],
                stop: threading.Event, on_down: Callable[[], None] | None = None,
                ready: threading.Event | None = None,
-               on_presence: Callable[[str], None] | None = None) -> None:
-        """Blocking loop: calls ``on_change(table_id, version)`` per change, and
+               on_presence: Callable[[str], None] | None = None,
+               on_commit: Callable[[str, int, str | None], None] | None = None) -> None:
+        """Blocking loop: calls ``on_change(table_id, version)`` per change (or
+        ``on_commit(table_id, version, raw document or None)`` when given), and
         ``on_presence(table_id)`` when a socket of the table opened or closed.
 
         Reconnects with backoff when Redis goes away; after a reconnect it calls
@@ -347,10 +320,12 @@ class Store:
                     if msg is None or msg.get("type") != "message":
                         continue
                     try:
-                        data = loads(msg["data"])
+                        data, raw = split_change(str(_text(msg["data"])))
                         if "p" in data:
                             if on_presence is not None:
                                 on_presence(str(data["t"]))
+                        elif on_commit is not None:
+                            on_commit(str(data["t"]), int(data["v"]), raw)
                         else:
                             on_change(str(data["t"]), int(data["v"]))
                     except Exception:  # one bad message or socket must not stop fan-out

@@ -239,14 +239,16 @@ def test_snapshot_history_and_analysis(tables: Tables) -> None:
 
 class ContendedStore(Store):
     """Another writer commits to the table between every read and write, so
-    every attempt's EXEC fails, as under a real storm of writers."""
+    every attempt's commit is refused, as under a real storm of writers."""
 
     def update(self, table_id: str, fn: Any) -> Any:
         other = redis.Redis(connection_pool=self.r.connection_pool)
 
         def racing(tx: Tx) -> Commit[Any]:
             commit = fn(tx)
-            other.set(doc_key(table_id), tx.raw, keepttl=True)  # same bytes, but WATCH fires
+            # The same table in other bytes (a trailing space): the commit's
+            # compare-and-set sees that another writer came in between.
+            other.set(doc_key(table_id), tx.raw + " ", keepttl=True)
             return commit
 
         return super().update(table_id, racing)

@@ -1,0 +1,302 @@
+"""Per-process fan-out: the registry of this process's sockets and what it sends them.
+
+Each process has one ``Hub`` and one pub/sub listener. A change committed by
+any instance reaches every instance's listener with the table's document in
+the message; the hub builds each seat's view of that version once, encodes it
+once (spectators share one), and sends it to the seat's phones. Presence
+(which seats have a live socket, on any instance) is pushed as ``presence``
+frames, coalesced per table, without a version bump.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections import defaultdict
+from typing import Any, cast
+
+import orjson
+import redis
+
+from server.errors import ApiError, store_unavailable
+from server.model import Snapshot, TableDoc
+from server.tables import Tables
+
+log = logging.getLogger(__name__)
+
+CLOSE_BAD_TOKEN = 4401
+#: How often (s) each process looks for presence that expired (a phone on another,
+#: dead instance) on its own tables.
+PRESENCE_SWEEP = 4.0
+#: Seconds a presence change waits for others of the same table (phones of one
+#: table tend to connect together) so a burst costs one read, not one per phone.
+PRESENCE_COALESCE = 0.05
+
+
+def encode(msg: dict[str, Any]) -> str:
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def encode_state(snapshot: Snapshot) -> str:
+    return encode({"type": "state", **snapshot})
+
+
+class Connection:
+    """One phone's socket. Sends are serialized: fan-out and the socket's own
+    loop may send at the same time."""
+
+    def __init__(self, ws: Any, table_id: str, player: str | None, token: str | None) -> None:
+        self.ws = ws
+        self.table_id = table_id
+        self.player = player
+        self.token = token
+        self.sent_version = 0
+        self.lock = threading.Lock()
+        self.open = True
+        #: Presence member: several phones may hold one seat; each counts.
+        self.member = f"{player}/{secrets.token_hex(4)}" if player is not None else None
+        #: The seats this phone was last told are connected.
+        self.presence: frozenset[str] | None = None
+        self.refreshed = 0.0
+
+    def send_presence(self, online: frozenset[str]) -> None:
+        """A ``presence`` frame, only when it tells this phone something new."""
+        with self.lock:
+            if online == self.presence:
+                return
+            self.presence = online
+        self.send({"type": "presence", "version": self.sent_version, "connected": sorted(online)})
+
+    def send(self, msg: dict[str, Any]) -> None:
+        data = encode(msg)
+        with self.lock:
+            if not self.open:
+                return
+            try:
+                self.ws.send(data)
+            except Exception:  # a dead peer; its own loop notices and cleans up
+                self.open = False
+
+    def send_state(self, snapshot: Snapshot, force: bool = False) -> None:
+        online = frozenset(p["id"] for p in snapshot["players"] if p.get("connected"))
+        self.send_encoded(snapshot["version"], encode_state(snapshot), force, online)
+
+    def send_encoded(self, version: int, data: str, force: bool = False,
+                     online: frozenset[str] | None = None) -> None:
+        with self.lock:
+            # Snapshots may race (two changes fanned out at once): never go back.
+            stale = version < self.sent_version or (version == self.sent_version and not force)
+            if stale or not self.open:
+                return
+            self.sent_version = version
+            if online is not None:
+                self.presence = online
+            try:
+                self.ws.send(data)
+            except Exception:  # a dead peer; its own loop notices and cleans up
+                self.open = False
+
+    def kick(self, code: str, message: str) -> None:
+        self.send({"type": "error", "error": {"code": code, "message": message}})
+        with self.lock:
+            self.open = False
+            try:
+                self.ws.close(reason=CLOSE_BAD_TOKEN, message=code)
+            except Exception:  # already closed
+                pass
+
+
+class Frames:
+    """One push's encoded ``state`` frames of a document, per seat (None:
+    spectators): each built and encoded once, however many phones share it.
+    Not kept past the push: at ~5 KB a seat, keeping the latest version's
+    frames of every table cost ~7 KB per phone and saved little (presence
+    changes with every connect, so a connect storm would miss them anyway)."""
+
+    def __init__(self, hub: Hub, doc: TableDoc, online: frozenset[str]) -> None:
+        self.hub, self.doc, self.online = hub, doc, online
+        self.by_seat: dict[str | None, str] = {}
+        self.state: list[Any] = []
+
+    def get(self, player: str | None) -> str:
+        data = self.by_seat.get(player)
+        if data is None:
+            doc, tables = self.doc, self.hub.tables
+            if not self.state:
+                self.state.append(tables.engine(doc["game"]).load(doc["state"])
+                                  if doc["state"] is not None else None)
+            data = self.by_seat[player] = encode_state(
+                tables.snapshot(doc, player, self.state[0], set(self.online)))
+        return data
+
+
+class Hub:
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.conns: dict[str, set[Connection]] = defaultdict(set)
+        #: Each local table's presence as last read: every change of it comes with
+        #: a message (or expiry, which the sweep reads), so a push need not read it.
+        self.online: dict[str, frozenset[str]] = {}
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.ready = threading.Event()
+        self._presence_due: set[str] = set()
+        self._listener: threading.Thread | None = None
+        self._sweeper: threading.Thread | None = None
+
+    def ensure_listening(self) -> None:
+        # Started on first use, not at import: a forking server must start it
+        # in the worker, after gevent has patched threading. The first socket
+        # waits until the subscription is confirmed, or a change committed in
+        # between would never reach it.
+        with self.lock:
+            if self._listener is None:
+                self._listener = threading.Thread(
+                    target=self.tables.store.listen,
+                    args=(self.changed, self.resync_all, self.stop, self.store_down, self.ready,
+                          self.presence_changed, self.committed),
+                    name="tablemate-fanout", daemon=True,
+                )
+                self._listener.start()
+                self._sweeper = threading.Thread(target=self.sweep, name="tablemate-presence", daemon=True)
+                self._sweeper.start()
+        self.ready.wait(5)
+
+    def add(self, conn: Connection) -> None:
+        with self.lock:
+            self.conns[conn.table_id].add(conn)
+
+    def remove(self, conn: Connection) -> None:
+        with self.lock:
+            peers = self.conns.get(conn.table_id)
+            if peers is not None:
+                peers.discard(conn)
+                if not peers:
+                    del self.conns[conn.table_id]
+                    self.online.pop(conn.table_id, None)
+
+    def count(self) -> int:
+        with self.lock:
+            return sum(len(v) for v in self.conns.values())
+
+    def _local(self, table_id: str) -> list[Connection]:
+        with self.lock:
+            return list(self.conns.get(table_id, ()))
+
+    def changed(self, table_id: str, version: int) -> None:
+        if self._local(table_id):
+            # Off the listener thread, so one slow phone never delays other tables.
+            threading.Thread(target=self.push, args=(table_id,), daemon=True).start()
+
+    def committed(self, table_id: str, version: int, raw: str | None) -> None:
+        """A change whose message carries the document: no load in the fan-out.
+        Parsed only here, for a table with phones on this instance."""
+        if self._local(table_id):
+            doc = cast(TableDoc, orjson.loads(raw)) if raw is not None else None
+            threading.Thread(target=self.push, args=(table_id, False, doc), daemon=True).start()
+
+    def presence_changed(self, table_id: str) -> None:
+        if not self._local(table_id):
+            return
+        with self.lock:
+            if table_id in self._presence_due:
+                return  # a push is already on its way and will read the latest
+            self._presence_due.add(table_id)
+        threading.Thread(target=self._push_presence_soon, args=(table_id,), daemon=True).start()
+
+    def _push_presence_soon(self, table_id: str) -> None:
+        time.sleep(PRESENCE_COALESCE)
+        with self.lock:
+            self._presence_due.discard(table_id)
+        self.push_presence(table_id)
+
+    def push_presence(self, table_id: str) -> None:
+        """Tells the table's local phones who is connected, if that changed for them."""
+        conns = self._local(table_id)
+        if not conns:
+            return
+        try:
+            online = self.read_presence(table_id)
+        except redis.RedisError:
+            return  # the store's outage is told to phones by the listener
+        for c in conns:
+            c.send_presence(online)
+
+    def read_presence(self, table_id: str, online: set[str] | None = None) -> frozenset[str]:
+        """The table's presence from the store (or as just read: ``online``), remembered."""
+        found = frozenset(self.tables.store.present(table_id) if online is None else online)
+        with self.lock:
+            if table_id in self.conns:
+                self.online[table_id] = found
+        return found
+
+    def sweep(self) -> None:
+        """Presence also changes without a message: a phone whose instance died
+        just stops being refreshed. Looks again now and then."""
+        while not self.stop.wait(PRESENCE_SWEEP):
+            with self.lock:
+                ids = list(self.conns)
+            for tid in ids:
+                try:
+                    self.push_presence(tid)
+                except Exception:  # one table must not stop the sweep for the others
+                    log.exception("presence sweep failed")
+
+    def store_down(self) -> None:
+        """Tell every local phone to show "reconnecting"; a resync follows."""
+        with self.lock:
+            conns = [c for peers in self.conns.values() for c in peers]
+        msg = {"type": "error", **store_unavailable().envelope()}
+        for c in conns:
+            c.send(msg)
+
+    def resync_all(self) -> None:
+        # Phones were told the store was down and wait for a snapshot to clear
+        # it, so resend even at an unchanged version.
+        with self.lock:
+            ids = list(self.conns)
+        for tid in ids:
+            threading.Thread(target=self.push, args=(tid, True), daemon=True).start()
+
+    def push(self, table_id: str, force: bool = False, doc: TableDoc | None = None) -> None:
+        """Sends the table's phones their views of ``doc`` (None: loaded now)."""
+        conns = self._local(table_id)
+        if not conns:
+            return
+        seated = [self.still_seated(doc, c) for c in conns] if doc is not None else []
+        try:
+            if doc is None or not all(seated):
+                # A phone is told its seat is gone only on the stored document:
+                # a message may come late, from before that phone's seat existed.
+                doc = self.tables.store.load(table_id)
+                seated = [doc is not None and self.still_seated(doc, c) for c in conns]
+            known = self.online.get(table_id)
+            online = known if known is not None else self.read_presence(table_id)
+        except redis.RedisError:
+            return  # the listener reconnects and resyncs everyone
+        if doc is None:
+            for c in conns:
+                c.kick("table_not_found", "This table has expired.")
+            return
+        frames = Frames(self, doc, online)
+        for c, ok in zip(conns, seated, strict=True):
+            if not ok:
+                c.kick("bad_token", "This seat was removed or re-issued to another phone.")
+                continue
+            c.send_encoded(doc["version"], frames.get(c.player), force=force, online=online)
+
+    def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> str:
+        """``player``'s encoded snapshot of ``doc`` (a socket's first)."""
+        return Frames(self, doc, online).get(player)
+
+    def still_seated(self, doc: TableDoc, conn: Connection) -> bool:
+        """Whether ``conn``'s token still opens the seat it connected to."""
+        if conn.player is None:
+            return True
+        try:
+            seat = self.tables.authenticate(doc, conn.token)
+        except ApiError:
+            return False
+        return seat is not None and seat["id"] == conn.player

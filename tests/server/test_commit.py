@@ -1,0 +1,252 @@
+"""The one-round-trip commit (server/commit.py): what it checks, what it writes,
+what it publishes, on a real redis-server and on the embedded store alike."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+import redis
+import redis.connection
+
+from server import live
+from server.errors import ApiError
+from server.keys import split_change
+from server.store import Commit, Primed, Store, Tx, doc_key, req_key
+from server.tables import Tables
+from tests.server.test_service import body, engines, lobby
+
+
+@pytest.fixture(params=["redis", "embedded"])
+def store(request: pytest.FixtureRequest, redis_url: str) -> Store:
+    return Store.connect(redis_url if request.param == "redis" else None, ttl=600)
+
+
+def make_doc(tid: str = "table-0001") -> dict[str, Any]:
+    return {"id": tid, "version": 1, "code": None, "n": 0}
+
+
+def once(rid: str) -> Any:
+    """An update that applies ``rid`` once: a retry gets the first result back."""
+
+    def fn(tx: Tx) -> Commit[Any]:
+        cached = tx.cached_result(rid)
+        if cached is not None:
+            return Commit(None, result=("cached", cached["v"]))
+        doc = {**tx.doc, "version": tx.doc["version"] + 1}
+        return Commit(doc, {"v": doc["version"]}, (rid, {"v": doc["version"]}), result=("new", doc["version"]))
+
+    return fn
+
+
+def test_a_request_id_applies_once(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    assert store.update("table-0001", once("a")) == ("new", 2)
+    assert store.update("table-0001", once("a")) == ("cached", 2)
+    assert store.update("table-0001", once("b")) == ("new", 3)
+    assert store.load("table-0001")["version"] == 3
+    assert [e["v"] for e in store.log("table-0001")] == [1, 2, 3]
+
+
+def test_a_primed_update_on_a_stale_document_reads_again(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    stale = store.load_raw("table-0001")
+    assert stale is not None
+    store.update("table-0001", once("a"))
+    seen: list[int] = []
+
+    def fn(tx: Tx) -> Commit[int]:
+        seen.append(tx.doc["version"])
+        return once("b")(tx)
+
+    assert store.update("table-0001", Primed(fn, stale)) == ("new", 3)
+    assert seen == [1, 2], "built on the stale copy, refused, built again on the current one"
+
+
+def test_records_found_by_the_commit_come_back_to_the_update(store: Store) -> None:
+    """The records an update took for unseen without reading (an undo retires
+    earlier requests) reach its next attempt when they exist after all."""
+    store.create(make_doc(), {"v": 1})
+    store.update("table-0001", once("old"))
+    attempts: list[Any] = []
+
+    def retire(tx: Tx) -> Commit[None]:
+        rec = tx.cached_result("old")
+        attempts.append(rec)
+        doc = {**tx.doc, "version": tx.doc["version"] + 1}
+        more = [("old", {**rec, "undone": True})] if rec is not None else []
+        return Commit(doc, {"v": doc["version"]}, more_requests=more)
+
+    store.update("table-0001", retire)
+    assert attempts == [None, {"v": 2}]
+    assert store.update("table-0001", once("old")) == ("cached", 2)
+    assert '"undone":true' in store.r.hget(req_key("table-0001"), "old")
+
+
+def test_a_refusal_on_a_retried_request_gives_the_first_result(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    store.update("table-0001", once("a"))
+
+    def picky(tx: Tx) -> Commit[Any]:
+        if tx.cached_result("a") is None and tx.doc["version"] > 1:
+            raise ValueError("not your turn")  # what a replayed move meets
+        return once("a")(tx)
+
+    assert store.update("table-0001", picky) == ("cached", 2)
+
+
+def test_the_message_carries_the_document(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    got: list[tuple[str, int, str | None]] = []
+    stop, ready = threading.Event(), threading.Event()
+    t = threading.Thread(target=store.listen, daemon=True,
+                         args=(lambda t, v: None, lambda: None, stop),
+                         kwargs={"ready": ready, "on_commit": lambda t, v, raw: got.append((t, v, raw))})
+    t.start()
+    assert ready.wait(5)
+    store.update("table-0001", once("a"))
+    deadline = time.time() + 5
+    while not got and time.time() < deadline:
+        time.sleep(0.02)
+    stop.set()
+    t.join(5)
+    assert got == [("table-0001", 2, store.load_raw("table-0001"))]
+
+
+def test_split_change_reads_the_head_without_the_document() -> None:
+    assert split_change('{"t":"x1","v":3,"d":{"id":"x1","v":{"d":1}}}') == ({"t": "x1", "v": 3}, '{"id":"x1","v":{"d":1}}')
+    assert split_change('{"t":"x1","p":1}') == ({"t": "x1", "p": 1}, None)
+
+
+def test_the_embedded_store_refuses_a_commit_on_a_changed_document() -> None:
+    store = Store.connect(None, ttl=600)
+    store.create(make_doc(), {"v": 1})
+    calls = 0
+
+    def racing(tx: Tx) -> Commit[Any]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            store.r.set(doc_key("table-0001"), tx.raw + " ")
+        return once("a")(tx)
+
+    assert store.update("table-0001", racing) == ("new", 2)
+    assert calls == 2
+
+
+# -- round trips -------------------------------------------------------------------
+
+
+@pytest.fixture
+def round_trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every request a client sends to redis-server (a pipeline is one)."""
+    sent: list[str] = []
+    real = redis.connection.Connection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        first = command[0] if isinstance(command, list) else command
+        sent.append(bytes(first).split(b"\r\n")[2].decode())
+        real(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+    yield sent
+
+
+def test_an_action_is_one_round_trip_to_commit(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    tables.act(tid, host, body("start"))  # the script is loaded on first use
+    round_trips.clear()
+    tables.act(tid, host, body("note", text="hi"))
+    # The document, the rate limits (one pipeline), the commit: nothing else.
+    assert round_trips == ["GET", "INCRBY", "EVALSHA"]
+
+
+def test_a_retry_of_an_action_reads_no_more(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    first = tables.act(tid, host, body("start", "r-1"))
+    round_trips.clear()
+    assert tables.act(tid, host, body("start", "r-1")) == first
+    # Refused on the replay ("started"), then the record read and the first result given.
+    assert round_trips == ["GET", "INCRBY", "HMGET"]
+
+
+def test_the_fan_out_does_not_load_the_table(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    hub = live.Hub(tables)
+    frames: list[str] = []
+
+    class Socket:
+        def send(self, data: str) -> None:
+            frames.append(data)
+
+    hub.add(live.Connection(Socket(), tid, "p1", host))
+    result = tables.act(tid, host, body("start"))
+    message = f'{{"t":"{tid}","v":{result["version"]},"d":{store.load_raw(tid)}}}'
+    head, raw = split_change(message)
+    round_trips.clear()
+    hub.push(tid, False, orjson.loads(str(raw)))
+    assert round_trips == ["ZRANGEBYSCORE"], "presence only; the document came with the message"
+    assert f'"version":{head["v"]}' in frames[-1]
+    round_trips.clear()
+    sent = len(frames)
+    hub.push(tid, True, orjson.loads(str(raw)))
+    assert round_trips == [], "presence as last read"
+    assert frames[sent:] == frames[sent - 1:sent], "the same snapshot again (a resync)"
+
+
+# -- contention --------------------------------------------------------------------
+
+
+def test_a_contended_table_is_503_busy(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("server.store.MAX_ATTEMPTS", 4)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    other = store.r
+    real = store.committer.run
+
+    def behind_its_back(change: Any, ttl: int) -> Any:
+        other.set(doc_key(tid), str(store.load_raw(tid)) + " ", keepttl=True)  # another writer
+        return real(change, ttl)
+
+    monkeypatch.setattr(store.committer, "run", behind_its_back)
+    version = tables.load(tid)["version"]
+    with pytest.raises(ApiError) as exc:
+        tables.act(tid, host, body("start"))
+    assert (exc.value.status, exc.value.code) == (503, "busy")
+    assert tables.load(tid)["version"] == version, "nothing was written"
+
+
+def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str) -> None:
+    """The listener may lag: a message from before a seat existed must not
+    tell that seat's new phone it was removed (the stored document decides)."""
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    doc, _host = tables.create({"game": "toy", "name": "Host", "options": {"start": 0}})
+    old = orjson.loads(str(store.load_raw(doc["id"])))
+    pid, token = tables.join(doc["id"], {"name": "Late"})
+    hub = live.Hub(tables)
+    frames: list[str] = []
+
+    class Socket:
+        def send(self, data: str) -> None:
+            frames.append(data)
+
+        def close(self, **_: Any) -> None:
+            frames.append("closed")
+
+    conn = live.Connection(Socket(), doc["id"], pid, token)
+    hub.add(conn)
+    hub.push(doc["id"], False, old)
+    assert conn.open and "closed" not in frames
+    assert conn.sent_version == 2 and '"version":2' in frames[-1]
