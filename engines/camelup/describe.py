@@ -52,12 +52,12 @@ def _leg_bet(e: Event, w: _Words) -> str:
 
 
 def _tile(e: Event, w: _Words) -> str:
-    side = SIDE[w.lang][e["side"]]
+    side, start = SIDE[w.lang][e["side"]], e.get("from")
     if w.ko():
-        moved = f" ({e['from']}칸에서 옮김)" if e.get("from") else ""
-        return f"{w.who(e['player'])}: 관중 타일을 {e['space']}칸에 {josa(side, '으로/로')} 놓음{moved}"
-    moved = f" (moved from space {e['from']})" if e.get("from") else ""
-    return f"{w.who(e['player'])} put their spectator tile on space {e['space']}, {side}{moved}"
+        line = f"{w.who(e['player'])}: 관중 타일을 {e['space']}칸에 {josa(side, '으로/로')} 놓음"
+        return line + (f" ({start}칸에서 옮김)" if start else "")
+    line = f"{w.who(e['player'])} put their spectator tile on space {e['space']}, {side}"
+    return line + (f" (moved from space {start})" if start else "")
 
 
 def _die(e: Event, w: _Words) -> str:
@@ -73,36 +73,36 @@ def _die(e: Event, w: _Words) -> str:
     return f"{w.who(e['player'])} rolled the {w.camel(e['die'])} die: {e['value']}"
 
 
+#: The words of a camel's move, per language.
+_MOVE = {
+    "ko": {
+        "tile": "{space}칸 {owner}의 {side}: {owner} +1", "wrapped": "트랙을 한 바퀴 돌아",
+        "crossed": "결승선 통과!", "at": "{to}칸 {where}에 도착", "top": "맨 위",
+        "under": "맨 아래", "line": "[{unit}] {start}칸 → {parts}",
+    },
+    "en": {
+        "tile": "{owner}'s {side} tile on space {space}: {owner} +1",
+        "wrapped": "wrapped around the track", "crossed": "crossed the finish line!",
+        "at": "now on space {to}, {where}", "top": "on top", "under": "underneath",
+        "line": "[{unit}] from space {start}: {parts}",
+    },
+}  # fmt: skip
+
+
 def _moved(e: Event, w: _Words) -> str:
-    unit = w.camels(e["unit"])
+    words = _MOVE[w.lang]
     tile = e.get("tile")
     parts = []
-    if w.ko():
-        if tile:
-            parts.append(
-                f"{tile['space']}칸 {w.who(tile['owner'])}의 {SIDE['ko'][tile['side']]}: {w.who(tile['owner'])} +1"
-            )
-        if e.get("wrapped"):
-            parts.append("트랙을 한 바퀴 돌아")
-        if e["crossed"]:
-            parts.append("결승선 통과!")
-        else:
-            where = "맨 위" if e["on_top"] else "맨 아래"
-            parts.append(f"{e['to']}칸 {where}에 도착")
-        return f"[{unit}] {e['from']}칸 → " + ", ".join(parts)
     if tile:
-        parts.append(
-            f"{w.who(tile['owner'])}'s {SIDE['en'][tile['side']]} tile on space {tile['space']}: "
-            f"{w.who(tile['owner'])} +1"
-        )
+        side = SIDE[w.lang][tile["side"]]
+        parts.append(words["tile"].format(space=tile["space"], owner=w.who(tile["owner"]), side=side))
     if e.get("wrapped"):
-        parts.append("wrapped around the track")
+        parts.append(words["wrapped"])
     if e["crossed"]:
-        parts.append("crossed the finish line!")
+        parts.append(words["crossed"])
     else:
-        where = "on top" if e["on_top"] else "underneath"
-        parts.append(f"now on space {e['to']}, {where}")
-    return f"[{unit}] from space {e['from']}: " + ", ".join(parts)
+        parts.append(words["at"].format(to=e["to"], where=words["top" if e["on_top"] else "under"]))
+    return words["line"].format(unit=w.camels(e["unit"]), start=e["from"], parts=", ".join(parts))
 
 
 def _finish(e: Event, w: _Words) -> str:

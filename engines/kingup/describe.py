@@ -56,13 +56,6 @@ def _nominated(e: Event, lang: str, names: Names) -> str:
     return f"{p} moved {c} to the throne and takes the crown. Election of the King!"
 
 
-def _vote_cast(e: Event, lang: str, names: Names) -> str:
-    p = names.get(e["player"], e["player"])
-    if lang == "ko":
-        return f"{nim(p, '이/가')} 투표했습니다 ({e['count']}/{e['of']})."
-    return f"{p} voted ({e['count']} of {e['of']})."
-
-
 def _votes_revealed(e: Event, lang: str, names: Names) -> str:
     c = e["candidate"]
     if e["result"] == "crowned":
@@ -76,25 +69,27 @@ def _votes_revealed(e: Event, lang: str, names: Names) -> str:
     return f"Votes revealed: No from {no}. {c} is eliminated. {nxt} plays next."
 
 
-def _goal_recorded(e: Event, lang: str, names: Names) -> str:
+#: Lines that name only the acting seat, (ko, en): ``{p}`` is the name (in
+#: Korean with 님 and its particle), the other fields the event's.
+_SEAT_LINES = {
+    "vote_cast": ("{p} 투표했습니다 ({count}/{of}).", "{p} voted ({count} of {of})."),
+    "goal_recorded": ("{p} 비밀목표 카드를 기록했습니다.", "{p} recorded their secret goal card."),
+    "goal_drawn": (
+        "{p} 가상 덱에서 비밀목표 카드를 받았습니다.",
+        "{p} drew a secret goal card from the virtual deck.",
+    ),
+    "board_entered": (
+        "{p} {round}라운드의 최종 보드를 입력했습니다.",
+        "{p} entered the final board of round {round}.",
+    ),
+}
+
+
+def _seat_line(e: Event, lang: str, names: Names) -> str:
     p = names.get(e["player"], e["player"])
-    if lang == "ko":
-        return f"{nim(p, '이/가')} 비밀목표 카드를 기록했습니다."
-    return f"{p} recorded their secret goal card."
-
-
-def _goal_drawn(e: Event, lang: str, names: Names) -> str:
-    p = names.get(e["player"], e["player"])
-    if lang == "ko":
-        return f"{nim(p, '이/가')} 가상 덱에서 비밀목표 카드를 받았습니다."
-    return f"{p} drew a secret goal card from the virtual deck."
-
-
-def _board_entered(e: Event, lang: str, names: Names) -> str:
-    p = names.get(e["player"], e["player"])
-    if lang == "ko":
-        return f"{nim(p, '이/가')} {e['round']}라운드의 최종 보드를 입력했습니다."
-    return f"{p} entered the final board of round {e['round']}."
+    ko, en = _SEAT_LINES[e["type"]]
+    fields = {k: v for k, v in e.items() if k != "type"}
+    return ko.format(**fields, p=nim(p, "이/가")) if lang == "ko" else en.format(**fields, p=p)
 
 
 def _round_scored(e: Event, lang: str, names: Names) -> str:
@@ -107,22 +102,29 @@ def _round_scored(e: Event, lang: str, names: Names) -> str:
     return line + (f" Round-3 rule: {rule33} scored 0, which becomes 33." if rule33 else "")
 
 
+#: The words of the game's end, per language.
+_GAME_OVER = {
+    "ko": {
+        "line": "게임 종료! {who}: {winners}.", "shared": "공동 승리", "alone": "승리",
+        "survivors": " 동점이라 3라운드 종료 시 보드에 남은 비밀목표 캐릭터 수로 가렸습니다.",
+        "tie": " 동점은 공동 승리입니다.",
+    },
+    "en": {
+        "line": "Game over! {who}: {winners}.", "shared": "Shared victory", "alone": "Winner",
+        "survivors": " The tie was broken by goal characters still on the board after the last round.",
+        "tie": " Ties are shared.",
+    },
+}  # fmt: skip
+
+
 def _game_over(e: Event, lang: str, names: Names) -> str:
+    words = _GAME_OVER[lang]
     best = max(e["totals"].values(), default=0)
     winners = f"{_join(names, e['winners'], lang)} ({best})"
+    line = words["line"].format(who=words["shared" if e["shared"] else "alone"], winners=winners)
     tb = e.get("tie_break")
-    if lang == "ko":
-        line = f"게임 종료! {'공동 ' if e['shared'] else ''}승리: {winners}."
-        if tb and tb["rule"] == "survivors":
-            line += " 동점이라 3라운드 종료 시 보드에 남은 비밀목표 캐릭터 수로 가렸습니다."
-        elif tb:
-            line += " 동점은 공동 승리입니다."
-        return line
-    line = f"Game over! {'Shared victory' if e['shared'] else 'Winner'}: {winners}."
-    if tb and tb["rule"] == "survivors":
-        line += " The tie was broken by goal characters still on the board after the last round."
-    elif tb:
-        line += " Ties are shared."
+    if tb:
+        line += words["survivors" if tb["rule"] == "survivors" else "tie"]
     return line
 
 
@@ -140,11 +142,11 @@ _TEXT: dict[str, Callable[[Event, str, Names], str]] = {
     "placement_done": _placement_done,
     "moved": _moved,
     "nominated": _nominated,
-    "vote_cast": _vote_cast,
+    "vote_cast": _seat_line,
     "votes_revealed": _votes_revealed,
-    "goal_recorded": _goal_recorded,
-    "goal_drawn": _goal_drawn,
-    "board_entered": _board_entered,
+    "goal_recorded": _seat_line,
+    "goal_drawn": _seat_line,
+    "board_entered": _seat_line,
     "round_scored": _round_scored,
     "game_over": _game_over,
     "round_started": _round_started,
