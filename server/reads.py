@@ -105,13 +105,20 @@ class _Line:
         return (other.by, other.round, other.undone) == (self.by, self.round, self.undone)
 
 
-def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str]) -> list[_Line]:
+def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
+          whole: bool) -> list[_Line]:
     """Each stretch of quiet numbers counted in a row as one line, with the
-    call that ends it ("12–17 counted by Mina; 18: Bo declares and leads")."""
+    call that ends it ("12–17 counted by Mina; 18: Bo declares and leads").
+    A count finished at once logs only its last number: its stretch starts
+    after the round's previous call, known when on the page or when the page
+    holds the ``whole`` log."""
     out: list[_Line] = []
+    last: dict[int, int] = {}  # round → the last number called on the page
     i = 0
     while i < len(lines):
         run = lines[i]
+        if run.count is not None and not run.quiet and not run.undone:
+            last[run.round] = run.count
         if not run.quiet or run.count is None:
             out.append(run)
             i += 1
@@ -120,13 +127,17 @@ def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str]) 
         while (j < len(lines) and lines[j].quiet and run.joins(lines[j])
                and lines[j].count == (lines[j - 1].count or 0) + 1):
             j += 1
-        lo, hi = run.count, lines[j - 1].count or run.count
+        before = last.get(run.round, 0 if whole else None)
+        lo = run.count if before is None else min(run.count, before + 1)
+        hi = lines[j - 1].count or run.count
         tail = lines[j] if j < len(lines) else None
         if tail is not None and tail.count in (hi, hi + 1) and run.joins(tail):
             j += 1
             hi -= tail.count == hi  # paper sheets: the number called, then its declarations
         else:
             tail = None
+        if not run.undone:
+            last[run.round] = max(hi, tail.count or hi) if tail else hi
         who = names.get(run.by or "", run.by or "?")
         parts = ([engine.stretch(lo, hi, who, lang)] if hi >= lo else []) + ([tail.text] if tail else [])
         out.append(_Line(lines[j - 1].version, run.first, run.by, "; ".join(parts), run.undone, run.round))
@@ -167,7 +178,7 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             rnd = e["round"] if x.round is None else x.round
             lines.append(_Line(e["v"], e["v"], e["by"], x.text, e["v"] in undone, rnd, x.count, x.quiet))
     rounds: dict[int, list[HistoryLine]] = {}
-    for line in _fold(engine, lines, lang, names):
+    for line in _fold(engine, lines, lang, names, whole=bool(page) and page[0]["v"] == 1):
         rounds.setdefault(line.round, []).append({
             "version": line.version, "first": line.first, "by": line.by, "text": line.text,
             "undone": line.undone,

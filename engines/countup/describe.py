@@ -122,8 +122,9 @@ OPENERS = {"round_started": "round"}
 
 
 def history_lines(events: list[Event], lang: str, names: dict[str, str]) -> list[HistoryText]:
-    """A call's line carries its number; a number on which nobody declared
-    and nothing ended is ``quiet`` (the server folds a stretch of them).
+    """A call's line carries its number; a number on which nobody declared is
+    ``quiet`` (the server folds a stretch of them; the count's end, if it ends
+    there, has a line of its own).
 
     >>> [(x.text, x.count, x.quiet) for x in history_lines(
     ...     [{"type": "called", "round": 1, "number": 12, "declared": [], "end": None}], "en", {})]
@@ -134,8 +135,7 @@ def history_lines(events: list[Event], lang: str, names: dict[str, str]) -> list
         text = " ".join(describe(ev, lang, names) for ev in piece)
         first = piece[0]
         if first.get("type") in _CALLS:
-            quiet = (first["type"] == "called" and not first.get("declared")
-                     and first.get("end") is None and len(piece) == 1)
+            quiet = first["type"] == "called" and not first.get("declared") and len(piece) == 1
             out.append(HistoryText(text, rnd, int(first["number"]), quiet))
         else:
             out.append(HistoryText(text, rnd))

@@ -109,3 +109,10 @@ def test_korean_lines_choose_their_particles(client) -> None:
     assert history(host, "ko")[0]["entries"][0]["text"] == "Host님이 테이블을 만들었습니다."
     assert not any(mark in e["text"] for g in history(host, "ko") for e in g["entries"]
                    for mark in ("(를)", "(가)", "(는)", " 님"))
+
+
+def test_countup_the_last_number_folds_and_the_end_has_its_own_line(client) -> None:
+    # Finished at once: only the last number is logged, its stretch starts at 1.
+    host = countup_table(client, sheetMode="paper")[0]
+    assert host.act("call", until="end").status_code == 200
+    assert lines(host, "en", 1)[-3:-1] == [("1–50 counted by Host", False), ("Round 1 ends at 50.", False)]
