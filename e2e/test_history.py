@@ -29,6 +29,8 @@ def test_countup_history_folds_calls_and_strikes_through_the_undone(phone, serve
     for _ in range(13):  # 1-13
         send(server, table, host, {"type": "call"})
     send(server, table, host, {"type": "undo"})  # 13 taken back
+    for _ in range(2):  # 13 again, 14
+        send(server, table, host, {"type": "call"})
     want = {
         "ko": ("1라운드", "4–10: 민수님 카운트; 11: Sam 선언, 리더.", "13: 민수님 카운트", "취소됨"),
         "en": ("Round 1", "4–10 counted by 민수; 11: Sam declares and leads.", "13 counted by 민수", "undone"),
@@ -48,6 +50,13 @@ def test_countup_history_folds_calls_and_strikes_through_the_undone(phone, serve
         # No line of a lone number ("12."): every quiet call sits in a stretch.
         texts = panel.get_by_role("listitem").all_inner_texts()
         assert not [t for t in texts if t.strip().rstrip(".").isdigit()], texts
+        expect(panel.get_by_role("listitem").first).to_contain_text(
+            "13–14: 민수님 카운트" if lang == "ko" else "13–14 counted by 민수")
+        if lang == "ko":
+            # Undo takes back one number, and its confirm says so, not the stretch.
+            page.locator("button[aria-controls='undo-sheet']").click()
+            expect(page.locator("#undo-sheet .undo-what")).to_have_text("되돌릴 행동: 14: 민수님 카운트")
+            page.locator("#undo-sheet").get_by_role("button", name="취소").click()
     assert snapshot(server, table, host)["status"] == "playing"
 
 

@@ -96,7 +96,9 @@ export function tableScreen(root, session) {
   async function lastAction() {
     try {
       /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
-      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}`, { token: session.token });
+      // The newest entry alone: on a longer page it may fold into a stretch
+      // of calls ("4–10 counted by …") while undo takes back only its last number.
+      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1`, { token: session.token });
       const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
       // One action may make several lines (a die that ends a leg): all of them.
       const newest = Math.max(...entries.map((e) => e.version));
