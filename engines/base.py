@@ -23,7 +23,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequence, Sequence
 from typing import Any, Protocol, TypeVar
 
-from engines import codec
+from engines import codec, history
+from engines.history import HistoryText
 
 JSON = Any
 Action = dict[str, Any]
@@ -167,6 +168,12 @@ class Engine(ABC):
     #: action produced one, undo can no longer go back past it, so no undo chain
     #: can let anyone change a revealed choice (docs/rules/<game>.md).
     sealing_events: frozenset[str] = frozenset()
+    #: The history's lines (``engines/history.py``): event types that begin a
+    #: line of their own, and those that open a round (→ the field naming it).
+    history_breaks: frozenset[str] = frozenset()
+    round_openers: Mapping[str, str] = {}
+    #: A history group's heading per language: (round ``{n}``, before round 1).
+    round_words: Mapping[str, tuple[str, str]] = history.ROUND_WORDS
     #: The state's (frozen data)class: ``dump`` and ``load`` go through
     #: ``engines.codec`` with it, so a state needs no codec of its own.
     state_type: type
@@ -267,6 +274,17 @@ class Engine(ABC):
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
         """One event in words, ``lang`` in ``{"ko", "en"}``; ``names`` maps
         player ids to display names."""
+
+    def history_lines(self, events: list[Event], lang: str,
+                      names: dict[str, str]) -> list[HistoryText]:
+        """One action's events as lines of history, each in its round."""
+        return history.lines(events, self.history_breaks, self.round_openers,
+                             lambda ev: self.describe(ev, lang, names))
+
+    def stretch(self, first: int, last: int, by: str, lang: str) -> str:
+        """Numbers ``first``-``last`` counted aloud by ``by``, as one line (a
+        game whose lines carry ``count`` words it)."""
+        return f"{first}–{last}"
 
     def dump(self, state: Any) -> JSON:
         """A JSON-serializable value; ``load(dump(s)) == s``."""

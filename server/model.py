@@ -140,7 +140,10 @@ class Snapshot(TypedDict):
 
 
 class HistoryLine(TypedDict):
+    #: The newest action the line tells of, and the oldest (they differ when
+    #: the line folds a stretch of calls).
     version: int
+    first: int
     by: str | None
     text: str
     undone: bool
@@ -148,6 +151,8 @@ class HistoryLine(TypedDict):
 
 class HistoryRound(TypedDict):
     round: int
+    #: The group's heading in the asked language ("Leg 2", "1라운드").
+    label: str
     entries: list[HistoryLine]
 
 

@@ -174,7 +174,11 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             }},
             "/api/tables/{table_id}/history": {"get": {
                 "operationId": "history", "security": AUTH,
-                "description": "The latest `limit` log entries below version `before`, by round. "
+                "description": "The latest `limit` log entries below version `before`, as lines by round "
+                               "(Camel Up: by leg), each group headed by its `label`. An entry may make "
+                               "several lines (the die that ends a leg, the leg's scoring, the next leg's "
+                               "start), and a stretch of numbers counted aloud (Count Up) makes one line "
+                               "covering versions `first` to `version`. "
                                "When `more`, older entries exist: ask again with `before=next_before`.",
                 "parameters": [TABLE_ID, {"name": "lang", "in": "query", "description": "ko or en (anything else: en)",
                                           "schema": {"type": "string", "maxLength": 16}},
@@ -185,10 +189,12 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                            "maximum": reads.HISTORY_PAGE_MAX, "default": reads.HISTORY_PAGE}}],
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "version": {"type": "integer"}, "rounds": {"type": "array", "items": {
-                        "type": "object", "required": ["round", "entries"], "properties": {
-                            "round": {"type": "integer"}, "entries": {"type": "array", "items": {
-                                "type": "object", "required": ["version", "by", "text", "undone"],
-                                "properties": {"version": {"type": "integer"}, "by": {"type": ["string", "null"]},
+                        "type": "object", "required": ["round", "label", "entries"], "properties": {
+                            "round": {"type": "integer"}, "label": {"type": "string"},
+                            "entries": {"type": "array", "items": {
+                                "type": "object", "required": ["version", "first", "by", "text", "undone"],
+                                "properties": {"version": {"type": "integer"}, "first": {"type": "integer"},
+                                               "by": {"type": ["string", "null"]},
                                                "text": {"type": "string"}, "undone": {"type": "boolean"}}}}}}},
                     "more": {"type": "boolean"}, "next_before": {"type": ["integer", "null"]}},
                     "required": ["version", "rounds", "more", "next_before"]}), **_err(400, 401, 404, 503)},

@@ -7,18 +7,18 @@ from server.model import LogEntry
 
 #: action type → (ko, en); ``{by}`` is the acting seat's name.
 PLATFORM_TEXT: dict[str, tuple[str, str]] = {
-    "create": ("{by} 님이 테이블을 만들었습니다.", "{by} created the table."),
-    "join": ("{by} 님이 참가했습니다.", "{by} joined."),
+    "create": ("{by}님이 테이블을 만들었습니다.", "{by} created the table."),
+    "join": ("{by}님이 참가했습니다.", "{by} joined."),
     "start": ("게임 시작!", "The game started."),
-    "seats": ("{by} 님이 자리 순서를 바꿨습니다.", "{by} changed the seat order."),
+    "seats": ("{by}님이 자리 순서를 바꿨습니다.", "{by} changed the seat order."),
     "rename": ("{old} → {name} 이름 변경", "{old} is now {name}."),
-    "remove": ("{by} 님이 {name} 님을 내보냈습니다.", "{by} removed {name}."),
-    "host": ("{player} 님이 호스트가 되었습니다.", "{player} is now the host."),
-    "rejoin": ("{by} 님이 {player} 님의 재접속 코드를 만들었습니다.", "{by} issued a rejoin code for {player}."),
-    "undo": ("{by} 님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
-    "pin": ("{by} 님이 복구 비밀번호를 정했습니다.", "{by} set a recovery PIN."),
-    "unlock": ("{by} 님이 비밀번호로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
-    "play_again": ("{by} 님이 같은 자리로 새 게임을 준비합니다.", "{by} set up a new game with the same seats."),
+    "remove": ("{by}님이 {name}님을 내보냈습니다.", "{by} removed {name}."),
+    "host": ("{player}님이 호스트가 되었습니다.", "{player} is now the host."),
+    "rejoin": ("{by}님이 {player}님의 재접속 코드를 만들었습니다.", "{by} issued a rejoin code for {player}."),
+    "undo": ("{by}님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
+    "pin": ("{by}님이 복구 비밀번호를 정했습니다.", "{by} set a recovery PIN."),
+    "unlock": ("{by}님이 비밀번호로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
+    "play_again": ("{by}님이 같은 자리로 새 게임을 준비합니다.", "{by} set up a new game with the same seats."),
 }
 #: Added to the undo line when the undone action had drawn something.
 KEPT_TEXT = (
@@ -29,7 +29,7 @@ KEPT_TEXT = (
 
 #: Added to a mid-game rejoin line: the new phone does not see the seat's secrets.
 SEALED_TEXT = (
-    " 새 휴대폰에서는 {player} 님이 비밀번호를 입력할 때까지 비밀 정보가 보이지 않습니다.",
+    " 새 휴대폰에서는 {player}님이 비밀번호를 입력할 때까지 비밀 정보가 보이지 않습니다.",
     " The new phone sees none of {player}'s secrets until {player} enters their PIN.",
 )
 
@@ -43,7 +43,7 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
     >>> describe_platform(entry, "en", {"p1": "Mina"})
     'Mina removed Bo.'
     >>> describe_platform(entry, "ko", {"p1": "민지"})
-    '민지 님이 Bo 님을 내보냈습니다.'
+    '민지님이 Bo님을 내보냈습니다.'
     """
     action = entry["action"]
     atype: str = action["type"]

@@ -8,9 +8,11 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Engine
+from engines.history import HistoryText, heading
 from server.model import Action, Analysis, History, HistoryLine, LogEntry, Snapshot, TableDoc
 from server.offload import offload
 from server.platform_text import describe_platform
@@ -84,13 +86,75 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     return snap
 
 
+@dataclass
+class _Line:
+    """A line of the page being built; ``count``/``quiet`` as in ``HistoryText``."""
+
+    version: int
+    first: int
+    by: str | None
+    text: str
+    undone: bool
+    round: int
+    count: int | None = None
+    quiet: bool = False
+
+    def joins(self, other: _Line) -> bool:
+        """Whether ``other`` may be folded into this line (the same caller's
+        count, in the same round, both standing or both undone)."""
+        return (other.by, other.round, other.undone) == (self.by, self.round, self.undone)
+
+
+def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
+          whole: bool) -> list[_Line]:
+    """Each stretch of quiet numbers counted in a row as one line, with the
+    call that ends it ("12–17 counted by Mina; 18: Bo declares and leads").
+    A count finished at once logs only its last number: its stretch starts
+    after the round's previous call, known when on the page or when the page
+    holds the ``whole`` log."""
+    out: list[_Line] = []
+    last: dict[int, int] = {}  # round → the last number called on the page
+    i = 0
+    while i < len(lines):
+        run = lines[i]
+        if run.count is not None and not run.quiet and not run.undone:
+            last[run.round] = run.count
+        if not run.quiet or run.count is None:
+            out.append(run)
+            i += 1
+            continue
+        j = i + 1
+        while (j < len(lines) and lines[j].quiet and run.joins(lines[j])
+               and lines[j].count == (lines[j - 1].count or 0) + 1):
+            j += 1
+        before = last.get(run.round, 0 if whole else None)
+        lo = run.count if before is None else min(run.count, before + 1)
+        hi = lines[j - 1].count or run.count
+        tail = lines[j] if j < len(lines) else None
+        if tail is not None and tail.count in (hi, hi + 1) and run.joins(tail):
+            j += 1
+            hi -= tail.count == hi  # paper sheets: the number called, then its declarations
+        else:
+            tail = None
+        if not run.undone:
+            last[run.round] = max(hi, tail.count or hi) if tail else hi
+        who = names.get(run.by or "", run.by or "?")
+        parts = ([engine.stretch(lo, hi, who, lang)] if hi >= lo else []) + ([tail.text] if tail else [])
+        out.append(_Line(lines[j - 1].version, run.first, run.by, "; ".join(parts), run.undone, run.round))
+        i = j
+    return out
+
+
 def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             before: int | None = None, limit: int = HISTORY_PAGE, complete: bool = True) -> History:
-    """One page of the log as text by round: the latest ``limit`` entries below
-    version ``before`` (None: all). Entries later undone are marked, not
-    dropped. ``entries`` must run from at least the page's first entry to the
-    end of the log (an undo after the page marks entries in it); ``complete``
-    says whether they start at the log's beginning."""
+    """One page of the log as lines of a score pad, by round: the latest
+    ``limit`` entries below version ``before`` (None: all). An action may make
+    several lines, each in its own round (the die that ends a leg, the leg's
+    scoring, the next leg's start), and a stretch of numbers counted aloud
+    makes one. Entries later undone are marked, not dropped. ``entries`` must
+    run from at least the page's first entry to the end of the log (an undo
+    after the page marks entries in it); ``complete`` says whether they start
+    at the log's beginning."""
     names = {s["id"]: s["name"] for s in doc["seats"]}
     undone = {e["action"]["target"] for e in entries if e["action"]["type"] == "undo"}
     # Seats removed since still have a name in the events that name them (a
@@ -104,18 +168,25 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
     # Short of the whole log, an empty remainder says nothing: the table's
     # first entry (version 1) is the only proof that nothing is older.
     more = len(older) > len(page) or (not complete and bool(page) and page[0]["v"] > 1)
-    rounds: dict[int, list[HistoryLine]] = {}
+    lines: list[_Line] = []
     for e in page:
         if e["kind"] == "game":
-            text = " ".join(engine.describe(ev, lang, names) for ev in e["events"])
+            texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]
         else:
-            text = describe_platform(e, lang, names)
-        rounds.setdefault(e["round"], []).append(
-            {"version": e["v"], "by": e["by"], "text": text, "undone": e["v"] in undone}
-        )
+            texts = [HistoryText(describe_platform(e, lang, names))]
+        for x in texts:
+            rnd = e["round"] if x.round is None else x.round
+            lines.append(_Line(e["v"], e["v"], e["by"], x.text, e["v"] in undone, rnd, x.count, x.quiet))
+    rounds: dict[int, list[HistoryLine]] = {}
+    for line in _fold(engine, lines, lang, names, whole=bool(page) and page[0]["v"] == 1):
+        rounds.setdefault(line.round, []).append({
+            "version": line.version, "first": line.first, "by": line.by, "text": line.text,
+            "undone": line.undone,
+        })
     return {
         "version": doc["version"],
-        "rounds": [{"round": r, "entries": rounds[r]} for r in sorted(rounds)],
+        "rounds": [{"round": r, "label": heading(r, lang, engine.round_words), "entries": rounds[r]}
+                   for r in sorted(rounds)],
         "more": more,
         "next_before": page[0]["v"] if more else None,
     }

@@ -15,7 +15,7 @@ import { watchUpdates } from './update.js';
  *   name: string, title?: string|Record<string, string>,
  *   min_players: number, max_players: number,
  *   options_schema?: {properties?: Record<string, any>}, actions?: unknown,
- *   platform_actions?: string[]
+ *   platform_actions?: string[], random_options?: string[]
  * }} GameInfo
  * @typedef {{destroy?: () => void}} Screen
  * @typedef {{

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engines.base import Event
+from engines.korean import josa
 
 COLOUR_NAMES: dict[str, dict[str, str]] = {
     "en": {
@@ -51,55 +52,57 @@ def _leg_bet(e: Event, w: _Words) -> str:
 
 
 def _tile(e: Event, w: _Words) -> str:
-    side = SIDE[w.lang][e["side"]]
+    side, start = SIDE[w.lang][e["side"]], e.get("from")
     if w.ko():
-        moved = f" ({e['from']}칸에서 옮김)" if e.get("from") else ""
-        return f"{w.who(e['player'])}: 관중 타일을 {e['space']}칸에 {side}으로 놓음{moved}"
-    moved = f" (moved from space {e['from']})" if e.get("from") else ""
-    return f"{w.who(e['player'])} put their spectator tile on space {e['space']}, {side}{moved}"
+        line = f"{w.who(e['player'])}: 관중 타일을 {e['space']}칸에 {josa(side, '으로/로')} 놓음"
+        return line + (f" ({start}칸에서 옮김)" if start else "")
+    line = f"{w.who(e['player'])} put their spectator tile on space {e['space']}, {side}"
+    return line + (f" (moved from space {start})" if start else "")
 
 
 def _die(e: Event, w: _Words) -> str:
     if e["die"] == "grey":
-        face = f"{'W' if e['color'] == 'white' else 'B'}{e['value']}"
+        white = e["color"] == "white"
         if w.ko():
+            face = f"{'흰' if white else '검'}{e['value']}"
             return f"{w.who(e['player'])}: 회색 주사위 {face} → {w.camel(e['camel'])} 미친 낙타"
+        face = f"{'W' if white else 'B'}{e['value']}"
         return f"{w.who(e['player'])} rolled the grey die: {face}, the {w.camel(e['camel'])} crazy camel moves"
     if w.ko():
         return f"{w.who(e['player'])}: {w.camel(e['die'])} 주사위 {e['value']}"
     return f"{w.who(e['player'])} rolled the {w.camel(e['die'])} die: {e['value']}"
 
 
+#: The words of a camel's move, per language.
+_MOVE = {
+    "ko": {
+        "tile": "{space}칸 {owner}의 {side}: {owner} +1", "wrapped": "트랙을 한 바퀴 돌아",
+        "crossed": "결승선 통과!", "at": "{to}칸 {where}에 도착", "top": "맨 위",
+        "under": "맨 아래", "line": "[{unit}] {start}칸 → {parts}",
+    },
+    "en": {
+        "tile": "{owner}'s {side} tile on space {space}: {owner} +1",
+        "wrapped": "wrapped around the track", "crossed": "crossed the finish line!",
+        "at": "now on space {to}, {where}", "top": "on top", "under": "underneath",
+        "line": "[{unit}] from space {start}: {parts}",
+    },
+}  # fmt: skip
+
+
 def _moved(e: Event, w: _Words) -> str:
-    unit = w.camels(e["unit"])
+    words = _MOVE[w.lang]
     tile = e.get("tile")
     parts = []
-    if w.ko():
-        if tile:
-            parts.append(
-                f"{tile['space']}칸 {w.who(tile['owner'])}의 {SIDE['ko'][tile['side']]}: {w.who(tile['owner'])} +1"
-            )
-        if e.get("wrapped"):
-            parts.append("트랙을 한 바퀴 돌아")
-        if e["crossed"]:
-            parts.append("결승선 통과!")
-        else:
-            where = "맨 위" if e["on_top"] else "맨 아래"
-            parts.append(f"{e['to']}칸 {where}에 도착")
-        return f"[{unit}] {e['from']}칸 → " + ", ".join(parts)
     if tile:
-        parts.append(
-            f"{w.who(tile['owner'])}'s {SIDE['en'][tile['side']]} tile on space {tile['space']}: "
-            f"{w.who(tile['owner'])} +1"
-        )
+        side = SIDE[w.lang][tile["side"]]
+        parts.append(words["tile"].format(space=tile["space"], owner=w.who(tile["owner"]), side=side))
     if e.get("wrapped"):
-        parts.append("wrapped around the track")
+        parts.append(words["wrapped"])
     if e["crossed"]:
-        parts.append("crossed the finish line!")
+        parts.append(words["crossed"])
     else:
-        where = "on top" if e["on_top"] else "underneath"
-        parts.append(f"now on space {e['to']}, {where}")
-    return f"[{unit}] from space {e['from']}: " + ", ".join(parts)
+        parts.append(words["at"].format(to=e["to"], where=words["top" if e["on_top"] else "under"]))
+    return words["line"].format(unit=w.camels(e["unit"]), start=e["from"], parts=", ".join(parts))
 
 
 def _finish(e: Event, w: _Words) -> str:
@@ -111,7 +114,7 @@ def _finish(e: Event, w: _Words) -> str:
 
 def _partner(e: Event, w: _Words) -> str:
     if w.ko():
-        return f"{w.who(e['player'])}: {w.who(e['with'])}와(과) 베팅 파트너십"
+        return f"{w.who(e['player'])}: {josa(w.who(e['with']), '과/와')} 베팅 파트너십"
     return f"{w.who(e['player'])} formed a betting partnership with {w.who(e['with'])}"
 
 
@@ -134,14 +137,14 @@ def _gains(e: Event, w: _Words) -> str:
 
 def _leg_scored(e: Event, w: _Words) -> str:
     if w.ko():
-        return f"레그 {e['leg']} 정산 (1등 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])}): {_gains(e, w)}"
+        return f"{e['leg']}레그 정산 (1등 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])}): {_gains(e, w)}"
     return f"Leg {e['leg']} scored (1st {w.camel(e['ranking'][0])}, 2nd {w.camel(e['ranking'][1])}): {_gains(e, w)}"
 
 
 def _leg_started(e: Event, w: _Words) -> str:
     if w.ko():
         first = f", {w.who(e['start_player'])}부터" if e.get("start_player") else ""
-        return f"레그 {e['leg']} 시작{first}"
+        return f"{e['leg']}레그 시작{first}"
     first = f", {w.who(e['start_player'])} starts" if e.get("start_player") else ""
     return f"Leg {e['leg']} begins{first}"
 
@@ -149,7 +152,7 @@ def _leg_started(e: Event, w: _Words) -> str:
 def _leg_ended(e: Event, w: _Words) -> str:
     if w.ko():
         return (
-            f"레그 {e['leg']} 끝 (선두 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])})"
+            f"{e['leg']}레그 끝 (선두 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])})"
         )
     return f"Leg {e['leg']} is over (leader {w.camel(e['ranking'][0])}, 2nd {w.camel(e['ranking'][1])})"
 
@@ -205,6 +208,16 @@ _LINES: dict[str, Callable[[Event, _Words], str]] = {
     "game_over": _game_over,
     "stack_set": _stack_set,
 }
+
+
+#: The history's lines: a leg's end, its scoring, the next leg's start and the
+#: race's end each on a line of their own; a leg starts with ``leg_started``.
+BREAKS = frozenset(
+    {"leg_ended", "leg_scored", "leg_started", "race_ended", "pile_revealed", "game_over"}
+)
+OPENERS = {"leg_started": "leg"}
+#: Camel Up plays in legs, never rounds.
+ROUND_WORDS = {"ko": ("{n}레그", "첫 레그 전"), "en": ("Leg {n}", "Before the first leg")}
 
 
 def describe(event: Event, lang: str, names: Mapping[str, str]) -> str:

@@ -55,6 +55,9 @@ class CamelUpEngine(Engine):
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
+    history_breaks = describe.BREAKS
+    round_openers = describe.OPENERS
+    round_words = describe.ROUND_WORDS
     host_actions = ("next_round", "set_stack")
     state_type = State
 

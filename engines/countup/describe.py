@@ -6,6 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engines.base import Event
+from engines.history import HistoryText, cut
+from engines.korean import nim
 
 _REASON = {
     "ko": {
@@ -67,7 +69,7 @@ def describe(event: Event, lang: str, names: dict[str, str]) -> str:
         return f"위험구간 {lo}–{hi}." if ko else f"Danger zone {lo}–{hi}."
     if kind == "sheet_locked":
         p = name(event["player"])
-        return f"{p} 님이 숫자 5개를 적었습니다." if ko else f"{p} locked their 5 numbers."
+        return f"{nim(p, '이/가')} 숫자 5개를 적었습니다." if ko else f"{p} locked their 5 numbers."
     if kind == "count_ready":
         return (
             "모두 숫자를 적었습니다. 카운트 업 시작!" if ko
@@ -103,7 +105,48 @@ def describe(event: Event, lang: str, names: dict[str, str]) -> str:
         if event["seat"] is None:
             return "호스트가 카운트를 부릅니다." if ko else "The host calls the count."
         p = name(event["seat"])
-        return f"{p} 님이 카운트를 부릅니다." if ko else f"{p} calls the count."
+        return f"{nim(p, '이/가')} 카운트를 부릅니다." if ko else f"{p} calls the count."
     if kind == "round_started":
         return f"{r}라운드 시작." if ko else f"Round {r} begins."
     return str(kind)
+
+
+#: The history's lines: every call, the count's end, the scores, the cards and
+#: the next round each on a line of their own.
+_CALLS = frozenset({"called", "declared"})
+BREAKS = _CALLS | {
+    "restriction_revealed", "danger_revealed", "count_ready", "round_ended", "bonus_entered",
+    "round_scored", "game_over", "caller_set", "round_started",
+}
+OPENERS = {"round_started": "round"}
+
+
+def history_lines(events: list[Event], lang: str, names: dict[str, str]) -> list[HistoryText]:
+    """A call's line carries its number; a number on which nobody declared is
+    ``quiet`` (the server folds a stretch of them; the count's end, if it ends
+    there, has a line of its own).
+
+    >>> [(x.text, x.count, x.quiet) for x in history_lines(
+    ...     [{"type": "called", "round": 1, "number": 12, "declared": [], "end": None}], "en", {})]
+    [('12.', 12, True)]
+    """
+    out = []
+    for rnd, piece in cut(events, BREAKS, OPENERS):
+        text = " ".join(describe(ev, lang, names) for ev in piece)
+        first = piece[0]
+        if first.get("type") in _CALLS:
+            quiet = first["type"] == "called" and not first.get("declared") and len(piece) == 1
+            out.append(HistoryText(text, rnd, int(first["number"]), quiet))
+        else:
+            out.append(HistoryText(text, rnd))
+    return out
+
+
+def stretch(first: int, last: int, by: str, lang: str) -> str:
+    """Numbers counted aloud with nothing happening on them, as one line.
+
+    >>> stretch(12, 17, "민준", "ko"), stretch(12, 17, "Sam", "en"), stretch(5, 5, "Bo", "en")
+    ('12–17: 민준님 카운트', '12–17 counted by Sam', '5 counted by Bo')
+    """
+    span = f"{first}–{last}" if last > first else str(first)
+    return f"{span}: {nim(by)} 카운트" if lang == "ko" else f"{span} counted by {by}"

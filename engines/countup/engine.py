@@ -28,6 +28,7 @@ from engines.countup.state import (
     SCORED,
     State,
 )
+from engines.history import HistoryText
 
 
 class CountUpEngine(Engine):
@@ -38,6 +39,8 @@ class CountUpEngine(Engine):
     random_action_fields = RANDOM_ACTION_FIELDS
     random_option_fields = RANDOM_OPTION_FIELDS
     sealing_events = frozenset({"round_ended", "round_scored", "game_over"})
+    history_breaks = describe.BREAKS
+    round_openers = describe.OPENERS
     state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -125,4 +128,11 @@ class CountUpEngine(Engine):
 
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
         return describe.describe(event, lang, names)
+
+    def history_lines(self, events: list[Event], lang: str,
+                      names: dict[str, str]) -> list[HistoryText]:
+        return describe.history_lines(events, lang, names)
+
+    def stretch(self, first: int, last: int, by: str, lang: str) -> str:
+        return describe.stretch(first, last, by, lang)
 

@@ -34,6 +34,8 @@ class KingUpEngine(Engine):
     random_option_fields = ()
     private_draws = ("draw_goal",)
     sealing_events = frozenset({"votes_revealed", "round_scored", "game_over"})
+    history_breaks = describe.BREAKS
+    round_openers = describe.OPENERS
     state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:

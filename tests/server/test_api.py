@@ -340,7 +340,7 @@ def test_history_in_words_by_round(table) -> None:
     texts = [(e["text"], e["undone"]) for e in rounds[1]]
     assert texts == [("The game started.", False), ("Host +2", True), ("Host undid the last action.", False)]
     ko = host.client.get(f"/api/tables/{host.table}/history?lang=ko").json
-    assert ko["rounds"][0]["entries"][1]["text"] == "P2 님이 참가했습니다."
+    assert ko["rounds"][0]["entries"][1]["text"] == "P2님이 참가했습니다."
 
 
 def test_secrets_only_reach_their_seat(table) -> None:

@@ -228,7 +228,7 @@ def test_snapshot_history_and_analysis(tables: Tables) -> None:
                                                         "connected": False}
     hist = tables.history(tid, "ko")
     lines = [e["text"] for r in hist["rounds"] for e in r["entries"]]
-    assert lines == ["Host 님이 테이블을 만들었습니다.", "P2 님이 참가했습니다.", "게임 시작!", "Host +2"]
+    assert lines == ["Host님이 테이블을 만들었습니다.", "P2님이 참가했습니다.", "게임 시작!", "Host +2"]
     a = tables.analysis(doc, "p2")
     assert a == {"version": doc["version"], "analysis": None}
     assert tables.analysis(doc, "p2") is a  # one computation per version and viewer

@@ -69,10 +69,13 @@ function optionsForm(game) {
     return has(k) ? t(k) : String(value);
   };
   // Tables of numbers and names after the one-line choices: they are rarely changed.
-  const ordered = Object.entries(props).sort(([, a], [, b]) => Number(a.type === 'object') - Number(b.type === 'object'));
+  const heavy = (/** @type {any} */ p) => Number(p.type === 'object' || (p.type === 'array' && p.items && p.items.type === 'array'));
+  const ordered = Object.entries(props).sort(([, a], [, b]) => heavy(a) - heavy(b));
+  const random = new Set(game.random_options || []);
   for (const [key, prop] of ordered) {
-    // No default: a random outcome drawn by the server (refused from clients).
-    if (!('default' in prop)) continue;
+    // No default, or a random outcome (a fixed board): the server draws it and
+    // refuses it from clients.
+    if (!('default' in prop) || random.has(key)) continue;
     const id = `opt-${game.name}-${key}`;
     if (prop.type === 'boolean') {
       const input = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id }));
@@ -177,6 +180,39 @@ function optionsForm(game) {
         },
         relabel: () => { legend.textContent = label(key, prop); rehelp(hint, key, prop); },
       });
+    } else if (prop.type === 'array' && prop.items && Array.isArray(prop.items.enum) && prop.uniqueItems) {
+      // Some of a set (Camel Up's racing colours, 5 of 7): one checkbox each.
+      const legend = h('legend', { text: label(key, prop) });
+      const hint = help(key, prop, id);
+      const pick = h('p', { class: 'hint', id: `${id}-pick` });
+      const want = prop.minItems === prop.maxItems ? prop.minItems : null;
+      const pickText = () => { pick.textContent = want ? t('options.pick_n', { n: want }) : ''; pick.hidden = !want; };
+      pickText();
+      /** @type {Array<{v: unknown, input: HTMLInputElement, lab: HTMLElement}>} */
+      const boxes = prop.items.enum.map((/** @type {unknown} */ v, /** @type {number} */ i) => {
+        const input = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: `${id}-${i}`, 'aria-describedby': `${id}-pick` }));
+        input.checked = (prop.default || []).includes(v);
+        return { v, input, lab: h('label', { for: `${id}-${i}`, text: valueLabel(key, v) }) };
+      });
+      box.append(h('fieldset', { class: 'field', 'aria-describedby': hint.id }, legend, pick,
+        h('div', { class: 'choice-grid' }, ...boxes.map((b) => h('div', { class: 'check' }, b.input, b.lab))), hint));
+      fields.push({
+        key, def: prop.default,
+        // In the default's order first, so an unchanged set is not sent.
+        read: () => {
+          const on = boxes.filter((b) => b.input.checked).map((b) => b.v);
+          return [...(prop.default || []).filter((/** @type {unknown} */ v) => on.includes(v)), ...on.filter((v) => !(prop.default || []).includes(v))];
+        },
+        relabel: () => {
+          legend.textContent = label(key, prop);
+          rehelp(hint, key, prop);
+          pickText();
+          for (const b of boxes) b.lab.textContent = valueLabel(key, b.v);
+        },
+      });
+    } else if (prop.type === 'array' && prop.items && prop.items.type === 'array' && prop.items.items
+      && prop.items.items.type === 'integer' && prop.items.minItems === prop.items.maxItems) {
+      fields.push(tupleList(game, key, prop, id, box, label, help, rehelp));
     } else if (prop.type === 'integer') {
       const input = /** @type {HTMLInputElement} */ (h('input', {
         type: 'number', id, inputmode: 'numeric', min: prop.minimum, max: prop.maximum, step: 1,
@@ -206,6 +242,81 @@ function optionsForm(game) {
       return out;
     },
     relabel() { for (const f of fields) f.relabel(); },
+  };
+}
+
+/**
+ * A list of number tuples (Count Up's bonus table, restriction cards, danger
+ * zones): a row of small number inputs per item; a list of varying length gets
+ * an add button and a remove button per row. A row left incomplete is dropped.
+ * @param {GameInfo} game @param {string} key @param {any} prop @param {string} id
+ * @param {HTMLElement} box
+ * @param {(key: string, prop: any) => string} label
+ * @param {(key: string, prop: any, id: string) => HTMLElement} help
+ * @param {(hint: HTMLElement, key: string, prop: any) => void} rehelp
+ * @returns {{key: string, def: any, read: () => unknown, relabel: () => void}}
+ */
+function tupleList(game, key, prop, id, box, label, help, rehelp) {
+  const width = prop.items.minItems;
+  const cell = prop.items.items;
+  const fixed = prop.minItems === prop.maxItems;
+  const max = prop.maxItems ?? 30;
+  const legend = h('legend', { text: label(key, prop) });
+  const hint = help(key, prop, id);
+  const list = h('ol', { class: 'tuple-list' });
+  const rowName = (/** @type {number} */ n) => {
+    const k = `${game.name}.option.${key}.row`;
+    return has(k) ? t(k, { n }) : t('options.item_n', { n });
+  };
+  /** @type {Array<{el: HTMLElement, name: HTMLElement, inputs: HTMLInputElement[], remove: HTMLElement|null}>} */
+  let rows = [];
+  const renumber = () => rows.forEach((r, i) => {
+    r.name.textContent = rowName(i + 1);
+    r.inputs.forEach((input, j) => input.setAttribute('aria-label', `${rowName(i + 1)} · ${j + 1}`));
+    if (r.remove) r.remove.setAttribute('aria-label', t('options.remove_n', { n: i + 1 }));
+  });
+  const addRow = (/** @type {number[]} */ values) => {
+    const inputs = Array.from({ length: width }, (_, j) => {
+      const input = /** @type {HTMLInputElement} */ (h('input', { type: 'number', inputmode: 'numeric', min: cell.minimum, max: cell.maximum, step: 1 }));
+      input.value = values[j] === undefined ? '' : String(values[j]);
+      return input;
+    });
+    const name = h('span', { class: 'tuple-name' });
+    /** @type {{el: HTMLElement, name: HTMLElement, inputs: HTMLInputElement[], remove: HTMLElement|null}} */
+    const row = { el: h('li'), name, inputs, remove: null };
+    if (!fixed) {
+      row.remove = h('button', { type: 'button', class: 'tuple-remove', text: '×', onclick: () => {
+        if (rows.length <= (prop.minItems ?? 1)) return;
+        rows = rows.filter((r) => r !== row);
+        row.el.remove();
+        renumber();
+      } });
+    }
+    row.el.append(name, h('span', { class: 'tuple-row' }, ...inputs), ...(row.remove ? [row.remove] : []));
+    rows.push(row);
+    list.append(row.el);
+  };
+  for (const values of prop.default || []) addRow(values);
+  renumber();
+  const add = fixed ? null : h('button', { type: 'button', class: 'tuple-add', t: 'options.add_item', onclick: () => {
+    if (rows.length >= max) return;
+    addRow([]);
+    renumber();
+    rows[rows.length - 1].inputs[0].focus();
+  } });
+  box.append(h('fieldset', { class: 'field tuples', 'aria-describedby': hint.id }, legend, list, ...(add ? [add] : []), hint));
+  return {
+    key, def: prop.default,
+    read: () => {
+      const full = rows.map((r) => r.inputs.map((input) => input.value)).filter((v) => v.every((x) => x !== ''));
+      return full.length ? full.map((v) => v.map(Number)) : prop.default;
+    },
+    relabel: () => {
+      legend.textContent = label(key, prop);
+      rehelp(hint, key, prop);
+      renumber();
+      if (add) add.textContent = t('options.add_item');
+    },
   };
 }
 

@@ -96,10 +96,13 @@ export function tableScreen(root, session) {
   async function lastAction() {
     try {
       /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
-      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}`, { token: session.token });
+      // The newest entry alone: on a longer page it may fold into a stretch
+      // of calls ("4–10 counted by …") while undo takes back only its last number.
+      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1`, { token: session.token });
       const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
-      entries.sort((a, b) => a.version - b.version);
-      return entries.length ? entries[entries.length - 1].text : '';
+      // One action may make several lines (a die that ends a leg): all of them.
+      const newest = Math.max(...entries.map((e) => e.version));
+      return entries.filter((e) => e.version === newest).map((e) => e.text).join(' ');
     } catch {
       return '';
     }
@@ -132,7 +135,7 @@ export function tableScreen(root, session) {
 
   /**
    * @typedef {{version: number, by?: string, text: string, undone?: boolean}} HistoryEntry
-   * @typedef {{round: number, entries: HistoryEntry[]}} HistoryRound
+   * @typedef {{round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
    * @typedef {{rounds?: HistoryRound[], more?: boolean, next_before?: number|null}} HistoryPage
    */
   /** @type {HistoryPage[]} the pages shown, newest first (the server sends the latest 200 entries) */
@@ -177,13 +180,16 @@ export function tableScreen(root, session) {
     // A round may run across two pages: merge by round, oldest entries first.
     /** @type {Map<number, HistoryEntry[]>} */
     const byRound = new Map();
+    /** @type {Map<number, string>} the server's heading of each round ("1레그") */
+    const labels = new Map();
     for (const page of historyPages.slice().reverse()) {
       for (const r of page.rounds || []) {
         if (!r.entries || !r.entries.length) continue;
         byRound.set(r.round, [...(byRound.get(r.round) || []), ...r.entries]);
+        if (r.label) labels.set(r.round, r.label);
       }
     }
-    const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([round, entries]) => ({ round, entries }));
+    const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([round, entries]) => ({ round, entries, label: labels.get(round) }));
     if (!rounds.length) {
       historyList.replaceChildren(h('p', { class: 'hint', t: 'table.history_empty' }));
       return;
@@ -194,7 +200,7 @@ export function tableScreen(root, session) {
       : null;
     // Newest first: what just happened is what people ask about.
     historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
-      h('h3', r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
+      h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
       h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
         h('span', { text: e.text }),
         e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))), ...(older ? [older] : []));

@@ -179,5 +179,5 @@ def test_every_event_type_reads_in_both_languages(mk, do) -> None:
         == "Eli rolled the grey die: B1, the black crazy camel moves"
     )
     assert (
-        ENGINE.describe(seen["die_rolled"], "ko", names) == "Eli: 회색 주사위 B1 → 검정 미친 낙타"
+        ENGINE.describe(seen["die_rolled"], "ko", names) == "Eli: 회색 주사위 검1 → 검정 미친 낙타"
     )
