@@ -53,9 +53,10 @@ export function declarePanel(ctx) {
       number = n;
       chosen.clear();
     }
-    const banned = v.restricted_digits.includes(n % 10);
+    const d = v.count.restricted_digit;
+    const banned = d !== null && d !== undefined;
     title.textContent = ctx.t('declare.title', { n });
-    note.textContent = banned ? ctx.t('declare.banned', { n, d: n % 10 }) : ctx.t('declare.help');
+    note.textContent = banned ? ctx.t('declare.banned', { n, d }) : ctx.t('declare.help');
     for (const p of v.players) {
       let b = buttons.get(p);
       if (!b) {

@@ -3,7 +3,7 @@
 // which rows are targets is decided by the caller from the server's `legal`.
 
 import { h } from '../../ui.js';
-import { CASTLE_ROWS, ELIMINATED, THRONE, charLabel, posText, rowText, token } from './common.js';
+import { ELIMINATED, THRONE, castleRowsOf, charLabel, posText, rowOf, rowText, token } from './common.js';
 
 /**
  * @typedef {import('./common.js').Ctx} Ctx
@@ -27,7 +27,7 @@ import { CASTLE_ROWS, ELIMINATED, THRONE, charLabel, posText, rowText, token } f
  * @param {CastleOpts} o
  */
 export function castleRows(ctx, view, o) {
-  const rows = o.rows || CASTLE_ROWS;
+  const rows = o.rows || castleRowsOf(view);
   return h('ol', { class: 'ku-castle', 'aria-label': ctx.t('castle.title') }, ...rows.map((row) => {
     const chars = o.contents(row);
     const cap = o.cap(row);
@@ -40,7 +40,7 @@ export function castleRows(ctx, view, o) {
       h('span', { class: 'ku-row-meta' },
         // Inside a button the button's own words say which row; elsewhere the count says it.
         h('span', { class: 'ku-count', 'aria-label': target ? null : `${rowText(ctx, row)}: ${countText}`, text: countText }),
-        row === ELIMINATED ? null : h('span', { class: 'ku-row-pts', text: ` · ${ctx.t('points', { n: row === THRONE ? 10 : row })}` })),
+        row === ELIMINATED ? null : h('span', { class: 'ku-row-pts', text: ` · ${ctx.t('points', { n: rowOf(view, row).points })}` })),
     ];
     const cls = ['ku-row'];
     if (row === THRONE) cls.push('throne');
@@ -121,7 +121,7 @@ export function playCastle(ctx, snap, ui) {
   const contents = (/** @type {Row} */ row) => (row === THRONE ? (castle.throne ? [castle.throne] : []) : castle.levels[/** @type {number} */ (row)] || []);
   const rows = castleRows(ctx, view, {
     contents,
-    cap: (row) => (row === THRONE ? 1 : row === 0 ? null : castle.cap),
+    cap: (row) => rowOf(view, row).cap,
     mine,
     selected: sel,
     disabled: ui.busy,
