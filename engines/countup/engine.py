@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from engines.base import Action, Engine, Event, Rng, Step
+from engines.base import Action, Modules, Rng, SkeletonEngine
 from engines.countup import actions, describe, flow, result, sample, views
 from engines.countup.options import (
     DECK,
@@ -30,7 +29,7 @@ from engines.countup.state import (
 )
 
 
-class CountUpEngine(Engine):
+class CountUpEngine(SkeletonEngine):
     name = "countup"
     title = {"ko": "카운트 업", "en": "Count Up"}
     options_schema = OPTIONS_SCHEMA
@@ -39,6 +38,7 @@ class CountUpEngine(Engine):
     random_option_fields = RANDOM_OPTION_FIELDS
     sealing_events = frozenset({"round_ended", "round_scored", "game_over"})
     state_type = State
+    modules = Modules(actions.apply, views.view, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS
@@ -108,21 +108,6 @@ class CountUpEngine(Engine):
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         return sample.sample(state, player, template, rng)
 
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return actions.apply(state, action)
-
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        return views.view(state, player)
-
-    def result(self, state: State, steps: Iterable[Step]) -> dict[str, Any] | None:
-        return result.result(state, steps)
-
-    def public_players(self, state: State) -> dict[str, dict[str, Any]]:
-        return views.public_players(state)
-
     def status(self, state: State) -> dict[str, Any]:
         return {"round": state.round, "over": state.phase == OVER}
-
-    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
-        return describe.describe(event, lang, names)
 

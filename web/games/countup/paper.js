@@ -3,6 +3,7 @@
 // their crossed cells (the host may enter them for anyone).
 
 import { h } from '../../ui.js';
+import { panel } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
@@ -186,13 +187,5 @@ export function bonusPanel(ctx) {
     }
   }
 
-  return {
-    el,
-    /** @param {any} next */
-    update(next) {
-      snap = next;
-      render();
-    },
-    relabel: render,
-  };
+  return panel(el, (next) => { snap = next; }, render);
 }

@@ -22,6 +22,29 @@ import { ELIMINATED, THRONE, castleRowsOf, charLabel, posText, rowOf, rowText, t
  */
 
 /**
+ * A character where it stands (a castle row or a tray), tappable when the
+ * caller's `tokenClick` gives it an action.
+ * @param {Ctx} ctx
+ * @param {any} view
+ * @param {string} ch
+ * @param {{mine?: Set<string>, selected?: string|null, tokenClick?: (ch: string) => (() => void)|null,
+ *          disabled?: boolean}} o
+ * @param {string|undefined} where
+ */
+function placedToken(ctx, view, ch, o, where) {
+  const click = o.tokenClick ? o.tokenClick(ch) : null;
+  return token(ctx, view, ch, {
+    mine: o.mine ? o.mine.has(ch) : false,
+    selectable: Boolean(click),
+    selected: o.selected === ch,
+    pressed: click ? o.selected === ch : undefined,
+    onclick: click || undefined,
+    disabled: Boolean(click && o.disabled),
+    extra: where,
+  });
+}
+
+/**
  * @param {Ctx} ctx
  * @param {any} view
  * @param {CastleOpts} o
@@ -55,18 +78,7 @@ export function castleRows(ctx, view, o) {
         ? h('button', { type: 'button', class: 'ku-row-head', disabled: Boolean(o.disabled), onclick: (/** @type {Event} */ e) => { e.stopPropagation(); target.onclick(); } },
           ...head, h('span', { class: 'sr-only', text: target.label }))
         : h('div', { class: 'ku-row-head' }, ...head),
-      h('div', { class: 'ku-row-tokens' }, ...chars.map((ch) => {
-        const click = o.tokenClick ? o.tokenClick(ch) : null;
-        return token(ctx, view, ch, {
-          mine: o.mine ? o.mine.has(ch) : false,
-          selectable: Boolean(click),
-          selected: o.selected === ch,
-          pressed: click ? o.selected === ch : undefined,
-          onclick: click || undefined,
-          disabled: Boolean(click && o.disabled),
-          extra: rowText(ctx, row),
-        });
-      })));
+      h('div', { class: 'ku-row-tokens' }, ...chars.map((ch) => placedToken(ctx, view, ch, o, rowText(ctx, row)))));
     // The whole row is the target for a thumb; the head button is the accessible one.
     if (target && !o.disabled) li.addEventListener('click', target.onclick);
     return li;
@@ -84,18 +96,7 @@ export function tray(ctx, view, o) {
   return h('div', { class: `ku-tray ${o.cls || ''}` },
     h('h3', { text: o.title }),
     o.chars.length
-      ? h('div', { class: 'ku-tray-tokens' }, ...o.chars.map((ch) => {
-        const click = o.tokenClick ? o.tokenClick(ch) : null;
-        return token(ctx, view, ch, {
-          mine: o.mine ? o.mine.has(ch) : false,
-          selectable: Boolean(click),
-          selected: o.selected === ch,
-          pressed: click ? o.selected === ch : undefined,
-          onclick: click || undefined,
-          disabled: Boolean(click && o.disabled),
-          extra: o.where,
-        });
-      }))
+      ? h('div', { class: 'ku-tray-tokens' }, ...o.chars.map((ch) => placedToken(ctx, view, ch, o, o.where)))
       : h('p', { class: 'hint', text: ctx.t('castle.none') }));
 }
 
