@@ -57,6 +57,9 @@ import redis
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests import api_client  # noqa: E402  (after the path: the bench runs as a script)
+
 PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
 # Seats per table by game, within each game's limits.
 SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
@@ -72,13 +75,7 @@ def free_port() -> int:
 
 
 def http(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(base + path, method=method, headers=headers,
-                                 data=json.dumps(body).encode() if body is not None else None)
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.loads(r.read())
+    return api_client.call(base, method, path, body, token, timeout=30)
 
 
 def wait_http(url: str, timeout: float = 30) -> None:

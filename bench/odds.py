@@ -46,27 +46,12 @@ else:
 os.sched_setaffinity(0, {_CPU})
 
 from engines.camelup import odds, odds_np, odds_sim  # noqa: E402
+from tests.engines.camelup import golden  # noqa: E402
 
 DICE = ["blue", "green", "yellow", "red", "purple", "grey"]
 POSITIONS: dict[str, dict[str, Any]] = {
-    "golden A (start)": {
-        "track": {
-            1: ["blue", "green"],
-            2: ["red", "yellow"],
-            3: ["purple"],
-            14: ["black"],
-            15: ["white"],
-        },
-    },
-    "golden B": {
-        "track": {
-            2: ["red", "blue"],
-            3: ["green"],
-            5: ["black", "yellow"],
-            6: ["purple"],
-            7: ["white"],
-        },
-    },
+    "golden A (start)": {"track": golden.TRACK_A},
+    "golden B": {"track": golden.TRACK_B},
     "tiles": {
         "track": {
             4: ["blue", "green"],

@@ -49,6 +49,9 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests import api_client  # noqa: E402  (after the path: the bench runs as a script)
+
 CHROMIUM = os.environ.get("TABLEMATE_E2E_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -76,12 +79,7 @@ def free_port() -> int:
 
 
 def post(base: str, path: str, body: dict, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
+    return api_client.call(base, "POST", path, body, token)
 
 
 class Server:

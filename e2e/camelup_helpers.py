@@ -17,9 +17,12 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from e2e import lobby
 from e2e.conftest import AppServer
 from e2e.traffic import Traffic  # noqa: F401  (re-exported for the tests)
 from engines.camelup import ENGINE
+from tests import api_client
+from tests.engines.camelup import golden
 
 RACING = ("blue", "green", "yellow", "red", "purple")
 COLOUR_WORDS = {
@@ -33,20 +36,11 @@ POSITION_A = {
     "crazy": [["black", 14], ["white", 15]],
 }
 #: Its exact counts out of 5,598,720 as 1st / 2nd / last.
-GOLDEN_A = {
-    "green": (1_584_896, 1_035_744, 415_872),
-    "yellow": (1_715_648, 1_369_472, 262_464),
-    "red": (606_912, 1_086_560, 1_626_688),
-    "blue": (482_592, 776_864, 2_262_880),
-    "purple": (1_208_672, 1_330_080, 1_030_816),
-}
+GOLDEN_A = golden.COUNTS_A
 LABELS = {
-    "ko": {"join_title": "테이블에 참가", "name": "내 이름", "join": "참가하기", "lobby": "대기실",
-           "start": "게임 시작", "game": "게임", "title": "카멜업 2판", "create": "테이블 만들기",
-           "mode": "플레이 방식", "pyramid": "피라미드만"},
-    "en": {"join_title": "Join the table", "name": "Your name", "join": "Join table", "lobby": "Lobby",
-           "start": "Start game", "game": "Game", "title": "Camel Up (2nd edition)", "create": "Create table",
-           "mode": "Play mode", "pyramid": "Pyramid only"},
+    "ko": {**lobby.LABELS["ko"], "title": "카멜업 2판", "mode": "플레이 방식", "pyramid": "피라미드만"},
+    "en": {**lobby.LABELS["en"], "title": "Camel Up (2nd edition)", "mode": "Play mode",
+           "pyramid": "Pyramid only"},
 }
 VIBRATE_SPY = "window.__vibrations = []; navigator.vibrate = (p) => { window.__vibrations.push(p); return true; };"
 
@@ -62,14 +56,8 @@ def fixed_random_server(redis_url: str, log: Path) -> AppServer:
 
 
 def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.load(r)
+        return api_client.call(base, method, path, body, token)
     except urllib.error.HTTPError as e:
         raise AssertionError(f"{method} {path}: {e.code} {e.read().decode(errors='replace')}") from None
 
@@ -87,7 +75,8 @@ def snapshot(base: str, table: str, token: str | None = None) -> dict[str, Any]:
     return call(base, "GET", f"/api/tables/{table}", token=token)
 
 
-def create_table(base: str, name: str, options: dict[str, Any]) -> tuple[str, str]:
+def api_create_table(base: str, name: str, options: dict[str, Any]) -> tuple[str, str]:
+    """A table made through the API (a fixed board needs it): its id and the host's token."""
     res = call(base, "POST", "/api/tables", {"game": "camelup", "name": name, "options": options})
     return res["table"], res["player"]["token"]
 
@@ -102,13 +91,9 @@ def open_as(page: Page, table: str, token: str) -> None:
     page.goto(f"/t/{table}")
 
 
-def join(page: Page, base: str, table: str, name: str, lang: str) -> str:
-    lab = LABELS[lang]
-    page.goto(f"{base}/t/{table}")
-    expect(page.get_by_role("heading", name=lab["join_title"])).to_be_visible()
-    page.get_by_label(lab["name"], exact=True).fill(name)
-    page.get_by_role("button", name=lab["join"]).click()
-    expect(page.get_by_role("heading", name=lab["lobby"])).to_be_visible()
+def join_for_token(page: Page, base: str, table: str, name: str, lang: str) -> str:
+    """``lobby.join``, then the seat token the phone keeps."""
+    lobby.join(page, f"{base}/t/{table}", name, lang)
     return page.evaluate("t => localStorage.getItem(`tablemate.token.${t}`)", table)
 
 

@@ -115,33 +115,42 @@ class AppServer:
             _stop(self.proc)
             self.proc = None
 
+    def __enter__(self) -> AppServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
 
 @pytest.fixture(scope="session")
 def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of the app on a free port, on the real Redis."""
-    app = AppServer(redis_url, tmp_path_factory.mktemp("server") / "server.log")
-    app.start()
-    try:
+    with AppServer(redis_url, tmp_path_factory.mktemp("server") / "server.log") as app:
         yield app.base
-    finally:
-        app.stop()
 
 
 @pytest.fixture
 def own_server(redis_url: str, tmp_path: Path) -> Iterator[AppServer]:
     """A server of the test's own, which the test may stop and restart."""
-    app = AppServer(redis_url, tmp_path / "server.log")
-    app.start()
-    try:
+    with AppServer(redis_url, tmp_path / "server.log") as app:
         yield app
-    finally:
-        app.stop()
 
 
 @pytest.fixture(scope="session")
 def games(server: str) -> list[dict]:
     with urllib.request.urlopen(f"{server}/api/games", timeout=5) as r:
         return json.load(r)["games"]
+
+
+@pytest.fixture
+def toy(games: list[dict]) -> dict:
+    """The toy game's GET /api/games entry (tests/toy_engine.py): tests of the
+    platform itself play it."""
+    found = next((g for g in games if g["name"] == "toy"), None)
+    if found is None:
+        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
+    return found
 
 
 @pytest.fixture(scope="session")

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from playwright.sync_api import Page, expect
 
@@ -75,31 +73,13 @@ def public_snapshot(server: str, table: str) -> dict:
     return get_json(f"{server}/api/tables/{table}")
 
 
-def create_table(page: Page, lang: str, name: str, pace: int | None = None, paper: bool = False) -> str:
+def options(lang: str, pace: int | None = None, paper: bool = False) -> dict[str, str]:
+    """The home screen's option fields (by label) for ``lobby.create_table``."""
     t = L[lang]
-    page.goto("/")
-    page.get_by_label(t["game"], exact=True).select_option(label=t["title"])
-    if pace is not None or paper:
-        page.get_by_text(t["options"], exact=True).click()
-        if pace is not None:
-            page.get_by_label(t["pace"], exact=True).fill(str(pace))
-        if paper:
-            page.get_by_label(t["sheet_mode"], exact=True).select_option(label=t["paper"])
-    page.get_by_label(t["name"], exact=True).fill(name)
-    page.get_by_role("button", name=t["create"]).click()
-    expect(page.get_by_role("heading", name=t["lobby"])).to_be_visible()
-    m = re.fullmatch(r"/t/([A-Za-z0-9_-]+)", urlsplit(page.url).path)
-    assert m, page.url
-    return m.group(1)
-
-
-def join(page: Page, url: str, lang: str, name: str) -> None:
-    t = L[lang]
-    page.goto(url)
-    expect(page.get_by_role("heading", name=t["join_title"])).to_be_visible()
-    page.get_by_label(t["name"], exact=True).fill(name)
-    page.get_by_role("button", name=t["join"]).click()
-    expect(page.get_by_role("heading", name=t["lobby"])).to_be_visible()
+    out = {t["pace"]: str(pace)} if pace is not None else {}
+    if paper:
+        out[t["sheet_mode"]] = t["paper"]
+    return out
 
 
 def enter_sheet(page: Page, lang: str, numbers: list[int]) -> None:

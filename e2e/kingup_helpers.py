@@ -1,62 +1,20 @@
-"""Helpers of the King Up! end-to-end tests: joining phones, a replica of the game
+"""Helpers of the King Up! end-to-end tests: seat tokens, a replica of the game
 in the engine (the expected scores), and a recorder that checks every byte a phone
 receives for another seat's secrets."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from e2e.traffic import Traffic  # noqa: F401  (re-exported for the tests)
 from engines.kingup import ENGINE
 
 CHARS = frozenset("ABCDEFGHIJKLM")
 TITLES = {"ko": "킹업!", "en": "King Up!"}
-LABELS = {
-    "ko": {"game": "게임", "name": "내 이름", "create": "테이블 만들기", "lobby": "대기실",
-           "join_title": "테이블에 참가", "join": "참가하기", "start": "게임 시작"},
-    "en": {"game": "Game", "name": "Your name", "create": "Create table", "lobby": "Lobby",
-           "join_title": "Join the table", "join": "Join table", "start": "Start game"},
-}
-
-
-def create_table(page: Page, name: str, lang: str, options: dict[str, str] | None = None) -> str:
-    """Home screen: pick King Up!, set options by their labels, create. Returns the table id.
-
-    ``options`` maps a field's label to a value: an option's label for a select, text
-    for a number field.
-    """
-    lab = LABELS[lang]
-    page.goto("/")
-    page.get_by_label(lab["game"], exact=True).select_option(label=TITLES[lang])
-    if options:
-        page.locator("details.options summary").click()
-        for label, value in options.items():
-            field = page.get_by_label(label, exact=True)
-            if field.evaluate("e => e.tagName") == "SELECT":
-                field.select_option(label=value)
-            else:
-                field.fill(value)
-    page.get_by_label(lab["name"], exact=True).fill(name)
-    page.get_by_role("button", name=lab["create"]).click()
-    expect(page.get_by_role("heading", name=lab["lobby"])).to_be_visible()
-    m = re.fullmatch(r"/t/([A-Za-z0-9_-]+)", urlsplit(page.url).path)
-    assert m, page.url
-    return m.group(1)
-
-
-def join(page: Page, url: str, name: str, lang: str) -> None:
-    lab = LABELS[lang]
-    page.goto(url)
-    expect(page.get_by_role("heading", name=lab["join_title"])).to_be_visible()
-    page.get_by_label(lab["name"], exact=True).fill(name)
-    page.get_by_role("button", name=lab["join"]).click()
-    expect(page.get_by_role("heading", name=lab["lobby"])).to_be_visible()
 
 
 def token_of(page: Page, table: str) -> str:

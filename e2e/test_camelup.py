@@ -22,20 +22,21 @@ from e2e.camelup_helpers import (
     VIBRATE_SPY,
     Replica,
     Traffic,
+    api_create_table,
     board_on,
-    create_table,
     do_bet,
     do_finish,
     do_partner,
     do_tile,
     fixed_random_server,
-    join,
+    join_for_token,
     leaks,
     open_as,
     send,
     snapshot,
     wait_version,
 )
+from e2e.lobby import create_table
 
 NAMES = {"p1": "민수", "p2": "Bora", "p3": "지훈", "p4": "Dana", "p5": "서연", "p6": "Eli"}
 LANGS = {"p1": "ko", "p2": "en", "p3": "ko", "p4": "en", "p5": "ko", "p6": "en"}
@@ -49,12 +50,8 @@ PLAN = ["bet", "roll", "tile", "finish", "roll", "roll", "bet", "roll", "finish"
 def fixed(redis_url: str, tmp_path_factory: pytest.TempPathFactory, games) -> Iterator[str]:
     if not any(g["name"] == "camelup" for g in games):
         skip_or_fail("Camel Up is not registered")
-    app = fixed_random_server(redis_url, tmp_path_factory.mktemp("camelup") / "server.log")
-    app.start()
-    try:
+    with fixed_random_server(redis_url, tmp_path_factory.mktemp("camelup") / "server.log") as app:
         yield app.base
-    finally:
-        app.stop()
 
 
 def seat_table(phone, base: str, seats: list[str], options: dict) -> tuple[str, dict[str, Page], dict[str, str], dict[str, Traffic]]:
@@ -67,12 +64,12 @@ def seat_table(phone, base: str, seats: list[str], options: dict) -> tuple[str, 
         page.add_init_script(VIBRATE_SPY)
         traffic[p] = Traffic(page, p)
         pages[p] = page
-    table, host_token = create_table(base, NAMES["p1"], options)
+    table, host_token = api_create_table(base, NAMES["p1"], options)
     tokens = {"p1": host_token}
     open_as(pages["p1"], table, host_token)
     expect(pages["p1"].get_by_role("heading", name=LABELS["ko"]["lobby"])).to_be_visible()
     for p in seats[1:]:
-        tokens[p] = join(pages[p], base, table, NAMES[p], LANGS[p])
+        tokens[p] = join_for_token(pages[p], base, table, NAMES[p], LANGS[p])
     snap = snapshot(base, table, host_token)
     assert [pl["id"] for pl in snap["players"]] == seats
     pages["p1"].get_by_role("button", name=LABELS["ko"]["start"]).click()
@@ -331,14 +328,7 @@ def test_pyramid_only_leg_on_one_phone(phone, server):
     page = phone("en-US")
     page.add_init_script(VIBRATE_SPY)
     lab = LABELS["en"]
-    page.goto("/")
-    page.get_by_label(lab["game"], exact=True).select_option(label=lab["title"])
-    page.locator("details.options summary").click()
-    page.get_by_label(lab["mode"], exact=True).select_option(label=lab["pyramid"])
-    page.get_by_label(lab["name"], exact=True).fill("Mina")
-    page.get_by_role("button", name=lab["create"]).click()
-    expect(page.get_by_role("heading", name=lab["lobby"])).to_be_visible()
-    table = re.search(r"/t/([A-Za-z0-9_-]+)", page.url).group(1)
+    table = create_table(page, lab["title"], "Mina", "en", {lab["mode"]: lab["pyramid"]})
     page.get_by_role("button", name=lab["start"]).click()
     expect(page.locator(".cm-roll")).to_be_enabled()
     token = page.evaluate("t => localStorage.getItem(`tablemate.token.${t}`)", table)

@@ -13,9 +13,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import skip_or_fail
+from e2e.lobby import create_table, join
 from e2e.test_offline import history_texts
-from e2e.test_platform import create_table, join
 from tests.server.tcpproxy import TcpProxy
 
 
@@ -31,19 +30,32 @@ def proxy(own_server):
     p.close()
 
 
-def test_silent_network_shown_within_seconds_and_no_tap_lost_or_doubled(phone, games, server, proxy):
-    toy = next((g for g in games if g["name"] == "toy"), None)
-    if toy is None:
-        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
+def host_and_late(phone, toy, proxy) -> tuple[Page, Page, str]:
+    """The toy game started by Host, with Late on a second instance through the
+    proxy, connected and able to note: the two phones and the table id."""
     host = phone("en-US")
     table = create_table(host, toy, "Host", "en")
-    # Late reaches a second instance through the proxy.
     late = phone("en-US", base_url=proxy.url)
     join(late, f"{proxy.url}/t/{table}", "Late", "en")
     host.get_by_role("button", name="Start game").click()
-    for page in (host, late):
-        expect(page.locator("html")).to_have_attribute("data-connection", "open")
+    expect(late.locator("html")).to_have_attribute("data-connection", "open")
     expect(late.get_by_role("button", name=re.compile(r"^note"))).to_be_visible()
+    return host, late, table
+
+
+def late_notes(server: str, table: str) -> list[str]:
+    """Late's notes in the history, waiting up to 10 s for the first one."""
+    deadline = time.monotonic() + 10
+    while True:
+        notes = [t for t in history_texts(server, table) if t.startswith("Late: noted")]
+        if notes or time.monotonic() > deadline:
+            return notes
+        time.sleep(0.3)
+
+
+def test_silent_network_shown_within_seconds_and_no_tap_lost_or_doubled(phone, toy, server, proxy):
+    host, late, table = host_and_late(phone, toy, proxy)
+    expect(host.locator("html")).to_have_attribute("data-connection", "open")
     # Both seats live: no one is marked offline.
     expect(host.locator(".scoreboard .dot.off")).to_have_count(0)
 
@@ -70,26 +82,12 @@ def test_silent_network_shown_within_seconds_and_no_tap_lost_or_doubled(phone, g
     expect(late.get_by_role("button", name="add n=1")).to_be_enabled(timeout=10_000)
     expect(score_row(host, "Late").locator(".dot.off")).to_have_count(0, timeout=15_000)
 
-    deadline = time.monotonic() + 10
-    while True:
-        notes = [t for t in history_texts(server, table) if t.startswith("Late: noted")]
-        if notes or time.monotonic() > deadline:
-            break
-        time.sleep(0.3)
+    notes = late_notes(server, table)
     assert len(notes) == 1, f"the tap on the silent network was lost or doubled: {history_texts(server, table)}"
 
 
-def test_tap_while_offline_is_queued_and_sent_once(phone, games, server, proxy):
-    toy = next((g for g in games if g["name"] == "toy"), None)
-    if toy is None:
-        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
-    host = phone("en-US")
-    table = create_table(host, toy, "Host", "en")
-    late = phone("en-US", base_url=proxy.url)
-    join(late, f"{proxy.url}/t/{table}", "Late", "en")
-    host.get_by_role("button", name="Start game").click()
-    expect(late.locator("html")).to_have_attribute("data-connection", "open")
-    expect(late.get_by_role("button", name=re.compile(r"^note"))).to_be_visible()
+def test_tap_while_offline_is_queued_and_sent_once(phone, toy, server, proxy):
+    _, late, table = host_and_late(phone, toy, proxy)
 
     proxy.silent.set()
     expect(late.locator("html")).to_have_attribute("data-connection", "offline", timeout=8_000)
@@ -101,12 +99,7 @@ def test_tap_while_offline_is_queued_and_sent_once(phone, games, server, proxy):
 
     proxy.silent.clear()
     expect(late.locator("html")).to_have_attribute("data-connection", "open", timeout=20_000)
-    deadline = time.monotonic() + 10
-    while True:
-        notes = [t for t in history_texts(server, table) if t.startswith("Late: noted")]
-        if notes or time.monotonic() > deadline:
-            break
-        time.sleep(0.3)
+    late_notes(server, table)
     # A little longer: a second copy would land now if one were coming.
     time.sleep(3)
     notes = [t for t in history_texts(server, table) if t.startswith("Late: noted")]

@@ -16,14 +16,14 @@ from e2e.countup_helpers import (
     L,
     Wire,
     check_secrecy,
-    create_table,
     enter_sheet,
-    join,
+    options,
     public_snapshot,
     random_sheets,
     replay,
     star_sheets,
 )
+from e2e.lobby import create_table, join
 from engines.countup import ENGINE
 
 NAMES = {"ko": ["민수", "보라", "지훈"], "en": ["Mina", "Bora", "Jin"]}
@@ -52,9 +52,9 @@ def seat_up(phone, server: str, lang: str, pace: int, paper: bool = False) -> tu
         wire.attach(page)
         pages.append(page)
         wires.append(wire)
-    table = create_table(pages[0], lang, NAMES[lang][0], pace=pace, paper=paper)
+    table = create_table(pages[0], L[lang]["title"], NAMES[lang][0], lang, options(lang, pace, paper))
     for page, name in zip(pages[1:], NAMES[lang][1:], strict=True):
-        join(page, f"{server}/t/{table}", lang, name)
+        join(page, f"{server}/t/{table}", name, lang)
     pages[0].get_by_role("button", name=L[lang]["start_game"]).click()
     for page in pages:
         expect(page.get_by_role("heading", level=1, name=L[lang]["title"])).to_be_visible()
@@ -279,18 +279,10 @@ def test_manual_cards_danger_zone_and_a_named_caller(phone, server):
     t = L["ko"]
     pages = [phone("ko-KR") for _ in range(3)]
     host, bora, jihun = pages
-    host.goto("/")
-    host.get_by_label(t["game"], exact=True).select_option(label=t["title"])
-    host.get_by_text(t["options"], exact=True).click()
-    host.get_by_label("제한카드", exact=True).select_option(label="실제 카드를 호스트가 입력")
-    host.get_by_label("위험구간 규칙 (추가 규칙)", exact=True).check()
-    host.get_by_label(t["pace"], exact=True).fill("100")
-    host.get_by_label(t["name"], exact=True).fill("민수")
-    host.get_by_role("button", name=t["create"]).click()
-    expect(host.get_by_role("heading", name=t["lobby"])).to_be_visible()
-    table = host.url.rsplit("/", 1)[1]
-    join(bora, f"{server}/t/{table}", "ko", "보라")
-    join(jihun, f"{server}/t/{table}", "ko", "지훈")
+    table = create_table(host, t["title"], "민수", "ko", {
+        "제한카드": "실제 카드를 호스트가 입력", "위험구간 규칙 (추가 규칙)": "on", t["pace"]: "100"})
+    join(bora, f"{server}/t/{table}", "보라", "ko")
+    join(jihun, f"{server}/t/{table}", "지훈", "ko")
     host.get_by_role("button", name=t["start_game"]).click()
 
     # Nobody writes before the cards are in; the host taps the card's digits.

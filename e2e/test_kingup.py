@@ -13,7 +13,8 @@ import urllib.request
 from playwright.sync_api import Page, expect
 
 from conftest import skip_or_fail
-from e2e.kingup_helpers import Replica, Traffic, create_table, join, leaks, token_of
+from e2e.kingup_helpers import TITLES, Replica, Traffic, leaks, token_of
+from e2e.lobby import create_table, join
 
 SEATS = ["p1", "p2", "p3", "p4"]
 NAMES = {"p1": "민수", "p2": "Bora", "p3": "지훈", "p4": "Dana"}
@@ -76,7 +77,7 @@ def test_four_phones_play_three_rounds(phone, server, games):
         traffic[p] = Traffic(page, [p])
         pages[p] = page
 
-    table = create_table(pages["p1"], NAMES["p1"], "ko")
+    table = create_table(pages["p1"], TITLES["ko"], NAMES["p1"], "ko")
     for p in SEATS[1:]:
         join(pages[p], f"{server}/t/{table}", NAMES[p], LANGS[p])
     pages["p1"].get_by_role("button", name="게임 시작").click()
@@ -203,7 +204,7 @@ def test_score_only_round_on_one_phone(phone, server, games):
     if not any(g["name"] == "kingup" for g in games):
         skip_or_fail("King Up! is not registered")
     host, bora, jihun = phone("ko-KR"), phone("en-US"), phone("ko-KR")
-    table = create_table(host, "민수", "ko", {"플레이 방식": "점수만", "라운드 수": "1"})
+    table = create_table(host, TITLES["ko"], "민수", "ko", {"플레이 방식": "점수만", "라운드 수": "1"})
     join(bora, f"{server}/t/{table}", "Bora", "en")
     join(jihun, f"{server}/t/{table}", "지훈", "ko")
     host.get_by_role("button", name="게임 시작").click()

@@ -9,7 +9,8 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from e2e.test_platform import api_join, create_table, seat_names
+from e2e.lobby import create_table
+from e2e.test_platform import api_join, seat_names
 
 XSS = "<img src=x onerror=alert(1)>"
 LONG_KO = "가나다라마바사아자차카타파하" * 14  # 196 characters (200 is the most accepted)

@@ -10,8 +10,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from conftest import skip_or_fail
-from e2e.test_platform import create_table, join
+from e2e.lobby import create_table, join
 
 OFFLINE_MS = 60_000
 
@@ -22,10 +21,7 @@ def history_texts(server: str, table: str) -> list[str]:
     return [e["text"] for rnd in data["rounds"] for e in rnd["entries"] if not e["undone"]]
 
 
-def test_phone_offline_for_a_minute(phone, games, server):
-    toy = next((g for g in games if g["name"] == "toy"), None)
-    if toy is None:
-        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
+def test_phone_offline_for_a_minute(phone, toy, server):
     host = phone("en-US")
     table = create_table(host, toy, "Host", "en")
     mid, late = phone("en-US"), phone("en-US")

@@ -7,13 +7,13 @@ import io
 import json
 import re
 import urllib.request
-from urllib.parse import urlsplit
 
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import Locator, Page, expect
 
 from conftest import skip_or_fail
+from e2e.lobby import create_table, join, title
 
 PREFERRED = ("countup", "kingup", "camelup")
 
@@ -31,11 +31,6 @@ def pick_game(games: list[dict], players: int = 3) -> dict:
     if fits:
         return fits[0]
     skip_or_fail(f"no registered game seats {players} players (GET /api/games lists {[g['name'] for g in games]})")
-
-
-def title(game: dict, lang: str) -> str:
-    t = game.get("title") or game["name"]
-    return t if isinstance(t, str) else t.get(lang) or t["en"]
 
 
 def decode_qr(page: Page, img: Locator) -> str:
@@ -62,30 +57,6 @@ def decode_qr(page: Page, img: Locator) -> str:
 
 def seat_names(page: Page, list_name: str) -> Locator:
     return page.get_by_role("list", name=list_name).locator(".seat-name")
-
-
-def create_table(page: Page, game: dict, name: str, lang: str = "ko") -> str:
-    """On the home screen: pick the game, type a name, create. Returns the table id."""
-    labels = {"ko": ("게임", "내 이름", "테이블 만들기", "대기실"),
-              "en": ("Game", "Your name", "Create table", "Lobby")}[lang]
-    page.goto("/")
-    page.get_by_label(labels[0], exact=True).select_option(label=title(game, lang))
-    page.get_by_label(labels[1], exact=True).fill(name)
-    page.get_by_role("button", name=labels[2]).click()
-    expect(page.get_by_role("heading", name=labels[3])).to_be_visible()
-    m = re.fullmatch(r"/t/([A-Za-z0-9_-]+)", urlsplit(page.url).path)
-    assert m, page.url
-    return m.group(1)
-
-
-def join(page: Page, url: str, name: str, lang: str) -> None:
-    labels = {"ko": ("테이블에 참가", "내 이름", "참가하기", "대기실"),
-              "en": ("Join the table", "Your name", "Join table", "Lobby")}[lang]
-    page.goto(url)
-    expect(page.get_by_role("heading", name=labels[0])).to_be_visible()
-    page.get_by_label(labels[1], exact=True).fill(name)
-    page.get_by_role("button", name=labels[2]).click()
-    expect(page.get_by_role("heading", name=labels[3])).to_be_visible()
 
 
 def test_create_scan_join_reorder_start_reload(phone, games, server):
@@ -241,10 +212,7 @@ def test_big_screen_is_read_only(phone, games, server):
     expect(tablet.get_by_role("heading", name="What you can do")).to_be_hidden()
 
 
-def test_generic_module_play_history_and_undo(phone, games, server):
-    toy = next((g for g in games if g["name"] == "toy"), None)
-    if toy is None:
-        skip_or_fail("the toy engine (tests/toy_engine.py) is not served")
+def test_generic_module_play_history_and_undo(phone, toy, server):
     host = phone("ko-KR")
     table = create_table(host, toy, "민수", "ko")
     guest = phone("en-US")

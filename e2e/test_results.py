@@ -4,10 +4,11 @@ card (a PNG drawn on a canvas), the BG Stats link and play again."""
 from __future__ import annotations
 
 import json
-import urllib.request
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
+
+from tests import api_client
 
 BOARD = {"D": "throne", "A": 5, "G": 5, "K": 5, "B": 4, "H": 4, "C": 3, "E": 3, "M": 3, "I": 2, "J": 1,
          "L": 0, "F": "eliminated"}
@@ -15,13 +16,7 @@ GOALS = {"p1": "DABCIL", "p2": "GKHFJL", "p3": "AGMEJF"}  # 24, 15, 17 each roun
 
 
 def api(server: str, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server + path, method=method, headers=headers,
-                                 data=json.dumps(body).encode() if body is not None else None)
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
+    return api_client.call(server, method, path, body, token)
 
 
 def finished_kingup(server: str) -> tuple[str, str]:

@@ -5,26 +5,20 @@ shown as the generic debug screen."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import ROOT, AppServer
+from tests import api_client
 
 GAMES = {"camelup": ".game-camelup", "kingup": ".game-kingup", "countup": ".game-countup"}
 
 
 def post(server: str, path: str, body: dict, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    req = urllib.request.Request(server + path, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
+    return api_client.call(server, "POST", path, body, token)
 
 
 def started_table(server: str, game: str, players: int = 3) -> tuple[str, str]:

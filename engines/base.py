@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequence, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from engines import codec, history
@@ -79,6 +80,36 @@ def refusal(code: str, message: str | None = None) -> EngineError:
     if code not in COMMON_ERRORS:
         raise KeyError(f"{code!r} is not a common error code")
     return EngineError(code, message or COMMON_ERRORS[code])
+
+
+def payload_schema(
+    properties: dict[str, Any], required: Collection[str] = (), description: str | None = None
+) -> dict[str, Any]:
+    """The JSON Schema of an action payload (or any closed object): these
+    properties, these required, nothing else."""
+    schema: dict[str, Any] = {"type": "object"}
+    if description is not None:
+        schema["description"] = description
+    schema.update(properties=properties, required=list(required), additionalProperties=False)
+    return schema
+
+
+def options_schema(properties: dict[str, Any], dialect: str | None = None) -> dict[str, Any]:
+    """The JSON Schema of a game's table options: these properties (each with its
+    ``default``), nothing else; ``dialect`` is its ``$schema`` when it names one."""
+    head = {} if dialect is None else {"$schema": dialect}
+    return {**head, "type": "object", "additionalProperties": False, "properties": properties}
+
+
+def int_list_schema(lo: int, hi: int, length: int, **extra: Any) -> dict[str, Any]:
+    """The JSON Schema of exactly ``length`` whole numbers from ``lo`` to ``hi``."""
+    return {
+        "type": "array",
+        "items": {"type": "integer", "minimum": lo, "maximum": hi},
+        "minItems": length,
+        "maxItems": length,
+        **extra,
+    }
 
 
 def dispatch(
@@ -293,3 +324,39 @@ class Engine(ABC):
     def load(self, data: JSON) -> Any:
         """The state ``dump`` produced."""
         return codec.load(self.state_type, data)
+
+
+@dataclass(frozen=True)
+class Modules:
+    """The functions of a game package's skeleton modules that its engine hands on:
+    ``actions.apply``, ``views.view``, ``views.public_players``, ``result.result``,
+    ``describe.describe``."""
+
+    apply: Callable[[Any, Action], tuple[Any, list[Event]]]
+    view: Callable[[Any, str | None], dict[str, Any]]
+    public_players: Callable[[Any], dict[str, dict[str, Any]]]
+    result: Callable[[Any, Iterable[Step]], dict[str, Any] | None]
+    describe: Callable[[Event, str, dict[str, str]], str]
+
+
+class SkeletonEngine(Engine):
+    """An engine whose package has the skeleton's modules (docs/architecture.md):
+    the subclass names them in ``modules`` and keeps only what is its own
+    (options, setup, ``legal_actions``, ``status``, draws)."""
+
+    modules: Modules
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+        return self.modules.apply(state, action)
+
+    def view(self, state: Any, player: str | None) -> dict[str, Any]:
+        return self.modules.view(state, player)
+
+    def result(self, state: Any, steps: Iterable[Step]) -> dict[str, Any] | None:
+        return self.modules.result(state, steps)
+
+    def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
+        return self.modules.public_players(state)
+
+    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
+        return self.modules.describe(event, lang, names)

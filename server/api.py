@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from engines.base import Engine
 from server import payload, qr, reads, schemas
 from server.errors import ApiError, rate_limited, store_unavailable
+from server.model import TableDoc
 from server.security import client_address
 from server.tables import Tables
 
@@ -92,12 +93,18 @@ def join(table_id: str) -> Any:
     return jsonify({"player": {"id": pid, "token": token}}), 201
 
 
-@bp.get("/api/tables/<table_id>")
-def get_table(table_id: str) -> Any:
+def _reader(table_id: str) -> tuple[Tables, TableDoc, str | None]:
+    """The table, and who reads it (a seat id, None for a spectator) by the one token check."""
     t = tables()
     doc = t.load(table_id)
     seat = t.authenticate(doc, _token())
-    return jsonify(t.snapshot(doc, seat["id"] if seat else None))
+    return t, doc, seat["id"] if seat else None
+
+
+@bp.get("/api/tables/<table_id>")
+def get_table(table_id: str) -> Any:
+    t, doc, reader = _reader(table_id)
+    return jsonify(t.snapshot(doc, reader))
 
 
 @bp.post("/api/tables/<table_id>/actions")
@@ -126,8 +133,7 @@ def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
 
 @bp.get("/api/tables/<table_id>/history")
 def history(table_id: str) -> Any:
-    t = tables()
-    t.authenticate(t.load(table_id), _token())
+    t, _, _ = _reader(table_id)
     lang = "ko" if request.args.get("lang", "en").lower().startswith("ko") else "en"
     before = _int_arg("before", None, 1, 2**31)
     limit = _int_arg("limit", reads.HISTORY_PAGE, 1, reads.HISTORY_PAGE_MAX)
@@ -137,17 +143,13 @@ def history(table_id: str) -> Any:
 
 @bp.get("/api/tables/<table_id>/analysis")
 def analysis(table_id: str) -> Any:
-    t = tables()
-    doc = t.load(table_id)
-    seat = t.authenticate(doc, _token())
-    return jsonify(t.analysis(doc, seat["id"] if seat else None))
+    t, doc, reader = _reader(table_id)
+    return jsonify(t.analysis(doc, reader))
 
 
 @bp.get("/api/tables/<table_id>/result")
 def result(table_id: str) -> Any:
-    t = tables()
-    doc = t.load(table_id)
-    t.authenticate(doc, _token())
+    t, doc, _ = _reader(table_id)
     # The phone's UTC offset in minutes (east positive), for BG Stats' local date.
     tz = request.args.get("tz", "0")
     # ASCII digits only: str.isdigit() also accepts "³" or "٣", which int() refuses.

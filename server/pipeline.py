@@ -12,7 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from engines.base import Engine, EngineError, Rng
 from server import schemas
@@ -56,6 +56,14 @@ def logged(out: Outcome, by: str) -> LogEntry:
     """Raises the version of ``out.doc`` by one and returns the entry that logs it."""
     out.doc["version"] += 1
     return log_entry(out.doc["version"], by, out.doc["round"], out.kind, out.action, out.events)
+
+
+class PipelineOptions(TypedDict, total=False):
+    """The pipeline's keyword options, as ``Tables`` passes them on."""
+
+    fixed_random: bool
+    rng: Rng | None
+    limits: Limits | None
 
 
 class Pipeline:

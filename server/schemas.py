@@ -11,7 +11,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from engines.base import Engine
+from engines.base import Engine, payload_schema
 from server.errors import ApiError
 from server.schema_fast import Check, compile_schema
 
@@ -55,13 +55,6 @@ ACTION_BODY: dict[str, Any] = {
 }
 
 
-def _payload(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required or [],
-        "additionalProperties": False,
-    }
 
 
 #: Actions every table understands, handled by the platform, not the engine.
@@ -69,17 +62,17 @@ def _payload(properties: dict[str, Any], required: list[str] | None = None) -> d
 PIN: dict[str, Any] = {"type": "string", "pattern": "^[0-9]{4,8}$"}
 
 PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
-    "start": _payload({}),
-    "seats": _payload(
+    "start": payload_schema({}),
+    "seats": payload_schema(
         {"order": {"type": "array", "items": PLAYER_ID, "minItems": 1, "maxItems": 64}}, ["order"]
     ),
-    "rename": _payload({"player": PLAYER_ID, "name": NAME}, ["player", "name"]),
-    "remove": _payload({"player": PLAYER_ID}, ["player"]),
-    "host": _payload({"player": PLAYER_ID}, ["player"]),
-    "undo": _payload({}),
-    "play_again": _payload({}),
-    "pin": _payload({"pin": PIN}, ["pin"]),
-    "unlock": _payload({"pin": PIN}, ["pin"]),
+    "rename": payload_schema({"player": PLAYER_ID, "name": NAME}, ["player", "name"]),
+    "remove": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "host": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "undo": payload_schema({}),
+    "play_again": payload_schema({}),
+    "pin": payload_schema({"pin": PIN}, ["pin"]),
+    "unlock": payload_schema({"pin": PIN}, ["pin"]),
 }
 
 

@@ -15,17 +15,19 @@ talk to; it only routes to the modules that do the work:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engines.base import Engine, Rng
+from engines.base import Engine
 from server import reads, results
-from server.config import Limits
 from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.pipeline import Pipeline
+from server.pipeline import Pipeline, PipelineOptions
 from server.reads import host_filter
 from server.seats import authenticate
 from server.store import Store
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 # Kept importable from here: the engine tests filter templates as snapshots do.
 __all__ = ["Tables", "host_filter"]
@@ -33,17 +35,12 @@ __all__ = ["Tables", "host_filter"]
 
 class Tables:
     def __init__(
-        self,
-        store: Store,
-        engines: Callable[[str], Engine | None],
-        *,
-        fixed_random: bool = False,
-        rng: Rng | None = None,
-        limits: Limits | None = None,
+        self, store: Store, engines: Callable[[str], Engine | None],
+        **options: Unpack[PipelineOptions],
     ) -> None:
         self.store = store
-        self.limits = limits or Limits()
-        self.pipeline = Pipeline(store, engines, fixed_random=fixed_random, rng=rng, limits=self.limits)
+        self.pipeline = Pipeline(store, engines, **options)
+        self.limits = self.pipeline.limits
         self.analyses = reads.AnalysisCache(before_compute=self._limit_analysis)
 
     def engine(self, game: str) -> Engine:

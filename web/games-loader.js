@@ -16,6 +16,7 @@ import { h } from './ui.js';
  *   name: (playerId: string) => string,
  *   act: (action: {type: string, [field: string]: unknown}) => Promise<{version: number, events: unknown[]}>,
  *   vibrate: (pattern: number|number[]) => void,
+ *   gameLegal: (snapshot: Snapshot) => Array<{type: string, [field: string]: unknown}>,
  *   onLangChange: (cb: (lang: 'ko'|'en') => void) => () => void,
  * }} GameContext
  * @typedef {{update: (snapshot: Snapshot) => void, destroy: () => void}} GameInstance

@@ -78,6 +78,20 @@ export function showError(err, game) {
   alertTimer = window.setTimeout(() => { el.hidden = true; el.textContent = ''; }, 6000);
 }
 
+/**
+ * The name typed into a name box, trimmed; when it is empty, says a name is
+ * needed, puts the cursor there and gives null.
+ * @param {HTMLInputElement} input
+ * @returns {string|null}
+ */
+export function typedName(input) {
+  const name = input.value.trim();
+  if (name) return name;
+  showError({ code: 'name_required', message: t('home.name_required') });
+  input.focus();
+  return null;
+}
+
 /** Hides the error region (e.g. when the screen changes). */
 export function clearError() {
   const el = document.getElementById('alert');

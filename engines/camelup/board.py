@@ -11,7 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engines.camelup.constants import CAMELS, CHEER, CRAZY, SIDES, SPACES, is_racing
+from engines.camelup.constants import (
+    CAMELS,
+    CHEER,
+    CRAZY,
+    SIDES,
+    SPACES,
+    TILE_SPACES,
+    is_racing,
+)
 
 if TYPE_CHECKING:
     from engines.camelup.state import State
@@ -184,7 +192,7 @@ def tile_targets(
         else:
             others.add(space)
     out: list[tuple[int, str]] = []
-    for space in range(2, SPACES + 1):
+    for space in TILE_SPACES:
         if track[space - 1] or space in others or space - 1 in others or space + 1 in others:
             continue
         for side in SIDES:

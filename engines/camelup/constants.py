@@ -10,6 +10,8 @@ GREY = "grey"
 DICE: tuple[str, ...] = RACING + (GREY,)
 
 SPACES = 16
+#: R22: a spectator tile never goes on the start space.
+TILE_SPACES: tuple[int, ...] = tuple(range(2, SPACES + 1))
 #: R3: each colour's betting-ticket stack, top first.
 TICKET_STACK: tuple[int, ...] = (5, 3, 2, 2)
 #: R4, R27: five pyramid tickets; the fifth ends the leg.

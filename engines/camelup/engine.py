@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from engines.base import Action, Engine, Event, Rng, Step, refusal
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
 from engines.camelup import actions, board, describe, options, result, schemas, views
 from engines.camelup.constants import (
     CRAZY,
@@ -47,7 +46,7 @@ def _copy_templates(state: State, seat: Seat) -> list[Action]:
     return out
 
 
-class CamelUpEngine(Engine):
+class CamelUpEngine(SkeletonEngine):
     name = "camelup"
     title = {"ko": "카멜업 2판", "en": "Camel Up (2nd edition)"}
     options_schema = options.OPTIONS_SCHEMA
@@ -60,6 +59,7 @@ class CamelUpEngine(Engine):
     round_words = describe.ROUND_WORDS
     host_actions = ("next_round", "set_stack")
     state_type = State
+    modules = Modules(actions.apply, views.view, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         # Pyramid-only: the host's phone alone is enough.
@@ -144,12 +144,6 @@ class CamelUpEngine(Engine):
             return None  # a correction copies the physical board: entered by people, not sampled
         return template
 
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return actions.apply(state, action)
-
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        return views.view(state, player)
-
     def analysis_viewer(self, state: State, player: str | None) -> str | None:
         # Only the tile what-ifs depend on the seat, and only when the seat's own
         # tile is on the board (it is lifted before trying other spots).
@@ -170,15 +164,6 @@ class CamelUpEngine(Engine):
         seed = state.leg * 10 + len(state.tents)
         return odds.analyse(b, seat, state.options.to_json(), seed=seed)
 
-    def result(self, state: State, steps: Iterable[Step]) -> dict[str, Any] | None:
-        return result.result(state, steps)
-
-    def public_players(self, state: State) -> dict[str, dict[str, Any]]:
-        return views.public_players(state)
-
     def status(self, state: State) -> dict[str, Any]:
         return {"round": state.leg, "over": state.phase == OVER}
-
-    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
-        return describe.describe(event, lang, names)
 

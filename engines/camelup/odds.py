@@ -49,12 +49,11 @@ from random import Random
 from typing import Any, Literal
 
 from engines.camelup import odds_py
+from engines.camelup.constants import RACING, SPACES
 from engines.camelup.odds_board import (
     BOO,
     CHEER,
-    RACING,
     SLOT,
-    SPACES,
     Position,
     parse_board,
     ticket_tops,

@@ -15,18 +15,13 @@ from dataclasses import dataclass
 from math import factorial
 from typing import Any
 
-RACING: tuple[str, ...] = ("blue", "green", "yellow", "red", "purple")
-CRAZY: tuple[str, ...] = ("white", "black")
-CAMELS: tuple[str, ...] = RACING + CRAZY
-GREY = "grey"
-DICE: tuple[str, ...] = RACING + (GREY,)
+from engines.camelup.constants import CAMELS, DICE, RACING, SPACES
+from engines.camelup.constants import TICKET_STACK as FULL_STACK
+
 GREY_DIE = 5
 WHITE, BLACK = 5, 6
-SPACES = 16
 CHEER, BOO = 1, 2
 SIDE_NAMES: dict[str, int] = {"cheer": CHEER, "boo": BOO}
-#: R3: a full betting-ticket stack, top first.
-FULL_STACK: tuple[int, ...] = (5, 3, 2, 2)
 #: Height slots per space; 7 camels never need more than 0..6.
 SLOT = 8
 FORWARD_PROGRESS = SPACES + 1

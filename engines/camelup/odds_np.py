@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engines.camelup.constants import SPACES
 from engines.camelup.odds_board import (
     BLACK,
     BOO,
@@ -22,7 +23,6 @@ from engines.camelup.odds_board import (
     FORWARD_PROGRESS,
     GREY_DIE,
     SLOT,
-    SPACES,
     WHITE,
     Position,
 )

@@ -18,12 +18,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from random import Random
 
+from engines.camelup.constants import SPACES
 from engines.camelup.odds_board import (
     BLACK,
     CHEER,
     GREY_DIE,
     SLOT,
-    SPACES,
     WHITE,
     Position,
 )

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines.camelup.odds_board import BLACK, FORWARD_PROGRESS, GREY_DIE, SLOT, SPACES, WHITE
+from engines.camelup.constants import SPACES
+from engines.camelup.odds_board import BLACK, FORWARD_PROGRESS, GREY_DIE, SLOT, WHITE
 
 N_RACING = 5
 N_CAMELS = 7

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, SLOT, SPACES, Position
+from engines.camelup.constants import SPACES
+from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, SLOT, Position
 from engines.camelup.odds_np import (
     _KEY_SHIFT,
     _MASK_SHIFT,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import EngineError, Rng, refusal
+from engines.base import EngineError, Rng, options_schema, refusal
 from engines.camelup.constants import COLOUR_WORDS, CRAZY, RACING, SPACES
 
 FULL = "full"
@@ -22,10 +22,8 @@ _PAIR = {
     "maxItems": 2,
 }
 
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
+OPTIONS_SCHEMA: dict[str, Any] = options_schema(
+    {
         "mode": {
             "enum": [FULL, PYRAMID],
             "default": FULL,
@@ -114,7 +112,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
             "placement order (later on top). Filled in by the server.",
         },
     },
-}
+)
 
 DEFAULTS: dict[str, Any] = {
     key: prop["default"] for key, prop in OPTIONS_SCHEMA["properties"].items()

@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import payload_schema
 from engines.camelup.constants import CAMELS, CRAZY, DICE, PILES, RACING, SIDES, SPACES
-
-
-def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": props,
-        "required": list(required),
-    }
-
 
 _SPACE = {"type": "integer", "minimum": 1, "maximum": SPACES}
 _VALUE = {"type": "integer", "minimum": 1, "maximum": 3}
@@ -22,21 +13,21 @@ _ROLL = {"die": {"enum": list(DICE)}, "value": _VALUE, "color": {"enum": list(CR
 
 ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     # A1
-    "leg_bet": _obj({"camel": {"enum": list(RACING)}}, ("camel",)),
+    "leg_bet": payload_schema({"camel": {"enum": list(RACING)}}, ("camel",)),
     # A2
-    "spectator": _obj({"space": _SPACE, "side": {"enum": list(SIDES)}}, ("space", "side")),
+    "spectator": payload_schema({"space": _SPACE, "side": {"enum": list(SIDES)}}, ("space", "side")),
     # A3: die, value and color are the random outcome, filled in by draw().
-    "pyramid": _obj(dict(_ROLL)),
+    "pyramid": payload_schema(dict(_ROLL)),
     # A3 with diceSource=manual: the table rolled a physical die.
-    "pyramid_manual": _obj(dict(_ROLL), ("die", "value")),
+    "pyramid_manual": payload_schema(dict(_ROLL), ("die", "value")),
     # A4
-    "finish_bet": _obj(
+    "finish_bet": payload_schema(
         {"pile": {"enum": list(PILES)}, "camel": {"enum": list(RACING)}}, ("pile", "camel")
     ),
     # A5
-    "partner": _obj({"with": {"type": "string", "minLength": 1, "maxLength": 64}}, ("with",)),
+    "partner": payload_schema({"with": {"type": "string", "minLength": 1, "maxLength": 64}}, ("with",)),
     # partnershipCopy=ask: which partner ticket to copy at leg scoring.
-    "copy_choice": _obj(
+    "copy_choice": payload_schema(
         {
             "choice": {"enum": ["best", "none", "pyramid", "bet"]},
             "camel": {"enum": list(RACING)},
@@ -45,10 +36,10 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         ("choice",),
     ),
     # Pyramid-only mode: put the dice back and start the next leg.
-    "next_leg": _obj({}),
-    "next_round": _obj({}),
+    "next_leg": payload_schema({}),
+    "next_round": payload_schema({}),
     # Host correction: the physical camels on a space, bottom -> top.
-    "set_stack": _obj(
+    "set_stack": payload_schema(
         {
             "space": _SPACE,
             "camels": {

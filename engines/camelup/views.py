@@ -10,7 +10,15 @@ from collections import Counter
 from typing import Any
 
 from engines.camelup import board
-from engines.camelup.constants import CRAZY, PARTNERSHIP_MIN_PLAYERS, PILES, RACING
+from engines.camelup.constants import (
+    CRAZY,
+    PARTNERSHIP_MIN_PLAYERS,
+    PILES,
+    PYRAMID_TICKETS,
+    RACING,
+    SPACES,
+    TILE_SPACES,
+)
 from engines.camelup.state import OVER, LegReport, PileCard, Result, State, TicketReward
 
 _WHY = {1: "first", 2: "second"}
@@ -91,6 +99,9 @@ def _board(state: State) -> dict[str, Any]:
         )
     return {
         "spaces": spaces,
+        # The screens draw and offer spaces from these, not from the rules.
+        "size": SPACES,
+        "tile_spaces": list(TILE_SPACES),
         "past": None
         if not state.past
         else {
@@ -121,6 +132,8 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             {"die": r.die, "value": r.value, "color": r.color, "camel": r.camel}
             for r in state.tents
         ],
+        # R27: the leg ends with this many dice out (one tent each).
+        "tents_per_leg": PYRAMID_TICKETS,
         "last_roll": None if state.last_roll is None else {
             "die": state.last_roll.die, "value": state.last_roll.value,
             "color": state.last_roll.color, "camel": state.last_roll.camel},

@@ -4,7 +4,7 @@ the state is immutable, so a refusal can never leave a half-applied action."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeGuard
 
 from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
 from engines.countup import count as cnt
@@ -105,12 +105,7 @@ def do_restriction(state: State, action: Action) -> tuple[State, list[Event]]:
     if state.phase != CARDS or state.restriction is not None:
         raise EngineError("already_revealed", "This round's restriction card is already in.")
     digits = action.get("digits")
-    if (
-        not isinstance(digits, list)
-        or len(digits) != 3
-        or not all(type(d) is int and 0 <= d <= 9 for d in digits)
-        or len(set(digits)) != 3
-    ):
+    if not _whole_numbers(digits, 3) or not all(0 <= d <= 9 for d in digits) or len(set(digits)) != 3:
         raise EngineError(
             "bad_card", f"A restriction card shows 3 different digits 0-9, not {digits!r}."
         )
@@ -123,6 +118,11 @@ def do_restriction(state: State, action: Action) -> tuple[State, list[Event]]:
     return flow.open_round(state), events
 
 
+def _whole_numbers(value: Any, count: int) -> TypeGuard[list[int]]:
+    """A list of ``count`` ints (a bool is an int to Python, not to a player)."""
+    return isinstance(value, list) and len(value) == count and all(type(v) is int for v in value)
+
+
 def do_danger(state: State, action: Action) -> tuple[State, list[Event]]:
     _host(action, "type in the danger-zone card")
     opts = state.options
@@ -133,12 +133,7 @@ def do_danger(state: State, action: Action) -> tuple[State, list[Event]]:
     if state.phase != CARDS or state.danger is not None:
         raise EngineError("already_revealed", "This round's danger-zone card is already in.")
     rng = action.get("range")
-    if (
-        not isinstance(rng, list)
-        or len(rng) != 2
-        or not all(type(v) is int for v in rng)
-        or not 1 <= rng[0] <= rng[1]
-    ):
+    if not _whole_numbers(rng, 2) or not 1 <= rng[0] <= rng[1]:
         raise EngineError("bad_range", f"A danger zone is [lo, hi] with 1 <= lo <= hi, not {rng!r}.")
     state = replace(state, danger=(rng[0], rng[1]))
     events: list[Event] = [{"type": "danger_revealed", "round": state.round, "range": rng}]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from engines.base import Action, Engine, Event, Rng, Step
+from engines.base import Action, Event, Modules, Rng, SkeletonEngine
 from engines.countup import actions, describe, flow, result, sample, views
 from engines.countup.options import (
     DECK,
@@ -31,7 +30,7 @@ from engines.countup.state import (
 from engines.history import HistoryText
 
 
-class CountUpEngine(Engine):
+class CountUpEngine(SkeletonEngine):
     name = "countup"
     title = {"ko": "카운트 업", "en": "Count Up"}
     options_schema = OPTIONS_SCHEMA
@@ -42,6 +41,7 @@ class CountUpEngine(Engine):
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State
+    modules = Modules(actions.apply, views.view, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS
@@ -111,23 +111,8 @@ class CountUpEngine(Engine):
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         return sample.sample(state, player, template, rng)
 
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return actions.apply(state, action)
-
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        return views.view(state, player)
-
-    def result(self, state: State, steps: Iterable[Step]) -> dict[str, Any] | None:
-        return result.result(state, steps)
-
-    def public_players(self, state: State) -> dict[str, dict[str, Any]]:
-        return views.public_players(state)
-
     def status(self, state: State) -> dict[str, Any]:
         return {"round": state.round, "over": state.phase == OVER}
-
-    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
-        return describe.describe(event, lang, names)
 
     def history_lines(self, events: list[Event], lang: str,
                       names: dict[str, str]) -> list[HistoryText]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import EngineError, refusal
+from engines.base import EngineError, int_list_schema, options_schema, refusal
 
 ROUNDS = 4
 SLOTS = 5
@@ -35,24 +35,11 @@ DEFAULT_BONUS: list[list[int]] = [[1] * SLOTS, [2] * SLOTS, [2] * SLOTS, [3] * S
 DEFAULT_DANGER: list[list[int]] = [[1, 10], [11, 20], [21, 30], [31, 40], [41, 50]]
 DEFAULT_DIGITS: dict[str, int] = {"3": 4, "4": 3, "5": 2, "6": 1, "7": 1}
 
-_CARD = {
-    "type": "array",
-    "items": {"type": "integer", "minimum": 0, "maximum": 9},
-    "minItems": 3,
-    "maxItems": 3,
-    "uniqueItems": True,
-}
-_RANGE = {
-    "type": "array",
-    "items": {"type": "integer", "minimum": 1, "maximum": 999},
-    "minItems": 2,
-    "maxItems": 2,
-}
+_CARD = int_list_schema(0, 9, 3, uniqueItems=True)
+_RANGE = int_list_schema(1, 999, 2)
 
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
+OPTIONS_SCHEMA: dict[str, Any] = options_schema(
+    {
         "sheetMode": {
             "enum": [PHONE, PAPER],
             "default": PHONE,
@@ -151,7 +138,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
             "zones on). Filled in by the server.",
         },
     },
-}
+)
 
 DEFAULTS: dict[str, Any] = {
     key: prop["default"] for key, prop in OPTIONS_SCHEMA["properties"].items()

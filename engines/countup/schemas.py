@@ -6,34 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import int_list_schema, payload_schema
+
 _SEAT = {"type": "string", "maxLength": 16}
-_DIGITS = {
-    "type": "array",
-    "items": {"type": "integer", "minimum": 0, "maximum": 9},
-    "minItems": 3,
-    "maxItems": 3,
-    "description": "The 3 digits printed on the restriction card, in printed order.",
-}
-_RANGE = {
-    "type": "array",
-    "items": {"type": "integer", "minimum": 1, "maximum": 999},
-    "minItems": 2,
-    "maxItems": 2,
-    "description": "[lo, hi], inclusive.",
-}
+_DIGITS = int_list_schema(
+    0, 9, 3, description="The 3 digits printed on the restriction card, in printed order."
+)
+_RANGE = int_list_schema(1, 999, 2, description="[lo, hi], inclusive.")
 
 
-def _payload(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required or [],
-        "additionalProperties": False,
-    }
 
 
 ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
-    "numbers": _payload(
+    "numbers": payload_schema(
         {
             "numbers": {
                 "type": "array",
@@ -44,9 +29,9 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ["numbers"],
     ),
-    "restriction": _payload({"digits": _DIGITS}, ["digits"]),
-    "danger": _payload({"range": _RANGE}, ["range"]),
-    "call": _payload(
+    "restriction": payload_schema({"digits": _DIGITS}, ["digits"]),
+    "danger": payload_schema({"range": _RANGE}, ["range"]),
+    "call": payload_schema(
         {
             "until": {
                 "enum": ["end"],
@@ -54,7 +39,7 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
             }
         }
     ),
-    "declare": _payload(
+    "declare": payload_schema(
         {
             "players": {
                 "type": "array",
@@ -66,14 +51,14 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ["players"],
     ),
-    "bonus": _payload(
+    "bonus": payload_schema(
         {
             "points": {"type": "integer", "minimum": 0, "maximum": 999},
             "seat": {**_SEAT, "description": "Host only: enter for another seat."},
         },
         ["points"],
     ),
-    "caller": _payload(
+    "caller": payload_schema(
         {
             "seat": {
                 "anyOf": [{"type": "null"}, _SEAT],
@@ -83,7 +68,7 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ["seat"],
     ),
-    "next_round": _payload(
+    "next_round": payload_schema(
         {
             "restriction": {**_DIGITS, "description": "Random outcome: the drawn card."},
             "danger": {**_RANGE, "description": "Random outcome: the drawn danger zone."},

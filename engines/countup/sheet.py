@@ -1,7 +1,8 @@
 """Sheet validation (R6, UP-7, UP-10): every way 5 numbers can be wrong.
 
 ``sheet_problems`` lists all problems, so a UI can explain a refusal in words;
-``apply`` raises the first one.
+``apply`` raises the first one. ``sheet_check`` is what a phone needs to explain
+them while the numbers are typed, without knowing the rules.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def sheet_problems(numbers: Any, restricted: Iterable[int], top: int) -> list[tu
              f"{'is' if len(low) == 1 else 'are'} outside.")
         )
     banned = sorted(set(restricted))
-    hit = [n for n in numbers if n % 10 in banned]
+    hit = [n for n in numbers if _restricted(n, banned)]
     if hit:
         problems.append(
             ("restricted_digit", f"No number may end in {_list(banned)} this round; "
@@ -59,3 +60,24 @@ def sheet_problems(numbers: Any, restricted: Iterable[int], top: int) -> list[tu
         problems.append(("duplicate", f"The 5 numbers must differ; {_list(dups)} "
                          f"{'is' if len(dups) == 1 else 'are'} repeated."))
     return problems
+
+
+def _restricted(n: int, banned: Iterable[int]) -> bool:
+    return n % 10 in banned
+
+
+def sheet_check(restricted: Iterable[int], top: int) -> dict[str, Any]:
+    """The sheet's checks as data for a screen: how many numbers, their range and
+    every number in range refused this round, with its restricted last digit
+    (keys are strings: the view is JSON).
+
+    >>> sheet_check({0, 5}, 12)
+    {'size': 5, 'distinct': True, 'range': [1, 12], 'refused': {'5': 5, '10': 0}}
+    """
+    banned = sorted(set(restricted))
+    return {
+        "size": SHEET_SIZE,
+        "distinct": True,
+        "range": [1, top],
+        "refused": {str(n): n % 10 for n in range(1, top + 1) if _restricted(n, banned)},
+    }

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from engines.countup import count as cnt
-from engines.countup.options import ROUNDS, needs_restriction
+from engines.countup.options import BIG_TABLE, ROUNDS, needs_restriction
 from engines.countup.scoring import round_scores, stars
+from engines.countup.sheet import sheet_check
 from engines.countup.state import (
     BONUS,
     CARDS,
@@ -108,6 +109,10 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "number_range": [1, top - 1],
         "restriction_card": list(state.restriction) if state.restriction is not None else None,
         "restricted_digits": sorted(cnt.restricted(state)),
+        # What the sheet screen checks as numbers are typed (the engine decides on lock).
+        "sheet_check": sheet_check(cnt.restricted(state), top - 1),
+        "big_table": n >= BIG_TABLE,
+        "marker_top": cnt.MARKER_TOP,
         "restriction_pending": state.phase == CARDS
         and needs_restriction(opts, n)
         and state.restriction is None,
@@ -121,6 +126,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "my_numbers": None,
         "count": {
             "value": state.count,
+            # A number nobody can have written cannot be declared (restricted_number).
+            "restricted_digit": state.count % 10
+            if state.count % 10 in cnt.restricted(state) else None,
             "leader": state.leader,
             "counter": state.counter,
             "end": state.end,

@@ -77,19 +77,39 @@ def legal_moves(positions: Sequence[int]) -> list[str]:
     return [c for c, p in zip(CHARACTERS, positions, strict=True) if _movable(p, counts)]
 
 
+def end_caps(players: int, no_each: int) -> dict[int, int]:
+    """The most each position may hold when a round ends (the throne exactly 1).
+
+    >>> end_caps(4, 3)
+    {6: 1, 5: 3, 4: 4, 3: 4, 2: 4, 1: 4, 0: 1, -2: 12}
+    """
+    caps = {THRONE: 1}
+    for level in range(TOP_LEVEL, 0, -1):
+        # Level 5 keeps at most 3: the King has just left it.
+        caps[level] = LEVEL_CAP - 1 if level == TOP_LEVEL else LEVEL_CAP
+    caps[0] = leftovers(players)
+    caps[ELIMINATED] = players * no_each
+    return caps
+
+
+def play_cap(pos: int) -> int | None:
+    """R6, R10: the most a row holds during play; level 0 and the eliminated have no cap."""
+    if pos == THRONE:
+        return 1
+    return LEVEL_CAP if 1 <= pos <= TOP_LEVEL else None
+
+
 def board_problem(state: State, positions: Sequence[int]) -> str | None:
     """Why an entered final board (score-only mode) cannot be a round's end, if it cannot."""
-    if count_at(positions, THRONE) != 1:
+    caps = end_caps(state.n, state.no_each)
+    if count_at(positions, THRONE) != caps[THRONE]:
         return "Exactly one character must be on the throne: every round ends with a King."
     for level in range(1, TOP_LEVEL + 1):
-        # Level 5 keeps at most 3: the King has just left it.
-        cap = LEVEL_CAP - 1 if level == TOP_LEVEL else LEVEL_CAP
-        if count_at(positions, level) > cap:
-            return f"Level {level} holds at most {cap} characters at the end of a round."
-    spare = leftovers(state.n)
-    if count_at(positions, 0) > spare:
-        return f"Level 0 holds at most {spare} with {state.n} players (only the left-overs)."
-    no_cards = state.n * state.no_each
-    if count_at(positions, ELIMINATED) > no_cards:
-        return f"At most {no_cards} characters can be eliminated: each takes a No card."
+        if count_at(positions, level) > caps[level]:
+            return f"Level {level} holds at most {caps[level]} characters at the end of a round."
+    if count_at(positions, 0) > caps[0]:
+        return f"Level 0 holds at most {caps[0]} with {state.n} players (only the left-overs)."
+    if count_at(positions, ELIMINATED) > caps[ELIMINATED]:
+        return (f"At most {caps[ELIMINATED]} characters can be eliminated: "
+                "each takes a No card.")
     return None

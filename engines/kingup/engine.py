@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from engines.base import Action, Engine, Event, Rng, Step, refusal
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
 from engines.kingup import actions, castle, describe, result, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
 from engines.kingup.options import DEAL, OPTIONS_SCHEMA, normalize, parse
@@ -23,7 +22,7 @@ from engines.kingup.state import (
 )
 
 
-class KingUpEngine(Engine):
+class KingUpEngine(SkeletonEngine):
     name = "kingup"
     title = {"ko": "킹업!", "en": "King Up!"}
     options_schema = OPTIONS_SCHEMA
@@ -37,6 +36,7 @@ class KingUpEngine(Engine):
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State
+    modules = Modules(actions.apply, views.view, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, parse(options).max_players()
@@ -99,21 +99,6 @@ class KingUpEngine(Engine):
             return None  # a whole end-of-round board: entered by people, not sampled
         return template
 
-    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
-        return actions.apply(state, action)
-
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        return views.view(state, player)
-
-    def result(self, state: State, steps: Iterable[Step]) -> dict[str, Any] | None:
-        return result.result(state, steps)
-
-    def public_players(self, state: State) -> dict[str, dict[str, Any]]:
-        return views.public_players(state)
-
     def status(self, state: State) -> dict[str, Any]:
         return {"round": state.round, "over": state.phase == OVER}
-
-    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
-        return describe.describe(event, lang, names)
 

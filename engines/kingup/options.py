@@ -6,7 +6,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import EngineError, refusal
+from engines.base import EngineError, options_schema, refusal
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, NO_CARDS
 
 RECORD = "record"
@@ -19,11 +19,8 @@ LAST = "last"
 
 _NAME = {"type": "string", "minLength": 1, "maxLength": 24}
 
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
+OPTIONS_SCHEMA: dict[str, Any] = options_schema(
+    {
         "playMode": {
             "description": "full: placement, moves and votes through the app; score_only: "
             "enter the final board of each round for the sums.",
@@ -96,7 +93,8 @@ OPTIONS_SCHEMA: dict[str, Any] = {
             "default": {},
         },
     },
-}
+    dialect="https://json-schema.org/draft/2020-12/schema",
+)
 
 DEFAULTS: dict[str, Any] = {k: v["default"] for k, v in OPTIONS_SCHEMA["properties"].items()}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import payload_schema
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, TOP_LEVEL, VOTES
 
 _CHAR: dict[str, Any] = {"enum": list(CHARACTERS), "description": "A character ID, A..M."}
@@ -23,24 +24,16 @@ _POSITION: dict[str, Any] = {
 }
 
 
-def _payload(properties: dict[str, Any], required: list[str], doc: str) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "description": doc,
-        "additionalProperties": False,
-        "properties": properties,
-        "required": required,
-    }
 
 
 ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
-    "goal": _payload(
+    "goal": payload_schema(
         {"characters": _SIX},
         ["characters"],
         "Record mode: record the 6 characters of the printed goal card you drew, once per "
         "round, any time before the round is scored.",
     ),
-    "draw_goal": _payload(
+    "draw_goal": payload_schema(
         {
             "card": {
                 "type": "integer",
@@ -52,7 +45,7 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         [],
         "Deal mode: draw your goal card for this round from the app's virtual deck.",
     ),
-    "place": _payload(
+    "place": payload_schema(
         {
             "char": _CHAR,
             "level": {
@@ -66,19 +59,19 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         "Placement phase, on your turn: put an unplaced character on a level 1..4 "
         "holding fewer than 4.",
     ),
-    "move": _payload(
+    "move": payload_schema(
         {"char": _CHAR},
         ["char"],
         "Movement phase, on your turn: move a character on levels 0..5 up one level "
         "(from level 5 to the throne, which starts an election).",
     ),
-    "vote": _payload(
+    "vote": payload_schema(
         {"vote": {"enum": list(VOTES)}},
         ["vote"],
         "During an election: your final, secret vote. No needs a No card left.",
     ),
-    "next_round": _payload({}, [], "Host only, after a scored round: start the next round."),
-    "score_round": _payload(
+    "next_round": payload_schema({}, [], "Host only, after a scored round: start the next round."),
+    "score_round": payload_schema(
         {
             "board": {
                 "type": "object",

@@ -17,6 +17,7 @@ from engines.kingup.constants import (
     TOP_LEVEL,
     UNPLACED,
     pos_label,
+    value,
 )
 from engines.kingup.options import DEAL, FULL
 from engines.kingup.state import AWAITING_GOALS, OVER, PLACEMENT, SCORED, RoundResult, State
@@ -49,6 +50,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "round_results": [_result(state, r) for r in state.results],
         "result": scoring.game_result(state),
         "rules": _rules(state),
+        "rows": _rows(state),
         "character_names": {
             ch: {"ko": ko, "en": en} for ch, (ko, en) in zip(CHARACTERS, c.names, strict=True)
         },
@@ -83,6 +85,17 @@ def _castle(positions: tuple[int, ...]) -> dict[str, Any]:
         "unplaced": castle.chars_at(positions, UNPLACED),
         "cap": LEVEL_CAP,
     }
+
+
+def _rows(state: State) -> list[dict[str, Any]]:
+    """The castle's rows top to bottom and the eliminated pile, with what a screen
+    shows of each: its points, its cap during play, its cap at a round's end."""
+    end = castle.end_caps(state.n, state.no_each)
+    return [
+        {"row": pos_label(pos), "points": value(pos), "cap": castle.play_cap(pos),
+         "end_cap": end[pos]}
+        for pos in (THRONE, *range(TOP_LEVEL, -1, -1), ELIMINATED)
+    ]
 
 
 def _positions(positions: tuple[int, ...]) -> dict[str, Any]:

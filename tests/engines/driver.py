@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from engines.base import Action, Engine, EngineError, Event
 
@@ -51,6 +52,17 @@ def refuse(
     assert info.value.message
     assert engine.dump(state) == before
     return info.value.message
+
+
+def option_defaults(engine: Engine) -> dict[str, Any]:
+    """Asserts the options schema is valid, gives every option a default and
+    accepts the defaults; returns them."""
+    Draft202012Validator.check_schema(engine.options_schema)
+    props = engine.options_schema["properties"]
+    assert all("default" in p for p in props.values())
+    defaults = {k: p["default"] for k, p in props.items()}
+    Draft202012Validator(engine.options_schema).validate(defaults)
+    return defaults
 
 
 def view(engine: Engine, state: Any, player: str | None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import { oddsPanel } from './camelup/odds.js';
 import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
 import { legResult, myCards, pilesReveal, playersCard, raceHead, standings } from './camelup/results.js';
 import { STRINGS } from './camelup/strings.js';
-import { partCache } from './shared.js';
+import { gameRoot, partCache } from './shared.js';
 
 ensureCss();
 
@@ -73,9 +73,7 @@ export default /** @satisfies {GameModule} */ ({
    * @returns {import('../games-loader.js').GameInstance}
    */
   mount(el, ctx) {
-    const root = h('div', { class: 'game-camelup', hidden: true });
-    el.append(root);
-    ensureCss().then(() => { root.hidden = false; });
+    const root = gameRoot(el, 'camelup');
     /** @type {any} */
     let snap = null;
     let alive = true;

@@ -96,12 +96,11 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const phase = v.phase;
       const isHost = snap.me !== null && snap.me === snap.host;
       const paper = v.sheet_mode === 'paper';
-      const players = v.players.length;
       /** @type {Array<Node|null>} */
       const above = [];
       /** @type {Array<Node|null>} */
       const below = [];
-      const cards = () => (v.restriction_card || v.danger || !v.restriction_pending ? cardsInfo(ctx, v, players) : null);
+      const cards = () => (v.restriction_card || v.danger || !v.restriction_pending ? cardsInfo(ctx, v) : null);
       if (phase === 'cards') {
         if (v.restriction_card || v.danger) above.push(cards());
       } else if (phase === 'entry') {
@@ -130,8 +129,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
 
       cardsF.update(snap);
       entry.update({
-        restricted: v.restricted_digits,
-        top: v.number_range[1],
+        check: v.sheet_check,
+        digits: v.restricted_digits,
         legal: (snap.legal || []).some((/** @type {any} */ a) => a.type === 'numbers'),
       });
       entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers);

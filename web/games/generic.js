@@ -4,8 +4,6 @@
 
 import { h } from '../ui.js';
 
-const PLATFORM = new Set(['start', 'seats', 'rename', 'remove', 'host', 'undo']);
-
 /**
  * "leg_bet camel=red"; a seat id reads as the player's name ("target=Mina").
  * @param {{type: string, [k: string]: unknown}} action
@@ -77,7 +75,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       none.textContent = ctx.t('generic.none');
       if (!snap) return;
       actionsCard.hidden = ctx.me === null;
-      const legal = (snap.legal || []).filter((a) => !PLATFORM.has(a.type));
+      // The platform's own actions (listed by GET /api/games) have their own buttons.
+      const legal = ctx.gameLegal(snap);
       none.hidden = legal.length > 0;
       actions.replaceChildren(...legal.map((a) => h('button', {
         type: 'button', text: actionLabel(a, ctx.name), disabled: busy,

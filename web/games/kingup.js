@@ -9,7 +9,7 @@ import { ensureCss } from './kingup/common.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { STRINGS } from './kingup/strings.js';
-import { partCache, place } from './shared.js';
+import { gameRoot, partCache, place } from './shared.js';
 import { revealPanel, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
@@ -56,9 +56,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
    * @returns {import('../games-loader.js').GameInstance}
    */
   mount(el, ctx) {
-    const root = h('div', { class: 'game-kingup', hidden: true });
-    el.append(root);
-    ensureCss().then(() => { root.hidden = false; });
+    const root = gameRoot(el, 'kingup');
     /** @type {any} */
     let snap = null;
     let alive = true;

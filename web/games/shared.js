@@ -1,5 +1,7 @@
 // Helpers every game module needs the same way.
 
+import { h } from '../ui.js';
+
 /** @type {Map<string, Promise<void>>} */
 const cssReady = new Map();
 
@@ -27,6 +29,35 @@ export function loadCss(name) {
   cssReady.set(name, ready);
   document.head.append(link);
   return ready;
+}
+
+/**
+ * The game's root element (`.game-<name>`) in `el`, hidden until the game's
+ * stylesheet is in (see loadCss).
+ * @param {HTMLElement} el
+ * @param {string} name
+ */
+export function gameRoot(el, name) {
+  const root = h('div', { class: `game-${name}`, hidden: true });
+  el.append(root);
+  loadCss(name).then(() => { root.hidden = false; });
+  return root;
+}
+
+/**
+ * What a panel gives its game module: its element, `update` (keeps the
+ * snapshot through `keep`, then renders) and `relabel` (renders again).
+ * @param {HTMLElement} el
+ * @param {(snap: any) => void} keep
+ * @param {() => void} render
+ */
+export function panel(el, keep, render) {
+  return {
+    el,
+    /** @param {any} next */
+    update(next) { keep(next); render(); },
+    relabel: render,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
 import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api, whenBack } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
-import { clearError, gameTitle, h, showError } from '../ui.js';
+import { clearError, gameTitle, h, showError, typedName } from '../ui.js';
 import { optionValueText } from './lobby.js';
 
 /**
@@ -85,35 +85,21 @@ function optionsForm(game) {
       input.setAttribute('aria-describedby', hint.id);
       box.append(h('div', { class: 'field' }, h('div', { class: 'check' }, input, lab), hint));
       fields.push({ key, def: prop.default, read: () => input.checked, relabel: () => { lab.textContent = label(key, prop); rehelp(hint, key, prop); } });
-    } else if (Array.isArray(prop.enum)) {
-      const select = /** @type {HTMLSelectElement} */ (h('select', { id }));
-      prop.enum.forEach((/** @type {unknown} */ v, /** @type {number} */ i) => {
-        const o = h('option', { value: String(i), text: valueLabel(key, v) });
-        if (v === prop.default) /** @type {HTMLOptionElement} */ (o).selected = true;
-        select.append(o);
-      });
-      const lab = h('label', { for: id, text: label(key, prop) });
-      const hint = help(key, prop, id);
-      select.setAttribute('aria-describedby', hint.id);
-      box.append(h('div', { class: 'field' }, lab, select, hint));
-      fields.push({
-        key, def: prop.default, read: () => prop.enum[Number(select.value)],
-        relabel: () => {
-          lab.textContent = label(key, prop);
-          rehelp(hint, key, prop);
-          [...select.options].forEach((o, i) => { o.textContent = valueLabel(key, prop.enum[i]); });
-        },
-      });
-    } else if (Array.isArray(prop.oneOf) && prop.oneOf.every((/** @type {any} */ o) => 'const' in o || o.type === 'integer')) {
-      // A word or a number ("the last round" or round 1–10): one select of both.
+    } else if (Array.isArray(prop.enum) || (Array.isArray(prop.oneOf) && prop.oneOf.every((/** @type {any} */ o) => 'const' in o || o.type === 'integer'))) {
       /** @type {unknown[]} */
       const choices = [];
-      for (const o of prop.oneOf) {
-        if ('const' in o) choices.push(o.const);
-        else for (let n = o.minimum ?? 1; n <= (o.maximum ?? 10); n++) choices.push(n);
+      /** @type {(v: unknown) => string} */
+      let optText = (v) => valueLabel(key, v);
+      if (Array.isArray(prop.enum)) choices.push(...prop.enum);
+      else {
+        // A word or a number ("the last round" or round 1–10): one select of both.
+        for (const o of prop.oneOf) {
+          if ('const' in o) choices.push(o.const);
+          else for (let n = o.minimum ?? 1; n <= (o.maximum ?? 10); n++) choices.push(n);
+        }
+        optText = (v) => (typeof v === 'number' ? optionValueText(game.name, key, v) : valueLabel(key, v));
       }
       const select = /** @type {HTMLSelectElement} */ (h('select', { id }));
-      const optText = (/** @type {unknown} */ v) => (typeof v === 'number' ? optionValueText(game.name, key, v) : valueLabel(key, v));
       choices.forEach((v, i) => {
         const o = h('option', { value: String(i), text: optText(v) });
         if (v === prop.default) /** @type {HTMLOptionElement} */ (o).selected = true;
@@ -371,13 +357,9 @@ export function homeScreen(root, app) {
   createForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const g = selected();
-    const name = nameInput.value.trim();
     if (!g) return;
-    if (!name) {
-      showError({ code: 'name_required', message: t('home.name_required') });
-      nameInput.focus();
-      return;
-    }
+    const name = typedName(nameInput);
+    if (!name) return;
     createBtn.disabled = true;
     try {
       const res = await api('/api/tables', { method: 'POST', body: { game: g.name, name, options: opts ? opts.values() : {} } });

@@ -3,7 +3,7 @@
 
 import { api } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
-import { h, showError, t } from '../ui.js';
+import { h, showError, typedName } from '../ui.js';
 
 /**
  * @param {HTMLElement} root
@@ -36,12 +36,8 @@ export function joinScreen(root, session, snap, notice) {
     submit);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    const name = nameInput.value.trim();
-    if (!name) {
-      showError({ code: 'name_required', message: t('home.name_required') });
-      nameInput.focus();
-      return;
-    }
+    const name = typedName(nameInput);
+    if (!name) return;
     submit.disabled = true;
     try {
       const res = await api(`/api/tables/${encodeURIComponent(session.id)}/players`, { method: 'POST', body: { name } });

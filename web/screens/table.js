@@ -244,6 +244,7 @@ export function tableScreen(root, session) {
       return session.act(/** @type {{type: string}} */ (payload));
     },
     vibrate,
+    gameLegal(s) { return gameLegal(s, session.game()); },
     onLangChange(cb) {
       const off = onLangChange(cb);
       offs.push(off);

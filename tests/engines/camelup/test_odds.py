@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from engines.camelup import odds, odds_py
+from tests.engines.camelup import golden
 
 RACING = ("blue", "green", "yellow", "red", "purple")
 CRAZY = ("white", "black")
@@ -276,41 +277,11 @@ def test_random_positions_cover_the_hard_cases() -> None:
 
 # --- golden positions (issue 6) --------------------------------------------
 
-GOLDEN_A = {
-    "track": {
-        1: ["blue", "green"],
-        2: ["red", "yellow"],
-        3: ["purple"],
-        14: ["black"],
-        15: ["white"],
-    },
-    "pyramid": list(DICE),
-}
-GOLDEN_B = {
-    "track": {
-        2: ["red", "blue"],
-        3: ["green"],
-        5: ["black", "yellow"],
-        6: ["purple"],
-        7: ["white"],
-    },
-    "pyramid": list(DICE),
-}
+GOLDEN_A = {"track": golden.TRACK_A, "pyramid": list(DICE)}
+GOLDEN_B = {"track": golden.TRACK_B, "pyramid": list(DICE)}
 # colour: (1st, 2nd, last) out of 5,598,720
-EXPECTED_A = {
-    "green": (1_584_896, 1_035_744, 415_872),
-    "yellow": (1_715_648, 1_369_472, 262_464),
-    "red": (606_912, 1_086_560, 1_626_688),
-    "blue": (482_592, 776_864, 2_262_880),
-    "purple": (1_208_672, 1_330_080, 1_030_816),
-}
-EXPECTED_B = {
-    "green": (661_856, 907_760, 1_758_752),
-    "yellow": (1_171_360, 1_616_288, 698_176),
-    "red": (165_856, 537_104, 2_434_496),
-    "blue": (761_568, 1_070_784, 569_776),
-    "purple": (2_838_080, 1_466_784, 137_520),
-}
+EXPECTED_A = golden.COUNTS_A
+EXPECTED_B = golden.COUNTS_B
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

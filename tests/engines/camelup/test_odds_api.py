@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from engines.camelup import odds, odds_np, odds_py
-from engines.camelup.odds_board import CAMELS, CHEER, RACING, SLOT, Position, parse_board
+from engines.camelup.constants import CAMELS, RACING
+from engines.camelup.odds_board import CHEER, SLOT, Position, parse_board
 
 DICE = list(RACING) + ["grey"]
 START = {1: ["blue", "green"], 2: ["red", "yellow"], 3: ["purple"], 14: ["black"], 15: ["white"]}

@@ -181,3 +181,15 @@ def test_every_event_type_reads_in_both_languages(mk, do) -> None:
     assert (
         ENGINE.describe(seen["die_rolled"], "ko", names) == "Eli: 회색 주사위 검1 → 검정 미친 낙타"
     )
+
+
+def test_board_publishes_its_size_tile_spaces_and_tents(mk) -> None:
+    from engines.camelup.board import tile_targets
+
+    s = mk(board={})
+    v = ENGINE.view(s, "p1")
+    assert v["board"]["size"] == len(v["board"]["spaces"]) == 16
+    # On an empty board every space a tile may ever go on is open.
+    open_spaces = sorted({sp for sp, _ in tile_targets(s.track, {}, "p1", False)})
+    assert v["board"]["tile_spaces"] == open_spaces == list(range(2, 17))
+    assert v["tents_per_leg"] == 5

@@ -13,6 +13,9 @@ from engines.countup import ENGINE
 from engines.countup.state import State
 from tests.engines import driver
 
+#: Example 7's three sheets (docs/rules), played every round.
+EXAMPLE7 = {"A": [1, 12, 24, 34, 41], "B": [3, 15, 32, 35, 43], "C": [11, 21, 33, 36, 46]}
+
 
 class Table(driver.Table):
     """A started game plus shorthands; ``state`` moves on with every action.
@@ -55,6 +58,17 @@ class Table(driver.Table):
 
     def markers(self) -> dict[str, int]:
         return {p: s.marker for p, s in zip(self.state.players, self.state.seats, strict=True)}
+
+    def play_example7(self, until_round: int = 4) -> None:
+        """Example 7's sheets (cards 7 8 9), counted to the end, round after round;
+        a finished round is followed by next_round while rounds remain."""
+        for r in range(1, until_round + 1):
+            self.cards([7, 8, 9])
+            self.sheets(EXAMPLE7)
+            self.call("end")
+            if r < 4:
+                assert self.state.phase == "scored"
+                self.act("next_round")
 
     def scores(self, round_no: int = -1) -> dict[str, int]:
         rec = self.state.rounds[round_no]

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from engines.base import EngineError
 from engines.countup import ENGINE
 from engines.countup.options import DEFAULT_DECK
+from tests.engines import driver
 
 EX2 = {
     "A": [3, 9, 14, 30, 41],
@@ -355,13 +356,19 @@ def test_paper_declarations_and_bonus(table):
                           for i, p in enumerate("ABCD")}
 
 
-def test_paper_final_pending(table):
+def _paper_at_21(table):
+    """A paper table with final-count declarations: A declared 1 and leads, the count at 21."""
     t = table(("A", "B", "C"), sheetMode="paper", finalCountDeclarations=True)
     t.cards([7, 8, 9])
     t.call()
     t.act("declare", players=["A"])
     while t.state.count < 21:
         t.call()
+    return t
+
+
+def test_paper_final_pending(table):
+    t = _paper_at_21(table)
     assert t.state.final_pending and t.state.end is None
     assert t.view("B")["count"]["final_pending"]
     t.act("declare", players=["B", "C"])
@@ -369,12 +376,7 @@ def test_paper_final_pending(table):
 
 
 def test_paper_final_pending_without_declarations(table):
-    t = table(("A", "B", "C"), sheetMode="paper", finalCountDeclarations=True)
-    t.cards([7, 8, 9])
-    t.call()
-    t.act("declare", players=["A"])
-    while t.state.count < 21:
-        t.call()
+    t = _paper_at_21(table)
     events = t.call()
     assert t.state.count == 21 and t.state.phase == "scored"
     assert [e["type"] for e in events] == ["round_ended", "round_scored"]
@@ -393,11 +395,8 @@ def test_phone_mode_refuses_paper_actions(table):
 
 
 def test_schemas_are_valid_and_defaulted():
-    Draft202012Validator.check_schema(ENGINE.options_schema)
+    defaults = driver.option_defaults(ENGINE)
     props = ENGINE.options_schema["properties"]
-    assert all("default" in p for p in props.values())
-    defaults = {k: p["default"] for k, p in props.items()}
-    Draft202012Validator(ENGINE.options_schema).validate(defaults)
     for name in ("bonus", "restrictionSource", "restrictedDigitsByPlayers", "dangerZones",
                  "dangerZoneEnabled", "finalCountDeclarations", "collisionRule",
                  "endAtMarker20"):

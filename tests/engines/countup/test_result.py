@@ -34,12 +34,7 @@ def test_example_6_two_stars_end_the_game(table) -> None:
 
 def test_example_7_four_rounds_total_and_shared_ranks(table) -> None:
     t = table(("A", "B", "C"))
-    for r in range(1, 5):
-        t.cards([7, 8, 9])
-        t.sheets({"A": [1, 12, 24, 34, 41], "B": [3, 15, 32, 35, 43], "C": [11, 21, 33, 36, 46]})
-        t.call("end")
-        if r < 4:
-            t.act("next_round")
+    t.play_example7()
     result, players = _players(t)
     assert {p: v["score"] for p, v in players.items()} == {"A": 64, "B": 76, "C": 56}
     assert {p: v["rank"] for p, v in players.items()} == {"A": 2, "B": 1, "C": 3}

@@ -117,7 +117,7 @@ function confirmRow(ctx, ui, label, cls, action) {
 }
 
 /**
- * Spaces 2–16 as buttons (the legal ones enabled; the board highlights them
+ * The spaces a tile may go on (view.board.tile_spaces) as buttons (the legal ones enabled; the board highlights them
  * too), then cheering or booing.
  * @param {Ctx} ctx @param {any} view @param {any[]} tiles @param {Ui} ui
  */
@@ -126,7 +126,7 @@ function tilePicker(ctx, view, tiles, ui) {
   const spaces = new Set(tiles.map((a) => a.space));
   const sides = new Set(tiles.filter((a) => a.space === sel.space).map((a) => a.side));
   const grid = [];
-  for (let s = 2; s <= 16; s++) {
+  for (const s of view.board.tile_spaces) {
     grid.push(h('button', {
       type: 'button',
       class: 'cm-space-pick',

@@ -17,10 +17,12 @@ import { camelEl, camelName } from './common.js';
 export function boardCard(ctx, view, pick = {}) {
   const board = view.board;
   const targets = pick.targets || null;
+  const half = board.size / 2;
   const cells = board.spaces.map((/** @type {any} */ s) => {
-    const bottomRow = s.space > 8;
-    // Top row: spaces 1..8 left to right; bottom row: 9..16 right to left.
-    const col = bottomRow ? 18 - s.space : s.space + 1;
+    const bottomRow = s.space > half;
+    // Top row: spaces 1..8 left to right; bottom row: 9..16 right to left
+    // (column 1 is the finish line).
+    const col = bottomRow ? board.size + 2 - s.space : s.space + 1;
     const row = bottomRow ? 2 : 1;
     const target = Boolean(targets && targets.has(s.space));
     const cls = ['cm-space'];

@@ -17,7 +17,7 @@ export function fixCard(ctx, view, ui) {
   const f = ui.fix;
   const all = [...view.camels.racing, ...view.camels.crazy];
   const select = /** @type {HTMLSelectElement} */ (h('select', { id: 'cm-fix-space', disabled: ui.busy }));
-  for (let s = 1; s <= 16; s++) {
+  for (const { space: s } of view.board.spaces) {
     const o = h('option', { value: String(s), text: ctx.t('board.space', { n: s }) });
     if (s === f.space) /** @type {HTMLOptionElement} */ (o).selected = true;
     select.append(o);

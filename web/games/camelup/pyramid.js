@@ -7,8 +7,6 @@ import { GREY, colourName, colourWord, dieEl, dieText, greyFace } from './common
 
 /** @typedef {import('./common.js').Ctx} Ctx @typedef {import('./common.js').Tent} Tent */
 
-const TENTS = 5;
-
 /**
  * The tents (5 per leg) and the dice still in the pyramid.
  * @param {Ctx} ctx
@@ -18,7 +16,7 @@ const TENTS = 5;
 export function tentsCard(ctx, view, last) {
   const tents = view.tents || [];
   const slots = [];
-  for (let i = 0; i < TENTS; i++) {
+  for (let i = 0; i < view.tents_per_leg; i++) {
     const tent = tents[i];
     const fresh = last.fresh && i === tents.length - 1 && last.tent !== null;
     slots.push(h('li', { class: `cm-tent ${tent ? 'full' : 'empty'}`, dataset: { n: String(i + 1) } },

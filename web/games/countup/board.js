@@ -5,8 +5,6 @@
 import { h } from '../../ui.js';
 import { spokenNumber } from './speech.js';
 
-export const MARKER_TOP = 20;
-
 /**
  * @typedef {import('../../games-loader.js').GameContext} Ctx
  * @typedef {{number: number, declared: string[], advanced: string|null, leader: string|null,
@@ -17,9 +15,8 @@ export const MARKER_TOP = 20;
  * The round's cards: restriction card, restricted digits, danger zone.
  * @param {Ctx} ctx
  * @param {any} v the view
- * @param {number} players
  */
-export function cardsInfo(ctx, v, players) {
+export function cardsInfo(ctx, v) {
   const items = [];
   if (v.restriction_card) {
     items.push(h('div', { class: 'cu-card-box' },
@@ -33,7 +30,7 @@ export function cardsInfo(ctx, v, players) {
     if (v.restricted_digits.includes(0) && !(v.restriction_card || []).includes(0)) {
       items.push(h('p', { class: 'hint', text: ctx.t('cards.cover_zero') }));
     }
-  } else if (players >= 8) {
+  } else if (v.big_table) {
     items.push(h('p', { class: 'cu-rule', text: ctx.t('cards.big_table', { max: v.max }) }));
   } else if (!v.restriction_pending) {
     items.push(h('p', { class: 'cu-rule', text: ctx.t('cards.none') }));
@@ -137,7 +134,7 @@ export function markersCard(ctx, snap) {
     ...v.players.map((/** @type {string} */ p) => {
       const m = c.markers[p] || 0;
       const track = h('span', { class: 'cu-track', 'aria-hidden': 'true' });
-      for (let i = 1; i <= MARKER_TOP; i++) track.append(h('span', { class: i <= m ? 'on' : '' }));
+      for (let i = 1; i <= v.marker_top; i++) track.append(h('span', { class: i <= m ? 'on' : '' }));
       return h('li', { class: `cu-marker${p === c.leader ? ' leading' : ''}${p === snap.me ? ' mine' : ''}`, dataset: { player: p } },
         h('span', { class: 'cu-name', text: ctx.name(p) }),
         p === c.leader ? h('span', { class: 'badge cu-lead', text: ctx.t('count.lead_badge') }) : null,

@@ -2,6 +2,7 @@
 // restriction card (its 3 digits, in printed order) and the danger-zone card.
 
 import { h } from '../../ui.js';
+import { panel } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
@@ -124,13 +125,5 @@ export function cardsForm(ctx) {
     presets.setAttribute('aria-label', ctx.t('cardsform.presets'));
   }
 
-  return {
-    el,
-    /** @param {any} next */
-    update(next) {
-      snap = next;
-      render();
-    },
-    relabel: render,
-  };
+  return panel(el, (next) => { snap = next; }, render);
 }

@@ -3,6 +3,7 @@
 // their crossed cells (the host may enter them for anyone).
 
 import { h } from '../../ui.js';
+import { panel } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
@@ -53,9 +54,10 @@ export function declarePanel(ctx) {
       number = n;
       chosen.clear();
     }
-    const banned = v.restricted_digits.includes(n % 10);
+    const d = v.count.restricted_digit;
+    const banned = d !== null && d !== undefined;
     title.textContent = ctx.t('declare.title', { n });
-    note.textContent = banned ? ctx.t('declare.banned', { n, d: n % 10 }) : ctx.t('declare.help');
+    note.textContent = banned ? ctx.t('declare.banned', { n, d }) : ctx.t('declare.help');
     for (const p of v.players) {
       let b = buttons.get(p);
       if (!b) {
@@ -185,13 +187,5 @@ export function bonusPanel(ctx) {
     }
   }
 
-  return {
-    el,
-    /** @param {any} next */
-    update(next) {
-      snap = next;
-      render();
-    },
-    relabel: render,
-  };
+  return panel(el, (next) => { snap = next; }, render);
 }

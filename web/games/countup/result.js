@@ -16,7 +16,7 @@ import { sheetRow } from './sheet.js';
  */
 function playerRound(ctx, rec, p, snap) {
   const s = rec.players[p];
-  const bonusRow = snap.options && Array.isArray(snap.options.bonus) ? snap.options.bonus[rec.round - 1] : [0, 0, 0, 0, 0];
+  const bonusRow = snap.options && Array.isArray(snap.options.bonus) ? snap.options.bonus[rec.round - 1] : (s.numbers || []).map(() => 0);
   const xs = /** @type {Array<{number: number, slot: number|null, voided: boolean, bonus: number|null}>} */ (s.x_cells);
   const cells = xs.map((x) => {
     const pts = x.bonus === null ? '' : ` +${x.bonus}`;

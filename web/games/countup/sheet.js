@@ -4,25 +4,27 @@
 
 import { h } from '../../ui.js';
 
-export const SHEET_SIZE = 5;
-
 /**
  * @typedef {{code: string, params: Record<string, unknown>, slots: number[]}} Problem
+ * @typedef {{size: number, distinct: boolean, range: [number, number], refused: Record<string, number>}} SheetCheck
+ *   the engine's sheet checks as data (view.sheet_check): how many numbers, their
+ *   range, and each number in range refused this round with its restricted last digit
  */
 
 /**
- * Why a sheet would be refused, in the order a player should fix it. Mirrors
- * the engine's checks (the server still has the final word).
- * @param {string[]} raw what is typed in the 5 boxes
- * @param {number[]} restricted this round's restricted last digits
- * @param {number} top the highest number that may be written (MAX − 1)
+ * Why a sheet would be refused, in the order a player should fix it, read from
+ * the view's `sheet_check` (the server still has the final word).
+ * @param {string[]} raw what is typed in the boxes
+ * @param {SheetCheck} check
+ * @param {number[]} digits this round's restricted digits, for the words
  * @returns {Problem[]}
  */
-export function sheetProblems(raw, restricted, top) {
+export function sheetProblems(raw, check, digits) {
   /** @type {Problem[]} */
   const out = [];
   /** @type {Array<[number, number]>} slot, number */
   const nums = [];
+  const [low, top] = check.range;
   raw.forEach((text, slot) => {
     const s = String(text || '').trim();
     if (!s) return;
@@ -33,19 +35,22 @@ export function sheetProblems(raw, restricted, top) {
     nums.push([slot, Number(s)]);
   });
   for (const [slot, n] of nums) {
-    if (n < 1 || n > top) out.push({ code: 'out_of_range', params: { n, top }, slots: [slot] });
-    else if (restricted.includes(n % 10)) {
-      out.push({ code: 'restricted_digit', params: { n, d: n % 10, digits: restricted.join(', ') }, slots: [slot] });
+    const d = check.refused[String(n)];
+    if (n < low || n > top) out.push({ code: 'out_of_range', params: { n, top }, slots: [slot] });
+    else if (d !== undefined) {
+      out.push({ code: 'restricted_digit', params: { n, d, digits: digits.join(', ') }, slots: [slot] });
     }
   }
-  /** @type {Map<number, number[]>} */
-  const seen = new Map();
-  for (const [slot, n] of nums) seen.set(n, [...(seen.get(n) || []), slot]);
-  for (const [n, slots] of seen) {
-    if (slots.length > 1) out.push({ code: 'duplicate', params: { n }, slots });
+  if (check.distinct) {
+    /** @type {Map<number, number[]>} */
+    const seen = new Map();
+    for (const [slot, n] of nums) seen.set(n, [...(seen.get(n) || []), slot]);
+    for (const [n, slots] of seen) {
+      if (slots.length > 1) out.push({ code: 'duplicate', params: { n }, slots });
+    }
   }
   const filled = raw.filter((s) => String(s || '').trim()).length;
-  if (filled !== SHEET_SIZE) out.push({ code: 'not_five', params: { count: filled }, slots: [] });
+  if (filled !== check.size) out.push({ code: 'not_five', params: { count: filled }, slots: [] });
   return out;
 }
 
@@ -61,28 +66,31 @@ export function sheetForm(ctx) {
   /** @type {HTMLElement[]} */
   const labels = [];
   const boxes = h('div', { class: 'cu-entry-boxes' });
-  for (let i = 0; i < SHEET_SIZE; i++) {
-    const id = `cu-num-${i + 1}`;
-    const input = /** @type {HTMLInputElement} */ (h('input', {
-      id, type: 'text', inputmode: 'numeric', pattern: '[0-9]*', maxlength: 3, autocomplete: 'off',
-      class: 'cu-num-input', 'aria-describedby': 'cu-problems',
-    }));
-    const label = h('label', { for: id, class: 'cu-num-label' });
-    input.addEventListener('input', () => {
-      // Moving on after two digits keeps one thumb on the keypad.
-      if (input.value.length >= 2 && i < SHEET_SIZE - 1 && !inputs[i + 1].value) inputs[i + 1].focus();
-      check();
-    });
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') {
-        e.preventDefault();
-        if (i < SHEET_SIZE - 1) inputs[i + 1].focus();
-        else if (!lockBtn.disabled) lockBtn.click();
-      }
-    });
-    inputs.push(input);
-    labels.push(label);
-    boxes.append(h('div', { class: 'cu-num-field' }, label, input));
+  /** One box per number of the sheet, built when the view says how many. @param {number} size */
+  function build(size) {
+    for (let i = inputs.length; i < size; i++) {
+      const id = `cu-num-${i + 1}`;
+      const input = /** @type {HTMLInputElement} */ (h('input', {
+        id, type: 'text', inputmode: 'numeric', pattern: '[0-9]*', maxlength: 3, autocomplete: 'off',
+        class: 'cu-num-input', 'aria-describedby': 'cu-problems',
+      }));
+      const label = h('label', { for: id, class: 'cu-num-label', text: ctx.t('entry.slot', { n: i + 1 }) });
+      input.addEventListener('input', () => {
+        // Moving on after two digits keeps one thumb on the keypad.
+        if (input.value.length >= 2 && i < inputs.length - 1 && !inputs[i + 1].value) inputs[i + 1].focus();
+        check();
+      });
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          if (i < inputs.length - 1) inputs[i + 1].focus();
+          else if (!lockBtn.disabled) lockBtn.click();
+        }
+      });
+      inputs.push(input);
+      labels.push(label);
+      boxes.append(h('div', { class: 'cu-num-field' }, label, input));
+    }
   }
   const problemsEl = h('ul', { id: 'cu-problems', class: 'cu-problems', 'aria-live': 'polite' });
   const serverEl = h('p', { class: 'cu-refused', role: 'alert', hidden: true });
@@ -90,12 +98,14 @@ export function sheetForm(ctx) {
   const el = h('section', { class: 'card cu-entry', 'aria-labelledby': 'cu-entry-title' },
     title, intro, boxes, problemsEl, serverEl, lockBtn);
 
-  /** @type {{restricted: number[], top: number, legal: boolean}} */
-  let rules = { restricted: [], top: 49, legal: false };
+  /** @typedef {{check: SheetCheck, digits: number[], legal: boolean}} Rules */
+  /** @type {Rules} */
+  let rules = { check: { size: 0, distinct: true, range: [1, 49], refused: {} }, digits: [], legal: false };
+  const top = () => rules.check.range[1];
   let busy = false;
 
   function check() {
-    const problems = sheetProblems(inputs.map((x) => x.value), rules.restricted, rules.top);
+    const problems = sheetProblems(inputs.map((x) => x.value), rules.check, rules.digits);
     const bad = new Set(problems.flatMap((p) => p.slots));
     inputs.forEach((x, i) => {
       x.classList.toggle('invalid', bad.has(i));
@@ -138,11 +148,12 @@ export function sheetForm(ctx) {
 
   return {
     el,
-    /** @param {{restricted: number[], top: number, legal: boolean}} next */
+    /** @param {Rules} next */
     update(next) {
-      const topChanged = next.top !== rules.top;
+      const topChanged = next.check.range[1] !== top();
       rules = next;
-      if (topChanged) intro.textContent = ctx.t('entry.intro', { top: rules.top });
+      build(rules.check.size);
+      if (topChanged) intro.textContent = ctx.t('entry.intro', { top: top() });
       check();
     },
     /** New round: empty boxes. */
@@ -153,7 +164,7 @@ export function sheetForm(ctx) {
     },
     relabel() {
       title.textContent = ctx.t('entry.title');
-      intro.textContent = ctx.t('entry.intro', { top: rules.top });
+      intro.textContent = ctx.t('entry.intro', { top: top() });
       labels.forEach((l, i) => { l.textContent = ctx.t('entry.slot', { n: i + 1 }); });
       lockBtn.textContent = ctx.t('entry.lock');
       check();
@@ -172,7 +183,8 @@ export function sheetRow(ctx, sheet) {
   const declared = new Set(sheet.declared || []);
   const xs = new Map((sheet.x_cells || []).map((x) => [x.number, x]));
   const cells = [];
-  for (let i = 0; i < SHEET_SIZE; i++) {
+  // One cell per printed bonus: the row is as long as the sheet.
+  for (let i = 0; i < sheet.bonusRow.length; i++) {
     const n = sheet.numbers ? sheet.numbers[i] : null;
     const x = n !== null ? xs.get(n) : undefined;
     let state = '';

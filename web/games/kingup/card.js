@@ -3,7 +3,7 @@
 // they would score now. Only this seat's own card ever reaches this phone.
 
 import { h } from '../../ui.js';
-import { CHARS, posPoints, posText, token } from './common.js';
+import { CHARS, posText, token } from './common.js';
 
 /**
  * @typedef {import('./common.js').Ctx} Ctx
@@ -70,7 +70,7 @@ export function myCard(ctx, snap, ui) {
       return h('li', { dataset: { char: ch } },
         token(ctx, view, ch, { small: true }),
         scoring ? h('span', { class: 'ku-where', text: posText(ctx, pos) }) : null,
-        scoring ? h('span', { class: 'ku-pts', text: ctx.t('points', { n: posPoints(pos) }) }) : null);
+        scoring ? h('span', { class: 'ku-pts', text: ctx.t('points', { n: me.projected ? me.projected.points[ch] : 0 }) }) : null);
     })));
     if (scoring && me.projected) {
       parts.push(h('p', { class: 'ku-projected' }, h('strong', { text: ctx.t('card.projected', { score: me.projected.score }) })));

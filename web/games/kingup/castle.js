@@ -3,7 +3,7 @@
 // which rows are targets is decided by the caller from the server's `legal`.
 
 import { h } from '../../ui.js';
-import { CASTLE_ROWS, ELIMINATED, THRONE, charLabel, posText, rowText, token } from './common.js';
+import { ELIMINATED, THRONE, castleRowsOf, charLabel, posText, rowOf, rowText, token } from './common.js';
 
 /**
  * @typedef {import('./common.js').Ctx} Ctx
@@ -22,12 +22,35 @@ import { CASTLE_ROWS, ELIMINATED, THRONE, charLabel, posText, rowText, token } f
  */
 
 /**
+ * A character where it stands (a castle row or a tray), tappable when the
+ * caller's `tokenClick` gives it an action.
+ * @param {Ctx} ctx
+ * @param {any} view
+ * @param {string} ch
+ * @param {{mine?: Set<string>, selected?: string|null, tokenClick?: (ch: string) => (() => void)|null,
+ *          disabled?: boolean}} o
+ * @param {string|undefined} where
+ */
+function placedToken(ctx, view, ch, o, where) {
+  const click = o.tokenClick ? o.tokenClick(ch) : null;
+  return token(ctx, view, ch, {
+    mine: o.mine ? o.mine.has(ch) : false,
+    selectable: Boolean(click),
+    selected: o.selected === ch,
+    pressed: click ? o.selected === ch : undefined,
+    onclick: click || undefined,
+    disabled: Boolean(click && o.disabled),
+    extra: where,
+  });
+}
+
+/**
  * @param {Ctx} ctx
  * @param {any} view
  * @param {CastleOpts} o
  */
 export function castleRows(ctx, view, o) {
-  const rows = o.rows || CASTLE_ROWS;
+  const rows = o.rows || castleRowsOf(view);
   return h('ol', { class: 'ku-castle', 'aria-label': ctx.t('castle.title') }, ...rows.map((row) => {
     const chars = o.contents(row);
     const cap = o.cap(row);
@@ -40,7 +63,7 @@ export function castleRows(ctx, view, o) {
       h('span', { class: 'ku-row-meta' },
         // Inside a button the button's own words say which row; elsewhere the count says it.
         h('span', { class: 'ku-count', 'aria-label': target ? null : `${rowText(ctx, row)}: ${countText}`, text: countText }),
-        row === ELIMINATED ? null : h('span', { class: 'ku-row-pts', text: ` · ${ctx.t('points', { n: row === THRONE ? 10 : row })}` })),
+        row === ELIMINATED ? null : h('span', { class: 'ku-row-pts', text: ` · ${ctx.t('points', { n: rowOf(view, row).points })}` })),
     ];
     const cls = ['ku-row'];
     if (row === THRONE) cls.push('throne');
@@ -55,18 +78,7 @@ export function castleRows(ctx, view, o) {
         ? h('button', { type: 'button', class: 'ku-row-head', disabled: Boolean(o.disabled), onclick: (/** @type {Event} */ e) => { e.stopPropagation(); target.onclick(); } },
           ...head, h('span', { class: 'sr-only', text: target.label }))
         : h('div', { class: 'ku-row-head' }, ...head),
-      h('div', { class: 'ku-row-tokens' }, ...chars.map((ch) => {
-        const click = o.tokenClick ? o.tokenClick(ch) : null;
-        return token(ctx, view, ch, {
-          mine: o.mine ? o.mine.has(ch) : false,
-          selectable: Boolean(click),
-          selected: o.selected === ch,
-          pressed: click ? o.selected === ch : undefined,
-          onclick: click || undefined,
-          disabled: Boolean(click && o.disabled),
-          extra: rowText(ctx, row),
-        });
-      })));
+      h('div', { class: 'ku-row-tokens' }, ...chars.map((ch) => placedToken(ctx, view, ch, o, rowText(ctx, row)))));
     // The whole row is the target for a thumb; the head button is the accessible one.
     if (target && !o.disabled) li.addEventListener('click', target.onclick);
     return li;
@@ -84,18 +96,7 @@ export function tray(ctx, view, o) {
   return h('div', { class: `ku-tray ${o.cls || ''}` },
     h('h3', { text: o.title }),
     o.chars.length
-      ? h('div', { class: 'ku-tray-tokens' }, ...o.chars.map((ch) => {
-        const click = o.tokenClick ? o.tokenClick(ch) : null;
-        return token(ctx, view, ch, {
-          mine: o.mine ? o.mine.has(ch) : false,
-          selectable: Boolean(click),
-          selected: o.selected === ch,
-          pressed: click ? o.selected === ch : undefined,
-          onclick: click || undefined,
-          disabled: Boolean(click && o.disabled),
-          extra: o.where,
-        });
-      }))
+      ? h('div', { class: 'ku-tray-tokens' }, ...o.chars.map((ch) => placedToken(ctx, view, ch, o, o.where)))
       : h('p', { class: 'hint', text: ctx.t('castle.none') }));
 }
 
@@ -121,7 +122,7 @@ export function playCastle(ctx, snap, ui) {
   const contents = (/** @type {Row} */ row) => (row === THRONE ? (castle.throne ? [castle.throne] : []) : castle.levels[/** @type {number} */ (row)] || []);
   const rows = castleRows(ctx, view, {
     contents,
-    cap: (row) => (row === THRONE ? 1 : row === 0 ? null : castle.cap),
+    cap: (row) => rowOf(view, row).cap,
     mine,
     selected: sel,
     disabled: ui.busy,

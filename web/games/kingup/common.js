@@ -16,10 +16,38 @@ export const ELIMINATED = 'eliminated';
  */
 
 /**
- * Rows of the castle, top to bottom.
- * @type {Row[]}
+ * @typedef {{row: Row, points: number, cap: number|null, end_cap: number}} RowInfo
+ *   a row as the view publishes it: its points, its cap during play (null: none)
+ *   and the most it may hold when a round ends
  */
-export const CASTLE_ROWS = [THRONE, 5, 4, 3, 2, 1, 0];
+
+/**
+ * The view's rows, top to bottom, the eliminated pile last.
+ * @param {any} view
+ * @returns {RowInfo[]}
+ */
+export function rowsOf(view) {
+  return (view && view.rows) || [];
+}
+
+/**
+ * One row of the view.
+ * @param {any} view
+ * @param {Row} row
+ * @returns {RowInfo}
+ */
+export function rowOf(view, row) {
+  return /** @type {RowInfo} */ (rowsOf(view).find((r) => r.row === row));
+}
+
+/**
+ * Rows of the castle, top to bottom (the eliminated pile is not one).
+ * @param {any} view
+ * @returns {Row[]}
+ */
+export function castleRowsOf(view) {
+  return rowsOf(view).map((r) => r.row).filter((r) => r !== ELIMINATED);
+}
 
 /** Loads kingup.css once; see shared.js. */
 export const ensureCss = () => loadCss('kingup');
@@ -67,15 +95,6 @@ export function rowText(ctx, row) {
   if (row === THRONE) return ctx.t('level.throne');
   if (row === ELIMINATED) return ctx.t('castle.eliminated');
   return `${ctx.t('level.n', { n: row })} (${ctx.t(`level.${row}`)})`;
-}
-
-/**
- * R19: what a character standing on `pos` is worth (throne 10, level n: n).
- * @param {Pos|undefined} pos
- */
-export function posPoints(pos) {
-  if (pos === THRONE) return 10;
-  return typeof pos === 'number' ? pos : 0;
 }
 
 /**

@@ -3,7 +3,7 @@
 // only guide the person tapping; the engine decides (bad_board, missing_goal).
 
 import { h } from '../../ui.js';
-import { CHARS, ELIMINATED, THRONE, charLabel, rowText } from './common.js';
+import { CHARS, THRONE, charLabel, rowOf, rowText, rowsOf } from './common.js';
 import { castleRows, tray } from './castle.js';
 import { picker } from './card.js';
 
@@ -13,23 +13,18 @@ import { picker } from './card.js';
  * @typedef {{round: number, board: Map<string, Row>, selected: string|null, goals: Map<string, Set<string>>}} Entry
  */
 
-const ROWS = /** @type {Row[]} */ ([THRONE, 5, 4, 3, 2, 1, 0, ELIMINATED]);
-
 /** @param {number} round @returns {Entry} */
 export function newEntry(round) {
   return { round, board: new Map(), selected: 'A', goals: new Map() };
 }
 
 /**
- * The most each row may hold at the end of a round (mirrors the engine's board check).
+ * The most each row may hold at the end of a round, as the view publishes it.
  * @param {any} view
  * @param {Row} row
  */
 function capOf(view, row) {
-  if (row === THRONE) return 1;
-  if (row === ELIMINATED) return view.players.length * view.rules.no_cards_each;
-  if (row === 0) return view.rules.leftovers;
-  return row === 5 ? 3 : 4;
+  return rowOf(view, row).end_cap;
 }
 
 /**
@@ -64,7 +59,7 @@ export function scoreEntry(ctx, snap, ui) {
     }) : null,
     canScore ? h('p', { class: 'ku-hint', role: 'status', text: sel ? ctx.t('hint.pick_level', { char: charLabel(ctx, view, sel) }) : ctx.t('entry.pick_first') }) : null,
     castleRows(ctx, view, {
-      rows: ROWS,
+      rows: rowsOf(view).map((r) => r.row),
       contents: at,
       cap: (row) => capOf(view, row),
       over,
@@ -104,8 +99,8 @@ export function scoreEntry(ctx, snap, ui) {
 
   const problems = [];
   if (unset.length) problems.push(ctx.t('entry.need_board', { n: unset.length }));
-  if (at(THRONE).length !== 1) problems.push(ctx.t('entry.need_throne'));
-  for (const row of ROWS) {
+  if (at(THRONE).length !== capOf(view, THRONE)) problems.push(ctx.t('entry.need_throne'));
+  for (const { row } of rowsOf(view)) {
     if (row !== THRONE && over(row)) problems.push(ctx.t('entry.over_cap', { where: rowText(ctx, row), cap: capOf(view, row) }));
   }
   const short = missing.filter((/** @type {string} */ p) => setFor(p).size !== 6);
