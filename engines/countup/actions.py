@@ -156,6 +156,11 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
         raise EngineError(
             "waiting_for_cards", "Wait until this round's cards are revealed by the host."
         )
+    if player in state.paper and state.seats[i].numbers is None:
+        # Typed on the phone acting for it, the sheet would be that phone's secret too.
+        raise EngineError(
+            "sheet_on_paper", f"{player} writes on the paper sheet: nobody enters its numbers."
+        )
     if state.seats[i].numbers is not None or state.phase != ENTRY:
         raise EngineError("locked", "Your numbers for this round are locked and cannot change.")
     numbers = action.get("numbers")
@@ -167,10 +172,8 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
     seat = replace(state.seats[i], numbers=tuple(sorted(action["numbers"])))
     state = replace(state, seats=state.seats[:i] + (seat,) + state.seats[i + 1:])
     events: list[Event] = [{"type": "sheet_locked", "round": state.round, "player": player}]
-    if all(s.numbers is not None for s in state.seats):
-        state = replace(state, phase=COUNT)
-        events.append({"type": "count_ready", "round": state.round})
-    return state, events
+    state, more = flow.count_if_ready(state)
+    return state, events + more
 
 
 # -- the count ---------------------------------------------------------------
@@ -194,6 +197,11 @@ def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
         if until is None or call.declared or call.end is not None:
             events.append(_call_event(state, call))
         if until is None or state.end is not None:
+            break
+        if state.final_pending and state.options.sheet_mode == PHONE:
+            # A marker reached 20 while a paper sheet might still collide: finishing
+            # at once means nobody on paper declared it.
+            state = cnt.finish(state, END_MARKER20)
             break
     return _after_count(state, events)
 
@@ -244,10 +252,70 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
     return _after_count(state, events)
 
 
+def _paper_sheet(state: State, player: str, what: str) -> None:
+    if not state.paper_sheet(state.index(player)):
+        raise refusal(
+            "wrong_mode", f"{player}'s sheet is on a phone; {what} is not used for it."
+        )
+
+
+def do_paper_declare(state: State, action: Action) -> tuple[State, list[Event]]:
+    """A seat writing on paper at a phone table raised its hand on the number just
+    called (the caller taps it for them)."""
+    player = action["player"]
+    _mode(state, PHONE, "paper_declare (the caller taps who declared with declare)")
+    _count_phase(state, "declare")
+    _paper_sheet(state, player, "paper_declare (the app reads it)")
+    number = state.count
+    if number == 0:
+        raise EngineError("nothing_called", "No number has been called yet.")
+    if action.get("number") != number:
+        raise EngineError(
+            "not_last_number",
+            f"Only the number just called ({number}) can be declared, not "
+            f"{action.get('number')!r}.",
+        )
+    i = state.index(player)
+    if number in state.seats[i].declared:
+        raise EngineError("already_declared", f"{player} has already declared {number}.")
+    banned = cnt.restricted(state)
+    if number % 10 in banned:
+        raise EngineError(
+            "restricted_number",
+            f"Nobody can have written {number}: numbers ending in "
+            f"{', '.join(map(str, sorted(banned)))} are restricted this round.",
+        )
+    if len(state.seats[i].declared) >= SHEET_SIZE:
+        raise EngineError(
+            "too_many_declarations",
+            f"{player} already declared all {SHEET_SIZE} numbers this round.",
+        )
+    state = cnt.paper_declares(state, player)
+    call = state.calls[-1]
+    events: list[Event] = [
+        {
+            "type": "declared",
+            "round": state.round,
+            "number": number,
+            "players": list(call.declared),
+            "leader": call.leader,
+            "voided": call.voided,
+            "end": call.end,
+            "paper": player,
+        }
+    ]
+    return state, events
+
+
 def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
-    _mode(state, "paper", "entering bonus points (the app reads the phone sheets)")
     target = action.get("seat") or action["player"]
     _seat_id(state, target, "Seat")
+    if state.options.sheet_mode == PHONE and not state.paper_sheet(state.index(target)):
+        raise refusal(
+            "wrong_mode",
+            "This table plays with phone sheets; entering bonus points is not used (the app "
+            "reads the phone sheets).",
+        )
     if target != action["player"]:
         _host(action, "enter another player's bonus")
     if state.phase != BONUS:
@@ -264,7 +332,7 @@ def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
     events: list[Event] = [
         {"type": "bonus_entered", "round": state.round, "player": target, "points": points}
     ]
-    if all(s.bonus is not None for s in seats):
+    if not any(state.bonus_pending(k) for k in range(len(seats))):
         state, more = flow.score(state)
         events += more
     return state, events
@@ -316,6 +384,7 @@ HANDLERS: dict[str, Handler[State]] = {
     "danger": do_danger,
     "call": do_call,
     "declare": do_declare,
+    "paper_declare": do_paper_declare,
     "bonus": do_bonus,
     "caller": do_caller,
     "next_round": do_next_round,

@@ -66,6 +66,18 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ["players"],
     ),
+    "paper_declare": _payload(
+        {
+            "number": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 999,
+                "description": "The number just called, which this seat (writing on paper "
+                "at a phone table) declared.",
+            }
+        },
+        ["number"],
+    ),
     "bonus": _payload(
         {
             "points": {"type": "integer", "minimum": 0, "maximum": 999},
