@@ -3,7 +3,7 @@
 // picks; every rule (validation, the count, scoring) stays on the server.
 
 import { h } from '../ui.js';
-import { bonusPanel, declarePanel } from './countup/paper.js';
+import { bonusPanel, declarePanel, paperHandsPanel } from './countup/paper.js';
 import { callerPanel, voiceControls } from './countup/caller.js';
 import { cardsForm } from './countup/cards.js';
 import { cardsInfo, lockedList, markersCard, numberCard } from './countup/board.js';
@@ -50,11 +50,12 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
     const entry = sheetForm(ctx);
     const caller = callerPanel(ctx, prefs, hooks);
     const declare = declarePanel(ctx);
+    const hands = paperHandsPanel(ctx);
     const bonus = bonusPanel(ctx);
     const nextBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'primary cu-next' }));
     const nextWait = h('p', { class: 'waiting' });
     const nextBox = h('div', { class: 'cu-next-box' }, nextWait, nextBtn);
-    el.append(top, cardsF.el, entry.el, declare.el, caller.el, bonus.el, bottom, listen, nextBox);
+    el.append(top, cardsF.el, entry.el, declare.el, hands.el, caller.el, bonus.el, bottom, listen, nextBox);
 
     /** @type {any} */
     let snap = null;
@@ -137,6 +138,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers);
       caller.update(snap);
       declare.update(snap, caller.running);
+      hands.update(snap);
       bonus.update(snap);
 
       // The voice controls live with the caller's buttons on the calling
@@ -163,6 +165,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       entry.relabel();
       caller.relabel();
       declare.relabel();
+      hands.relabel();
       bonus.relabel();
       render();
     }

@@ -67,3 +67,28 @@ export function partCache() {
     return value;
   };
 }
+
+// Seats without a phone (issue 17): what this phone may enter for them.
+
+/**
+ * The seat this screen enters for when the table screen is switched to
+ * "Entering for: <seat>" (then `legal` is that seat's), else null.
+ * @param {any} snap
+ * @returns {string|null}
+ */
+export function actingFor(snap) {
+  const as = snap && (snap.as || snap.acting_for || snap.entering_for);
+  return typeof as === 'string' ? as : null;
+}
+
+/**
+ * The seats without a phone this phone may enter for now, with their `legal`.
+ * @param {any} snap
+ * @returns {Array<[string, any[]]>}
+ */
+export function paperEntries(snap) {
+  const as = actingFor(snap);
+  if (as) return [[as, snap.legal || []]];
+  const proxies = (snap && snap.proxies) || {};
+  return Object.keys(proxies).map((pid) => /** @type {[string, any[]]} */ ([pid, proxies[pid] || []]));
+}

@@ -3,11 +3,69 @@
 // their crossed cells (the host may enter them for anyone).
 
 import { h } from '../../ui.js';
+import { actingFor, paperEntries } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
 /** @param {any} snap @param {(a: any) => boolean} pred */
 const legalHas = (snap, pred) => (snap.legal || []).some(pred);
+
+/**
+ * A phone table with seats writing on paper: on each number called, one tap per
+ * such seat says it raised a hand (`paper_declare`, sent for that seat with `as`).
+ * The app then resolves the number with the phone sheets, collisions included.
+ * @param {Ctx} ctx
+ */
+export function paperHandsPanel(ctx) {
+  const title = h('h2', { id: 'cu-hands-title' });
+  const note = h('p', { class: 'hint' });
+  const group = h('div', { class: 'cu-paper-hands', role: 'group', 'aria-labelledby': 'cu-hands-title' });
+  const el = h('section', { class: 'card cu-hands', 'aria-labelledby': 'cu-hands-title' }, title, note, group);
+  /** @type {any} */
+  let snap = null;
+  let busy = false;
+
+  /** @param {string} pid @param {number} number */
+  async function tap(pid, number) {
+    if (busy) return;
+    busy = true;
+    render();
+    try { await ctx.act({ type: 'paper_declare', number, as: pid }); } catch { /* shown by the platform */ }
+    busy = false;
+    render();
+  }
+
+  function render() {
+    if (!snap) return;
+    const v = snap.view;
+    const n = v.count ? v.count.value : 0;
+    const counting = v.sheet_mode === 'phone' && v.phase === 'count' && !v.count.end && n > 0;
+    const entries = counting ? paperEntries(snap) : [];
+    const open = entries.filter(([, l]) => l.some((a) => a.type === 'paper_declare' && a.number === n));
+    const declared = entries.filter(([pid]) => (v.sheets[pid]?.declared || []).includes(n));
+    el.hidden = !open.length && !declared.length;
+    if (el.hidden) return;
+    title.textContent = ctx.t('hands.title', { n });
+    note.textContent = ctx.t('hands.help');
+    group.replaceChildren(
+      ...open.map(([pid]) => h('button', {
+        type: 'button', class: 'cu-hand', dataset: { player: pid }, disabled: busy,
+        text: ctx.t('hands.declared', { name: ctx.name(pid), n }),
+        onclick: () => { tap(pid, n); },
+      })),
+      ...declared.map(([pid]) => h('p', { class: 'cu-hand-done', dataset: { player: pid }, text: ctx.t('hands.done', { name: ctx.name(pid), n }) })));
+  }
+
+  return {
+    el,
+    /** @param {any} next */
+    update(next) {
+      snap = next;
+      render();
+    },
+    relabel: render,
+  };
+}
 
 /**
  * @param {Ctx} ctx
@@ -131,8 +189,12 @@ export function bonusPanel(ctx) {
       }
       input.removeAttribute('aria-invalid');
       send.disabled = true;
+      const points = Number(text);
+      const way = how(p);
       try {
-        await ctx.act(p === snap.me ? { type: 'bonus', points: Number(text) } : { type: 'bonus', points: Number(text), seat: p });
+        // A seat without a phone: its own entry, sent for it (`as`), when the host
+        // has no "for another seat" template for it.
+        await ctx.act(way === 'own' ? { type: 'bonus', points } : way === 'as' ? { type: 'bonus', points, as: p } : { type: 'bonus', points, seat: p });
       } catch { /* shown by the platform */ }
       send.disabled = false;
     });
@@ -140,6 +202,23 @@ export function bonusPanel(ctx) {
     r = { li, input, send, label, name, state, cells, form, filled: false };
     rows.set(p, r);
     return r;
+  }
+
+  /**
+   * How this phone may enter `p`'s bonus: its own, for another seat (`seat`, the
+   * host), for a seat without a phone (`as`), or not at all.
+   * @param {string} p
+   * @returns {'own'|'seat'|'as'|null}
+   */
+  function how(p) {
+    const legal = snap.legal || [];
+    const own = (/** @type {any} */ a) => a.type === 'bonus' && !a.seat;
+    const acting = actingFor(snap);
+    if (acting) return p === acting && legal.some(own) ? 'as' : null;
+    if (p === snap.me && legal.some(own)) return 'own';
+    if (legal.some((/** @type {any} */ a) => a.type === 'bonus' && a.seat === p)) return 'seat';
+    if (((snap.proxies || {})[p] || []).some(own)) return 'as';
+    return null;
   }
 
   function render() {
@@ -153,15 +232,15 @@ export function bonusPanel(ctx) {
     }
     title.textContent = ctx.t('bonus.title');
     intro.textContent = ctx.t('bonus.intro');
-    // Me first: the row a player came for.
-    const order = [...v.players].sort((a, b) => Number(b === snap.me) - Number(a === snap.me));
+    // Me first: the row a player came for. At a phone table only the sheets on
+    // paper have a bonus to enter (the app reads the phone sheets).
+    const onPaper = v.sheet_mode === 'paper' ? v.players : (v.paper_sheets || []);
+    const order = [...onPaper].sort((a, b) => Number(b === snap.me) - Number(a === snap.me));
     for (const p of order) {
       const r = row(p);
       const b = v.bonus[p];
       const xs = /** @type {Array<{number: number, voided: boolean}>} */ (v.sheets[p].x_cells);
-      const mayEnter = p === snap.me
-        ? (snap.legal || []).some((/** @type {any} */ a) => a.type === 'bonus' && !a.seat)
-        : (snap.legal || []).some((/** @type {any} */ a) => a.type === 'bonus' && a.seat === p);
+      const mayEnter = how(p) !== null;
       r.cells.textContent = xs.length
         ? ctx.t('bonus.cells', { cells: xs.map((x) => (x.voided ? ctx.t('bonus.cell_voided', { n: x.number }) : `X ${x.number}`)).join(', ') })
         : ctx.t('bonus.no_cells');
