@@ -142,3 +142,21 @@ def test_paper_sheets_at_a_paper_table_take_the_host_entry(table):
     t.act("bonus", "p2", host=False, points=1)
     t.act("bonus", "p1", points=1)
     assert t.view(None)["phase"] == "scored"
+
+
+def test_with_final_count_declarations_a_paper_hand_collides_on_the_last_number(table):
+    t = table(("p1", "p2", "p3"), finalCountDeclarations=True)
+    t.state = replace(t.state, paper=("p2",))
+    t.cards([7, 8, 9])
+    t.sheets({"p1": [1, 31, 32, 33, 34], "p3": [21, 41, 42, 43, 44]})
+    for _ in range(21):
+        t.call()
+    # p1 reached 20 on 21; the number stays open for a paper hand until the next call.
+    assert (t.markers()["p1"], t.state.final_pending, t.state.end) == (20, True, None)
+    assert ENGINE.legal_actions(t.state, "p2") == [{"type": "paper_declare", "number": 21}]
+    t.act("paper_declare", "p2", number=21)
+    assert t.state.calls[-1].declared == ("p2", "p3")
+    t.call()
+    assert t.state.end == "marker20" and t.view(None)["paper_waiting"] == ["p2"]
+    t.act("bonus", "p2", points=1)
+    assert t.scores() == {"p1": 20, "p2": 1, "p3": 1}
