@@ -129,6 +129,8 @@ class State:
     caller: str | None
     rounds: tuple[RoundRecord, ...]
     result: Result | None
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``).
+    paper: tuple[str, ...] = ()
 
     def index(self, player: str) -> int:
         return self.players.index(player)

@@ -71,6 +71,8 @@ class State:
     election: Election | None
     last_election: Revealed | None
     results: tuple[RoundResult, ...]
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``).
+    paper: tuple[str, ...] = ()
 
     @property
     def n(self) -> int:
