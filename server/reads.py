@@ -46,6 +46,9 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
         for s in doc["seats"]
     ]
+    for p, s in zip(players, doc["seats"], strict=True):
+        if s.get("phone") is False:
+            p["phone"] = False
     if online is not None:
         for p in players:
             p["connected"] = p["id"] in online
@@ -81,7 +84,42 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if seat is not None:
         snap["sealed"] = sealed
         snap["pin"] = "pin" in seat
+        snap["proxies"] = proxies(engine, doc, player, state)
+    snap["proxies_who"] = doc.get("proxies", "host")
     return snap
+
+
+def proxies(engine: Engine, doc: TableDoc, player: str | None, state: Any) -> dict[str, list[Action]]:
+    """Per seat without a phone that ``player`` may act for (``as``), its legal
+    templates as a guest's (``as`` never carries host powers). Never its view:
+    the engine's templates for a paper seat hold public choices only."""
+    if player is None or (player != doc["host"] and doc.get("proxies") != "all"):
+        return {}
+    out: dict[str, list[Action]] = {}
+    for s in doc["seats"]:
+        if s.get("phone") is False:
+            legal = engine.legal_actions(state, s["id"]) if state is not None else []
+            out[s["id"]] = host_filter(engine, legal, False)
+    return out
+
+
+#: How history marks an action entered for a seat without a phone (``as``):
+#: after the seat's name when the line starts with it, else before the line.
+ENTERED_BY = {"ko": "{seat} ({by} 입력)", "en": "{seat} (entered by {by})"}
+
+
+def entered_by(text: str, lang: str, seat: str, by: str) -> str:
+    """``text`` marked as entered by ``by`` for ``seat``.
+
+    >>> entered_by("민준: 빨강 구간 베팅 티켓 (5) 가져감", "ko", "민준", "유나")
+    '민준 (유나 입력): 빨강 구간 베팅 티켓 (5) 가져감'
+    >>> entered_by("Red won.", "en", "Minjun", "Yuna")
+    'Minjun (entered by Yuna): Red won.'
+    """
+    mark = ENTERED_BY["ko" if lang == "ko" else "en"].format(seat=seat, by=by)
+    if text.startswith(seat):
+        return mark + text[len(seat):]
+    return f"{mark}: {text}"
 
 
 def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
@@ -110,9 +148,13 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             text = " ".join(engine.describe(ev, lang, names) for ev in e["events"])
         else:
             text = describe_platform(e, lang, names)
-        rounds.setdefault(e["round"], []).append(
-            {"version": e["v"], "by": e["by"], "text": text, "undone": e["v"] in undone}
-        )
+        line: HistoryLine = {"version": e["v"], "by": e["by"], "text": text, "undone": e["v"] in undone}
+        proxied = e.get("entered_for")
+        if proxied is not None:
+            seat_name = names.get(proxied, proxied)
+            line["text"] = entered_by(text, lang, seat_name, names.get(e["by"] or "", "?"))
+            line["entered_for"] = proxied
+        rounds.setdefault(e["round"], []).append(line)
     return {
         "version": doc["version"],
         "rounds": [{"round": r, "entries": rounds[r]} for r in sorted(rounds)],

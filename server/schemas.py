@@ -33,7 +33,8 @@ CREATE_BODY: dict[str, Any] = {
 
 JOIN_BODY: dict[str, Any] = {
     "type": "object",
-    "properties": {"name": NAME},
+    # "phone": false (with the host's token) adds a seat without a phone.
+    "properties": {"name": NAME, "phone": {"type": "boolean"}},
     "required": ["name"],
     "additionalProperties": False,
 }
@@ -48,6 +49,8 @@ ACTION_BODY: dict[str, Any] = {
         },
         "request_id": {"type": "string", "minLength": 1, "maxLength": 64},
         "version": {"type": "integer", "minimum": 0},
+        # A seat without a phone this (game) action is entered for.
+        "as": PLAYER_ID,
     },
     "required": ["action", "request_id"],
     "additionalProperties": False,
@@ -79,6 +82,8 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "play_again": _payload({}),
     "pin": _payload({"pin": PIN}, ["pin"]),
     "unlock": _payload({"pin": PIN}, ["pin"]),
+    "phoneless": _payload({"player": PLAYER_ID}, ["player"]),
+    "proxies": _payload({"who": {"enum": ["host", "all"]}}, ["who"]),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
+from engines.base import Action, EngineError, Event, Handler, dispatch, paper_handler, refusal
 from engines.camelup import board, scoring
 from engines.camelup.constants import (
     CRAZY,
@@ -480,6 +480,7 @@ HANDLERS: dict[str, Handler[State]] = {
     "next_leg": do_next_leg,
     "next_round": do_next_round,
     "set_stack": do_set_stack,
+    "set_paper": paper_handler(lambda s: [seat.id for seat in s.seats]),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engines.base import Event
+from engines.base import Event, describe_paper_seat
 
 COLOUR_NAMES: dict[str, dict[str, str]] = {
     "en": {
@@ -208,6 +208,8 @@ _LINES: dict[str, Callable[[Event, _Words], str]] = {
 
 
 def describe(event: Event, lang: str, names: Mapping[str, str]) -> str:
+    if event.get("type") == "paper_seat":
+        return describe_paper_seat(event, lang, names)
     line = _LINES.get(str(event.get("type")))
     if line is None:
         return str(event.get("type"))

@@ -55,7 +55,7 @@ class CamelUpEngine(Engine):
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
-    host_actions = ("next_round", "set_stack")
+    host_actions = ("next_round", "set_stack", "set_paper")
     state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import SET_PAPER_SCHEMA
 from engines.camelup.constants import CAMELS, CRAZY, DICE, PILES, RACING, SIDES, SPACES
 
 
@@ -60,6 +61,8 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ("space", "camels"),
     ),
+    # A seat without a phone (engines/base.py): the platform sends it.
+    "set_paper": SET_PAPER_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"pyramid": ("die", "value", "color")}

@@ -141,6 +141,8 @@ class State:
     #: The most recent die, kept across the leg reset: the die that ends a leg
     #: must still reach every phone after the tents are cleared.
     last_roll: Roll | None = None
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``).
+    paper: tuple[str, ...] = ()
 
     @property
     def pyramid(self) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
+from engines.base import Action, EngineError, Event, Handler, dispatch, paper_handler, refusal
 from engines.countup import count as cnt
 from engines.countup import flow
 from engines.countup.options import DECK, PHONE, needs_restriction, restricted_set
@@ -388,6 +388,7 @@ HANDLERS: dict[str, Handler[State]] = {
     "bonus": do_bonus,
     "caller": do_caller,
     "next_round": do_next_round,
+    "set_paper": paper_handler(lambda s: s.players),
 }
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import SET_PAPER_SCHEMA
+
 _SEAT = {"type": "string", "maxLength": 16}
 _DIGITS = {
     "type": "array",
@@ -101,6 +103,8 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
             "danger": {**_RANGE, "description": "Random outcome: the drawn danger zone."},
         }
     ),
+    # A seat without a phone (engines/base.py): the platform sends it.
+    "set_paper": SET_PAPER_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"next_round": ("restriction", "danger")}

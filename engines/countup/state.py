@@ -129,7 +129,8 @@ class State:
     caller: str | None
     rounds: tuple[RoundRecord, ...]
     result: Result | None
-    #: Seats without a phone: they write on the printed sheet (issue 17).
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``): they write
+    #: on the printed sheet (issue 17).
     paper: tuple[str, ...] = ()
 
     def index(self, player: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
+from engines.base import Action, EngineError, Event, Handler, dispatch, paper_handler, refusal
 from engines.kingup import castle, scoring
 from engines.kingup.constants import (
     CHARACTERS,
@@ -429,4 +429,5 @@ HANDLERS: dict[str, Handler[State]] = {
     "vote": do_vote,
     "next_round": do_next_round,
     "score_round": do_score_round,
+    "set_paper": paper_handler(lambda s: s.players),
 }

@@ -71,8 +71,8 @@ class State:
     election: Election | None
     last_election: Revealed | None
     results: tuple[RoundResult, ...]
-    #: Seats whose secrets are held on paper (no phone): their goal card and vote are
-    #: physical cards, entered by the host only once the table has seen them.
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``): their goal
+    #: card and vote are physical cards, entered only once the table has seen them.
     paper: tuple[str, ...] = ()
 
     @property
