@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, paper_handler, refusal
+from engines.base import Action, EngineError, Event, Handler, dispatch, refusal, set_paper
 from engines.countup import count as cnt
 from engines.countup import flow
 from engines.countup.options import DECK, PHONE, needs_restriction, restricted_set
@@ -341,6 +341,14 @@ def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
 # -- table -------------------------------------------------------------------
 
 
+def do_set_paper(state: State, action: Action) -> tuple[State, list[Event]]:
+    """A seat loses its phone: if it was the last sheet still being written on a
+    phone, the count starts (a paper sheet is not waited for)."""
+    state, events = set_paper(state, action, state.players)
+    state, more = flow.count_if_ready(state)
+    return state, events + more
+
+
 def do_caller(state: State, action: Action) -> tuple[State, list[Event]]:
     _host(action, "name the caller")
     seat = action.get("seat")
@@ -388,7 +396,7 @@ HANDLERS: dict[str, Handler[State]] = {
     "bonus": do_bonus,
     "caller": do_caller,
     "next_round": do_next_round,
-    "set_paper": paper_handler(lambda s: s.players),
+    "set_paper": do_set_paper,
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engines.countup import ENGINE, flow
+from engines.countup import ENGINE
 
 # Example 2's sheets; B (seat p2) writes on paper.
 SHEETS = {"p1": [3, 9, 14, 30, 41], "p3": [1, 11, 19, 33, 44], "p4": [4, 16, 29, 38, 46]}
@@ -121,9 +121,8 @@ def test_the_count_waits_for_the_phones_only_and_a_late_paper_seat_is_not_waited
     t.sheets({"p1": [1, 3, 4, 6, 8], "p3": [11, 13, 14, 16, 19]})
     assert t.view(None)["phase"] == "entry"
     # p2's phone dies before its sheet is locked: it writes on paper from now on.
-    t.state = replace(t.state, paper=("p2",))
-    t.state, events = flow.count_if_ready(t.state)
-    assert events == [{"type": "count_ready", "round": 1}]
+    events = t.act("set_paper", host=True, seat="p2")
+    assert events[-1] == {"type": "count_ready", "round": 1}
     # No hand goes up for p2 all round: its sheet has no crossed cell, no bonus to wait for.
     t.call(until="end")
     assert t.view(None)["phase"] == "scored"
