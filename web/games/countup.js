@@ -11,7 +11,7 @@ import { resultView } from './countup/result.js';
 import { mySheet, sheetForm } from './countup/sheet.js';
 import { Voice, spokenNumber } from './countup/speech.js';
 import strings from './countup/strings.js';
-import { loadCss } from './shared.js';
+import { actingFor, loadCss } from './shared.js';
 
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings,
@@ -97,6 +97,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const phase = v.phase;
       const isHost = snap.me !== null && snap.me === snap.host;
       const paper = v.sheet_mode === 'paper';
+      // Entering for a seat without a phone: this phone's own sheet is not that seat's.
+      const ownSheet = actingFor(snap) ? null : v.my_numbers;
       const players = v.players.length;
       /** @type {Array<Node|null>} */
       const above = [];
@@ -107,13 +109,13 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         if (v.restriction_card || v.danger) above.push(cards());
       } else if (phase === 'entry') {
         above.push(cards());
-        if (v.my_numbers) above.push(mySheet(ctx, v, 'mysheet.waiting'));
+        if (ownSheet) above.push(mySheet(ctx, v, 'mysheet.waiting'));
         below.push(lockedList(ctx, snap));
       } else if (phase === 'count') {
         const writing = paper && v.count.value === 0;
         if (writing) above.push(h('p', { class: 'notice', text: ctx.t('paper.write') }), cards());
         above.push(numberCard(ctx, snap, prefs));
-        if (v.my_numbers) below.push(mySheet(ctx, v, null));
+        if (ownSheet) below.push(mySheet(ctx, v, null));
         below.push(markersCard(ctx, snap));
         if (!writing) below.push(cards());
       } else if (phase === 'bonus') {
@@ -135,7 +137,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         top: v.number_range[1],
         legal: (snap.legal || []).some((/** @type {any} */ a) => a.type === 'numbers'),
       });
-      entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers);
+      entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers && !actingFor(snap));
       caller.update(snap);
       declare.update(snap, caller.running);
       hands.update(snap);

@@ -7,10 +7,10 @@ import { missingCards, myCard } from './kingup/card.js';
 import { playCastle } from './kingup/castle.js';
 import { ensureCss } from './kingup/common.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
-import { paperPanel, paperWaiting } from './kingup/paper.js';
+import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { STRINGS } from './kingup/strings.js';
-import { actingFor, paperEntries, partCache, place } from './shared.js';
+import { actingFor, partCache, place, proxyWaiting } from './shared.js';
 import { revealPanel, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
@@ -164,9 +164,10 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       } else if (full) {
         board = [part('castle', [base, v.castle, v.positions, v.phase, legal, ui.selected, me && me.goal], () => playCastle(ctx, snap, ui))];
       }
-      const paper = paperEntries(snap).map(([pid, l]) => part(`paper-${pid}`,
-        [base, pid, l, v.phase, v.character_names, [...(ui.paperPick.get(pid) || [])], ui.paperVote.get(pid) || null],
-        () => paperPanel(ctx, snap, ui, pid, l)));
+      const paper = acting
+        ? [part('paper', [base, acting, legal, v.phase, v.character_names, [...(ui.paperPick.get(acting) || [])], ui.paperVote.get(acting) || null],
+          () => paperPanel(ctx, snap, ui, acting, legal))]
+        : [part('paper-hint', [base, proxyWaiting(snap)], () => proxyHint(ctx, proxyWaiting(snap)))];
       const waitingPaper = part('paper-waiting', [base, v.phase, v.paper_waiting], () => paperWaiting(ctx, v));
       const totals = part('totals', [base, snap.players, (v.round_results || []).length], () => totalsTable(ctx, snap));
 

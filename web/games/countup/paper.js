@@ -3,7 +3,7 @@
 // their crossed cells (the host may enter them for anyone).
 
 import { h } from '../../ui.js';
-import { actingFor, paperEntries } from '../shared.js';
+import { actingFor, proxyWaiting } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
@@ -11,9 +11,11 @@ import { actingFor, paperEntries } from '../shared.js';
 const legalHas = (snap, pred) => (snap.legal || []).some(pred);
 
 /**
- * A phone table with seats writing on paper: on each number called, one tap per
- * such seat says it raised a hand (`paper_declare`, sent for that seat with `as`).
- * The app then resolves the number with the phone sheets, collisions included.
+ * A phone table with seats writing on paper: on each number called, one tap
+ * says such a seat raised a hand (`paper_declare`, from the screen switched to
+ * "Entering for: <seat>", so it goes with `as`). The app then resolves the
+ * number with the phone sheets, collisions included. On the caller's own screen
+ * a line says which seat may have declared it, and where to enter it.
  * @param {Ctx} ctx
  */
 export function paperHandsPanel(ctx) {
@@ -25,12 +27,12 @@ export function paperHandsPanel(ctx) {
   let snap = null;
   let busy = false;
 
-  /** @param {string} pid @param {number} number */
-  async function tap(pid, number) {
+  /** @param {number} number */
+  async function tap(number) {
     if (busy) return;
     busy = true;
     render();
-    try { await ctx.act({ type: 'paper_declare', number, as: pid }); } catch { /* shown by the platform */ }
+    try { await ctx.act({ type: 'paper_declare', number }); } catch { /* shown by the platform */ }
     busy = false;
     render();
   }
@@ -40,18 +42,24 @@ export function paperHandsPanel(ctx) {
     const v = snap.view;
     const n = v.count ? v.count.value : 0;
     const counting = v.sheet_mode === 'phone' && v.phase === 'count' && !v.count.end && n > 0;
-    const entries = counting ? paperEntries(snap) : [];
-    const open = entries.filter(([, l]) => l.some((a) => a.type === 'paper_declare' && a.number === n));
+    const acting = actingFor(snap);
+    const asks = (/** @type {any[]} */ l) => l.some((a) => a.type === 'paper_declare' && a.number === n);
+    const hint = counting && !acting ? proxyWaiting(snap).filter(([, l]) => asks(l)) : [];
+    /** @type {Array<[string, any[]]>} */
+    const entries = counting && acting ? [[acting, snap.legal || []]] : [];
+    const open = entries.filter(([, l]) => asks(l));
     const declared = entries.filter(([pid]) => (v.sheets[pid]?.declared || []).includes(n));
-    el.hidden = !open.length && !declared.length;
+    el.hidden = !open.length && !declared.length && !hint.length;
     if (el.hidden) return;
     title.textContent = ctx.t('hands.title', { n });
-    note.textContent = ctx.t('hands.help');
+    note.textContent = hint.length
+      ? ctx.t('hands.switch', { names: hint.map(([pid]) => ctx.name(pid)).join(', ') })
+      : ctx.t('hands.help');
     group.replaceChildren(
       ...open.map(([pid]) => h('button', {
         type: 'button', class: 'cu-hand', dataset: { player: pid }, disabled: busy,
         text: ctx.t('hands.declared', { name: ctx.name(pid), n }),
-        onclick: () => { tap(pid, n); },
+        onclick: () => { tap(n); },
       })),
       ...declared.map(([pid]) => h('p', { class: 'cu-hand-done', dataset: { player: pid }, text: ctx.t('hands.done', { name: ctx.name(pid), n }) })));
   }
@@ -192,9 +200,8 @@ export function bonusPanel(ctx) {
       const points = Number(text);
       const way = how(p);
       try {
-        // A seat without a phone: its own entry, sent for it (`as`), when the host
-        // has no "for another seat" template for it.
-        await ctx.act(way === 'own' ? { type: 'bonus', points } : way === 'as' ? { type: 'bonus', points, as: p } : { type: 'bonus', points, seat: p });
+        // Entering for a seat without a phone, its own entry goes with `as`.
+        await ctx.act(way === 'seat' ? { type: 'bonus', points, seat: p } : { type: 'bonus', points });
       } catch { /* shown by the platform */ }
       send.disabled = false;
     });
@@ -205,19 +212,15 @@ export function bonusPanel(ctx) {
   }
 
   /**
-   * How this phone may enter `p`'s bonus: its own, for another seat (`seat`, the
-   * host), for a seat without a phone (`as`), or not at all.
+   * How this phone may enter `p`'s bonus: as its own (also a seat it enters
+   * for, whose `me` it then is), for another seat (`seat`, the host), or not.
    * @param {string} p
-   * @returns {'own'|'seat'|'as'|null}
+   * @returns {'own'|'seat'|null}
    */
   function how(p) {
     const legal = snap.legal || [];
-    const own = (/** @type {any} */ a) => a.type === 'bonus' && !a.seat;
-    const acting = actingFor(snap);
-    if (acting) return p === acting && legal.some(own) ? 'as' : null;
-    if (p === snap.me && legal.some(own)) return 'own';
+    if (p === snap.me && legal.some((/** @type {any} */ a) => a.type === 'bonus' && !a.seat)) return 'own';
     if (legal.some((/** @type {any} */ a) => a.type === 'bonus' && a.seat === p)) return 'seat';
-    if (((snap.proxies || {})[p] || []).some(own)) return 'as';
     return null;
   }
 
@@ -249,7 +252,7 @@ export function bonusPanel(ctx) {
       r.state.textContent = !scoring ? '' : b.pending ? ctx.t('bonus.pending') : ctx.t('bonus.entered', { points: b.points });
       r.state.className = `cu-bonus-state ${b.pending ? 'waiting' : 'done'}`;
       r.form.hidden = !mayEnter;
-      r.label.textContent = ctx.t(p === snap.me ? 'bonus.mine' : 'bonus.for', { name: ctx.name(p) });
+      r.label.textContent = ctx.t(p === snap.me && !actingFor(snap) ? 'bonus.mine' : 'bonus.for', { name: ctx.name(p) });
       r.send.textContent = ctx.t(b.pending ? 'bonus.send' : 'bonus.fix');
       if (!r.filled && mayEnter) {
         // The app's guess when every cell of the round is worth the same.

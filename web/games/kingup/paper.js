@@ -1,8 +1,8 @@
-// Seats without a phone: their goal card and vote are physical cards. The phone
-// entering for such a seat (the host's, sent with `as`) gets that seat's `legal`
-// list only: the vote card once every phone has voted, the printed goal card
-// once the King is crowned. Nothing here ever shows what the seat holds before
-// the table has seen it.
+// Seats without a phone: their goal card and vote are physical cards. A phone
+// switched to "Entering for: <seat>" gets that seat's `legal` list only (its
+// actions go with `as`): the vote card once every phone has voted, the printed
+// goal card once the King is crowned. Nothing here ever shows what the seat
+// holds before the table has seen it.
 
 import { h } from '../../ui.js';
 import { CHARS } from './common.js';
@@ -14,6 +14,18 @@ import { picker } from './card.js';
  *            paperVote: Map<string, 'yes'|'no'>,
  *            act: (a: Record<string, unknown>) => Promise<boolean>}} PaperUi
  */
+
+/**
+ * On the host's own screen: "Mina's vote card can be entered: switch to Mina".
+ * @param {Ctx} ctx
+ * @param {Array<[string, any[]]>} waiting seats and their legal lists
+ */
+export function proxyHint(ctx, waiting) {
+  const names = waiting.filter(([, l]) => l.some((a) => a.type === 'vote' || a.type === 'goal'))
+    .map(([pid]) => ctx.name(pid));
+  if (!names.length) return null;
+  return h('p', { class: 'notice ku-proxy-hint', role: 'status', text: ctx.t('paper.switch', { names: names.join(', ') }) });
+}
 
 /**
  * "Waiting for the host: Mina's vote card (no phone)", on every phone.
@@ -59,7 +71,7 @@ export function paperPanel(ctx, snap, ui, pid, legal) {
         type: 'button', class: `primary ku-paper-vote-send ${chosen}`, disabled: ui.busy,
         text: ctx.t('paper.vote_send', { name, vote: label(chosen) }),
         onclick: () => {
-          ui.act({ type: 'vote', vote: chosen, as: pid }).then((ok) => { if (ok) ui.paperVote.delete(pid); });
+          ui.act({ type: 'vote', vote: chosen }).then((ok) => { if (ok) ui.paperVote.delete(pid); });
         },
       }));
     }
@@ -73,7 +85,7 @@ export function paperPanel(ctx, snap, ui, pid, legal) {
       type: 'button', class: 'primary ku-paper-card-send', disabled: ui.busy || picked.size !== 6,
       text: ctx.t('paper.card_send', { name }),
       onclick: () => {
-        ui.act({ type: 'goal', characters: CHARS.filter((c) => picked.has(c)), as: pid })
+        ui.act({ type: 'goal', characters: CHARS.filter((c) => picked.has(c)) })
           .then((ok) => { if (ok) ui.paperPick.delete(pid); });
       },
     }));

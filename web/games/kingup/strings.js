@@ -79,6 +79,7 @@ export const STRINGS = {
     'paper.card_send': '{name}님의 카드 입력',
     'paper.waiting_vote': '휴대폰 투표가 끝났어요. 호스트가 투표 카드를 입력하기를 기다려요: {names}',
     'paper.waiting_card': '호스트가 비밀목표 카드를 입력하기를 기다려요: {names}',
+    'paper.switch': '입력할 차례예요: 위의 "대신 입력"에서 {names}님을 누르세요.',
 
     'vote.title': '후보: {char}',
     'vote.nominated': '{name}님이 {char} 캐릭터를 왕좌에 올리고 왕관을 가져갔어요.',
@@ -258,6 +259,7 @@ export const STRINGS = {
     'paper.card_send': 'Enter {name}\'s card',
     'paper.waiting_vote': 'Every phone has voted. Waiting for the host to enter the vote card of {names}',
     'paper.waiting_card': 'Waiting for the host to enter the secret card of {names}',
+    'paper.switch': 'Waiting for your entry: tap {names} under "Enter moves for" above.',
 
     'vote.title': 'Candidate: {char}',
     'vote.nominated': '{name} moved {char} to the throne and takes the crown.',
