@@ -6,9 +6,6 @@ and no phone ever holds a number of hers or another seat's uncalled one."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
 from playwright.sync_api import Page, expect
 
 from e2e.countup_helpers import (
@@ -21,22 +18,12 @@ from e2e.countup_helpers import (
     join,
     public_snapshot,
 )
+from e2e.phoneless_helpers import add_phoneless
 from engines.countup import ENGINE
 
 LANG = "en"
 NAMES = ["Ann", "Bora", "Jin"]
 PAPER = "Mina"
-
-
-def add_phoneless(server: str, table: str, token: str, name: str) -> str:
-    req = urllib.request.Request(
-        f"{server}/api/tables/{table}/players", method="POST",
-        data=json.dumps({"name": name, "phone": False}).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=5) as r:
-        body = json.load(r)
-    assert "token" not in body["player"]
-    return body["player"]["id"]
 
 
 def step_to(host: Page, n: int) -> None:

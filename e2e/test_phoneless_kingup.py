@@ -6,26 +6,16 @@ scores equal the engine's; no phone sees another seat's card or vote early."""
 
 from __future__ import annotations
 
-import json
 import random
-import urllib.request
 
 from playwright.sync_api import Page, expect
 
 from e2e.kingup_helpers import Replica, Traffic, create_table, join, leaks, token_of
+from e2e.phoneless_helpers import add_phoneless
 
 NAMES = {"p1": "Ann", "p2": "Bora", "p3": "Jin"}
 PAPER = "Mina"
 PHONES = ["p1", "p2", "p3"]
-
-
-def add_phoneless(server: str, table: str, token: str, name: str) -> str:
-    req = urllib.request.Request(
-        f"{server}/api/tables/{table}/players", method="POST",
-        data=json.dumps({"name": name, "phone": False}).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=5) as r:
-        return json.load(r)["player"]["id"]
 
 
 def pick(page: Page, scope: str, card: list[str]) -> None:

@@ -221,6 +221,15 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
     chosen = [_seat_id(state, p, "Player") for p in players]
     if len(set(chosen)) != len(chosen):
         raise EngineError("duplicate_player", "Each player can declare a number only once.")
+    _could_have_written(state, number, chosen)
+    state = cnt.declare(state, tuple(chosen))
+    if state.final_pending:
+        state = cnt.finish(state, END_MARKER20)
+    return _after_count(state, [_declared_event(state, number)])
+
+
+def _could_have_written(state: State, number: int, players: list[str]) -> None:
+    """Refuses a declaration nobody can have written on a sheet."""
     banned = cnt.restricted(state)
     if number % 10 in banned:
         raise EngineError(
@@ -228,28 +237,26 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
             f"Nobody can have written {number}: numbers ending in "
             f"{', '.join(map(str, sorted(banned)))} are restricted this round.",
         )
-    full = [p for p in chosen if len(state.seats[state.index(p)].declared) >= SHEET_SIZE]
+    full = [p for p in players if len(state.seats[state.index(p)].declared) >= SHEET_SIZE]
     if full:
         raise EngineError(
             "too_many_declarations",
             f"{', '.join(full)} already declared all {SHEET_SIZE} numbers this round.",
         )
-    state = cnt.declare(state, tuple(chosen))
-    if state.final_pending:
-        state = cnt.finish(state, END_MARKER20)
+
+
+def _declared_event(state: State, number: int, **extra: Any) -> Event:
     call = state.calls[-1]
-    events: list[Event] = [
-        {
-            "type": "declared",
-            "round": state.round,
-            "number": number,
-            "players": list(call.declared),
-            "leader": call.leader,
-            "voided": call.voided,
-            "end": call.end,
-        }
-    ]
-    return _after_count(state, events)
+    return {
+        "type": "declared",
+        "round": state.round,
+        "number": number,
+        "players": list(call.declared),
+        "leader": call.leader,
+        "voided": call.voided,
+        "end": call.end,
+        **extra,
+    }
 
 
 def _paper_sheet(state: State, player: str, what: str) -> None:
@@ -278,33 +285,9 @@ def do_paper_declare(state: State, action: Action) -> tuple[State, list[Event]]:
     i = state.index(player)
     if number in state.seats[i].declared:
         raise EngineError("already_declared", f"{player} has already declared {number}.")
-    banned = cnt.restricted(state)
-    if number % 10 in banned:
-        raise EngineError(
-            "restricted_number",
-            f"Nobody can have written {number}: numbers ending in "
-            f"{', '.join(map(str, sorted(banned)))} are restricted this round.",
-        )
-    if len(state.seats[i].declared) >= SHEET_SIZE:
-        raise EngineError(
-            "too_many_declarations",
-            f"{player} already declared all {SHEET_SIZE} numbers this round.",
-        )
+    _could_have_written(state, number, [player])
     state = cnt.paper_declares(state, player)
-    call = state.calls[-1]
-    events: list[Event] = [
-        {
-            "type": "declared",
-            "round": state.round,
-            "number": number,
-            "players": list(call.declared),
-            "leader": call.leader,
-            "voided": call.voided,
-            "end": call.end,
-            "paper": player,
-        }
-    ]
-    return state, events
+    return state, [_declared_event(state, number, paper=player)]
 
 
 def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
