@@ -19,6 +19,12 @@ PLAYING = "playing"
 #: Pyramid-only mode: the fifth die is out; ``next_leg`` starts the next leg.
 LEG_OVER = "leg_over"
 OVER = "over"
+#: The race is over and a pile holds cards of seats without a phone: the host
+#: records what each face-down card names before the piles are paid (R36).
+PAPER_CARDS = "paper_cards"
+#: The camel of a finish card a seat without a phone placed face down: only
+#: the card is known until the host records it at the race's end.
+FACE_DOWN = ""
 
 
 @positional
@@ -165,6 +171,16 @@ class State:
             if seat.id == player:
                 return i
         raise KeyError(player)
+
+    def face_down(self, pile: tuple[tuple[str, str], ...]) -> list[tuple[int, str]]:
+        """(position from 1, owner) of each face-down card of ``pile``, in pile order."""
+        return [(i + 1, owner) for i, (owner, camel) in enumerate(pile) if camel == FACE_DOWN]
+
+    def paper_cards_left(self, player: str) -> int:
+        """How many finish cards a seat without a phone still holds: its hand
+        less the cards it placed face down (whose camels nobody knows yet)."""
+        down = sum(1 for owner, c in self.winner_pile + self.loser_pile if owner == player and c == FACE_DOWN)
+        return len(self.seat(player).hand) - down
 
     def tiles(self) -> dict[int, tuple[str, str]]:
         """space -> (owner, side) of every spectator tile on the board."""
