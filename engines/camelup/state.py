@@ -6,9 +6,10 @@ the pyramid-ticket stack are derived from the dice tents rather than stored twic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from engines import codec
 from engines.camelup.constants import DICE, PYRAMID_TICKETS, RACING, START_MONEY
 from engines.camelup.options import Options
 from engines.codec import positional
@@ -148,7 +149,7 @@ class State:
     #: must still reach every phone after the tents are cleared.
     last_roll: Roll | None = None
     #: Seats whose secrets are held on paper (engines/base.py ``set_paper``).
-    paper: tuple[str, ...] = ()
+    paper: tuple[str, ...] = field(default=(), metadata=codec.OMIT_DEFAULT)
 
     @property
     def pyramid(self) -> tuple[str, ...]:
