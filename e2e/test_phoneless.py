@@ -6,21 +6,16 @@ a finish card's colour of another seat."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-
-import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import skip_or_fail
 from e2e.camelup_helpers import (
     LABELS,
     POSITION_A,
     Replica,
     Traffic,
+    call,
     create_table,
     do_bet,
-    fixed_random_server,
     join,
     leaks,
     open_as,
@@ -29,39 +24,21 @@ from e2e.camelup_helpers import (
     wait_version,
 )
 
-
-@pytest.fixture(scope="module")
-def fixed(redis_url: str, tmp_path_factory: pytest.TempPathFactory, games) -> Iterator[str]:
-    if not any(g["name"] == "camelup" for g in games):
-        skip_or_fail("Camel Up is not registered")
-    app = fixed_random_server(redis_url, tmp_path_factory.mktemp("phoneless") / "server.log")
-    app.start()
-    try:
-        yield app.base
-    finally:
-        app.stop()
+# The Camel Up tests' fixed-random server and their wait for a screen's action.
+from e2e.test_camelup import api_version_after, fixed  # noqa: F401
 
 
 def after(base: str, table: str, version: int) -> int:
     """The table's version once the action sent from a screen is applied."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        v = snapshot(base, table)["version"]
-        if v > version:
-            assert v == version + 1, (v, version)
-            return v
-        time.sleep(0.05)
-    raise AssertionError(f"no action after version {version}")
+    return int(api_version_after(base, table, version)["version"])
 
 
 def history_ko(base: str, table: str) -> list[str]:
-    from e2e.camelup_helpers import call
-
     rounds = call(base, "GET", f"/api/tables/{table}/history?lang=ko")["rounds"]
     return [e["text"] for r in rounds for e in r["entries"]]
 
 
-def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:
+def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # noqa: F811 (the fixture)
     host: Page = phone("ko-KR", base_url=fixed)
     bora: Page = phone("en-US", base_url=fixed)
     jihun: Page = phone("ko-KR", base_url=fixed)

@@ -176,14 +176,18 @@ def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     if camel not in seat.hand:
         raise EngineError("card_not_in_hand", f"Your {camel} finish card is already on a pile.")
     hand = tuple(c for c in seat.hand if c != camel)
-    state = _set_seat(state, idx, hand=hand)
-    card = ((seat.id, camel),)
+    return _place_card(_set_seat(state, idx, hand=hand), seat.id, pile, camel)
+
+
+def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State, list[Event]]:
+    """The card goes on top of ``pile`` (placement order is pay order) and the turn ends."""
+    card = ((player, camel),)
     if pile == "winner":
         state = evolve(state, winner_pile=state.winner_pile + card)
     else:
         state = evolve(state, loser_pile=state.loser_pile + card)
     # The colour stays out of the event: events are public (R13).
-    return _end_turn(state), [{"type": "finish_card_placed", "player": seat.id, "pile": pile}]
+    return _end_turn(state), [{"type": "finish_card_placed", "player": player, "pile": pile}]
 
 
 def _face_down_bet(state: State, seat: Seat, pile: str, action: Action) -> tuple[State, list[Event]]:
@@ -194,12 +198,7 @@ def _face_down_bet(state: State, seat: Seat, pile: str, action: Action) -> tuple
                           "enter only the pile.")
     if state.paper_cards_left(seat.id) <= 0:
         raise EngineError("card_not_in_hand", f"{seat.id} has no finish card left.")
-    card = ((seat.id, FACE_DOWN),)
-    if pile == "winner":
-        state = evolve(state, winner_pile=state.winner_pile + card)
-    else:
-        state = evolve(state, loser_pile=state.loser_pile + card)
-    return _end_turn(state), [{"type": "finish_card_placed", "player": seat.id, "pile": pile}]
+    return _place_card(state, seat.id, pile, FACE_DOWN)
 
 
 def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
