@@ -115,5 +115,41 @@ def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # n
     assert {p["id"]: p["money"] for p in final["players"]} == game.money()
     for page in (host, bora, jihun):
         wait_version(page, version)
+
+    # Leg 2: the host puts red one step from the line; Dana places a second
+    # face-down card (loser pile), then red crosses and the piles wait.
+    by_http("p1", {"type": "set_stack", "space": 16, "camels": ["red"]})
+    seats = ["p1", "p2", "p3", "p4"]
+    while True:
+        turn = snapshot(fixed, table)["view"]["current_player"]
+        if turn == "p4":
+            wait_version(host, version)
+            host.locator(".proxy-bar button[data-proxy='p4']").click()
+            host.locator(".cm-open-finish").click()
+            host.locator(".cm-pile.loser").click()
+            host.locator(".cm-confirm-finish").click()
+            version = after(fixed, table, version)
+            finish_versions[version] = "p4"
+            game.apply("p4", {"type": "finish_bet", "pile": "loser"})
+            host.locator(".proxy-bar button[data-proxy='self']").click()
+            continue
+        if len(game.state.loser_pile) and turn in seats:
+            by_http(turn, {"type": "pyramid", "die": "red", "value": 1})
+            break
+        by_http(turn, {"type": "leg_bet", "camel": "purple"})
+    assert snapshot(fixed, table)["view"]["phase"] == "paper_cards"
+    wait_version(host, version)
+    wait_version(bora, version)
+    expect(bora.locator(".cm-paper-cards .hint")).to_contain_text("host records")
+    recorder = host.locator(".cm-paper-cards")
+    expect(recorder.locator(".cm-paper-card")).to_have_count(2)
+    recorder.locator(".cm-paper-card[data-pile='winner'] .cm-card-pick[data-camel='red']").click()
+    recorder.locator(".cm-paper-card[data-pile='loser'] .cm-card-pick[data-camel='green']").click()
+    recorder.locator(".cm-confirm-paper").click()
+    version = after(fixed, table, version)
+    game.apply("p1", {"type": "paper_cards", "winner": ["red"], "loser": ["green"]})
+    final = snapshot(fixed, table, host_token)
+    assert final["status"] == "over"
+    assert {p["id"]: p["money"] for p in final["players"]} == game.money()
     for seat, t in traffic.items():
         assert leaks(t, finish_versions) == [], seat
