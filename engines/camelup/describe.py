@@ -182,6 +182,15 @@ def _game_over(e: Event, w: _Words) -> str:
     return f"{who}{verb}! Final money: {money}"
 
 
+def _paper_waiting(e: Event, w: _Words) -> str:
+    n, m = e["winner"], e["loser"]
+    if w.ko():
+        return (f"휴대폰 없는 자리의 엎어 둔 카드 (우승 {n}장, 꼴찌 {m}장): "
+                "호스트가 카드마다 낙타를 입력하면 베팅 칸을 계산합니다")
+    return (f"Face-down cards of seats without a phone (winner {n}, loser {m}): "
+            "the piles are paid once the host records each card's camel")
+
+
 def _stack_set(e: Event, w: _Words) -> str:
     camels = w.camels(e["camels"]) or "-"
     if w.ko():
@@ -195,6 +204,7 @@ _LINES: dict[str, Callable[[Event, _Words], str]] = {
     "die_rolled": _die,
     "camel_moved": _moved,
     "finish_card_placed": _finish,
+    "paper_cards_waiting": _paper_waiting,
     "partnership_formed": _partner,
     "copy_chosen": _copy,
     "leg_scored": _leg_scored,

@@ -15,7 +15,7 @@ from engines.camelup.constants import (
     RACING,
     TICKET_STACK,
 )
-from engines.camelup.state import LEG_OVER, OVER, PLAYING, Seat, State
+from engines.camelup.state import LEG_OVER, OVER, PAPER_CARDS, PLAYING, Seat, State
 
 
 def _roll_templates(state: State, kind: str) -> list[Action]:
@@ -55,7 +55,7 @@ class CamelUpEngine(Engine):
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
-    host_actions = ("next_round", "set_stack", "set_paper")
+    host_actions = ("next_round", "set_stack", "set_paper", "paper_cards")
     state_type = State
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -106,6 +106,9 @@ class CamelUpEngine(Engine):
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):
             return []
+        if state.phase == PAPER_CARDS:
+            # Only the host's record of the face-down cards is waiting.
+            return [{"type": "paper_cards"}]
         roll = "pyramid" if state.options.dice_source == "app" else "pyramid_manual"
         # Listed as if player were the host; the server keeps it for the host only.
         # It needs the space and camels as input, so it is a bare template.
@@ -126,8 +129,13 @@ class CamelUpEngine(Engine):
         ):
             out.append({"type": "spectator", "space": space, "side": side})
         out += _roll_templates(state, roll)
-        for pile in PILES:
-            out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
+        if player in state.paper:
+            # A physical card, placed face down: its camel is never typed in.
+            if state.paper_cards_left(player) > 0:
+                out += [{"type": "finish_bet", "pile": pile} for pile in PILES]
+        else:
+            for pile in PILES:
+                out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
         if len(state.seats) >= PARTNERSHIP_MIN_PLAYERS and seat.partner is None:
             out += [
                 {"type": "partner", "with": s.id}
@@ -139,6 +147,8 @@ class CamelUpEngine(Engine):
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "set_stack":
             return None  # a correction copies the physical board: entered by people, not sampled
+        if template["type"] == "paper_cards":
+            return actions.sample_paper_cards(state, rng)
         return template
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:

@@ -32,7 +32,14 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "pyramid_manual": _obj(dict(_ROLL), ("die", "value")),
     # A4
     "finish_bet": _obj(
-        {"pile": {"enum": list(PILES)}, "camel": {"enum": list(RACING)}}, ("pile", "camel")
+        # camel: every seat with a phone names it; a seat without a phone
+        # places its card face down (the pile alone, docs/rules/camelup.md).
+        {"pile": {"enum": list(PILES)}, "camel": {"enum": list(RACING)}}, ("pile",)
+    ),
+    # The race is over: the host records, in pile order, the camel of each
+    # card placed face down by a seat without a phone.
+    "paper_cards": _obj(
+        {p: {"type": "array", "items": {"enum": list(RACING)}, "maxItems": 64} for p in PILES}, PILES
     ),
     # A5
     "partner": _obj({"with": {"type": "string", "minLength": 1, "maxLength": 64}}, ("with",)),

@@ -7,8 +7,9 @@ dicts, so no part of a state is mutable: ``apply`` builds new values with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from engines import codec
 from engines.countup.options import PHONE, Options
 
 # Phases of a round, in order. ``cards``: the host types the physical cards in
@@ -131,7 +132,7 @@ class State:
     result: Result | None
     #: Seats whose secrets are held on paper (engines/base.py ``set_paper``): they write
     #: on the printed sheet (issue 17).
-    paper: tuple[str, ...] = ()
+    paper: tuple[str, ...] = field(default=(), metadata=codec.OMIT_DEFAULT)
 
     def index(self, player: str) -> int:
         return self.players.index(player)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from engines import codec
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, NO_CARDS, PLACEMENTS, UNPLACED
 from engines.kingup.options import DEAL, FULL, Config
 
@@ -73,7 +74,7 @@ class State:
     results: tuple[RoundResult, ...]
     #: Seats whose secrets are held on paper (engines/base.py ``set_paper``): their goal
     #: card and vote are physical cards, entered only once the table has seen them.
-    paper: tuple[str, ...] = ()
+    paper: tuple[str, ...] = field(default=(), metadata=codec.OMIT_DEFAULT)
 
     @property
     def n(self) -> int:

@@ -11,6 +11,7 @@ import pytest
 
 from server import results
 from server.seats import NO_TOKEN, find_seat, new_token
+from tests.engines.camelup.conftest import SETUP
 from tests.server.conftest import Phone, open_table
 
 
@@ -216,3 +217,27 @@ def test_the_rejoin_qr_gives_a_seat_its_phone(app, client, seated) -> None:
     # Without a phone again, it is not marked on paper twice.
     assert host.act("phoneless", player=guest.id).status_code == 200
     assert doc_of(app, host.table)["state"]["paper"] == [guest.id]
+
+
+def test_a_camelup_seat_that_lost_its_phone_shows_no_card_it_placed(app, client) -> None:
+    """Its legal list, entered for by the host, must not tell which finish
+    cards its phone had already placed (one card per camel)."""
+    proxies = []
+    for camel in ("red", "blue"):
+        # The same board both times (a fixed setup): only the card differs.
+        host, bo, cy = open_table(client, joiners=2, game="camelup", options={"setup": SETUP})
+        assert host.act("start").status_code == 200
+        assert host.act("leg_bet", camel="green").status_code == 200
+        assert bo.act("finish_bet", pile="winner", camel=camel).status_code == 200
+        assert cy.act("leg_bet", camel="green").status_code == 200
+        assert host.act("phoneless", player=bo.id).status_code == 200
+        assert host.act("leg_bet", camel="green").status_code == 200
+        snap = host.get().json
+        finishes = [a for a in snap["proxies"][bo.id] if a["type"] == "finish_bet"]
+        assert finishes == [{"type": "finish_bet", "pile": "winner"}, {"type": "finish_bet", "pile": "loser"}]
+        proxies.append(snap["proxies"])
+        refused(app, host, act_as(host, bo.id, "finish_bet", pile="loser", camel="yellow"), 409, "face_down_card",
+                doc_of(app, host.table))
+        assert act_as(host, bo.id, "finish_bet", pile="loser").status_code == 200
+        assert history(client, host.table)[-1].startswith("P2 (entered by Host)")
+    assert proxies[0] == proxies[1]
