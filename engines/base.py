@@ -15,10 +15,22 @@ replaying the log rebuilds the same state.
 
 Events are public: they go into the table's history, which every seat and the
 spectator can read. An event must never hold a secret.
+
+Seats on paper. A seat without a phone keeps its secrets physical (a card in
+front of its player, a paper sheet). Every state has ``paper: tuple[str, ...]``,
+the seats whose secrets are held on paper for the rest of this game, and every
+engine accepts the host's ``{"type": "set_paper", "seat": pid}`` (``set_paper``
+below; the server sends it for a seat made phoneless, and right after
+``setup`` for seats without a phone at the start). For a paper seat,
+``legal_actions(state, pid)`` lists what is waiting to be entered for it (by
+the host or another phone, with the public information only: a template must
+never reveal what the seat chose while it still had a phone), and
+``view(state, None)`` says which paper seat the game waits on.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
@@ -141,6 +153,80 @@ def dispatch(
     return handler(state, action)
 
 
+#: The payload schema of ``set_paper`` (every game's ``action_schemas`` lists it).
+SET_PAPER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"seat": {"type": "string", "maxLength": 16}},
+    "required": ["seat"],
+    "additionalProperties": False,
+}
+
+#: The history line of a ``paper_seat`` event, per language (``{name}``: the seat).
+PAPER_SEAT_TEXT: dict[str, str] = {
+    "ko": "{name}님은 이제 휴대폰 없이 참여합니다: 비밀 정보는 실물 카드와 종이로 둡니다.",
+    "en": "{name} now plays without a phone: their secrets stay on cards and paper.",
+}
+
+
+class PaperState(Protocol):
+    """A state with seats on paper (every game's ``State``)."""
+
+    @property
+    def paper(self) -> tuple[str, ...]: ...
+
+
+P = TypeVar("P", bound=PaperState)
+
+
+def set_paper(state: P, action: Action, seats: Collection[str]) -> tuple[P, list[Event]]:
+    """The shared ``set_paper`` handler: the host marks ``action["seat"]`` as
+    held on paper for the rest of this game. ``state`` must be a dataclass with
+    a ``paper`` field. A game that must do more (e.g. stop waiting for a
+    secret the seat will now keep on paper) wraps it.
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Toy:
+    ...     paper: tuple[str, ...] = ()
+    >>> set_paper(Toy(), {"seat": "p2", "host": True}, ["p1", "p2"])
+    (Toy(paper=('p2',)), [{'type': 'paper_seat', 'seat': 'p2'}])
+    >>> set_paper(Toy(("p2",)), {"seat": "p2", "host": True}, ["p1", "p2"])[0].paper
+    Traceback (most recent call last):
+    ...
+    engines.base.EngineError: p2 is already a seat on paper.
+    """
+    if action.get("host") is not True:
+        raise refusal("not_host", "Only the host can take a seat's secrets onto paper.")
+    seat = action.get("seat")
+    if not isinstance(seat, str) or seat not in seats:
+        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    paper = state.paper
+    if seat in paper:
+        raise refusal("bad_action", f"{seat} is already a seat on paper.")
+    new = dataclasses.replace(state, paper=(*paper, seat))  # type: ignore[type-var]
+    return new, [{"type": "paper_seat", "seat": seat}]
+
+
+def paper_handler(seats: Callable[[P], Collection[str]]) -> Handler[P]:
+    """``set_paper`` for a game whose seat ids ``seats(state)`` lists, ready
+    for its dispatch table."""
+
+    def handle(state: P, action: Action) -> tuple[P, list[Event]]:
+        return set_paper(state, action, seats(state))
+
+    return handle
+
+
+def describe_paper_seat(event: Event, lang: str, names: Mapping[str, str]) -> str:
+    """The ``paper_seat`` event in words (every game's ``describe`` uses it).
+
+    >>> describe_paper_seat({"type": "paper_seat", "seat": "p2"}, "en", {"p2": "Bo"})
+    'Bo now plays without a phone: their secrets stay on cards and paper.'
+    """
+    seat = str(event.get("seat"))
+    text = PAPER_SEAT_TEXT["ko" if lang == "ko" else "en"]
+    return text.format(name=names.get(seat, seat))
+
+
 def competition_ranks(keys: Mapping[str, Any]) -> dict[str, int]:
     """Standard competition ranking by ``keys`` (higher is better): players
     with equal keys share a rank, and the next rank skips as many places.
@@ -189,7 +275,7 @@ class Engine(ABC):
     #: marked ``"host": True`` (e.g. "call" is the host's unless the seat is the
     #: named caller); the server drops it for non-hosts and strips the marker.
     #: ``apply`` checks ``action["host"]`` either way.
-    host_actions: tuple[str, ...] = ("next_round",)
+    host_actions: tuple[str, ...] = ("next_round", "set_paper")
     #: Action types whose random outcome only the acting seat sees (a goal
     #: card dealt face down). Undone, such an outcome is kept for that seat and
     #: never dealt to another one; public outcomes (a die) go to whoever next
@@ -259,6 +345,11 @@ class Engine(ABC):
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
         """Returns the new state and the (public) events. Never mutates
         ``state``. Raises ``EngineError`` and changes nothing when refused."""
+
+    def paper_seats(self, state: Any) -> tuple[str, ...]:
+        """The seats ``set_paper`` marked, in the order they were marked."""
+        paper: tuple[str, ...] = getattr(state, "paper", ())
+        return paper
 
     @abstractmethod
     def view(self, state: Any, player: str | None) -> dict[str, Any]:

@@ -48,6 +48,11 @@ _Encoder = Callable[[Any], JSON]
 
 _POSITIONAL = "__codec_positional__"
 
+#: ``dataclasses.field`` metadata: the field is left out of ``dump`` while it
+#: holds its default, so adding it keeps the JSON of every state that never
+#: uses it byte for byte what it was (``load`` fills the default back in).
+OMIT_DEFAULT: dict[str, Any] = {"codec": "omit_default"}
+
 
 def positional(cls: type[T]) -> type[T]:
     """Marks a dataclass to be dumped as a list of its fields in order."""
@@ -96,9 +101,21 @@ def _encoder(t: type) -> _Encoder | None:
                 return [dump(getattr(value, n)) for n in names]
 
         else:
+            omit = {f.name: f.default for f in dataclasses.fields(t) if f.metadata.get("codec") == "omit_default"}
+            if omit:
 
-            def enc(value: Any) -> JSON:
-                return {n: dump(getattr(value, n)) for n in names}
+                def enc(value: Any) -> JSON:
+                    out = {}
+                    for n in names:
+                        v = getattr(value, n)
+                        if n not in omit or v != omit[n]:
+                            out[n] = dump(v)
+                    return out
+
+            else:
+
+                def enc(value: Any) -> JSON:
+                    return {n: dump(getattr(value, n)) for n in names}
 
     _ENCODERS[t] = enc
     return enc

@@ -81,7 +81,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
     rid = msg.get("request_id") if isinstance(msg.get("request_id"), str) else None
     try:
         if kind == "action":
-            body = {k: msg[k] for k in ("action", "request_id", "version") if k in msg}
+            body = {k: msg[k] for k in ("action", "request_id", "version", "as") if k in msg}
             result = tables.act(conn.table_id, conn.token, body)
             conn.send({"type": "result", "request_id": rid, **result})
         elif kind == "sync":

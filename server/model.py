@@ -30,6 +30,11 @@ class Seat(TypedDict):
     #: True after the host re-issued this seat's token mid-game: its secrets are
     #: withheld from the new token until the seat's own PIN unlocks it.
     sealed: NotRequired[bool]
+    #: False for a seat without a phone (absent: it has one). Such a seat has
+    #: no token (``th`` is ``seats.NO_TOKEN``, which no token hashes to); the
+    #: host, or any seated phone when ``TableDoc.proxies`` is "all", acts for
+    #: it with ``as`` (``pipeline.Pipeline.act``).
+    phone: NotRequired[bool]
 
 
 class PinHash(TypedDict):
@@ -46,6 +51,9 @@ class StartRecord(TypedDict):
     #: the later ones (``play_again`` starts another game on the same log).
     #: Tables started before it was kept have one game, from the beginning.
     v: NotRequired[int]
+    #: Seats without a phone at the start: ``platform.initial_state`` marks
+    #: them as paper right after ``setup`` (absent: none).
+    paper: NotRequired[list[str]]
 
 
 class TableDoc(TypedDict):
@@ -74,6 +82,8 @@ class TableDoc(TypedDict):
     stash: NotRequired[list[Stashed]]
     #: The version of the last action that revealed secrets; undo stops there.
     sealed_at: NotRequired[int]
+    #: Who may act for a seat without a phone: "host" (absent) or "all" seated phones.
+    proxies: NotRequired[Literal["host", "all"]]
 
 
 class Stashed(TypedDict):
@@ -92,6 +102,9 @@ class LogEntry(TypedDict):
     at: float
     #: The request_id that made this change (game actions), so undo can retire it.
     rid: NotRequired[str]
+    #: The seat without a phone this action was entered for (``as``); ``by``
+    #: is the phone that entered it.
+    entered_for: NotRequired[str]
 
 
 class ActionResult(TypedDict):
@@ -137,6 +150,11 @@ class Snapshot(TypedDict):
     players: list[dict[str, Any]]
     view: dict[str, Any]
     legal: list[Action]
+    #: Per seat without a phone that ``me`` may act for (``as``), what is
+    #: waiting to be entered for it: legal templates only, never its view.
+    proxies: NotRequired[dict[str, list[Action]]]
+    #: Who may act for seats without a phone: "host" or "all".
+    proxies_who: NotRequired[str]
 
 
 class HistoryLine(TypedDict):
@@ -147,6 +165,8 @@ class HistoryLine(TypedDict):
     by: str | None
     text: str
     undone: bool
+    #: Entered with ``as`` for this seat without a phone (``by`` entered it).
+    entered_for: NotRequired[str]
 
 
 class HistoryRound(TypedDict):

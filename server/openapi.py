@@ -19,6 +19,14 @@ ERROR = {
     "required": ["error"],
 }
 
+PHONELESS_SEAT = {
+    "type": "object",
+    "description": 'A seat without a phone ("phone": false, host\'s token): an id, no token.',
+    "properties": {"id": {"type": "string"}},
+    "required": ["id"],
+    "additionalProperties": False,
+}
+
 PLAYER_TOKEN = {
     "type": "object",
     "properties": {"id": {"type": "string"}, "token": {"type": "string"}},
@@ -37,11 +45,18 @@ SNAPSHOT = {
         "players": {"type": "array", "items": {
             "type": "object",
             "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "host": {"type": "boolean"},
-                           "connected": {"type": "boolean"}},
+                           "connected": {"type": "boolean"},
+                           "phone": {"const": False, "description": "Present for a seat without a phone."}},
             "required": ["id", "name", "host"],
         }},
         "view": {"type": "object"},
         "legal": {"type": "array", "items": {"type": "object"}},
+        "proxies": {"type": "object", "description": (
+            "Per seat without a phone that `me` may act for (`as`), what is waiting to be entered "
+            "for it: its legal templates, never its view."),
+            "additionalProperties": {"type": "array", "items": {"type": "object"}}},
+        "proxies_who": {"enum": ["host", "all"],
+                        "description": "Who may act for seats without a phone (platform action `proxies`)."},
     },
     "required": ["table", "game", "version", "status", "host", "me", "players", "view", "legal"],
 }
@@ -101,6 +116,8 @@ def _action_variants(engines: list[Engine]) -> list[dict[str, Any]]:
     sources += [(e.name, e.action_schemas) for e in engines]
     for source, table in sources:
         for atype, payload in table.items():
+            if atype == "set_paper":
+                continue  # the platform's phoneless sends it; a client cannot
             key = f"{source}.{atype}"
             variants[key] = {
                 "title": key,
@@ -154,8 +171,12 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             }},
             "/api/tables/{table_id}/players": {"post": {
                 "operationId": "joinTable", "parameters": [TABLE_ID], "requestBody": _body(schemas.JOIN_BODY),
-                "responses": {**_ok(201, {"type": "object", "properties": {"player": PLAYER_TOKEN},
-                                          "required": ["player"]}), **_err(400, 404, 409, 413, 429, 503)},
+                "security": AUTH,
+                "description": 'A phone joins (a new token). With `"phone": false` and the host\'s '
+                               "token, the host adds a seat without a phone (no token).",
+                "responses": {**_ok(201, {"type": "object", "properties": {
+                    "player": {"anyOf": [PLAYER_TOKEN, PHONELESS_SEAT]}}, "required": ["player"]}),
+                    **_err(400, 401, 403, 404, 409, 413, 429, 503)},
             }},
             "/api/tables/{table_id}/actions": {"post": {
                 "operationId": "act", "parameters": [TABLE_ID], "security": [{"bearer": []}],
@@ -195,7 +216,9 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                 "type": "object", "required": ["version", "first", "by", "text", "undone"],
                                 "properties": {"version": {"type": "integer"}, "first": {"type": "integer"},
                                                "by": {"type": ["string", "null"]},
-                                               "text": {"type": "string"}, "undone": {"type": "boolean"}}}}}}},
+                                               "text": {"type": "string"}, "undone": {"type": "boolean"},
+                                               "entered_for": {"type": "string", "description":
+                                                               "the seat without a phone `by` entered it for"}}}}}}},
                     "more": {"type": "boolean"}, "next_before": {"type": ["integer", "null"]}},
                     "required": ["version", "rounds", "more", "next_before"]}), **_err(400, 401, 404, 503)},
             }},

@@ -30,6 +30,7 @@ from server.model import (
 )
 from server.platform import HANDLERS, Call, Outcome, engine_error, issue_rejoin, set_state
 from server.seats import (
+    NO_TOKEN,
     authenticate,
     check_unique,
     clean_name,
@@ -64,6 +65,18 @@ class PipelineOptions(TypedDict, total=False):
     fixed_random: bool
     rng: Rng | None
     limits: Limits | None
+
+
+def may_proxy(doc: TableDoc, me: str, target: str) -> None:
+    """Refuses (403 ``not_allowed``) ``me`` acting for ``target`` with ``as``:
+    only for a seat without a phone, and only by the host unless the table
+    lets every seated phone (``proxies`` "all"). One code for every refusal,
+    so a refusal tells nothing about the seats."""
+    seat = next((s for s in doc["seats"] if s["id"] == target), None)
+    if seat is None or seat.get("phone") is not False:
+        raise ApiError(403, "not_allowed", f"{target} is not a seat without a phone at this table.")
+    if me != doc["host"] and doc.get("proxies") != "all":
+        raise ApiError(403, "not_allowed", "Only the host enters actions for seats without a phone here.")
 
 
 class Pipeline:
@@ -178,13 +191,34 @@ class Pipeline:
         return tid, doc["status"]
 
     def join(self, table_id: str, body: Any) -> tuple[str, str]:
-        schemas.validate(schemas.JOIN_BODY, body, "join")
-        name = clean_name(body["name"])
+        """A phone takes a new seat: its id and its new token."""
         token = new_token()
+        return self._add_seat(table_id, body, token, None), token
+
+    def add_phoneless(self, table_id: str, token: str | None, body: Any) -> str:
+        """The host (``token``) adds a seat without a phone (``"phone":
+        false``): the same checks as a join, and no token at all
+        (``seats.NO_TOKEN``)."""
+        schemas.validate(schemas.JOIN_BODY, body, "join")
+        if body.get("phone") is not False:
+            raise ApiError(400, "bad_phone", 'Only "phone": false adds a seat here; a phone joins without it.')
+        return self._add_seat(table_id, body, None, token)
+
+    def _add_seat(self, table_id: str, body: Any, new: str | None, host_token: str | None) -> str:
+        """A seat at the end of the seat order: a phone's (``new``: its token)
+        or, ``new`` None, one without a phone added by the host's token."""
+        schemas.validate(schemas.JOIN_BODY, body, "join")
+        phoneless = new is None
+        name = clean_name(body["name"])
         self.load(table_id)
 
         def fn(tx: Tx) -> Commit[str]:
             doc = tx.copy()
+            by: str | None = None
+            if phoneless:
+                by = authenticate(doc, host_token, seated=True)["id"]
+                if by != doc["host"]:
+                    raise ApiError(403, "not_host", "Only the host can add a seat without a phone.")
             if doc["status"] != "lobby":
                 raise ApiError(409, "game_started", "This game has started; new seats are closed.")
             if len(doc["seats"]) >= doc["max_players"]:
@@ -192,11 +226,16 @@ class Pipeline:
             check_unique(doc, name)
             pid = f"p{doc['next_pid']}"
             doc["next_pid"] += 1
-            doc["seats"].append({"id": pid, "name": name, "th": token_hash(token)})
-            out = Outcome(doc, {"type": "join", "name": name}, [{"type": "joined", "player": pid}])
-            return Commit(doc, logged(out, pid), result=pid)
+            if new is None:
+                doc["seats"].append({"id": pid, "name": name, "th": NO_TOKEN, "phone": False})
+                action: Action = {"type": "join", "name": name, "phone": False, "player": pid}
+            else:
+                doc["seats"].append({"id": pid, "name": name, "th": token_hash(new)})
+                action = {"type": "join", "name": name}
+            out = Outcome(doc, action, [{"type": "joined", "player": pid}])
+            return Commit(doc, logged(out, by or pid), result=pid)
 
-        return self.update(table_id, fn), token
+        return self.update(table_id, fn)
 
     def rejoin(self, table_id: str, token: str | None, player: str) -> str:
         """Host only: a fresh token for ``player``; the old one stops working."""
@@ -219,15 +258,22 @@ class Pipeline:
         if raw0 is None:
             raise not_found()
         doc0: TableDoc = loads(raw0)
+        # Counted against the phone that sends it, even when entered for another seat.
         self.limit_actions(table_id, authenticate(doc0, token, seated=True)["id"])
         engine = self.engine(doc0["game"])
         action = dict(body["action"])
         atype: str = action.pop("type")
+        proxy_for: str | None = body.get("as")
         schema = schemas.action_schema(engine, atype)
-        if schema is None:
-            raise ApiError(400, "unknown_action", f"{doc0['game']} has no action {atype!r}.")
+        if schema is None or atype == "set_paper":
+            # set_paper reaches the engine only with the platform's phoneless,
+            # which also takes the seat's token away.
+            raise ApiError(400, "unknown_action", f"{doc0['game']} has no action {atype!r}"
+                           + (' (send "phoneless" instead).' if atype == "set_paper" else "."))
         schemas.validate(schema, action, f"{engine.name}:{atype}")
         handler = HANDLERS.get(atype)
+        if proxy_for is not None and handler is not None:
+            raise ApiError(403, "not_allowed", '"as" enters game actions only, not table changes.')
         if atype == "unlock":
             # A 4-digit PIN must not be guessable online: 5 tries per seat per 10 minutes.
             seat0 = authenticate(doc0, token, seated=True)
@@ -260,10 +306,16 @@ class Pipeline:
             host = doc["host"] == me
             if handler is not None:
                 out = handler(Call(engine, doc, me, host, action, self.rng, tx.log))
+            elif proxy_for is not None:
+                may_proxy(doc, me, proxy_for)
+                # Authorized and applied as the seat without a phone, never as the host.
+                out = self._game_action(engine, doc, proxy_for, False, atype, action)
             else:
                 out = self._game_action(engine, doc, me, host, atype, action)
             entry = logged(out, me)
             v = out.doc["version"]
+            if proxy_for is not None:
+                entry["entered_for"] = proxy_for
             if out.kind == "game":
                 entry["rid"] = request_id
                 if any(e["type"] in engine.sealing_events for e in out.events):

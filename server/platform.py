@@ -1,5 +1,6 @@
 """Platform actions: the changes every table understands whatever its game
-(start, seats, rename, remove, host, undo, and the host's rejoin codes).
+(start, seats, rename, remove, host, undo, seats without a phone, and the
+host's rejoin codes).
 
 Each handler changes its private copy of the document and says what to log; the
 pipeline (``server/pipeline.py``) bumps the version, logs and commits. Handlers
@@ -12,10 +13,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.base import Action as EngineAction
 from engines.base import Engine, EngineError, Rng
 from server.errors import ApiError
-from server.model import Action, Event, Kind, LogEntry, TableDoc
-from server.seats import check_unique, clean_name, pin_hash, pin_ok, seat_of
+from server.model import Action, Event, Kind, LogEntry, StartRecord, TableDoc
+from server.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
 
 # Engine refusals are conflicts with the table's state, except these.
 _ENGINE_STATUS = {"not_host": 403, "bad_action": 400, "invalid_payload": 400, "bad_options": 400}
@@ -72,6 +74,22 @@ def set_state(engine: Engine, doc: TableDoc, state: Any) -> None:
     doc["status"] = "over" if status.get("over") else "playing"
 
 
+def paper_action(seat: str, by: str) -> EngineAction:
+    """The engine's ``set_paper`` for ``seat``, sent by the host ``by``."""
+    return {"type": "set_paper", "seat": seat, "player": by, "host": True}
+
+
+def initial_state(engine: Engine, start: StartRecord) -> Any:
+    """The state a game starts from: ``setup``, then every seat that had no
+    phone at the start marked as paper. Start, undo and results all rebuild
+    the game from here (the seat itself stands for the host in the action:
+    the start record does not name one)."""
+    state = engine.setup(start["players"], start["options"])
+    for seat in start.get("paper", []):
+        state, _ = engine.apply(state, paper_action(seat, seat))
+    return state
+
+
 def start_game(c: Call) -> Outcome:
     need_host(c.host, "start the game")
     need_lobby(c.doc, "start")
@@ -81,19 +99,25 @@ def start_game(c: Call) -> Outcome:
     if not lo <= len(players) <= hi:
         raise ApiError(409, "bad_player_count",
                        f"{c.engine.title['en']} needs {lo}–{hi} players; this table has {len(players)}.")
+    paper = [s["id"] for s in doc["seats"] if s.get("phone") is False]
     try:
         options = c.engine.draw_setup(players, doc["options"], c.rng)
-        state = c.engine.setup(players, options)
+        # This start's version (the pipeline logs it as the next one): undo and
+        # results read only the game actions after it.
+        start: StartRecord = {"players": players, "options": options, "v": doc["version"] + 1}
+        if paper:
+            start["paper"] = paper
+        state = initial_state(c.engine, start)
     except EngineError as exc:
         raise engine_error(exc) from exc
-    # This start's version (the pipeline logs it as the next one): undo and
-    # results read only the game actions after it.
-    doc["start"] = {"players": players, "options": options, "v": doc["version"] + 1}
+    doc["start"] = start
     set_state(c.engine, doc, state)
     # The code stops being shown, but keeps naming this table in the store
     # (until it expires) so a late joiner learns the game has started.
     doc["code"] = None
-    action = {"type": "start", "players": players, "options": options}
+    action: Action = {"type": "start", "players": players, "options": options}
+    if paper:
+        action["paper"] = paper
     return Outcome(doc, action, [{"type": "started"}])
 
 
@@ -152,6 +176,31 @@ def game_entries(doc: TableDoc, entries: Iterable[LogEntry]) -> list[LogEntry]:
     return [e for e in mine if e["kind"] == "game" and e["v"] not in gone]
 
 
+def engine_action(entry: LogEntry) -> EngineAction | None:
+    """The engine action a log entry applied: a game action's own, or the
+    ``set_paper`` a mid-game ``phoneless`` change carried (None: none)."""
+    if entry["kind"] == "game":
+        return entry["action"]
+    carried: EngineAction | None = entry["action"].get("engine") if entry["action"]["type"] == "phoneless" else None
+    return carried
+
+
+def replayed(doc: TableDoc, entries: Iterable[LogEntry]) -> list[tuple[int, EngineAction]]:
+    """What rebuilds the current game after ``initial_state``, in log order:
+    (version, engine action) of each game action still in force and of each
+    mid-game ``phoneless`` change (not undoable: it is a platform change)."""
+    start = doc["start"]
+    since = start.get("v", 0) if start is not None else 0
+    mine = [e for e in entries if e["v"] > since]
+    gone = {e["action"].get("target") for e in mine if e["action"]["type"] == "undo"}
+    out = []
+    for e in mine:
+        action = engine_action(e)
+        if action is not None and e["v"] not in gone:
+            out.append((e["v"], action))
+    return out
+
+
 def undo_last(c: Call) -> Outcome:
     """Rebuilds the state by replaying every logged game action but the undone ones."""
     need_host(c.host, "undo")
@@ -165,13 +214,15 @@ def undo_last(c: Call) -> Outcome:
     target = doc["undoable"].pop()
     # Every game action of this game but those undone, this one included;
     # actions before a reveal are replayed too, though no longer undoable.
-    state = c.engine.setup(doc["start"]["players"], doc["start"]["options"])
+    state = initial_state(c.engine, doc["start"])
     undone: LogEntry | None = None
-    for entry in game_entries(doc, c.log()):
-        if entry["v"] == target:
-            undone = entry
+    entries = list(c.log())
+    by_v = {e["v"]: e for e in entries}
+    for v, action in replayed(doc, entries):
+        if v == target:
+            undone = by_v[v]
         else:
-            state, _ = c.engine.apply(state, entry["action"])
+            state, _ = c.engine.apply(state, action)
     set_state(c.engine, doc, state)
     event: Event = {"type": "undone", "target": target, "action": undone["action"]["type"] if undone else None}
     rids = []
@@ -227,6 +278,9 @@ def issue_rejoin(doc: TableDoc, host: bool, player: str, th: str) -> Outcome:
     need_host(host, "issue a rejoin code")
     seat = seat_of(doc, player)
     seat["th"] = th
+    # A seat without a phone gets one. Mid-game it stays on paper in the
+    # engine: what it keeps secret this game is already on cards and paper.
+    seat.pop("phone", None)
     event: Event = {"type": "rejoin_issued", "player": player}
     if doc["status"] != "lobby":
         seat["sealed"] = True
@@ -258,6 +312,51 @@ def unlock_seat(c: Call) -> Outcome:
     return Outcome(c.doc, {"type": "unlock"}, [{"type": "unlocked", "player": c.me}])
 
 
+def make_phoneless(c: Call) -> Outcome:
+    """Host only: ``player``'s seat goes on without a phone (its phone died,
+    its player would rather not use one). Its token stops working; the host
+    (or any phone, ``set_proxies``) enters its actions with ``as``. Mid-game
+    the engine's ``set_paper`` is applied in the same change and logged with
+    it (``action["engine"]``), so undo and results replay it in its place."""
+    need_host(c.host, "take a seat off its phone")
+    doc = c.doc
+    target: str = c.payload["player"]
+    seat = seat_of(doc, target)
+    if target == doc["host"]:
+        raise ApiError(409, "host_needs_phone", "The host keeps a phone: hand host powers to someone else first.")
+    if seat.get("phone") is False:
+        raise ApiError(409, "already_phoneless", f"{seat['name']} already has no phone.")
+    action: Action = {"type": "phoneless", "player": target}
+    events: list[Event] = [{"type": "phoneless", "player": target}]
+    if doc["status"] == "playing":
+        state = c.engine.load(doc["state"])
+        # Given a phone again by a rejoin code, a seat stays on paper this game.
+        if target not in c.engine.paper_seats(state):
+            paper = paper_action(target, c.me)
+            try:
+                state, more = c.engine.apply(state, paper)
+            except EngineError as exc:
+                raise engine_error(exc) from exc
+            set_state(c.engine, doc, state)
+            action["engine"] = paper
+            events += more
+    seat["phone"] = False
+    seat["th"] = NO_TOKEN
+    return Outcome(doc, action, events)
+
+
+def set_proxies(c: Call) -> Outcome:
+    """Host only: who may act for seats without a phone, the host alone
+    ("host", the default) or every seated phone ("all")."""
+    need_host(c.host, "choose who enters for seats without a phone")
+    who: str = c.payload["who"]
+    if who == "all":
+        c.doc["proxies"] = "all"
+    else:
+        c.doc.pop("proxies", None)
+    return Outcome(c.doc, {"type": "proxies", "who": who}, [{"type": "proxies_set", "who": who}])
+
+
 #: The platform's action types and their handlers (the schemas are in
 #: ``schemas.PLATFORM_ACTIONS``; tests check the two list the same types).
 HANDLERS: dict[str, Handler] = {
@@ -270,4 +369,6 @@ HANDLERS: dict[str, Handler] = {
     "play_again": play_again,
     "pin": set_pin,
     "unlock": unlock_seat,
+    "phoneless": make_phoneless,
+    "proxies": set_proxies,
 }

@@ -18,8 +18,17 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "undo": ("{by}님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
     "pin": ("{by}님이 복구 비밀번호를 정했습니다.", "{by} set a recovery PIN."),
     "unlock": ("{by}님이 비밀번호로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
+    "phoneless": ("{by}님이 {player}님 자리를 휴대폰 없는 자리로 바꿨습니다.",
+                  "{by} made {player}'s seat one without a phone."),
+    "proxies": ("{by}님이 휴대폰 없는 자리의 입력을 {who} 맡겼습니다.",
+                "{by} let {who} enter actions for seats without a phone."),
     "play_again": ("{by}님이 같은 자리로 새 게임을 준비합니다.", "{by} set up a new game with the same seats."),
 }
+#: A seat without a phone, added by the host (``by``).
+PHONELESS_JOIN_TEXT = (
+    "{by} 님이 휴대폰 없는 자리 {name} 님을 추가했습니다.",
+    "{by} added {name}, a seat without a phone.",
+)
 #: Added to the undo line when the undone action had drawn something.
 KEPT_TEXT = (
     " 뽑힌 결과는 그대로 남아, 다음에 같은 행동을 하면 똑같이 나옵니다.",
@@ -56,6 +65,13 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
         "name": action.get("name") or ev.get("name", ""),
         "old": ev.get("old", ""),
     }
+    if atype == "proxies":
+        everyone = action.get("who") == "all"
+        fields["who"] = ("모든 참가자에게" if everyone else "호스트에게") if lang == "ko" else (
+            "every seated phone" if everyone else "only the host")
+    if atype == "join" and action.get("phone") is False:
+        # The host added it: ``by`` is the host, ``name`` the new seat.
+        ko, en = PHONELESS_JOIN_TEXT
     text = (ko if lang == "ko" else en).format(**fields)
     if atype == "undo" and ev.get("kept"):
         text += KEPT_TEXT[0 if lang == "ko" else 1]

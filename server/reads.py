@@ -48,6 +48,9 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
         for s in doc["seats"]
     ]
+    for p, s in zip(players, doc["seats"], strict=True):
+        if s.get("phone") is False:
+            p["phone"] = False
     if online is not None:
         for p in players:
             p["connected"] = p["id"] in online
@@ -83,6 +86,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if seat is not None:
         snap["sealed"] = sealed
         snap["pin"] = "pin" in seat
+        snap["proxies"] = proxies(engine, doc, player, state)
+    snap["proxies_who"] = doc.get("proxies", "host")
     return snap
 
 
@@ -98,6 +103,8 @@ class _Line:
     round: int
     count: int | None = None
     quiet: bool = False
+    #: The seat without a phone this line's action was entered for (``as``).
+    entered_for: str | None = None
 
     def joins(self, other: _Line) -> bool:
         """Whether ``other`` may be folded into this line (the same caller's
@@ -145,6 +152,39 @@ def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
     return out
 
 
+def proxies(engine: Engine, doc: TableDoc, player: str | None, state: Any) -> dict[str, list[Action]]:
+    """Per seat without a phone that ``player`` may act for (``as``), its legal
+    templates as a guest's (``as`` never carries host powers). Never its view:
+    the engine's templates for a paper seat hold public choices only."""
+    if player is None or (player != doc["host"] and doc.get("proxies") != "all"):
+        return {}
+    out: dict[str, list[Action]] = {}
+    for s in doc["seats"]:
+        if s.get("phone") is False:
+            legal = engine.legal_actions(state, s["id"]) if state is not None else []
+            out[s["id"]] = host_filter(engine, legal, False)
+    return out
+
+
+#: How history marks an action entered for a seat without a phone (``as``):
+#: after the seat's name when the line starts with it, else before the line.
+ENTERED_BY = {"ko": "{seat} ({by} 입력)", "en": "{seat} (entered by {by})"}
+
+
+def entered_by(text: str, lang: str, seat: str, by: str) -> str:
+    """``text`` marked as entered by ``by`` for ``seat``.
+
+    >>> entered_by("민준: 빨강 구간 베팅 티켓 (5) 가져감", "ko", "민준", "유나")
+    '민준 (유나 입력): 빨강 구간 베팅 티켓 (5) 가져감'
+    >>> entered_by("Red won.", "en", "Minjun", "Yuna")
+    'Minjun (entered by Yuna): Red won.'
+    """
+    mark = ENTERED_BY["ko" if lang == "ko" else "en"].format(seat=seat, by=by)
+    if text.startswith(seat):
+        return mark + text[len(seat):]
+    return f"{mark}: {text}"
+
+
 def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             before: int | None = None, limit: int = HISTORY_PAGE, complete: bool = True) -> History:
     """One page of the log as lines of a score pad, by round: the latest
@@ -174,15 +214,23 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]
         else:
             texts = [HistoryText(describe_platform(e, lang, names))]
+        proxied = e.get("entered_for")
         for x in texts:
             rnd = e["round"] if x.round is None else x.round
-            lines.append(_Line(e["v"], e["v"], e["by"], x.text, e["v"] in undone, rnd, x.count, x.quiet))
+            text = x.text
+            if proxied is not None:
+                text = entered_by(text, lang, names.get(proxied, proxied), names.get(e["by"] or "", "?"))
+            lines.append(_Line(e["v"], e["v"], e["by"], text, e["v"] in undone, rnd, x.count, x.quiet,
+                               proxied))
     rounds: dict[int, list[HistoryLine]] = {}
     for line in _fold(engine, lines, lang, names, whole=bool(page) and page[0]["v"] == 1):
-        rounds.setdefault(line.round, []).append({
+        item: HistoryLine = {
             "version": line.version, "first": line.first, "by": line.by, "text": line.text,
             "undone": line.undone,
-        })
+        }
+        if line.entered_for is not None:
+            item["entered_for"] = line.entered_for
+        rounds.setdefault(line.round, []).append(item)
     return {
         "version": doc["version"],
         "rounds": [{"round": r, "label": heading(r, lang, engine.round_words), "entries": rounds[r]}

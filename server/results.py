@@ -1,8 +1,9 @@
 """A finished game's result: standings, the round-by-round sheet and the BG
 Stats import link, from the engine's ``result`` over a replay of the log.
 
-The replay is the one undo makes (``platform.game_entries``): ``setup`` with
-the logged start, then every game action of the current game still in force.
+The replay is the one undo makes (``platform.replayed``): ``initial_state``
+of the logged start, then every game action of the current game still in
+force (and the ``set_paper`` of each seat that lost its phone mid-game).
 Only public figures leave here: the engine's result reads what the end of the
 game reveals, and names are the seats' display names.
 """
@@ -18,7 +19,7 @@ from urllib.parse import quote
 from engines.base import Engine, Step
 from server.errors import ApiError
 from server.model import GameResult, LogEntry, TableDoc
-from server.platform import game_entries
+from server.platform import game_entries, initial_state, replayed
 
 #: BoardGameGeek ids, where we found one: Camel Up's 2nd edition is its own
 #: BGG entry. King Up! and Count Up have none we could confirm; BG Stats then
@@ -45,13 +46,13 @@ def _iso(at: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
 
 
-def _replay(engine: Engine, doc: TableDoc, entries: list[LogEntry]) -> Iterator[Step]:
+def _replay(engine: Engine, doc: TableDoc, log: list[LogEntry]) -> Iterator[Step]:
     start = doc["start"]
     assert start is not None
-    state = engine.setup(start["players"], start["options"])
+    state = initial_state(engine, start)
     yield state, []
-    for e in entries:
-        state, events = engine.apply(state, e["action"])
+    for _, action in replayed(doc, log):
+        state, events = engine.apply(state, action)
         yield state, events
 
 
@@ -64,7 +65,7 @@ def result(engine: Engine, doc: TableDoc, log: list[LogEntry], tz_minutes: int =
     # already started) must not leak into this one.
     log = [e for e in log if e["v"] <= doc["version"]]
     entries = game_entries(doc, log)
-    out = engine.result(engine.load(doc["state"]), _replay(engine, doc, entries))
+    out = engine.result(engine.load(doc["state"]), _replay(engine, doc, log))
     if out is None:
         raise not_over()
     since = doc["start"].get("v", 0)

@@ -34,7 +34,8 @@ CREATE_BODY: dict[str, Any] = {
 
 JOIN_BODY: dict[str, Any] = {
     "type": "object",
-    "properties": {"name": NAME},
+    # "phone": false (with the host's token) adds a seat without a phone.
+    "properties": {"name": NAME, "phone": {"type": "boolean"}},
     "required": ["name"],
     "additionalProperties": False,
 }
@@ -49,6 +50,8 @@ ACTION_BODY: dict[str, Any] = {
         },
         "request_id": {"type": "string", "minLength": 1, "maxLength": 64},
         "version": {"type": "integer", "minimum": 0},
+        # A seat without a phone this (game) action is entered for.
+        "as": PLAYER_ID,
     },
     "required": ["action", "request_id"],
     "additionalProperties": False,
@@ -73,6 +76,8 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "play_again": payload_schema({}),
     "pin": payload_schema({"pin": PIN}, ["pin"]),
     "unlock": payload_schema({"pin": PIN}, ["pin"]),
+    "phoneless": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "proxies": payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
 }
 
 

@@ -19,6 +19,11 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 
 
+#: The token hash of a seat without a phone: no SHA-256 hex digest is empty,
+#: so no token ever opens it (``find_seat`` compares digests).
+NO_TOKEN = ""
+
+
 def new_table_id() -> str:
     return secrets.token_urlsafe(16)  # 128 bits
 

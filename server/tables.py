@@ -67,6 +67,9 @@ class Tables:
     def join(self, table_id: str, body: Any) -> tuple[str, str]:
         return self.pipeline.join(table_id, body)
 
+    def add_phoneless(self, table_id: str, token: str | None, body: Any) -> str:
+        return self.pipeline.add_phoneless(table_id, token, body)
+
     def rejoin(self, table_id: str, token: str | None, player: str) -> str:
         return self.pipeline.rejoin(table_id, token, player)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Engine, EngineError, Event, Rng
+from engines.base import SET_PAPER_SCHEMA, Action, Engine, EngineError, Event, Rng
 
 
 class ToyEngine(Engine):
@@ -33,7 +33,9 @@ class ToyEngine(Engine):
         "note": {"type": "object", "properties": {"text": {"type": "string", "maxLength": 40}},
                  "required": ["text"], "additionalProperties": False},
         "next_round": {"type": "object", "properties": {}, "additionalProperties": False},
+        "set_paper": SET_PAPER_SCHEMA,
     }
+    host_actions = ("next_round", "set_paper")
     random_action_fields = {"roll": ("die",)}
     random_option_fields = ("start",)
 
@@ -74,6 +76,14 @@ class ToyEngine(Engine):
              "played": list(state["played"])}
         if s["winner"]:
             raise EngineError("game_over", "The game is over.")
+        if t == "set_paper":
+            # A dict state: the shared dataclass helper does not fit, same rules.
+            if not action["host"]:
+                raise EngineError("not_host", "Only the host can do that.")
+            if action["seat"] not in s["players"] or action["seat"] in s.get("paper", []):
+                raise EngineError("bad_action", "Not a seat that could go on paper.")
+            s["paper"] = [*s.get("paper", []), action["seat"]]
+            return s, [{"type": "paper_seat", "seat": action["seat"]}]
         if t == "note":
             s["notes"][me] = action["text"]
             return s, [{"type": "noted", "player": me}]
@@ -107,6 +117,9 @@ class ToyEngine(Engine):
         if state["winner"]:
             v["result"] = {"winners": [state["winner"]]}
         return v
+
+    def paper_seats(self, state: Any) -> tuple[str, ...]:
+        return tuple(state.get("paper", ()))
 
     def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
         return {p: {"score": s} for p, s in state["scores"].items()}

@@ -3,14 +3,16 @@
 
 /**
  * @typedef {{code: string, message: string}} ErrorBody
- * @typedef {{id: string, name: string, host: boolean, connected?: boolean, [figure: string]: unknown}} Player
+ * @typedef {{id: string, name: string, host: boolean, connected?: boolean, phone?: false, [figure: string]: unknown}} Player
  * @typedef {{
  *   table: string, game: string, code: string|null, version: number,
  *   status: 'lobby'|'playing'|'over', host: string, me: string|null,
  *   options: Record<string, unknown>, min_players: number, max_players: number,
  *   players: Player[], view: Record<string, unknown>,
  *   legal: Array<{type: string, [field: string]: unknown}>, round?: number,
- *   join_url?: string, sealed?: boolean, pin?: boolean
+ *   join_url?: string, sealed?: boolean, pin?: boolean,
+ *   proxies?: Record<string, Array<{type: string, [field: string]: unknown}>>, proxies_who?: 'host'|'all',
+ *   entering?: string
  * }} Snapshot
  * @typedef {'connecting'|'open'|'offline'} ConnStatus
  * @typedef {{version: number, events: unknown[]}} ActionResult
@@ -150,11 +152,11 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
  * @param {string} table
  * @param {string} token
  * @param {{type: string, [field: string]: unknown}} action
- * @param {{version?: number}} [opts]
+ * @param {ActOptions} [opts]
  * @returns {Promise<{version: number, events: unknown[]}>}
  */
 export async function sendAction(table, token, action, opts = {}) {
-  const body = { action, request_id: requestId(), ...(opts.version === undefined ? {} : { version: opts.version }) };
+  const body = actionBody(action, opts);
   const path = `/api/tables/${encodeURIComponent(table)}/actions`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -165,6 +167,25 @@ export async function sendAction(table, token, action, opts = {}) {
       await sleep(300 * 2 ** attempt * (0.5 + Math.random()));
     }
   }
+}
+
+/**
+ * `version`: refused unless the table is still at it; `as`: a seat without a
+ * phone this action is entered for (the server checks who may).
+ * @typedef {{version?: number, as?: string}} ActOptions
+ */
+
+/**
+ * The body of an action, HTTP and socket alike.
+ * @param {{type: string, [field: string]: unknown}} action
+ * @param {ActOptions} opts
+ */
+function actionBody(action, opts) {
+  return {
+    action, request_id: requestId(),
+    ...(opts.version === undefined ? {} : { version: opts.version }),
+    ...(opts.as === undefined ? {} : { as: opts.as }),
+  };
 }
 
 /** @param {string} table @param {string|null} token @returns {Promise<Snapshot>} */
@@ -185,7 +206,7 @@ const BACKOFF_MAX_MS = 10000;
 
 /**
  * @typedef {{
- *   body: {type: 'action', action: {type: string}, request_id: string, version?: number},
+ *   body: {type: 'action', action: {type: string}, request_id: string, version?: number, as?: string},
  *   resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number,
  * }} Pending
  */
@@ -294,14 +315,13 @@ export class Live {
    * caller asks): two taps queued together would refuse each other. The
    * engine still refuses a move that became illegal meanwhile.
    * @param {{type: string, [field: string]: unknown}} action
-   * @param {{version?: number}} [opts]
+   * @param {ActOptions} [opts]
    * @returns {Promise<ActionResult>}
    */
   act(action, opts = {}) {
     const queued = !this.isOpen();
-    const version = opts.version;
     /** @type {Pending['body']} */
-    const body = { type: 'action', action, request_id: requestId(), ...(version === undefined ? {} : { version }) };
+    const body = { type: 'action', ...actionBody(action, opts) };
     return new Promise((resolve, reject) => {
       if (this.stopped) {
         reject(new ApiError(0, 'network', 'Not connected to the table.'));

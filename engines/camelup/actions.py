@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
+from engines.base import Action, EngineError, Event, Handler, Rng, dispatch, paper_handler, refusal
 from engines.camelup import board, scoring
 from engines.camelup.constants import (
     CRAZY,
@@ -23,7 +23,19 @@ from engines.camelup.constants import (
     SPACES,
     TICKET_STACK,
 )
-from engines.camelup.state import LEG_OVER, OVER, PLAYING, Copy, Result, Roll, Seat, State, evolve
+from engines.camelup.state import (
+    FACE_DOWN,
+    LEG_OVER,
+    OVER,
+    PAPER_CARDS,
+    PLAYING,
+    Copy,
+    Result,
+    Roll,
+    Seat,
+    State,
+    evolve,
+)
 
 # --- checks ------------------------------------------------------------------
 
@@ -157,19 +169,82 @@ def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _full_mode(state, "Finish betting")
     idx = _my_turn(state, action["player"])
     pile = _choice(action, "pile", PILES)
-    camel = _choice(action, "camel", RACING)
     seat = state.seats[idx]
+    if seat.id in state.paper:
+        return _face_down_bet(state, seat, pile, action)
+    camel = _choice(action, "camel", RACING)
     if camel not in seat.hand:
         raise EngineError("card_not_in_hand", f"Your {camel} finish card is already on a pile.")
     hand = tuple(c for c in seat.hand if c != camel)
-    state = _set_seat(state, idx, hand=hand)
-    card = ((seat.id, camel),)
+    return _place_card(_set_seat(state, idx, hand=hand), seat.id, pile, camel)
+
+
+def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State, list[Event]]:
+    """The card goes on top of ``pile`` (placement order is pay order) and the turn ends."""
+    card = ((player, camel),)
     if pile == "winner":
         state = evolve(state, winner_pile=state.winner_pile + card)
     else:
         state = evolve(state, loser_pile=state.loser_pile + card)
     # The colour stays out of the event: events are public (R13).
-    return _end_turn(state), [{"type": "finish_card_placed", "player": seat.id, "pile": pile}]
+    return _end_turn(state), [{"type": "finish_card_placed", "player": player, "pile": pile}]
+
+
+def _face_down_bet(state: State, seat: Seat, pile: str, action: Action) -> tuple[State, list[Event]]:
+    """A seat without a phone places a physical finish card face down: the
+    pile alone is entered, so no phone ever holds its camel (R13)."""
+    if "camel" in action:
+        raise EngineError("face_down_card", f"{seat.id} has no phone: its finish card stays face down, "
+                          "enter only the pile.")
+    if state.paper_cards_left(seat.id) <= 0:
+        raise EngineError("card_not_in_hand", f"{seat.id} has no finish card left.")
+    return _place_card(state, seat.id, pile, FACE_DOWN)
+
+
+def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
+    """The host turns the piles over and records, in pile order, the camel of
+    each face-down card; then the piles are paid as for any game (R37, R38)."""
+    _only(action, *PILES)
+    _host(action)
+    if state.phase != PAPER_CARDS:
+        raise refusal("wrong_phase", "No face-down finish cards wait to be recorded now.")
+    named: dict[str, list[str]] = {}
+    piles: dict[str, tuple[tuple[str, str], ...]] = {}
+    for pile, cards in (("winner", state.winner_pile), ("loser", state.loser_pile)):
+        camels = action.get(pile)
+        down = state.face_down(cards)
+        if not isinstance(camels, list) or len(camels) != len(down):
+            raise bad(f"{pile}: name the camel of each of its {len(down)} face-down card(s), in pile order.")
+        it = iter(camels)
+        new = []
+        for owner, camel in cards:
+            if camel == FACE_DOWN:
+                camel = next(it)
+                if camel not in RACING:
+                    raise bad(f"{pile}: {camel!r} is not a racing camel.")
+                named.setdefault(owner, []).append(camel)
+            new.append((owner, camel))
+        piles[pile] = tuple(new)
+    for owner, camels in named.items():
+        # One card per camel each (R13): not twice, not one already placed by phone.
+        hand = state.seat(owner).hand
+        if len(set(camels)) != len(camels) or not set(camels) <= set(hand):
+            raise EngineError("card_not_in_hand", f"{owner} holds one finish card per camel: "
+                              f"{', '.join(camels)} cannot all be theirs.")
+    seats = tuple(evolve(s, hand=tuple(c for c in s.hand if c not in named.get(s.id, ()))) for s in state.seats)
+    state = evolve(state, seats=seats, winner_pile=piles["winner"], loser_pile=piles["loser"])
+    return _score_piles(state)
+
+
+def sample_paper_cards(state: State, rng: Rng) -> Action:
+    """A random valid record of the face-down cards (random play-outs)."""
+    left = {s.id: list(s.hand) for s in state.seats}
+    for hand in left.values():
+        rng.shuffle(hand)
+    out: Action = {"type": "paper_cards"}
+    for pile, cards in (("winner", state.winner_pile), ("loser", state.loser_pile)):
+        out[pile] = [left[owner].pop() for _, owner in state.face_down(cards)]
+    return out
 
 
 def do_partner(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -406,6 +481,19 @@ def end_race(state: State) -> tuple[State, list[Event]]:
         result = Result(ranking, ranking[0], ranking[-1], (), (), (), ())
         return evolve(state, phase=OVER, current=None, result=result), [ended]
     state, scored = _scored(state)
+    down = {p: len(state.face_down(c)) for p, c in (("winner", state.winner_pile), ("loser", state.loser_pile))}
+    if any(down.values()):
+        # Physical cards of seats without a phone lie face down on a pile: the
+        # host records them first (do_paper_cards), then the piles are paid.
+        waiting = {"type": "paper_cards_waiting", **down}
+        return evolve(state, phase=PAPER_CARDS, current=None), [ended, scored, waiting]
+    state, events = _score_piles(state)
+    return state, [ended, scored, *events]
+
+
+def _score_piles(state: State) -> tuple[State, list[Event]]:
+    """R36-R39: the winner pile, then the loser pile, then the winners."""
+    ranking = board.ranking(state.track, state.past, state.past_dir)
     before = {s.id: s.money for s in state.seats}
     wcards, lcards, final = scoring.final_scoring(
         before,
@@ -427,7 +515,7 @@ def end_race(state: State) -> tuple[State, list[Event]]:
     )
     seats = tuple(evolve(s, money=final[s.id]) for s in state.seats)
     state = evolve(state, seats=seats, phase=OVER, current=None, result=result)
-    events: list[Event] = [ended, scored]
+    events: list[Event] = []
     for pile, cards in (("winner", wcards), ("loser", lcards)):
         events.append(
             {
@@ -480,10 +568,18 @@ HANDLERS: dict[str, Handler[State]] = {
     "next_leg": do_next_leg,
     "next_round": do_next_round,
     "set_stack": do_set_stack,
+    "set_paper": paper_handler(lambda s: [seat.id for seat in s.seats]),
+    "paper_cards": do_paper_cards,
 }
+
+#: What may still happen while the face-down cards wait to be recorded.
+_WHILE_RECORDING = frozenset({"paper_cards", "set_paper"})
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    if state.phase == PAPER_CARDS and isinstance(action, dict) and action.get("type") in HANDLERS \
+            and action.get("type") not in _WHILE_RECORDING:
+        raise refusal("wrong_phase", "The race is over: the host records the face-down finish cards.")
     new, events = dispatch(
         HANDLERS,
         state,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engines.base import Event
+from engines.base import Event, describe_paper_seat
 from engines.korean import josa
 
 COLOUR_NAMES: dict[str, dict[str, str]] = {
@@ -185,6 +185,15 @@ def _game_over(e: Event, w: _Words) -> str:
     return f"{who}{verb}! Final money: {money}"
 
 
+def _paper_waiting(e: Event, w: _Words) -> str:
+    n, m = e["winner"], e["loser"]
+    if w.ko():
+        return (f"휴대폰 없는 자리의 엎어 둔 카드 (우승 {n}장, 꼴찌 {m}장): "
+                "호스트가 카드마다 낙타를 입력하면 베팅 칸을 계산합니다")
+    return (f"Face-down cards of seats without a phone (winner {n}, loser {m}): "
+            "the piles are paid once the host records each card's camel")
+
+
 def _stack_set(e: Event, w: _Words) -> str:
     camels = w.camels(e["camels"]) or "-"
     if w.ko():
@@ -198,6 +207,7 @@ _LINES: dict[str, Callable[[Event, _Words], str]] = {
     "die_rolled": _die,
     "camel_moved": _moved,
     "finish_card_placed": _finish,
+    "paper_cards_waiting": _paper_waiting,
     "partnership_formed": _partner,
     "copy_chosen": _copy,
     "leg_scored": _leg_scored,
@@ -221,6 +231,8 @@ ROUND_WORDS = {"ko": ("{n}레그", "첫 레그 전"), "en": ("Leg {n}", "Before 
 
 
 def describe(event: Event, lang: str, names: Mapping[str, str]) -> str:
+    if event.get("type") == "paper_seat":
+        return describe_paper_seat(event, lang, names)
     line = _LINES.get(str(event.get("type")))
     if line is None:
         return str(event.get("type"))

@@ -14,7 +14,7 @@ from engines.camelup.constants import (
     RACING,
     TICKET_STACK,
 )
-from engines.camelup.state import LEG_OVER, OVER, PLAYING, Seat, State
+from engines.camelup.state import LEG_OVER, OVER, PAPER_CARDS, PLAYING, Seat, State
 
 
 def _roll_templates(state: State, kind: str) -> list[Action]:
@@ -57,7 +57,7 @@ class CamelUpEngine(SkeletonEngine):
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     round_words = describe.ROUND_WORDS
-    host_actions = ("next_round", "set_stack")
+    host_actions = ("next_round", "set_stack", "set_paper", "paper_cards")
     state_type = State
     modules = Modules(actions.apply, views.view, views.public_players, result.result, describe.describe)
 
@@ -109,6 +109,9 @@ class CamelUpEngine(SkeletonEngine):
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):
             return []
+        if state.phase == PAPER_CARDS:
+            # Only the host's record of the face-down cards is waiting.
+            return [{"type": "paper_cards"}]
         roll = "pyramid" if state.options.dice_source == "app" else "pyramid_manual"
         # Listed as if player were the host; the server keeps it for the host only.
         # It needs the space and camels as input, so it is a bare template.
@@ -129,8 +132,13 @@ class CamelUpEngine(SkeletonEngine):
         ):
             out.append({"type": "spectator", "space": space, "side": side})
         out += _roll_templates(state, roll)
-        for pile in PILES:
-            out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
+        if player in state.paper:
+            # A physical card, placed face down: its camel is never typed in.
+            if state.paper_cards_left(player) > 0:
+                out += [{"type": "finish_bet", "pile": pile} for pile in PILES]
+        else:
+            for pile in PILES:
+                out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
         if len(state.seats) >= PARTNERSHIP_MIN_PLAYERS and seat.partner is None:
             out += [
                 {"type": "partner", "with": s.id}
@@ -142,6 +150,8 @@ class CamelUpEngine(SkeletonEngine):
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "set_stack":
             return None  # a correction copies the physical board: entered by people, not sampled
+        if template["type"] == "paper_cards":
+            return actions.sample_paper_cards(state, rng)
         return template
 
     def analysis_viewer(self, state: State, player: str | None) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import payload_schema
+from engines.base import SET_PAPER_SCHEMA, payload_schema
 from engines.camelup.constants import CAMELS, CRAZY, DICE, PILES, RACING, SIDES, SPACES
 
 _SPACE = {"type": "integer", "minimum": 1, "maximum": SPACES}
@@ -22,7 +22,14 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     "pyramid_manual": payload_schema(dict(_ROLL), ("die", "value")),
     # A4
     "finish_bet": payload_schema(
-        {"pile": {"enum": list(PILES)}, "camel": {"enum": list(RACING)}}, ("pile", "camel")
+        # camel: every seat with a phone names it; a seat without a phone
+        # places its card face down (the pile alone, docs/rules/camelup.md).
+        {"pile": {"enum": list(PILES)}, "camel": {"enum": list(RACING)}}, ("pile",)
+    ),
+    # The race is over: the host records, in pile order, the camel of each
+    # card placed face down by a seat without a phone.
+    "paper_cards": payload_schema(
+        {p: {"type": "array", "items": {"enum": list(RACING)}, "maxItems": 64} for p in PILES}, PILES
     ),
     # A5
     "partner": payload_schema({"with": {"type": "string", "minLength": 1, "maxLength": 64}}, ("with",)),
@@ -51,6 +58,8 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ("space", "camels"),
     ),
+    # A seat without a phone (engines/base.py): the platform sends it.
+    "set_paper": SET_PAPER_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"pyramid": ("die", "value", "color")}

@@ -6,9 +6,10 @@ the pyramid-ticket stack are derived from the dice tents rather than stored twic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from engines import codec
 from engines.camelup.constants import DICE, PYRAMID_TICKETS, RACING, START_MONEY
 from engines.camelup.options import Options
 from engines.codec import positional
@@ -19,6 +20,12 @@ PLAYING = "playing"
 #: Pyramid-only mode: the fifth die is out; ``next_leg`` starts the next leg.
 LEG_OVER = "leg_over"
 OVER = "over"
+#: The race is over and a pile holds cards of seats without a phone: the host
+#: records what each face-down card names before the piles are paid (R36).
+PAPER_CARDS = "paper_cards"
+#: The camel of a finish card a seat without a phone placed face down: only
+#: the card is known until the host records it at the race's end.
+FACE_DOWN = ""
 
 
 @positional
@@ -141,6 +148,8 @@ class State:
     #: The most recent die, kept across the leg reset: the die that ends a leg
     #: must still reach every phone after the tents are cleared.
     last_roll: Roll | None = None
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``).
+    paper: tuple[str, ...] = field(default=(), metadata=codec.OMIT_DEFAULT)
 
     @property
     def pyramid(self) -> tuple[str, ...]:
@@ -163,6 +172,16 @@ class State:
             if seat.id == player:
                 return i
         raise KeyError(player)
+
+    def face_down(self, pile: tuple[tuple[str, str], ...]) -> list[tuple[int, str]]:
+        """(position from 1, owner) of each face-down card of ``pile``, in pile order."""
+        return [(i + 1, owner) for i, (owner, camel) in enumerate(pile) if camel == FACE_DOWN]
+
+    def paper_cards_left(self, player: str) -> int:
+        """How many finish cards a seat without a phone still holds: its hand
+        less the cards it placed face down (whose camels nobody knows yet)."""
+        down = sum(1 for owner, c in self.winner_pile + self.loser_pile if owner == player and c == FACE_DOWN)
+        return len(self.seat(player).hand) - down
 
     def tiles(self) -> dict[int, tuple[str, str]]:
         """space -> (owner, side) of every spectator tile on the board."""

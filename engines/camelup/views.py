@@ -19,7 +19,15 @@ from engines.camelup.constants import (
     SPACES,
     TILE_SPACES,
 )
-from engines.camelup.state import OVER, LegReport, PileCard, Result, State, TicketReward
+from engines.camelup.state import (
+    OVER,
+    PAPER_CARDS,
+    LegReport,
+    PileCard,
+    Result,
+    State,
+    TicketReward,
+)
 
 _WHY = {1: "first", 2: "second"}
 
@@ -139,6 +147,8 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             "color": state.last_roll.color, "camel": state.last_roll.camel},
         "ranking": list(board.ranking(state.track, state.past, state.past_dir)),
         "result": None if state.result is None else _result(state.result),
+        # Seats without a phone, and whether the game waits on one (its turn).
+        "paper": list(state.paper),
     }
     if opts.pyramid_only:
         v["players"] = [{"id": s.id} for s in state.seats]
@@ -182,6 +192,14 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             "finish_piles": piles,
             "last_leg": None if state.last_leg is None else _leg(state.last_leg, visible),
             "me": None,
+            "waiting_paper": None if state.current is None or state.seats[state.current].id not in state.paper
+            else state.seats[state.current].id,
+            # Once the race is over: where the face-down cards lie, so the host
+            # can record their camels in pile order (PAPER_CARDS phase).
+            "paper_cards": None if state.phase != PAPER_CARDS else {
+                pile: [{"position": pos, "player": owner} for pos, owner in state.face_down(cards)]
+                for pile, cards in pile_cards.items()
+            },
         }
     )
     if me is not None:

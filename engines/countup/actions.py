@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, TypeGuard
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
+from engines.base import Action, EngineError, Event, Handler, dispatch, refusal, set_paper
 from engines.countup import count as cnt
 from engines.countup import flow
 from engines.countup.options import DECK, PHONE, needs_restriction, restricted_set
@@ -151,6 +151,11 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
         raise EngineError(
             "waiting_for_cards", "Wait until this round's cards are revealed by the host."
         )
+    if player in state.paper and state.seats[i].numbers is None:
+        # Typed on the phone acting for it, the sheet would be that phone's secret too.
+        raise EngineError(
+            "sheet_on_paper", f"{player} writes on the paper sheet: nobody enters its numbers."
+        )
     if state.seats[i].numbers is not None or state.phase != ENTRY:
         raise EngineError("locked", "Your numbers for this round are locked and cannot change.")
     numbers = action.get("numbers")
@@ -162,10 +167,8 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
     seat = replace(state.seats[i], numbers=tuple(sorted(action["numbers"])))
     state = replace(state, seats=state.seats[:i] + (seat,) + state.seats[i + 1:])
     events: list[Event] = [{"type": "sheet_locked", "round": state.round, "player": player}]
-    if all(s.numbers is not None for s in state.seats):
-        state = replace(state, phase=COUNT)
-        events.append({"type": "count_ready", "round": state.round})
-    return state, events
+    state, more = flow.count_if_ready(state)
+    return state, events + more
 
 
 # -- the count ---------------------------------------------------------------
@@ -190,6 +193,11 @@ def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
             events.append(_call_event(state, call))
         if until is None or state.end is not None:
             break
+        if state.final_pending and state.options.sheet_mode == PHONE:
+            # A marker reached 20 while a paper sheet might still collide: finishing
+            # at once means nobody on paper declared it.
+            state = cnt.finish(state, END_MARKER20)
+            break
     return _after_count(state, events)
 
 
@@ -208,6 +216,15 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
     chosen = [_seat_id(state, p, "Player") for p in players]
     if len(set(chosen)) != len(chosen):
         raise EngineError("duplicate_player", "Each player can declare a number only once.")
+    _could_have_written(state, number, chosen)
+    state = cnt.declare(state, tuple(chosen))
+    if state.final_pending:
+        state = cnt.finish(state, END_MARKER20)
+    return _after_count(state, [_declared_event(state, number)])
+
+
+def _could_have_written(state: State, number: int, players: list[str]) -> None:
+    """Refuses a declaration nobody can have written on a sheet."""
     banned = cnt.restricted(state)
     if number % 10 in banned:
         raise EngineError(
@@ -215,34 +232,68 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
             f"Nobody can have written {number}: numbers ending in "
             f"{', '.join(map(str, sorted(banned)))} are restricted this round.",
         )
-    full = [p for p in chosen if len(state.seats[state.index(p)].declared) >= SHEET_SIZE]
+    full = [p for p in players if len(state.seats[state.index(p)].declared) >= SHEET_SIZE]
     if full:
         raise EngineError(
             "too_many_declarations",
             f"{', '.join(full)} already declared all {SHEET_SIZE} numbers this round.",
         )
-    state = cnt.declare(state, tuple(chosen))
-    if state.final_pending:
-        state = cnt.finish(state, END_MARKER20)
+
+
+def _declared_event(state: State, number: int, **extra: Any) -> Event:
     call = state.calls[-1]
-    events: list[Event] = [
-        {
-            "type": "declared",
-            "round": state.round,
-            "number": number,
-            "players": list(call.declared),
-            "leader": call.leader,
-            "voided": call.voided,
-            "end": call.end,
-        }
-    ]
-    return _after_count(state, events)
+    return {
+        "type": "declared",
+        "round": state.round,
+        "number": number,
+        "players": list(call.declared),
+        "leader": call.leader,
+        "voided": call.voided,
+        "end": call.end,
+        **extra,
+    }
+
+
+def _paper_sheet(state: State, player: str, what: str) -> None:
+    if not state.paper_sheet(state.index(player)):
+        raise refusal(
+            "wrong_mode", f"{player}'s sheet is on a phone; {what} is not used for it."
+        )
+
+
+def do_paper_declare(state: State, action: Action) -> tuple[State, list[Event]]:
+    """A seat writing on paper at a phone table raised its hand on the number just
+    called (the caller taps it for them)."""
+    player = action["player"]
+    _mode(state, PHONE, "paper_declare (the caller taps who declared with declare)")
+    _count_phase(state, "declare")
+    _paper_sheet(state, player, "paper_declare (the app reads it)")
+    number = state.count
+    if number == 0:
+        raise EngineError("nothing_called", "No number has been called yet.")
+    if action.get("number") != number:
+        raise EngineError(
+            "not_last_number",
+            f"Only the number just called ({number}) can be declared, not "
+            f"{action.get('number')!r}.",
+        )
+    i = state.index(player)
+    if number in state.seats[i].declared:
+        raise EngineError("already_declared", f"{player} has already declared {number}.")
+    _could_have_written(state, number, [player])
+    state = cnt.paper_declares(state, player)
+    return state, [_declared_event(state, number, paper=player)]
 
 
 def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
-    _mode(state, "paper", "entering bonus points (the app reads the phone sheets)")
     target = action.get("seat") or action["player"]
     _seat_id(state, target, "Seat")
+    if state.options.sheet_mode == PHONE and not state.paper_sheet(state.index(target)):
+        raise refusal(
+            "wrong_mode",
+            "This table plays with phone sheets; entering bonus points is not used (the app "
+            "reads the phone sheets).",
+        )
     if target != action["player"]:
         _host(action, "enter another player's bonus")
     if state.phase != BONUS:
@@ -259,13 +310,21 @@ def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
     events: list[Event] = [
         {"type": "bonus_entered", "round": state.round, "player": target, "points": points}
     ]
-    if all(s.bonus is not None for s in seats):
+    if not any(state.bonus_pending(k) for k in range(len(seats))):
         state, more = flow.score(state)
         events += more
     return state, events
 
 
 # -- table -------------------------------------------------------------------
+
+
+def do_set_paper(state: State, action: Action) -> tuple[State, list[Event]]:
+    """A seat loses its phone: if it was the last sheet still being written on a
+    phone, the count starts (a paper sheet is not waited for)."""
+    state, events = set_paper(state, action, state.players)
+    state, more = flow.count_if_ready(state)
+    return state, events + more
 
 
 def do_caller(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -311,9 +370,11 @@ HANDLERS: dict[str, Handler[State]] = {
     "danger": do_danger,
     "call": do_call,
     "declare": do_declare,
+    "paper_declare": do_paper_declare,
     "bonus": do_bonus,
     "caller": do_caller,
     "next_round": do_next_round,
+    "set_paper": do_set_paper,
 }
 
 

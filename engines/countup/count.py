@@ -128,7 +128,36 @@ def call(state: State) -> State:
     )
     if opts.sheet_mode == PHONE and end is None:
         state = declare(state, writers(state, number))
-        if pending:
+        if pending and not any(state.paper_sheet(i) for i in range(len(state.players))):
             state = finish(state, END_MARKER20)
+        # Else a paper sheet may still collide on this number: the next call ends it.
     return state
+
+
+def paper_declares(state: State, player: str) -> State:
+    """Step (b) again on the last called number, with ``player`` (a paper sheet the
+    app cannot read) among those who declared it: a solo phone number becomes a
+    collision, nobody becomes the paper seat's lead, and so on, as if every hand
+    had gone up together."""
+    number = state.count
+    last = state.calls[-1]
+    seats = list(state.seats)
+    for p in last.declared:
+        i = state.index(p)
+        seat = seats[i]
+        # Numbers on a sheet are distinct: the last call is each seat's only cell with it.
+        seats[i] = replace(
+            seat,
+            x_cells=tuple(x for x in seat.x_cells if x.number != number),
+            declared=tuple(d for d in seat.declared if d != number),
+        )
+    before = state.calls[-2] if len(state.calls) > 1 else None
+    undone = replace(
+        state,
+        seats=tuple(seats),
+        leader=before.leader if before else None,
+        counter=before.counter if before else state.players[0],
+        calls=state.calls[:-1] + (replace(last, declared=(), voided=False),),
+    )
+    return declare(undone, last.declared + (player,))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import Event
+from engines.base import Event, describe_paper_seat
 from engines.history import HistoryText, cut
 from engines.korean import nim
 
@@ -51,6 +51,8 @@ def _declaration(ev: Event, lang: str, name: Callable[[Any], str]) -> str:
 
 def describe(event: Event, lang: str, names: dict[str, str]) -> str:
     ko = lang == "ko"
+    if event.get("type") == "paper_seat":
+        return describe_paper_seat(event, lang, names)
 
     def name(p: Any) -> str:
         return names.get(p, str(p)) if p is not None else ("호스트" if ko else "the host")

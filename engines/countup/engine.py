@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, Event, Modules, Rng, SkeletonEngine
-from engines.countup import actions, describe, flow, result, sample, views
+from engines.countup import actions, count, describe, flow, result, sample, views
 from engines.countup.options import (
     DECK,
     MAX_PLAYERS,
@@ -18,6 +18,7 @@ from engines.countup.options import (
     normalize,
 )
 from engines.countup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
+from engines.countup.sheet import SHEET_SIZE
 from engines.countup.state import (
     BONUS,
     CARDS,
@@ -25,9 +26,14 @@ from engines.countup.state import (
     ENTRY,
     OVER,
     SCORED,
+    Seat,
     State,
 )
 from engines.history import HistoryText
+
+
+def _has_bonus(seat: Seat) -> bool:
+    return any(not x.voided for x in seat.x_cells)
 
 
 class CountUpEngine(SkeletonEngine):
@@ -81,6 +87,8 @@ class CountUpEngine(SkeletonEngine):
         opts = state.options
         i = state.index(player)
         seat = state.seats[i]
+        if player in state.paper:
+            return self._paper_legal(state, i)
         caller: dict[str, Any] = {} if player == state.caller else {"host": True}
         out: list[Action] = []
         if state.phase == CARDS and opts.restriction_source != DECK:
@@ -96,16 +104,36 @@ class CountUpEngine(SkeletonEngine):
             if opts.sheet_mode != PHONE and state.count > 0 and not state.calls[-1].declared:
                 out.append({"type": "declare", **caller})
         if state.phase == BONUS:
-            if any(not x.voided for x in seat.x_cells):
+            if state.paper_sheet(i) and _has_bonus(seat):
                 out.append({"type": "bonus"})
-            for p, s in zip(state.players, state.seats, strict=True):
-                if p != player and any(not x.voided for x in s.x_cells):
+            for k, (p, s) in enumerate(zip(state.players, state.seats, strict=True)):
+                if p != player and state.paper_sheet(k) and _has_bonus(s):
                     out.append({"type": "bonus", "seat": p, "host": True})
         if state.phase == SCORED:
             out.append({"type": "next_round", "host": True})
         for seat_id in (None, *state.players):
             if seat_id != state.caller:
                 out.append({"type": "caller", "seat": seat_id, "host": True})
+        return out
+
+    def _paper_legal(self, state: State, i: int) -> list[Action]:
+        """A seat without a phone: only what the table enters for it (its hand up on
+        the number just called, its bonus); host powers stay with the host's phone."""
+        seat = state.seats[i]
+        out: list[Action] = []
+        if (
+            state.options.sheet_mode == PHONE
+            and state.phase == COUNT
+            and state.end is None
+            and state.count > 0
+            and state.paper_sheet(i)
+            and state.count not in seat.declared
+            and state.count % 10 not in count.restricted(state)
+            and len(seat.declared) < SHEET_SIZE
+        ):
+            out.append({"type": "paper_declare", "number": state.count})
+        if state.phase == BONUS and state.paper_sheet(i) and _has_bonus(seat):
+            out.append({"type": "bonus"})
         return out
 
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:

@@ -130,6 +130,16 @@ def setup(players: Sequence[str], options: dict[str, Any]) -> State:
     return open_round(state)
 
 
+def count_if_ready(state: State) -> tuple[State, list[Event]]:
+    """Phone sheets: the count starts once every seat with a phone has locked its
+    sheet; seats writing on paper are not waited for."""
+    if state.phase != ENTRY:
+        return state, []
+    if any(s.numbers is None and not state.paper_sheet(i) for i, s in enumerate(state.seats)):
+        return state, []
+    return replace(state, phase=COUNT), [{"type": "count_ready", "round": state.round}]
+
+
 def next_round(state: State, restriction: Any, danger: Any) -> State:
     """R5, R17: markers back to 00, a fresh row and new cards."""
     state = replace(
@@ -153,14 +163,15 @@ def close_round(state: State) -> tuple[State, list[Event]]:
     events: list[Event] = [
         {"type": "round_ended", "round": state.round, "number": state.count, "end": state.end}
     ]
-    if state.options.sheet_mode != PHONE:
-        # Only players with an unvoided X cell have a bonus to read off their sheet.
+    paper = [state.paper_sheet(i) for i in range(len(state.players))]
+    if any(paper):
+        # Only paper sheets with an unvoided X cell have a bonus to read off the sheet.
         seats = tuple(
-            replace(s, bonus=0) if not any(not x.voided for x in s.x_cells) else s
-            for s in state.seats
+            replace(s, bonus=0) if on and not any(not x.voided for x in s.x_cells) else s
+            for s, on in zip(state.seats, paper, strict=True)
         )
         state = replace(state, seats=seats)
-        if any(s.bonus is None for s in seats):
+        if any(state.bonus_pending(i) for i in range(len(seats))):
             return replace(state, phase=BONUS), events
     state, more = score(state)
     return state, events + more

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import int_list_schema, payload_schema
+from engines.base import SET_PAPER_SCHEMA, int_list_schema, payload_schema
 
 _SEAT = {"type": "string", "maxLength": 16}
 _DIGITS = int_list_schema(
@@ -51,6 +51,18 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         },
         ["players"],
     ),
+    "paper_declare": payload_schema(
+        {
+            "number": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 999,
+                "description": "The number just called, which this seat (writing on paper "
+                "at a phone table) declared.",
+            }
+        },
+        ["number"],
+    ),
     "bonus": payload_schema(
         {
             "points": {"type": "integer", "minimum": 0, "maximum": 999},
@@ -74,6 +86,8 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
             "danger": {**_RANGE, "description": "Random outcome: the drawn danger zone."},
         }
     ),
+    # A seat without a phone (engines/base.py): the platform sends it.
+    "set_paper": SET_PAPER_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"next_round": ("restriction", "danger")}

@@ -14,12 +14,13 @@ TWO_STARS = 2
 
 def _seat_result(state: State, seat: Seat) -> SeatResult:
     row = state.options.bonus[state.round - 1]
-    if state.options.sheet_mode == PHONE:
+    if state.options.sheet_mode == PHONE and seat.numbers is not None:
         printed = tuple(row[x.slot] if x.slot is not None else 0 for x in seat.x_cells)
         bonus = sum(b for b, x in zip(printed, seat.x_cells, strict=True) if not x.voided)
         cell_bonus: tuple[int | None, ...] = printed
     else:
-        # Paper sheets: the players read their printed bonuses themselves.
+        # Paper sheets (a whole paper table, or a seat without a phone): the players
+        # read their printed bonuses themselves.
         bonus = seat.bonus or 0
         cell_bonus = tuple(None for _ in seat.x_cells)
     score = seat.marker + bonus

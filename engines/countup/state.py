@@ -7,9 +7,10 @@ dicts, so no part of a state is mutable: ``apply`` builds new values with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engines.countup.options import Options
+from engines import codec
+from engines.countup.options import PHONE, Options
 
 # Phases of a round, in order. ``cards``: the host types the physical cards in
 # (manual mode). ``entry``: phone sheets are being written. ``count``: the
@@ -129,6 +130,23 @@ class State:
     caller: str | None
     rounds: tuple[RoundRecord, ...]
     result: Result | None
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``): they write
+    #: on the printed sheet (issue 17).
+    paper: tuple[str, ...] = field(default=(), metadata=codec.OMIT_DEFAULT)
 
     def index(self, player: str) -> int:
         return self.players.index(player)
+
+    def paper_sheet(self, i: int) -> bool:
+        """Seat ``i`` writes this round's numbers on paper, so the app does not know
+        them: every seat at a paper table; at a phone table a seat without a phone
+        (or one that lost it before locking a sheet), from the count on."""
+        if self.options.sheet_mode != PHONE:
+            return True
+        if self.seats[i].numbers is not None:
+            return False
+        return self.players[i] in self.paper or self.phase not in (CARDS, ENTRY)
+
+    def bonus_pending(self, i: int) -> bool:
+        """Seat ``i``'s bonus must be read off its paper sheet and is not in yet."""
+        return self.paper_sheet(i) and self.seats[i].bonus is None

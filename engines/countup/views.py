@@ -139,6 +139,14 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "sheets": _sheets(state, me),
         "rounds_played": [_record(state.players, r) for r in state.rounds],
         "result": None,
+        # Seats without a phone; the sheets on paper this round (the app cannot read
+        # them); and whose entry the table waits for now (a bonus off a paper sheet).
+        "paper": list(state.paper),
+        "paper_sheets": [p for i, p in enumerate(state.players) if state.paper_sheet(i)],
+        "paper_waiting": [
+            p for i, p in enumerate(state.players)
+            if p in state.paper and state.phase == BONUS and state.bonus_pending(i)
+        ],
     }
     if me is not None:
         numbers = state.seats[state.index(me)].numbers
@@ -147,7 +155,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         v["bonus"] = {
             p: {
                 "points": s.bonus,
-                "pending": s.bonus is None,
+                "pending": state.bonus_pending(i),
                 "hint": _bonus_hint(state, i),
             }
             for i, (p, s) in enumerate(zip(state.players, state.seats, strict=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, refusal
+from engines.base import Action, EngineError, Event, Handler, dispatch, paper_handler, refusal
 from engines.kingup import castle, scoring
 from engines.kingup.constants import (
     CHARACTERS,
@@ -110,10 +110,30 @@ def _goal_open(state: State, seat: int) -> None:
 # --- goal cards ---------------------------------------------------------------------
 
 
+def _paper_goal(state: State, seat: int) -> None:
+    """A seat without a phone holds a printed card; nobody types it in before the
+    table sees it, at round scoring (R19)."""
+    if state.phase != AWAITING_GOALS:
+        raise EngineError(
+            "goal_on_paper",
+            f"{state.players[seat]} plays on paper: their printed goal card is entered once "
+            "the King is crowned, when the goal cards are shown.",
+        )
+
+
 def do_goal(state: State, action: Action) -> Result:
-    seat = _goal_seat(
-        state, action, RECORD, "Goal cards come from the virtual deck at this table: use draw_goal."
-    )
+    seat = state.seat(action["player"])
+    if state.on_paper(seat):
+        # Record mode for a paper seat even when the table deals: its card is printed.
+        _goal_open(state, seat)
+        _paper_goal(state, seat)
+    else:
+        seat = _goal_seat(
+            state,
+            action,
+            RECORD,
+            "Goal cards come from the virtual deck at this table: use draw_goal.",
+        )
     goal = _six(action.get("characters"), "Your")
     goals = _set(state.goals, seat, goal)
     event = {"type": "goal_recorded", "player": state.players[seat]}
@@ -121,6 +141,12 @@ def do_goal(state: State, action: Action) -> Result:
 
 
 def do_draw_goal(state: State, action: Action) -> Result:
+    if state.on_paper(state.seat(action["player"])):
+        raise EngineError(
+            "goal_on_paper",
+            f"{action['player']} plays on paper with a printed goal card: enter it with goal "
+            "once the King is crowned.",
+        )
     seat = _goal_seat(
         state, action, DEAL, "This table records the printed goal cards: use goal {characters}."
     )
@@ -220,6 +246,20 @@ def do_vote(state: State, action: Action) -> Result:
         raise EngineError("bad_vote", f"A vote is 'yes' or 'no', not {vote!r}.")
     if election.votes[seat] is not None:
         raise EngineError("already_voted", "You have already voted; votes are final.")
+    if state.on_paper(seat):
+        # A paper seat's vote is a card shown at the reveal: typing it in earlier would
+        # show it to the phone entering it while the others still choose.
+        waiting = [
+            p
+            for i, p in enumerate(state.players)
+            if not state.on_paper(i) and election.votes[i] is None
+        ]
+        if waiting:
+            raise EngineError(
+                "phones_voting",
+                f"{state.players[seat]}'s vote card is entered once every phone has voted "
+                f"(still waiting for {', '.join(waiting)}).",
+            )
     if vote == NO and state.no_left[seat] == 0:
         raise EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
     votes = _set(election.votes, seat, vote)
@@ -360,7 +400,13 @@ def do_next_round(state: State, action: Action) -> Result:
     # R5, R22: the player left of the crown holder starts; score-only has no crown.
     start = state.start if state.crown is None else (state.crown + 1) % state.n
     state = new_round(
-        state.config, state.players, state.round + 1, start, state.used_cards, state.results
+        state.config,
+        state.players,
+        state.round + 1,
+        start,
+        state.used_cards,
+        state.results,
+        state.paper,
     )
     full = state.config.play_mode == FULL
     event = {
@@ -383,4 +429,5 @@ HANDLERS: dict[str, Handler[State]] = {
     "vote": do_vote,
     "next_round": do_next_round,
     "score_round": do_score_round,
+    "set_paper": paper_handler(lambda s: s.players),
 }

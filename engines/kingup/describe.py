@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engines.base import Event
+from engines.base import Event, describe_paper_seat
 from engines.kingup.constants import LEVEL_NAMES
 from engines.korean import josa, nim, particle
 
@@ -163,4 +163,6 @@ OPENERS = {"round_started": "round"}
 
 def describe(event: Event, lang: str, names: Names) -> str:
     lang = "ko" if lang == "ko" else "en"
+    if event["type"] == "paper_seat":
+        return describe_paper_seat(event, lang, names)
     return _TEXT[event["type"]](event, lang, names)

@@ -10,6 +10,7 @@ from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
 from engines.kingup.options import DEAL, OPTIONS_SCHEMA, normalize, parse
 from engines.kingup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
 from engines.kingup.state import (
+    AWAITING_GOALS,
     MOVEMENT,
     OVER,
     PLACEMENT,
@@ -19,6 +20,7 @@ from engines.kingup.state import (
     State,
     deck_left,
     new_round,
+    phones_voted,
 )
 
 
@@ -68,8 +70,13 @@ class KingUpEngine(SkeletonEngine):
         if player not in state.players or state.phase == OVER:
             return []
         seat = state.seat(player)
+        paper = state.on_paper(seat)
         out: list[Action] = []
-        if state.phase != SCORED and state.goals[seat] is None:
+        if paper:
+            # A printed goal card, entered when the goal cards are shown (R19).
+            if state.phase == AWAITING_GOALS and state.goals[seat] is None:
+                out.append({"type": "goal"})
+        elif state.phase != SCORED and state.goals[seat] is None:
             # goal needs the player's input (`characters`): a template, not a full action.
             kind = "draw_goal" if state.config.goal_mode == DEAL else "goal"
             out.append({"type": kind})
@@ -80,14 +87,19 @@ class KingUpEngine(SkeletonEngine):
             ]
         elif state.phase == MOVEMENT and state.turn == seat:
             out += [{"type": "move", "char": c} for c in castle.legal_moves(state.positions)]
-        elif state.phase == VOTE and state.election and state.election.votes[seat] is None:
+        elif (
+            state.phase == VOTE
+            and state.election
+            and state.election.votes[seat] is None
+            and (not paper or phones_voted(state))
+        ):
             out.append({"type": "vote", "vote": "yes"})
             if state.no_left[seat] > 0:
                 out.append({"type": "vote", "vote": NO})
         elif state.phase == SCORE_ENTRY:
             # Needs the board (and missing goal cards) as input.
             out.append({"type": "score_round"})
-        elif state.phase == SCORED:
+        elif state.phase == SCORED and not paper:
             # legal_actions cannot know who the host is; apply refuses anyone else.
             out.append({"type": "next_round"})
         return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import payload_schema
+from engines.base import SET_PAPER_SCHEMA, payload_schema
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, TOP_LEVEL, VOTES
 
 _CHAR: dict[str, Any] = {"enum": list(CHARACTERS), "description": "A character ID, A..M."}
@@ -92,6 +92,8 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         ["board"],
         "Score-only mode: enter the final board of the round (and missing goal cards).",
     ),
+    # A seat without a phone (engines/base.py): the platform sends it.
+    "set_paper": SET_PAPER_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"draw_goal": ("card",)}

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from engines import codec
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, NO_CARDS, PLACEMENTS, UNPLACED
 from engines.kingup.options import DEAL, FULL, Config
 
@@ -71,6 +72,9 @@ class State:
     election: Election | None
     last_election: Revealed | None
     results: tuple[RoundResult, ...]
+    #: Seats whose secrets are held on paper (engines/base.py ``set_paper``): their goal
+    #: card and vote are physical cards, entered only once the table has seen them.
+    paper: tuple[str, ...] = field(default=(), metadata=codec.OMIT_DEFAULT)
 
     @property
     def n(self) -> int:
@@ -87,6 +91,9 @@ class State:
     def seat(self, player: str) -> int:
         return self.players.index(player)
 
+    def on_paper(self, seat: int) -> bool:
+        return self.players[seat] in self.paper
+
 
 def new_round(
     config: Config,
@@ -95,6 +102,7 @@ def new_round(
     start: int,
     used_cards: tuple[int, ...],
     results: tuple[RoundResult, ...],
+    paper: tuple[str, ...] = (),
 ) -> State:
     """R2-R5, R22: a cleared board, fresh goal cards and No cards."""
     n = len(players)
@@ -115,7 +123,36 @@ def new_round(
         election=None,
         last_election=None,
         results=results,
+        paper=paper,
     )
+
+
+def phones_voted(state: State) -> bool:
+    """Every seat with a phone has voted in the election under way."""
+    e = state.election
+    return e is not None and all(
+        v is not None for i, v in enumerate(e.votes) if not state.on_paper(i)
+    )
+
+
+def paper_waiting(state: State) -> list[str]:
+    """The paper seats whose entry the game waits for now: a move on its turn, its
+    vote card once the phones have voted, its goal card once the King is crowned."""
+    out = []
+    for i, p in enumerate(state.players):
+        if not state.on_paper(i):
+            continue
+        turn = state.phase in (PLACEMENT, MOVEMENT) and state.turn == i
+        vote = (
+            state.phase == VOTE
+            and state.election is not None
+            and state.election.votes[i] is None
+            and phones_voted(state)
+        )
+        goal = state.phase == AWAITING_GOALS and state.goals[i] is None
+        if turn or vote or goal:
+            out.append(p)
+    return out
 
 
 def deck_left(state: State) -> list[int]:

@@ -20,7 +20,15 @@ from engines.kingup.constants import (
     value,
 )
 from engines.kingup.options import DEAL, FULL
-from engines.kingup.state import AWAITING_GOALS, OVER, PLACEMENT, SCORED, RoundResult, State
+from engines.kingup.state import (
+    AWAITING_GOALS,
+    OVER,
+    PLACEMENT,
+    SCORED,
+    RoundResult,
+    State,
+    paper_waiting,
+)
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:
@@ -46,6 +54,9 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "election": _election(state),
         "last_election": _last_election(state),
         "goal_cards_in": [p for p, g in zip(state.players, state.goals, strict=True) if g],
+        # Seats without a phone, and which of them the table waits on for an entry.
+        "paper": list(state.paper),
+        "paper_waiting": paper_waiting(state),
         "me": _me(state, seat),
         "round_results": [_result(state, r) for r in state.results],
         "result": scoring.game_result(state),

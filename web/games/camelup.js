@@ -9,6 +9,7 @@ import { boardCard } from './camelup/board.js';
 import { ensureCss, place } from './camelup/common.js';
 import { fixCard } from './camelup/fix.js';
 import { oddsPanel } from './camelup/odds.js';
+import { paperCardsCard } from './camelup/paper.js';
 import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
 import { legResult, myCards, pilesReveal, playersCard, raceHead, standings } from './camelup/results.js';
 import { STRINGS } from './camelup/strings.js';
@@ -97,6 +98,8 @@ export default /** @satisfies {GameModule} */ ({
       /** @type {FixForm} */
       fix: { open: false, space: 1, camels: [], touched: false },
       shake: /** @type {Shake} */ (/** @type {unknown} */ (null)),
+      /** @type {import('./camelup/paper.js').Picks} the host's record of face-down cards */
+      paper: { winner: [], loser: [] },
       /** @param {Sel|null} s */
       select(s) {
         ui.sel = s;
@@ -254,7 +257,11 @@ export default /** @satisfies {GameModule} */ ({
         place(card, /** @type {Node[]} */ ([...body, roll].filter(Boolean)));
         // The leg result under the actions: the roll stays where the thumb is.
         // The big screen (no seat) only watches: no actions at all.
-        parts.push(status, board, tentsEl, snap.me === null ? null : card, leg);
+        // The race is over but face-down cards wait for the host's record.
+        const paper = v.phase === 'paper_cards'
+          ? part('paper', [busy, legal, v.paper_cards, v.colours, JSON.stringify(ui.paper)], () => paperCardsCard(ctx, snap, ui.paper, ui, render))
+          : null;
+        parts.push(status, paper, board, tentsEl, snap.me === null || paper ? null : card, leg);
       }
       if (!full && roll) {
         const card = part('roll-card', [], () => h('section', { class: 'card cm-roll-card' }));

@@ -3,7 +3,7 @@
 // picks; every rule (validation, the count, scoring) stays on the server.
 
 import { h } from '../ui.js';
-import { bonusPanel, declarePanel } from './countup/paper.js';
+import { bonusPanel, declarePanel, paperHandsPanel } from './countup/paper.js';
 import { callerPanel, voiceControls } from './countup/caller.js';
 import { cardsForm } from './countup/cards.js';
 import { cardsInfo, lockedList, markersCard, numberCard } from './countup/board.js';
@@ -11,7 +11,7 @@ import { resultView } from './countup/result.js';
 import { mySheet, sheetForm } from './countup/sheet.js';
 import { Voice, spokenNumber } from './countup/speech.js';
 import strings from './countup/strings.js';
-import { loadCss } from './shared.js';
+import { actingFor, loadCss } from './shared.js';
 
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings,
@@ -50,11 +50,12 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
     const entry = sheetForm(ctx);
     const caller = callerPanel(ctx, prefs, hooks);
     const declare = declarePanel(ctx);
+    const hands = paperHandsPanel(ctx);
     const bonus = bonusPanel(ctx);
     const nextBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'primary cu-next' }));
     const nextWait = h('p', { class: 'waiting' });
     const nextBox = h('div', { class: 'cu-next-box' }, nextWait, nextBtn);
-    el.append(top, cardsF.el, entry.el, declare.el, caller.el, bonus.el, bottom, listen, nextBox);
+    el.append(top, cardsF.el, entry.el, declare.el, hands.el, caller.el, bonus.el, bottom, listen, nextBox);
 
     /** @type {any} */
     let snap = null;
@@ -96,6 +97,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const phase = v.phase;
       const isHost = snap.me !== null && snap.me === snap.host;
       const paper = v.sheet_mode === 'paper';
+      // Entering for a seat without a phone: this phone's own sheet is not that seat's.
+      const ownSheet = actingFor(snap) ? null : v.my_numbers;
       /** @type {Array<Node|null>} */
       const above = [];
       /** @type {Array<Node|null>} */
@@ -105,13 +108,13 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         if (v.restriction_card || v.danger) above.push(cards());
       } else if (phase === 'entry') {
         above.push(cards());
-        if (v.my_numbers) above.push(mySheet(ctx, v, 'mysheet.waiting'));
+        if (ownSheet) above.push(mySheet(ctx, v, 'mysheet.waiting'));
         below.push(lockedList(ctx, snap));
       } else if (phase === 'count') {
         const writing = paper && v.count.value === 0;
         if (writing) above.push(h('p', { class: 'notice', text: ctx.t('paper.write') }), cards());
         above.push(numberCard(ctx, snap, prefs));
-        if (v.my_numbers) below.push(mySheet(ctx, v, null));
+        if (ownSheet) below.push(mySheet(ctx, v, null));
         below.push(markersCard(ctx, snap));
         if (!writing) below.push(cards());
       } else if (phase === 'bonus') {
@@ -133,9 +136,10 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         digits: v.restricted_digits,
         legal: (snap.legal || []).some((/** @type {any} */ a) => a.type === 'numbers'),
       });
-      entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers);
+      entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers && !actingFor(snap));
       caller.update(snap);
       declare.update(snap, caller.running);
+      hands.update(snap);
       bonus.update(snap);
 
       // The voice controls live with the caller's buttons on the calling
@@ -162,6 +166,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       entry.relabel();
       caller.relabel();
       declare.relabel();
+      hands.relabel();
       bonus.relabel();
       render();
     }

@@ -7,9 +7,10 @@ import { missingCards, myCard } from './kingup/card.js';
 import { playCastle } from './kingup/castle.js';
 import { ensureCss } from './kingup/common.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
+import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { STRINGS } from './kingup/strings.js';
-import { gameRoot, partCache, place } from './shared.js';
+import { actingFor, gameRoot, partCache, place, proxyWaiting } from './shared.js';
 import { revealPanel, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
@@ -74,6 +75,9 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       choice: null,
       /** The characters tapped on my goal-card picker (kept across snapshots). */
       pick: /** @type {Set<string>} */ (new Set()),
+      /** What this phone tapped for each seat without a phone (its card, its vote). */
+      paperPick: /** @type {Map<string, Set<string>>} */ (new Map()),
+      paperVote: /** @type {Map<string, 'yes'|'no'>} */ (new Map()),
       entry: newEntry(0),
       rerender: render,
       /** @param {string|null} ch */
@@ -106,11 +110,13 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         // A new round: nothing tapped for the last one carries over.
         round = v.round;
         ui.pick.clear();
+        ui.paperPick.clear();
+        ui.paperVote.clear();
         ui.selected = null;
         ui.choice = null;
         ui.entry = newEntry(round);
       }
-      if (!v.election) ui.choice = null;
+      if (!v.election) { ui.choice = null; ui.paperVote.clear(); }
       // A reveal this phone has not shown yet (not the one found on opening the table).
       const key = v.last_election ? `${v.round}:${JSON.stringify(v.last_election)}` : '';
       if (snap && key && key !== revealKey) fresh();
@@ -134,14 +140,16 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const full = v.play_mode === 'full';
       const done = v.phase === 'scored' || v.phase === 'over';
       const entering = v.phase === 'score_entry';
-      const myGoalMissing = Boolean(me && !me.goal);
+      // Entering for a seat without a phone: `legal` is that seat's, not mine.
+      const acting = actingFor(snap);
+      const myGoalMissing = Boolean(me && !me.goal) && !acting;
       const base = [ctx.lang, ctx.me, snap.players.map((/** @type {any} */ p) => p.name), v.character_names, ui.busy];
       const results = part('results', [base, v.round_results, v.phase], () => roundResults(ctx, snap));
       // Once a round is over its result is the headline.
       const latest = done ? results.slice(0, 1) : [];
       // In score-only entry the form takes my printed card too: one picker is enough.
       // Once the round is scored, the result shows my card with everybody else's.
-      const wantCard = !done && (full || !entering || !myGoalMissing || v.goal_card_mode === 'deal');
+      const wantCard = !done && !acting && (full || !entering || !myGoalMissing || v.goal_card_mode === 'deal');
       const card = wantCard ? part('card', [base, me, legal.map((/** @type {any} */ a) => a.type), v.positions, v.phase, v.goal_deck, [...ui.pick]], () => myCard(ctx, snap, ui)) : null;
       const reveal = v.last_election && v.phase !== 'vote'
         ? part('reveal', [base, v.last_election, v.phase, v.turn, me && me.goal, revealFresh], () => revealPanel(ctx, v, revealFresh))
@@ -154,6 +162,11 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       } else if (full) {
         board = [part('castle', [base, v.castle, v.positions, v.phase, legal, ui.selected, me && me.goal], () => playCastle(ctx, snap, ui))];
       }
+      const paper = acting
+        ? [part('paper', [base, acting, legal, v.phase, v.character_names, [...(ui.paperPick.get(acting) || [])], ui.paperVote.get(acting) || null],
+          () => paperPanel(ctx, snap, ui, acting, legal))]
+        : [part('paper-hint', [base, proxyWaiting(snap)], () => proxyHint(ctx, proxyWaiting(snap)))];
+      const waitingPaper = part('paper-waiting', [base, v.phase, v.paper_waiting], () => paperWaiting(ctx, v));
       const totals = part('totals', [base, snap.players, (v.round_results || []).length], () => totalsTable(ctx, snap));
 
       // Game over: the platform's banner and the standings say it already.
@@ -165,8 +178,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
           part('next', [base, v.phase, v.round, legal, snap.host], () => nextRound(ctx, snap, ui)),
           totals, reveal, ...board);
       } else {
-        if (v.phase === 'vote' && v.election) parts.push(voteBox(v, legal, me));
-        parts.push(reveal);
+        if (v.phase === 'vote' && v.election) parts.push(voteBox(v, acting ? [] : legal, me));
+        parts.push(waitingPaper, ...paper, reveal);
         if (v.phase === 'awaiting_goals') parts.push(part('missing', [base, v.players, v.goal_cards_in], () => missingCards(ctx, v)));
         // A missing card holds the round up: ask for it before the castle.
         if (myGoalMissing) parts.push(card);
@@ -189,7 +202,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const box = part('vote', [v.round, e.candidate], () => h('section', { class: 'card ku-vote-card', 'aria-labelledby': 'ku-vote-title' }));
       place(box, [
         ...part('vote-head', [base, e.candidate, e.nominator, me && me.goal], () => voteHead(ctx, v)),
-        part('vote-act', [base, e.candidate, legal.filter((a) => a.type === 'vote'), ui.choice, me && me.vote, me && me.no_left], () => voteActions(ctx, snap, ui)),
+        part('vote-act', [base, e.candidate, legal.filter((a) => a.type === 'vote'), ui.choice, me && me.vote, me && me.no_left], () => voteActions(ctx, { ...snap, legal }, ui)),
         ...part('vote-count', [base, e.voted, e.votes_cast, v.players], () => voteCount(ctx, v)),
       ]);
       return box;

@@ -98,3 +98,31 @@ export function partCache() {
     return value;
   };
 }
+
+// Seats without a phone (issue 17). The table screen's "Entering for: <seat>"
+// switch gives the game screen that seat's `legal` list and `entering` (and
+// sends every action for it with `as`); `proxies` lists, on this phone's own
+// screen, what is waiting for each seat it may enter for.
+
+/**
+ * The seat without a phone this screen enters for now, else null.
+ * @param {any} snap
+ * @returns {string|null}
+ */
+export function actingFor(snap) {
+  const as = snap && snap.entering;
+  return typeof as === 'string' ? as : null;
+}
+
+/**
+ * The seats without a phone that wait for an entry this phone may make, when
+ * it is not switched to one of them: `[pid, its legal list]`.
+ * @param {any} snap
+ * @returns {Array<[string, any[]]>}
+ */
+export function proxyWaiting(snap) {
+  if (actingFor(snap)) return [];
+  const proxies = (snap && snap.proxies) || {};
+  return Object.keys(proxies).map((pid) => /** @type {[string, any[]]} */ ([pid, proxies[pid] || []]))
+    .filter(([, legal]) => legal.length > 0);
+}

@@ -6,7 +6,7 @@ import { getLang, has, num, onLangChange, t } from '../i18n.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
 import { pinCard } from './pin.js';
-import { seatsComponent } from './seats.js';
+import { phonelessTools, seatsComponent } from './seats.js';
 
 // --- the table's rule options in words -------------------------------------------
 // Each option's label and value from the game's strings, compared with the
@@ -132,6 +132,7 @@ export function lobbyScreen(root, session) {
   const gameName = h('p', { class: 'eyebrow', text: session.title() });
   const codeEl = h('strong', { class: 'code', id: 'lobby-code' });
   const seats = seatsComponent(session, 'lobby');
+  const phoneless = phonelessTools(session);
   const pin = pinCard(session, 'lobby');
   const count = h('p', { class: 'count' });
   const limit = h('p', { class: 'notice', hidden: true });
@@ -192,7 +193,8 @@ export function lobbyScreen(root, session) {
     h('section', { class: 'card', 'aria-labelledby': 'lobby-seats' },
       h('h2', { id: 'lobby-seats', t: 'lobby.seats' }),
       h('p', { class: 'hint', t: 'lobby.order_hint' }),
-      seats.el),
+      seats.el,
+      phoneless.el),
     pin.el,
     optionsBox,
     session.spectator ? null : bigScreen,
@@ -210,6 +212,7 @@ export function lobbyScreen(root, session) {
     gameName.textContent = session.title();
     codeEl.textContent = snap.code || '—';
     seats.update(snap);
+    phoneless.update(snap);
     pin.update(snap);
     const n = snap.players.length;
     count.textContent = t('lobby.count', { count: n, min: snap.min_players, max: snap.max_players });

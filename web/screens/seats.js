@@ -6,7 +6,17 @@ import { has, num, t } from '../i18n.js';
 import { api } from '../net.js';
 import { confirmButton, h, showError } from '../ui.js';
 
-const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected']);
+const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected', 'phone']);
+
+/**
+ * The "no phone" mark of a seat without a phone (null for a seat with one).
+ * @param {import('../net.js').Player} p
+ */
+export function noPhoneMark(p) {
+  return p.phone === false
+    ? h('span', { class: 'badge no-phone', t: 'seats.no_phone', label: 'seats.no_phone_label', tp: { name: p.name } })
+    : null;
+}
 
 /**
  * A public figure as short text: numbers as they are, lists joined.
@@ -135,15 +145,25 @@ export function seatsComponent(session, mode) {
     });
     const tools = h('div', { class: 'row wrap' });
     const lobby = snap.status === 'lobby';
+    const phoneless = p.phone === false;
     if (isHost && p.id !== snap.me) {
+      // A seat without a phone cannot hold host powers: it has no phone to use them.
+      if (!phoneless) {
+        tools.append(confirmButton({
+          t: 'seats.make_host', confirm: 'seats.make_host_confirm', tp: { name },
+          onConfirm: () => { act({ type: 'host', player: p.id }); },
+        }));
+      }
       tools.append(confirmButton({
-        t: 'seats.make_host', confirm: 'seats.make_host_confirm', tp: { name },
-        onConfirm: () => { act({ type: 'host', player: p.id }); },
-      }));
-      tools.append(confirmButton({
-        t: 'seats.rejoin', confirm: 'seats.rejoin_confirm', tp: { name },
+        t: phoneless ? 'seats.give_phone' : 'seats.rejoin', confirm: 'seats.rejoin_confirm', tp: { name },
         onConfirm: () => { makeRejoin(p.id); },
       }));
+      if (!phoneless && snap.status !== 'over') {
+        tools.append(confirmButton({
+          t: 'seats.phoneless', confirm: 'seats.phoneless_confirm', tp: { name },
+          onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
+        }));
+      }
       if (lobby) {
         tools.append(confirmButton({
           t: 'seats.remove', confirm: 'seats.remove_confirm', tp: { name }, class: 'danger',
@@ -178,7 +198,8 @@ export function seatsComponent(session, mode) {
         h('span', { class: 'seat-name', text: p.name }),
         p.host ? h('span', { class: 'badge host', t: 'seats.host' }) : null,
         mine ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
-        p.connected === undefined ? null : h('span', {
+        noPhoneMark(p),
+        p.connected === undefined || p.phone === false ? null : h('span', {
           class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', label: p.connected ? 'seats.online' : 'seats.offline',
         }),
         mode === 'table' ? h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }) : null);
@@ -226,6 +247,60 @@ export function seatsComponent(session, mode) {
     update(s) {
       snap = s;
       render();
+    },
+  };
+}
+
+/**
+ * The host's tools for seats without a phone: add one (lobby) and whether any
+ * phone may enter for them. Hidden from the other phones.
+ * @param {import('./session.js').Session} session
+ */
+export function phonelessTools(session) {
+  /** @type {import('../net.js').Snapshot|null} */
+  let snap = null;
+  const input = /** @type {HTMLInputElement} */ (h('input', { id: 'add-phoneless', maxlength: 24, autocomplete: 'off' }));
+  const addBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', t: 'seats.add' }));
+  const form = h('form', { class: 'add-phoneless', novalidate: true },
+    h('label', { for: 'add-phoneless', t: 'seats.add_phoneless_name' }),
+    h('div', { class: 'row' }, input, addBtn));
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const name = input.value.trim();
+    if (!name) return;
+    addBtn.disabled = true;
+    try {
+      await api(`/api/tables/${encodeURIComponent(session.id)}/players`,
+        { method: 'POST', body: { name, phone: false }, token: session.token });
+      input.value = '';
+    } catch (e) {
+      showError(/** @type {any} */ (e), snap ? snap.game : undefined);
+    } finally {
+      addBtn.disabled = false;
+    }
+  });
+  const adder = h('details', { class: 'phoneless-add' },
+    h('summary', { t: 'seats.add_phoneless' }), h('p', { class: 'hint', t: 'seats.add_phoneless_help' }), form);
+  const all = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'proxies-all' }));
+  all.addEventListener('change', async () => {
+    try {
+      await session.act({ type: 'proxies', who: all.checked ? 'all' : 'host' });
+    } catch {
+      all.checked = !all.checked; // shown by session.act
+    }
+  });
+  const proxies = h('p', { class: 'proxies-all' }, all, ' ', h('label', { for: 'proxies-all', t: 'seats.proxies_all' }));
+  const el = h('div', { class: 'phoneless-tools', hidden: true }, adder, proxies);
+  return {
+    el,
+    /** @param {import('../net.js').Snapshot} s */
+    update(s) {
+      snap = s;
+      const isHost = !session.spectator && s.me !== null && s.me === s.host;
+      el.hidden = !isHost;
+      adder.hidden = s.status !== 'lobby';
+      proxies.hidden = !s.players.some((p) => p.phone === false);
+      all.checked = s.proxies_who === 'all';
     },
   };
 }

@@ -24,7 +24,7 @@ import { tableScreen } from './table.js';
  *   store: import('../store.js').Store<SessionState>,
  *   game: () => GameInfo|undefined,
  *   title: (lang?: import('../i18n.js').Lang) => string,
- *   act: (action: {type: string, [k: string]: unknown}, opts?: {version?: number}) => Promise<{version: number, events: unknown[]}>,
+ *   act: (action: {type: string, [k: string]: unknown}, opts?: import('../net.js').ActOptions) => Promise<{version: number, events: unknown[]}>,
  *   restart: (notice?: string) => void,
  * }} Session
  */

@@ -8,7 +8,7 @@ import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { pinCard } from './pin.js';
 import { resultsCard } from './results.js';
-import { figureChips, seatsComponent } from './seats.js';
+import { figureChips, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
 
 /**
  * What `snap.legal` holds for the game itself: everything but the actions the
@@ -19,6 +19,21 @@ import { figureChips, seatsComponent } from './seats.js';
 function gameLegal(snap, game) {
   const platform = new Set((game && game.platform_actions) || []);
   return (snap.legal || []).filter((a) => !platform.has(a.type));
+}
+
+/**
+ * What the game screen is given while this phone enters for the seat
+ * `entering` (a seat without a phone): that seat as `me` and its legal list
+ * from `proxies`, never its view (the server sends none): the phone's own
+ * secrets (`view.me`) are left out, so they are not shown as that seat's.
+ * @param {import('../net.js').Snapshot} snap
+ * @param {string|null} entering
+ * @returns {import('../net.js').Snapshot}
+ */
+export function shownSnapshot(snap, entering) {
+  const legal = entering && snap.proxies ? snap.proxies[entering] : undefined;
+  if (!entering || !legal) return snap;
+  return { ...snap, me: entering, entering, legal, view: { ...snap.view, me: null } };
 }
 
 /**
@@ -39,10 +54,19 @@ export function tableScreen(root, session) {
   const historyPanel = h('section', { class: 'card panel', id: 'history-panel', hidden: true, 'aria-labelledby': 'history-title' },
     h('h2', { id: 'history-title', t: 'table.history_title' }), historyList);
   const seats = seatsComponent(session, 'table');
+  const phoneless = phonelessTools(session);
+  // "Entering for": the seats without a phone this phone may act for.
+  const proxyLabel = h('span', { class: 'proxy-label', t: 'table.enter_for' });
+  const proxyButtons = h('div', { class: 'row wrap proxy-buttons' });
+  const proxyNow = h('p', { class: 'proxy-now', role: 'status' });
+  const proxyBar = h('section', { class: 'card proxy-bar', hidden: true, role: 'group', 'aria-labelledby': 'proxy-title' },
+    h('h2', { id: 'proxy-title', class: 'sr-only', t: 'table.enter_for' }), proxyLabel, proxyButtons, proxyNow);
+  /** @type {string|null} the seat without a phone this phone enters for now */
+  let entering = null;
   const pin = pinCard(session, 'table');
   const results = resultsCard(session);
   const playersPanel = h('section', { class: 'card panel', id: 'players-panel', hidden: true, 'aria-labelledby': 'players-title' },
-    h('h2', { id: 'players-title', t: 'table.players' }), seats.el);
+    h('h2', { id: 'players-title', t: 'table.players' }), seats.el, phoneless.el);
 
   /** @param {HTMLElement} panel @param {HTMLElement} btn */
   const toggler = (panel, btn) => () => {
@@ -115,6 +139,7 @@ export function tableScreen(root, session) {
     results.el,
     pin.el,
     scoreboard,
+    proxyBar,
     gameArea,
     historyPanel,
     playersPanel,
@@ -220,7 +245,8 @@ export function tableScreen(root, session) {
     scoreboard.replaceChildren(...snap.players.map((p) => h('li', { class: p.id === snap?.me ? 'mine' : '' },
       h('span', { class: 'seat-name', text: p.name }),
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
-      p.connected === false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
+      noPhoneMark(p),
+      p.connected === false && p.phone !== false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
       h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }))));
   }
 
@@ -231,7 +257,7 @@ export function tableScreen(root, session) {
       return game && has(`${game}.${key}`) ? t(`${game}.${key}`, params) : t(key, params);
     },
     get lang() { return getLang(); },
-    get me() { return snap ? snap.me : null; },
+    get me() { return snap ? (entering && snap.proxies && snap.proxies[entering] ? entering : snap.me) : null; },
     get game() { return snap ? snap.game : ''; },
     name(pid) {
       const p = snap && snap.players.find((x) => x.id === pid);
@@ -241,7 +267,9 @@ export function tableScreen(root, session) {
       // `player` and `host` are set by the server from the token; a template
       // may carry `host: true` as a "host only" marker, which is not payload.
       const { player: _player, host: _host, ...payload } = action;
-      return session.act(/** @type {{type: string}} */ (payload));
+      // Entering for a seat without a phone: every action of the game screen goes as it.
+      const as = entering && snap && snap.proxies && snap.proxies[entering] ? entering : undefined;
+      return session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
     },
     vibrate,
     gameLegal(s) { return gameLegal(s, session.game()); },
@@ -287,13 +315,39 @@ export function tableScreen(root, session) {
     if (!isHost) closeUndo();
     renderScoreboard();
     seats.update(snap);
+    phoneless.update(snap);
+    renderProxies();
     pin.update(snap);
     results.update(snap);
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn").
     announceTurn();
     if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
-    if (instance) instance.update(snap);
+    if (instance) instance.update(shownSnapshot(snap, entering));
+  }
+
+  /** The "Enter moves for" switcher: shown while some seat without a phone can be entered for. */
+  function renderProxies() {
+    if (!snap) return;
+    const seatsFor = Object.keys(snap.proxies || {});
+    if (entering && !seatsFor.includes(entering)) entering = null;
+    proxyBar.hidden = seatsFor.length === 0 || snap.status !== 'playing';
+    proxyBar.classList.toggle('active', entering !== null);
+    if (proxyBar.hidden) return;
+    /** @param {string|null} pid @param {string} label */
+    const choice = (pid, label) => h('button', {
+      type: 'button', class: entering === pid ? 'primary' : '', 'aria-pressed': String(entering === pid),
+      'data-proxy': pid || 'self', text: label,
+      onclick: () => {
+        entering = pid;
+        renderProxies();
+        if (instance && snap) instance.update(shownSnapshot(snap, entering));
+      },
+    });
+    proxyButtons.replaceChildren(choice(null, t('table.enter_self')),
+      ...seatsFor.map((pid) => choice(pid, ctx.name(pid))));
+    proxyNow.textContent = entering ? t('table.entering_for', { name: ctx.name(entering) }) : '';
+    proxyNow.hidden = !entering;
   }
 
   const gameName = session.store.get().snapshot?.game || '';
@@ -304,7 +358,7 @@ export function tableScreen(root, session) {
     instance = mod.mount(gameArea, ctx);
     // The module's strings are loaded now: figure labels can be translated.
     renderScoreboard();
-    if (snap) instance.update(snap);
+    if (snap) instance.update(shownSnapshot(snap, entering));
     announceTurn();
   }).catch((e) => showError({ code: 'error', message: String(e) }));
 

@@ -101,6 +101,7 @@ def test_action_schemas_are_valid_and_closed():
         "vote",
         "next_round",
         "score_round",
+        "set_paper",
     }
     for schema in ENGINE.action_schemas.values():
         Draft202012Validator.check_schema(schema)

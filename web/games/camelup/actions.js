@@ -164,6 +164,9 @@ function tilePicker(ctx, view, tiles, ui) {
  */
 function finishPicker(ctx, view, finishes, ui) {
   const sel = /** @type {{kind: 'finish', pile: string, camel: string|null}} */ (ui.sel);
+  // A seat without a phone (entered for it): its card is physical and face
+  // down, so the templates name no camel and only the pile is sent.
+  if (finishes.every((a) => !a.camel)) return faceDownPicker(ctx, finishes, ui, sel);
   const colours = finishes.filter((a) => a.pile === sel.pile).map((a) => a.camel);
   const ready = sel.camel !== null && colours.includes(sel.camel);
   return h('div', { class: 'cm-picker cm-finish-picker', role: 'group', 'aria-labelledby': 'cm-finish-title' },
@@ -190,6 +193,29 @@ function finishPicker(ctx, view, finishes, ui) {
     confirmRow(ctx, ui,
       ready ? ctx.t('finish.confirm', { colour: colourName(ctx, view, /** @type {string} */ (sel.camel)), pile: ctx.t(`finish.pile.${sel.pile}`) }) : ctx.t('finish.open'),
       'cm-confirm-finish', ready ? { type: 'finish_bet', pile: sel.pile, camel: sel.camel } : null));
+}
+
+/**
+ * A face-down card of a seat without a phone: the pile, nothing else.
+ * @param {Ctx} ctx @param {any[]} finishes @param {Ui} ui
+ * @param {{kind: 'finish', pile: string, camel: string|null}} sel
+ */
+function faceDownPicker(ctx, finishes, ui, sel) {
+  const ready = finishes.some((a) => a.pile === sel.pile);
+  return h('div', { class: 'cm-picker cm-finish-picker', role: 'group', 'aria-labelledby': 'cm-finish-title' },
+    h('h3', { id: 'cm-finish-title', text: ctx.t('finish.title') }),
+    h('p', { class: 'hint', text: ctx.t('finish.face_down_hint', { name: ctx.name(ctx.me || '') }) }),
+    h('div', { class: 'cm-choice-row cm-piles' }, ...['winner', 'loser'].map((pile) => h('button', {
+      type: 'button',
+      class: `cm-pile ${pile}`,
+      'aria-pressed': String(sel.pile === pile),
+      disabled: ui.busy,
+      dataset: { pile },
+      text: ctx.t(`finish.pile.${pile}`),
+      onclick: () => ui.select({ kind: 'finish', pile, camel: null }),
+    }))),
+    confirmRow(ctx, ui, ctx.t('finish.face_down_confirm', { pile: ctx.t(`finish.pile.${sel.pile}`) }),
+      'cm-confirm-finish', ready ? { type: 'finish_bet', pile: sel.pile } : null));
 }
 
 /**

@@ -51,12 +51,15 @@ export function cardsInfo(ctx, v) {
 export function lockedList(ctx, snap) {
   const players = /** @type {Array<any>} */ (snap.players);
   const done = players.filter((p) => p.locked).length;
+  // Seats without a phone write on the paper sheet: nobody waits for them.
+  const paper = /** @type {string[]} */ ((snap.view && snap.view.paper) || []);
+  const state = (/** @type {any} */ p) => (p.locked ? 'locked.done' : paper.includes(p.id) ? 'locked.paper' : 'locked.waiting');
   return h('section', { class: 'card cu-locked', 'aria-labelledby': 'cu-locked-title' },
     h('h2', { id: 'cu-locked-title', text: ctx.t('locked.title', { done, all: players.length }) }),
     h('ul', { class: 'cu-locked-list' }, ...players.map((p) => h('li', { class: p.locked ? 'done' : 'waiting', dataset: { player: p.id } },
       h('span', { class: 'cu-lock-icon', 'aria-hidden': 'true', text: p.locked ? '✓' : '…' }),
       h('span', { class: 'cu-name', text: ctx.name(p.id) }),
-      h('span', { class: 'cu-lock-state', text: ctx.t(p.locked ? 'locked.done' : 'locked.waiting') })))));
+      h('span', { class: 'cu-lock-state', text: ctx.t(state(p)) })))));
 }
 
 /**

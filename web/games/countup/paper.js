@@ -3,12 +3,77 @@
 // their crossed cells (the host may enter them for anyone).
 
 import { h } from '../../ui.js';
-import { panel } from '../shared.js';
+import { actingFor, panel, proxyWaiting } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
 /** @param {any} snap @param {(a: any) => boolean} pred */
 const legalHas = (snap, pred) => (snap.legal || []).some(pred);
+
+/**
+ * A phone table with seats writing on paper: on each number called, one tap
+ * says such a seat raised a hand (`paper_declare`, from the screen switched to
+ * "Entering for: <seat>", so it goes with `as`). The app then resolves the
+ * number with the phone sheets, collisions included. On the caller's own screen
+ * a line says which seat may have declared it, and where to enter it.
+ * @param {Ctx} ctx
+ */
+export function paperHandsPanel(ctx) {
+  const title = h('h2', { id: 'cu-hands-title' });
+  const note = h('p', { class: 'hint' });
+  const group = h('div', { class: 'cu-paper-hands', role: 'group', 'aria-labelledby': 'cu-hands-title' });
+  const el = h('section', { class: 'card cu-hands', 'aria-labelledby': 'cu-hands-title' }, title, note, group);
+  /** @type {any} */
+  let snap = null;
+  let busy = false;
+
+  /** @param {number} number */
+  async function tap(number) {
+    if (busy) return;
+    busy = true;
+    render();
+    try { await ctx.act({ type: 'paper_declare', number }); } catch { /* shown by the platform */ }
+    busy = false;
+    render();
+  }
+
+  function render() {
+    if (!snap) return;
+    const v = snap.view;
+    const n = v.count ? v.count.value : 0;
+    const counting = v.sheet_mode === 'phone' && v.phase === 'count' && !v.count.end && n > 0;
+    const acting = actingFor(snap);
+    const asks = (/** @type {any[]} */ l) => l.some((a) => a.type === 'paper_declare' && a.number === n);
+    const hint = counting && !acting ? proxyWaiting(snap).filter(([, l]) => asks(l)) : [];
+    /** @type {Array<[string, any[]]>} */
+    const entries = counting && acting ? [[acting, snap.legal || []]] : [];
+    const open = entries.filter(([, l]) => asks(l));
+    const declared = entries.filter(([pid]) => (v.sheets[pid]?.declared || []).includes(n));
+    el.hidden = !open.length && !declared.length && !hint.length;
+    if (el.hidden) return;
+    title.textContent = ctx.t('hands.title', { n });
+    note.textContent = hint.length
+      ? ctx.t('hands.switch', { names: hint.map(([pid]) => ctx.name(pid)).join(', ') })
+      : ctx.t('hands.help');
+    group.replaceChildren(
+      ...open.map(([pid]) => h('button', {
+        type: 'button', class: 'cu-hand', dataset: { player: pid }, disabled: busy,
+        text: ctx.t('hands.declared', { name: ctx.name(pid), n }),
+        onclick: () => { tap(n); },
+      })),
+      ...declared.map(([pid]) => h('p', { class: 'cu-hand-done', dataset: { player: pid }, text: ctx.t('hands.done', { name: ctx.name(pid), n }) })));
+  }
+
+  return {
+    el,
+    /** @param {any} next */
+    update(next) {
+      snap = next;
+      render();
+    },
+    relabel: render,
+  };
+}
 
 /**
  * @param {Ctx} ctx
@@ -133,8 +198,11 @@ export function bonusPanel(ctx) {
       }
       input.removeAttribute('aria-invalid');
       send.disabled = true;
+      const points = Number(text);
+      const way = how(p);
       try {
-        await ctx.act(p === snap.me ? { type: 'bonus', points: Number(text) } : { type: 'bonus', points: Number(text), seat: p });
+        // Entering for a seat without a phone, its own entry goes with `as`.
+        await ctx.act(way === 'seat' ? { type: 'bonus', points, seat: p } : { type: 'bonus', points });
       } catch { /* shown by the platform */ }
       send.disabled = false;
     });
@@ -142,6 +210,19 @@ export function bonusPanel(ctx) {
     r = { li, input, send, label, name, state, cells, form, filled: false };
     rows.set(p, r);
     return r;
+  }
+
+  /**
+   * How this phone may enter `p`'s bonus: as its own (also a seat it enters
+   * for, whose `me` it then is), for another seat (`seat`, the host), or not.
+   * @param {string} p
+   * @returns {'own'|'seat'|null}
+   */
+  function how(p) {
+    const legal = snap.legal || [];
+    if (p === snap.me && legal.some((/** @type {any} */ a) => a.type === 'bonus' && !a.seat)) return 'own';
+    if (legal.some((/** @type {any} */ a) => a.type === 'bonus' && a.seat === p)) return 'seat';
+    return null;
   }
 
   function render() {
@@ -155,15 +236,15 @@ export function bonusPanel(ctx) {
     }
     title.textContent = ctx.t('bonus.title');
     intro.textContent = ctx.t('bonus.intro');
-    // Me first: the row a player came for.
-    const order = [...v.players].sort((a, b) => Number(b === snap.me) - Number(a === snap.me));
+    // Me first: the row a player came for. At a phone table only the sheets on
+    // paper have a bonus to enter (the app reads the phone sheets).
+    const onPaper = v.sheet_mode === 'paper' ? v.players : (v.paper_sheets || []);
+    const order = [...onPaper].sort((a, b) => Number(b === snap.me) - Number(a === snap.me));
     for (const p of order) {
       const r = row(p);
       const b = v.bonus[p];
       const xs = /** @type {Array<{number: number, voided: boolean}>} */ (v.sheets[p].x_cells);
-      const mayEnter = p === snap.me
-        ? (snap.legal || []).some((/** @type {any} */ a) => a.type === 'bonus' && !a.seat)
-        : (snap.legal || []).some((/** @type {any} */ a) => a.type === 'bonus' && a.seat === p);
+      const mayEnter = how(p) !== null;
       r.cells.textContent = xs.length
         ? ctx.t('bonus.cells', { cells: xs.map((x) => (x.voided ? ctx.t('bonus.cell_voided', { n: x.number }) : `X ${x.number}`)).join(', ') })
         : ctx.t('bonus.no_cells');
@@ -172,7 +253,7 @@ export function bonusPanel(ctx) {
       r.state.textContent = !scoring ? '' : b.pending ? ctx.t('bonus.pending') : ctx.t('bonus.entered', { points: b.points });
       r.state.className = `cu-bonus-state ${b.pending ? 'waiting' : 'done'}`;
       r.form.hidden = !mayEnter;
-      r.label.textContent = ctx.t(p === snap.me ? 'bonus.mine' : 'bonus.for', { name: ctx.name(p) });
+      r.label.textContent = ctx.t(p === snap.me && !actingFor(snap) ? 'bonus.mine' : 'bonus.for', { name: ctx.name(p) });
       r.send.textContent = ctx.t(b.pending ? 'bonus.send' : 'bonus.fix');
       if (!r.filled && mayEnter) {
         // The app's guess when every cell of the round is worth the same.
