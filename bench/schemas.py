@@ -1,6 +1,6 @@
 """Per-action cost of the API's schema validation: jsonschema alone (the
 validators built once and cached, as before issue 16) against the compiled
-checks in front of it (server/schema_fast.py). Prints microseconds per action.
+checks in front of it (fastjsonschema, server/schema_fast.py). Prints microseconds per action.
 
 Run: .venv/bin/python bench/schemas.py [--n 20000]
 """
