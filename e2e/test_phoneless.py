@@ -13,10 +13,10 @@ from e2e.camelup_helpers import (
     POSITION_A,
     Replica,
     Traffic,
+    api_create_table,
     call,
-    create_table,
     do_bet,
-    join,
+    join_for_token,
     leaks,
     open_as,
     send,
@@ -43,11 +43,11 @@ def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # n
     bora: Page = phone("en-US", base_url=fixed)
     jihun: Page = phone("ko-KR", base_url=fixed)
     traffic = {"p2": Traffic(bora, "p2"), "p3": Traffic(jihun, "p3")}
-    table, host_token = create_table(fixed, "민수", {"setup": POSITION_A})
+    table, host_token = api_create_table(fixed, "민수", {"setup": POSITION_A})
     open_as(host, table, host_token)
     expect(host.get_by_role("heading", name=LABELS["ko"]["lobby"])).to_be_visible()
-    tokens = {"p1": host_token, "p2": join(bora, fixed, table, "Bora", "en"),
-              "p3": join(jihun, fixed, table, "지훈", "ko")}
+    tokens = {"p1": host_token, "p2": join_for_token(bora, fixed, table, "Bora", "en"),
+              "p3": join_for_token(jihun, fixed, table, "지훈", "ko")}
 
     # The host adds Dana, who has no phone, from the lobby.
     host.get_by_text("휴대폰 없는 자리 추가").click()

@@ -10,7 +10,8 @@ import random
 
 from playwright.sync_api import Page, expect
 
-from e2e.kingup_helpers import Replica, Traffic, create_table, join, leaks, token_of
+from e2e.kingup_helpers import TITLES, Replica, Traffic, leaks, token_of
+from e2e.lobby import create_table, join
 from e2e.phoneless_helpers import add_phoneless
 
 NAMES = {"p1": "Ann", "p2": "Bora", "p3": "Jin"}
@@ -34,7 +35,7 @@ def test_three_phones_and_a_paper_seat_play_a_round(phone, server):
         pages[p] = phone("en-US")
         traffic[p] = Traffic(pages[p], [p])
     host = pages["p1"]
-    table = create_table(host, NAMES["p1"], "en")
+    table = create_table(host, TITLES["en"], NAMES["p1"], "en")
     for p in PHONES[1:]:
         join(pages[p], f"{server}/t/{table}", NAMES[p], "en")
     mina = add_phoneless(server, table, token_of(host, table), PAPER)

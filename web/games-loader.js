@@ -14,7 +14,7 @@ import { h } from './ui.js';
  *   me: string|null,
  *   game: string,
  *   name: (playerId: string) => string,
- *   act: (action: {type: string, [field: string]: unknown}) => Promise<{version: number, events: unknown[]}>,
+ *   act: (action: {type: string, [field: string]: unknown}, opts?: {as?: string}) => Promise<{version: number, events: unknown[]}>,
  *   vibrate: (pattern: number|number[]) => void,
  *   gameLegal: (snapshot: Snapshot) => Array<{type: string, [field: string]: unknown}>,
  *   onLangChange: (cb: (lang: 'ko'|'en') => void) => () => void,

@@ -263,12 +263,15 @@ export function tableScreen(root, session) {
       const p = snap && snap.players.find((x) => x.id === pid);
       return p ? p.name : pid;
     },
-    act(action) {
+    act(action, opts = {}) {
       // `player` and `host` are set by the server from the token; a template
       // may carry `host: true` as a "host only" marker, which is not payload.
       const { player: _player, host: _host, ...payload } = action;
-      // Entering for a seat without a phone: every action of the game screen goes as it.
-      const as = entering && snap && snap.proxies && snap.proxies[entering] ? entering : undefined;
+      // Entering for a seat without a phone: every action of the game screen
+      // goes as it; a screen may also name such a seat for one action (`as`),
+      // e.g. the caller's one tap for a paper seat's raised hand.
+      const may = (/** @type {string|null|undefined} */ pid) => (pid && snap && snap.proxies && snap.proxies[pid] ? pid : undefined);
+      const as = may(opts.as) || may(entering);
       return session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
     },
     vibrate,

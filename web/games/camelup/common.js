@@ -9,7 +9,7 @@ import { h } from '../../ui.js';
  * @typedef {{
  *   t: (key: string, params?: Record<string, unknown>) => string,
  *   readonly lang: 'ko'|'en', me: string|null, name: (pid: string) => string,
- *   act: (action: {type: string, [k: string]: unknown}) => Promise<{version: number, events: unknown[]}>,
+ *   act: (action: {type: string, [k: string]: unknown}, opts?: {as?: string}) => Promise<{version: number, events: unknown[]}>,
  *   vibrate: (pattern: number|number[]) => void,
  * }} Ctx
  * @typedef {{die: string, value: number, color: string|null, camel: string}} Tent

@@ -3,7 +3,7 @@
 // their crossed cells (the host may enter them for anyone).
 
 import { h } from '../../ui.js';
-import { actingFor, panel, proxyWaiting } from '../shared.js';
+import { actingFor, panel } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
@@ -27,12 +27,12 @@ export function paperHandsPanel(ctx) {
   let snap = null;
   let busy = false;
 
-  /** @param {number} number */
-  async function tap(number) {
+  /** @param {number} number @param {string|null} as the paper seat, when not entering for it already */
+  async function tap(number, as) {
     if (busy) return;
     busy = true;
     render();
-    try { await ctx.act({ type: 'paper_declare', number }); } catch { /* shown by the platform */ }
+    try { await ctx.act({ type: 'paper_declare', number }, as ? { as } : {}); } catch { /* shown by the platform */ }
     busy = false;
     render();
   }
@@ -44,22 +44,24 @@ export function paperHandsPanel(ctx) {
     const counting = v.sheet_mode === 'phone' && v.phase === 'count' && !v.count.end && n > 0;
     const acting = actingFor(snap);
     const asks = (/** @type {any[]} */ l) => l.some((a) => a.type === 'paper_declare' && a.number === n);
-    const hint = counting && !acting ? proxyWaiting(snap).filter(([, l]) => asks(l)) : [];
+    // The caller (or any phone allowed to enter for them) answers for every
+    // paper seat right here, one tap each, without switching screens.
+    /** @type {Record<string, any[]>} */
+    const proxies = snap.proxies || {};
     /** @type {Array<[string, any[]]>} */
-    const entries = counting && acting ? [[acting, snap.legal || []]] : [];
+    const entries = !counting ? [] : acting ? [[acting, snap.legal || []]]
+      : Object.keys(proxies).map((pid) => /** @type {[string, any[]]} */ ([pid, proxies[pid] || []]));
     const open = entries.filter(([, l]) => asks(l));
     const declared = entries.filter(([pid]) => (v.sheets[pid]?.declared || []).includes(n));
-    el.hidden = !open.length && !declared.length && !hint.length;
+    el.hidden = !open.length && !declared.length;
     if (el.hidden) return;
     title.textContent = ctx.t('hands.title', { n });
-    note.textContent = hint.length
-      ? ctx.t('hands.switch', { names: hint.map(([pid]) => ctx.name(pid)).join(', ') })
-      : ctx.t('hands.help');
+    note.textContent = ctx.t('hands.help');
     group.replaceChildren(
       ...open.map(([pid]) => h('button', {
         type: 'button', class: 'cu-hand', dataset: { player: pid }, disabled: busy,
         text: ctx.t('hands.declared', { name: ctx.name(pid), n }),
-        onclick: () => { tap(n); },
+        onclick: () => { tap(n, acting ? null : pid); },
       })),
       ...declared.map(([pid]) => h('p', { class: 'cu-hand-done', dataset: { player: pid }, text: ctx.t('hands.done', { name: ctx.name(pid), n }) })));
   }
