@@ -51,7 +51,7 @@ class StartRecord(TypedDict):
     #: the later ones (``play_again`` starts another game on the same log).
     #: Tables started before it was kept have one game, from the beginning.
     v: NotRequired[int]
-    #: Seats without a phone at the start: ``platform.initial_state`` marks
+    #: Seats without a phone at the start: ``replay.initial_state`` marks
     #: them as paper right after ``setup`` (absent: none).
     paper: NotRequired[list[str]]
 

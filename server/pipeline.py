@@ -8,7 +8,6 @@ missing table is always 404 and a contended one always 503 ``busy``.
 
 from __future__ import annotations
 
-import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from engines.base import Engine, EngineError, Rng
 from server import schemas
 from server.config import Limits
 from server.errors import ApiError, busy, not_found, rate_limited
+from server.game_step import game_outcome, may_proxy
 from server.model import (
     Action,
     ActionResult,
@@ -25,10 +25,9 @@ from server.model import (
     Kind,
     LogEntry,
     RequestRecord,
-    Stashed,
     TableDoc,
 )
-from server.platform import HANDLERS, Call, Outcome, engine_error, issue_rejoin, set_state
+from server.platform import HANDLERS, Call, Outcome, issue_rejoin
 from server.seats import (
     NO_TOKEN,
     authenticate,
@@ -44,7 +43,6 @@ from server.seats import (
 from server.store import Commit, Conflict, Primed, Store, Tx, loads
 
 R = TypeVar("R")
-log = logging.getLogger(__name__)
 
 
 def log_entry(v: int, by: str | None, rnd: int, kind: Kind, action: Action,
@@ -65,18 +63,6 @@ class PipelineOptions(TypedDict, total=False):
     fixed_random: bool
     rng: Rng | None
     limits: Limits | None
-
-
-def may_proxy(doc: TableDoc, me: str, target: str) -> None:
-    """Refuses (403 ``not_allowed``) ``me`` acting for ``target`` with ``as``:
-    only for a seat without a phone, and only by the host unless the table
-    lets every seated phone (``proxies`` "all"). One code for every refusal,
-    so a refusal tells nothing about the seats."""
-    seat = next((s for s in doc["seats"] if s["id"] == target), None)
-    if seat is None or seat.get("phone") is not False:
-        raise ApiError(403, "not_allowed", f"{target} is not a seat without a phone at this table.")
-    if me != doc["host"] and doc.get("proxies") != "all":
-        raise ApiError(403, "not_allowed", "Only the host enters actions for seats without a phone here.")
 
 
 class Pipeline:
@@ -309,9 +295,9 @@ class Pipeline:
             elif proxy_for is not None:
                 may_proxy(doc, me, proxy_for)
                 # Authorized and applied as the seat without a phone, never as the host.
-                out = self._game_action(engine, doc, proxy_for, False, atype, action)
+                out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng)
             else:
-                out = self._game_action(engine, doc, me, host, atype, action)
+                out = game_outcome(engine, doc, me, host, atype, action, self.rng)
             entry = logged(out, me)
             v = out.doc["version"]
             if proxy_for is not None:
@@ -345,50 +331,3 @@ class Pipeline:
         if version % max(1, window // 5):
             return []
         return tx.stale_requests(version - window)
-
-    def _game_action(self, engine: Engine, doc: TableDoc, me: str, host: bool,
-                     atype: str, payload: dict[str, Any]) -> Outcome:
-        if doc["status"] == "lobby":
-            raise ApiError(409, "not_started", "The game has not started yet.")
-        state = engine.load(doc["state"])
-        action = {"type": atype, **payload, "player": me, "host": host}
-        stash = doc.setdefault("stash", [])
-        random_fields = engine.random_action_fields.get(atype, ())
-        private = atype in engine.private_draws
-        mine = [i for i, s in enumerate(stash)
-                if s["type"] == atype and (not private or s["player"] == me)]
-        sent = any(f in payload for f in random_fields)  # fixed random (tests): as sent
-        try:
-            if mine and not sent:
-                # An undone outcome comes back: the same die, the same card.
-                try:
-                    drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"]}, self.rng)
-                    new_state, events = engine.apply(state, drawn)
-                    del stash[mine[-1]]
-                    set_state(engine, doc, new_state)
-                    return Outcome(doc, drawn, events, kind="game")
-                except EngineError:
-                    # Refused with the kept outcome: if a fresh draw is refused
-                    # too, the refusal is about the action (not your turn) and
-                    # the outcome stays kept; see below for the other case.
-                    pass
-            drawn = self._draw(engine, state, action, stash if private and not sent else [])
-            new_state, events = engine.apply(state, drawn)
-        except EngineError as exc:
-            raise engine_error(exc) from exc
-        if mine and not sent:
-            # Only a kept outcome the rules no longer allow gets here (never by
-            # undo alone, which restores the state it was drawn in): dropped.
-            log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
-            del stash[mine[-1]]
-        set_state(engine, doc, new_state)
-        return Outcome(doc, drawn, events, kind="game")
-
-    def _draw(self, engine: Engine, state: Any, action: Action, stash: list[Stashed]) -> Action:
-        """``engine.draw``, never dealing a private outcome kept for another seat."""
-        held = [s["fields"] for s in stash if s["type"] == action["type"] and s["player"] != action["player"]]
-        for _ in range(200):
-            drawn = engine.draw(state, action, self.rng)
-            if not any(all(drawn.get(k) == v for k, v in h.items()) for h in held):
-                return drawn
-        raise ApiError(409, "nothing_to_draw", "Every card left is kept for a seat that drew it before an undo.")

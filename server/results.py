@@ -1,7 +1,7 @@
 """A finished game's result: standings, the round-by-round sheet and the BG
 Stats import link, from the engine's ``result`` over a replay of the log.
 
-The replay is the one undo makes (``platform.replayed``): ``initial_state``
+The replay is the one undo makes (``replay.replayed``): ``initial_state``
 of the logged start, then every game action of the current game still in
 force (and the ``set_paper`` of each seat that lost its phone mid-game).
 Only public figures leave here: the engine's result reads what the end of the
@@ -19,7 +19,7 @@ from urllib.parse import quote
 from engines.base import Engine, Step
 from server.errors import ApiError
 from server.model import GameResult, LogEntry, TableDoc
-from server.platform import game_entries, initial_state, replayed
+from server.replay import game_entries, initial_state, replayed
 
 #: BoardGameGeek ids, where we found one: Camel Up's 2nd edition is its own
 #: BGG entry. King Up! and Count Up have none we could confirm; BG Stats then
