@@ -76,7 +76,8 @@ class Pool:
                     seat.token = player["token"]
         elif response.status_code == 201 and case.operation.path.endswith("/players"):
             player = response.json()["player"]
-            self.seats.append(Seat(case.path_parameters["table_id"], player["id"], player["token"]))
+            if "token" in player:  # a seat without a phone gets none: nobody can act as it
+                self.seats.append(Seat(case.path_parameters["table_id"], player["id"], player["token"]))
 
     def legal(self, seat: Seat) -> list[dict[str, Any]]:
         r = self.client.get(f"/api/tables/{seat.table}", headers=auth(seat.token))
