@@ -53,6 +53,9 @@ def draw(size: int, *, maskable: bool, rounded: bool = True) -> Image.Image:
 
 def main() -> None:
     outputs = {
+        # The tab's icon: small, so the home page's first load stays light
+        # (the 192-px one is for the manifest and the home screen).
+        "icon-48.png": draw(48, maskable=False),
         "icon-192.png": draw(192, maskable=False),
         "icon-512.png": draw(512, maskable=False),
         "icon-maskable-512.png": draw(512, maskable=True),

@@ -4,7 +4,7 @@ import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api, whenBack } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
 import { clearError, gameTitle, h, showError, typedName } from '../ui.js';
-import { optionValueText } from './lobby.js';
+import { optionValueText } from './options.js';
 
 /**
  * @typedef {import('../app.js').App} App
