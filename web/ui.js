@@ -146,10 +146,15 @@ export async function copyText(text) {
   return ok;
 }
 
+/** @type {Map<string, number>} a keyed confirm button's key → when its arming ends (performance.now()) */
+const armedUntil = new Map();
+
 /**
  * A button that asks for a second tap before doing something hard to take
  * back; the first tap swaps its label to `confirmKey` for a few seconds.
- * @param {{t: string, confirm: string, tp?: Record<string, unknown>, class?: string, onConfirm: () => void}} opts
+ * With a `key`, the armed state outlives a re-render: a list redrawn between
+ * the two taps (a phone joining, presence changing) keeps the question asked.
+ * @param {{t: string, confirm: string, tp?: Record<string, unknown>, class?: string, key?: string, onConfirm: () => void}} opts
  * @returns {HTMLButtonElement}
  */
 export function confirmButton(opts) {
@@ -161,17 +166,25 @@ export function confirmButton(opts) {
     btn.dataset.i18n = opts.t;
     btn.classList.remove('armed');
     translateElement(btn);
+    if (opts.key && (armedUntil.get(opts.key) ?? 0) <= performance.now() + 50) armedUntil.delete(opts.key);
   };
+  const arm = (/** @type {number} */ ms) => {
+    armed = true;
+    btn.dataset.i18n = opts.confirm;
+    btn.classList.add('armed');
+    translateElement(btn);
+    timer = window.setTimeout(disarm, ms);
+  };
+  const left = opts.key ? (armedUntil.get(opts.key) ?? 0) - performance.now() : 0;
+  if (left > 0) arm(left);
   btn.addEventListener('click', () => {
     if (!armed) {
-      armed = true;
-      btn.dataset.i18n = opts.confirm;
-      btn.classList.add('armed');
-      translateElement(btn);
-      timer = window.setTimeout(disarm, 4000);
+      arm(4000);
+      if (opts.key) armedUntil.set(opts.key, performance.now() + 4000);
       return;
     }
     clearTimeout(timer);
+    if (opts.key) armedUntil.delete(opts.key);
     disarm();
     opts.onConfirm();
   });

@@ -150,23 +150,23 @@ export function seatsComponent(session, mode) {
       // A seat without a phone cannot hold host powers: it has no phone to use them.
       if (!phoneless) {
         tools.append(confirmButton({
-          t: 'seats.make_host', confirm: 'seats.make_host_confirm', tp: { name },
+          key: `host:${p.id}`, t: 'seats.make_host', confirm: 'seats.make_host_confirm', tp: { name },
           onConfirm: () => { act({ type: 'host', player: p.id }); },
         }));
       }
       tools.append(confirmButton({
-        t: phoneless ? 'seats.give_phone' : 'seats.rejoin', confirm: 'seats.rejoin_confirm', tp: { name },
+        key: `rejoin:${p.id}`, t: phoneless ? 'seats.give_phone' : 'seats.rejoin', confirm: 'seats.rejoin_confirm', tp: { name },
         onConfirm: () => { makeRejoin(p.id); },
       }));
       if (!phoneless && snap.status !== 'over') {
         tools.append(confirmButton({
-          t: 'seats.phoneless', confirm: 'seats.phoneless_confirm', tp: { name },
+          key: `phoneless:${p.id}`, t: 'seats.phoneless', confirm: 'seats.phoneless_confirm', tp: { name },
           onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
         }));
       }
       if (lobby) {
         tools.append(confirmButton({
-          t: 'seats.remove', confirm: 'seats.remove_confirm', tp: { name }, class: 'danger',
+          key: `remove:${p.id}`, t: 'seats.remove', confirm: 'seats.remove_confirm', tp: { name }, class: 'danger',
           onConfirm: () => { open = null; act({ type: 'remove', player: p.id }); },
         }));
       }
