@@ -82,6 +82,26 @@ def post(base: str, path: str, body: dict, token: str | None = None) -> Any:
     return api_client.call(base, "POST", path, body, token)
 
 
+def healthy(url: str, ctx: ssl.SSLContext | None = None, within: float = 30) -> bool:
+    """Whether ``url`` answers within ``within`` seconds (polled)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1, context=ctx):
+                return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def stop_process(proc: subprocess.Popen[bytes], sig: int) -> None:
+    proc.send_signal(sig)
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 class Server:
     def __init__(self) -> None:
         self.port = free_port()
@@ -92,22 +112,12 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "server/gunicorn_conf.py"), "server:create_app()"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("the server did not come up")
+        if not healthy(f"{self.base}/healthz"):
+            self.stop()
+            raise RuntimeError("the server did not come up")
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop_process(self.proc, signal.SIGINT)
 
 
 class Edge:
@@ -132,22 +142,12 @@ class Edge:
         ctx = ssl.create_default_context()
         ctx.check_hostname = False
         ctx.verify_mode = ssl.CERT_NONE
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1, context=ctx):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("Caddy did not come up")
+        if not healthy(f"{self.base}/healthz", ctx):
+            self.stop()
+            raise RuntimeError("Caddy did not come up")
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        stop_process(self.proc, signal.SIGTERM)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
