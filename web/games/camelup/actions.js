@@ -172,15 +172,7 @@ function finishPicker(ctx, view, finishes, ui) {
   return h('div', { class: 'cm-picker cm-finish-picker', role: 'group', 'aria-labelledby': 'cm-finish-title' },
     h('h3', { id: 'cm-finish-title', text: ctx.t('finish.title') }),
     h('p', { class: 'hint', text: ctx.t('finish.secret') }),
-    h('div', { class: 'cm-choice-row cm-piles' }, ...['winner', 'loser'].map((pile) => h('button', {
-      type: 'button',
-      class: `cm-pile ${pile}`,
-      'aria-pressed': String(sel.pile === pile),
-      disabled: ui.busy,
-      dataset: { pile },
-      text: ctx.t(`finish.pile.${pile}`),
-      onclick: () => ui.select({ kind: 'finish', pile, camel: sel.camel }),
-    }))),
+    pileRow(ctx, ui, sel, sel.camel),
     colours.length ? h('div', { class: 'cm-choice-row cm-hand' }, ...colours.map((camel) => h('button', {
       type: 'button',
       class: `cm-card-pick cm-c-${colourWord(view, camel)}`,
@@ -196,6 +188,23 @@ function finishPicker(ctx, view, finishes, ui) {
 }
 
 /**
+ * The winner/loser pile buttons of a finish bet; picking a pile keeps `camel`.
+ * @param {Ctx} ctx @param {Ui} ui
+ * @param {{kind: 'finish', pile: string, camel: string|null}} sel @param {string|null} camel
+ */
+function pileRow(ctx, ui, sel, camel) {
+  return h('div', { class: 'cm-choice-row cm-piles' }, ...['winner', 'loser'].map((pile) => h('button', {
+    type: 'button',
+    class: `cm-pile ${pile}`,
+    'aria-pressed': String(sel.pile === pile),
+    disabled: ui.busy,
+    dataset: { pile },
+    text: ctx.t(`finish.pile.${pile}`),
+    onclick: () => ui.select({ kind: 'finish', pile, camel }),
+  })));
+}
+
+/**
  * A face-down card of a seat without a phone: the pile, nothing else.
  * @param {Ctx} ctx @param {any[]} finishes @param {Ui} ui
  * @param {{kind: 'finish', pile: string, camel: string|null}} sel
@@ -205,15 +214,7 @@ function faceDownPicker(ctx, finishes, ui, sel) {
   return h('div', { class: 'cm-picker cm-finish-picker', role: 'group', 'aria-labelledby': 'cm-finish-title' },
     h('h3', { id: 'cm-finish-title', text: ctx.t('finish.title') }),
     h('p', { class: 'hint', text: ctx.t('finish.face_down_hint', { name: ctx.name(ctx.me || '') }) }),
-    h('div', { class: 'cm-choice-row cm-piles' }, ...['winner', 'loser'].map((pile) => h('button', {
-      type: 'button',
-      class: `cm-pile ${pile}`,
-      'aria-pressed': String(sel.pile === pile),
-      disabled: ui.busy,
-      dataset: { pile },
-      text: ctx.t(`finish.pile.${pile}`),
-      onclick: () => ui.select({ kind: 'finish', pile, camel: null }),
-    }))),
+    pileRow(ctx, ui, sel, null),
     confirmRow(ctx, ui, ctx.t('finish.face_down_confirm', { pile: ctx.t(`finish.pile.${sel.pile}`) }),
       'cm-confirm-finish', ready ? { type: 'finish_bet', pile: sel.pile } : null));
 }
