@@ -27,9 +27,19 @@ from server.tables import Tables
 log = logging.getLogger(__name__)
 
 CLOSE_BAD_TOKEN = 4401
-#: How often (s) each process looks for presence that expired (a phone on another,
-#: dead instance) on its own tables.
-PRESENCE_SWEEP = 4.0
+#: How often (s) each process refreshes the presence of all its live sockets and
+#: reads back its tables' presence (a phone on another, dead instance expires),
+#: all in one pipeline: a ping itself costs no store round trip.
+PRESENCE_REFRESH = 3.0
+#: Kept under its old name: tests and the socket adapter wait on "one sweep".
+PRESENCE_SWEEP = PRESENCE_REFRESH
+#: A socket silent this long (s) is no longer shown as connected, though it is
+#: kept open until ``live.SILENT_LIMIT``: phones ping every 2 s and give a
+#: socket up after 5 s, so it is surely gone for the phone too.
+PRESENCE_SILENT = 5.0
+#: A version this process was told of (s ago) that a socket still lacks is sent
+#: again by the refresh: a push that failed (a store error loading it) heals.
+HEAL_AFTER = 1.0
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
 PRESENCE_COALESCE = 0.05
@@ -59,7 +69,11 @@ class Connection:
         self.member = f"{player}/{secrets.token_hex(4)}" if player is not None else None
         #: The seats this phone was last told are connected.
         self.presence: frozenset[str] | None = None
-        self.refreshed = 0.0
+        #: When (monotonic) anything last came from the phone; the refresh lists
+        #: the socket as present only while this is recent.
+        self.heard = time.monotonic()
+        #: Whether this process last wrote the member into the store's presence.
+        self.listed = False
 
     def send_presence(self, online: frozenset[str]) -> None:
         """A ``presence`` frame, only when it tells this phone something new."""
@@ -70,7 +84,9 @@ class Connection:
         self.send({"type": "presence", "version": self.sent_version, "connected": sorted(online)})
 
     def send(self, msg: dict[str, Any]) -> None:
-        data = encode(msg)
+        self.send_raw(encode(msg))
+
+    def send_raw(self, data: str) -> None:
         with self.lock:
             if not self.open:
                 return
@@ -143,6 +159,8 @@ class Hub:
         self.stop = threading.Event()
         self.ready = threading.Event()
         self._presence_due: set[str] = set()
+        #: Each local table's newest version this process was told of, and when.
+        self.versions: dict[str, tuple[int, float]] = {}
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
 
@@ -176,6 +194,7 @@ class Hub:
                 if not peers:
                     del self.conns[conn.table_id]
                     self.online.pop(conn.table_id, None)
+                    self.versions.pop(conn.table_id, None)
 
     def count(self) -> int:
         with self.lock:
@@ -185,8 +204,14 @@ class Hub:
         with self.lock:
             return list(self.conns.get(table_id, ()))
 
+    def _told(self, table_id: str, version: int) -> None:
+        with self.lock:
+            if table_id in self.conns and version > self.versions.get(table_id, (0, 0.0))[0]:
+                self.versions[table_id] = (version, time.monotonic())
+
     def changed(self, table_id: str, version: int) -> None:
         if self._local(table_id):
+            self._told(table_id, version)
             # Off the listener thread, so one slow phone never delays other tables.
             threading.Thread(target=self.push, args=(table_id,), daemon=True).start()
 
@@ -194,6 +219,7 @@ class Hub:
         """A change whose message carries the document: no load in the fan-out.
         Parsed only here, for a table with phones on this instance."""
         if self._local(table_id):
+            self._told(table_id, version)
             doc = cast(TableDoc, orjson.loads(raw)) if raw is not None else None
             threading.Thread(target=self.push, args=(table_id, False, doc), daemon=True).start()
 
@@ -233,16 +259,60 @@ class Hub:
         return found
 
     def sweep(self) -> None:
-        """Presence also changes without a message: a phone whose instance died
-        just stops being refreshed. Looks again now and then."""
-        while not self.stop.wait(PRESENCE_SWEEP):
+        while not self.stop.wait(PRESENCE_REFRESH):
+            try:
+                self.refresh()
+            except redis.RedisError:
+                pass  # the listener tells phones of the outage; the next round retries
+            except Exception:  # the refresh must go on for every other table
+                log.exception("presence refresh failed")
+
+    def refresh(self) -> None:
+        """Every local socket's presence in one round trip: the live ones
+        touched, the silent ones forgotten (their phone has given them up),
+        every local table's presence read back and pushed where it changed.
+        Also resends a version a socket lacks (a push that failed to load)."""
+        now = time.monotonic()
+        with self.lock:
+            by_table = {tid: list(peers) for tid, peers in self.conns.items()}
+            versions = dict(self.versions)
+        plan: dict[str, tuple[list[str], list[str]]] = {}
+        moved: list[str] = []
+        for tid, conns in by_table.items():
+            live: list[str] = []
+            gone: list[str] = []
+            for c in conns:
+                if c.member is None:
+                    continue
+                fresh = c.open and now - c.heard <= PRESENCE_SILENT
+                if fresh:
+                    live.append(c.member)
+                elif c.listed:
+                    gone.append(c.member)
+                if fresh != c.listed:
+                    c.listed = fresh
+                    moved.append(tid)
+            plan[tid] = (live, gone)
+            v, seen = versions.get(tid, (0, now))
+            if now - seen >= HEAL_AFTER and any(c.open and c.sent_version < v for c in conns):
+                threading.Thread(target=self.push, args=(tid,), daemon=True).start()
+        if not plan:
+            return
+        found = self.tables.store.presence_refresh(plan)
+        for tid in dict.fromkeys(moved):  # other instances' phones learn it now, not next round
+            self.tables.store.presence_announce(tid)
+        for tid, seats in found.items():
+            if seats is None:  # expired with phones still watching
+                for c in by_table[tid]:
+                    c.kick("table_not_found", "This table has expired.")
+                continue
+            online = frozenset(seats)
             with self.lock:
-                ids = list(self.conns)
-            for tid in ids:
-                try:
-                    self.push_presence(tid)
-                except Exception:  # one table must not stop the sweep for the others
-                    log.exception("presence sweep failed")
+                if tid not in self.conns:
+                    continue
+                self.online[tid] = online
+            for c in by_table[tid]:
+                c.send_presence(online)
 
     def store_down(self) -> None:
         """Tell every local phone to show "reconnecting"; a resync follows."""

@@ -5,10 +5,12 @@ The fan-out (which sockets this process holds, what a change sends them) is
 upgrade, the first snapshot, then actions, syncs and pings until it closes.
 
 Liveness: phones send ``ping`` every ~2 s and give a socket up after ~5 s of
-silence; the server closes a socket it has not heard from for
-``SILENT_LIMIT`` s. Presence (which seats have a live socket, on any instance)
-is kept in the store, refreshed by those pings; a change is pushed to the
-table's phones as a ``presence`` frame, without a version bump.
+silence; the server answers each at once (no store round trip) and closes a
+socket it has not heard from for ``SILENT_LIMIT`` s. Presence (which seats have
+a live socket, on any instance) is kept in the store: written on connect and
+close, and refreshed for all of a process's recently heard sockets together
+(``hub.refresh``); a change is pushed to the table's phones as a ``presence``
+frame, without a version bump.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import payload
-from server.errors import ApiError, not_found, store_unavailable
+from server.errors import ApiError, store_unavailable
 from server.hub import CLOSE_BAD_TOKEN, PRESENCE_SWEEP, Connection, Hub, encode_state
 from server.tables import Tables
 
@@ -39,8 +41,8 @@ FLOOD_STRIKES = 40
 #: Seconds without any message after which the server gives a socket up (phones
 #: ping every ~2 s); ``WS_SILENT_LIMIT`` in the config.
 SILENT_LIMIT = 15.0
-#: At most this often (s) a socket refreshes its presence and checks the table's version.
-PRESENCE_REFRESH = 3.0
+#: The web client's ping, byte for byte (web/net.js sends ``{type: 'ping'}``).
+PING = '{"type":"ping"}'
 
 SocketView = Callable[[Any, str], None]
 
@@ -68,7 +70,17 @@ def _error(code: str, message: str, request_id: Any = None) -> dict[str, Any]:
     return msg
 
 
+def _pong(conn: Connection) -> None:
+    # No store round trip: the hub refreshes every socket's presence together
+    # (hub.refresh). The version is what this socket was last sent; a phone
+    # behind it asks for a sync.
+    conn.send_raw(f'{{"type":"pong","version":{conn.sent_version}}}')
+
+
 def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
+    if raw == PING:  # what every phone sends every 2 s: skip the parser
+        _pong(conn)
+        return
     try:
         msg = payload.parse(raw)
     except ApiError as exc:  # not JSON, or nested too deep to parse safely
@@ -89,19 +101,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
             if msg.get("version") != doc["version"]:
                 conn.send_state(tables.snapshot(doc, conn.player), force=True)
         elif kind == "ping":
-            # Phones ping every ~2 s: the store is asked (presence, the table's
-            # version) only every PRESENCE_REFRESH s; in between the pong
-            # carries the version this socket was last sent.
-            now = time.monotonic()
-            if now - conn.refreshed >= PRESENCE_REFRESH:
-                conn.refreshed = now
-                doc = tables.store.heard(conn.table_id, conn.member)  # one round trip
-                if doc is None:
-                    raise not_found()
-                version = doc["version"]
-            else:
-                version = conn.sent_version
-            conn.send({"type": "pong", "version": version})
+            _pong(conn)
         else:
             conn.send(_error("unknown_type", f"Unknown message type {kind!r}.", rid))
     except ApiError as exc:
@@ -172,7 +172,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                 # frame is shared with the seat's other phones (hub.frame).
                 online = hub.read_presence(table_id, tables.store.presence_touch(
                     table_id, conn.member, read=True) if conn.member is not None else None)
-                conn.refreshed = time.monotonic()
+                conn.listed = conn.member is not None
                 doc = tables.load(table_id)
                 conn.send_encoded(doc["version"], hub.frame(doc, player, online), online=online)
                 if conn.member is not None:
@@ -194,7 +194,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                 raw = ws.receive(timeout=min(left, 5.0))
                 if raw is None:
                     continue
-                heard = time.monotonic()
+                heard = conn.heard = time.monotonic()
                 if not bucket.take():
                     strikes += 1
                     if strikes >= FLOOD_STRIKES:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from server.keys import CHANNEL, doc_key, dumps, loads, presence_key, text
+from server.keys import CHANNEL, doc_key, dumps, presence_key, text
 
-#: Seconds a socket counts as present after it was last heard from. Phones
-#: ping every ~2 s and the server refreshes at most every ``live.PRESENCE_REFRESH``.
+#: Seconds a socket counts as present after it was last refreshed. Phones ping
+#: every ~2 s; each process refreshes all its live sockets together every
+#: ``hub.PRESENCE_REFRESH`` s (one pipeline), so only a dead instance's
+#: members ever reach this age.
 PRESENCE_TTL = 12.0
 
 
@@ -47,15 +49,31 @@ class Presence:
             found = p.execute()
         return _seats(found[3]) if read else set()
 
-    def heard(self, table_id: str, member: str | None) -> Any:
-        """``presence_touch`` (a spectator has no member) and the table's
-        document, in one round trip; None when the table is gone."""
+    def presence_refresh(self, tables: dict[str, tuple[list[str], list[str]]],
+                         now: float | None = None) -> dict[str, set[str] | None]:
+        """One process's periodic refresh, in one round trip for all its tables:
+        for each table, ``(live, gone)`` members are touched and forgotten, and
+        its presence is read back (it also changes by expiry, elsewhere); None
+        for a table whose document has expired."""
+        now = time.time() if now is None else now
         with self.r.pipeline(transaction=False) as p:
-            if member is not None:
-                _touch(p, table_id, member, time.time())
-            p.get(doc_key(table_id))
-            raw = p.execute()[-1]
-        return loads(raw) if raw else None
+            for table_id, (live, gone) in tables.items():
+                key = presence_key(table_id)
+                if gone:
+                    p.zrem(key, *gone)
+                if live:
+                    p.zadd(key, dict.fromkeys(live, now))
+                p.zremrangebyscore(key, "-inf", now - PRESENCE_TTL)
+                p.expire(key, int(PRESENCE_TTL) + 5)
+                p.zrangebyscore(key, now - PRESENCE_TTL, "+inf")
+                p.exists(doc_key(table_id))
+            found = p.execute()
+        out: dict[str, set[str] | None] = {}
+        i = 0
+        for table_id, (live, gone) in tables.items():
+            i += bool(gone) + bool(live) + 4
+            out[table_id] = _seats(found[i - 2]) if found[i - 1] else None
+        return out
 
     def presence_drop(self, table_id: str, member: str, announce: bool = True) -> None:
         """Forgets one socket; ``announce`` tells every instance's phones."""

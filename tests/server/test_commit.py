@@ -14,6 +14,7 @@ import pytest
 import redis
 import redis.connection
 
+from server import hub as hub_module
 from server import live
 from server.errors import ApiError
 from server.keys import split_change
@@ -203,6 +204,56 @@ def test_the_fan_out_does_not_load_the_table(redis_url: str, round_trips: list[s
     hub.push(tid, True, orjson.loads(str(raw)))
     assert round_trips == [], "presence as last read"
     assert frames[sent:] == frames[sent - 1:sent], "the same snapshot again (a resync)"
+
+
+class Socket:
+    def __init__(self) -> None:
+        self.frames: list[str] = []
+
+    def send(self, data: str) -> None:
+        self.frames.append(data)
+
+
+def test_a_ping_costs_no_round_trip(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    sock = Socket()
+    conn = live.Connection(sock, tid, "p1", host)
+    conn.sent_version = 3
+    round_trips.clear()
+    for raw in (live.PING, '{ "type": "ping" }'):  # the phone's bytes, and any other spelling
+        for _ in range(5):
+            live._handle(conn, tables, raw)
+    assert round_trips == [], "presence is refreshed for all sockets together, not per ping"
+    assert [orjson.loads(f) for f in sock.frames] == [{"type": "pong", "version": 3}] * 10
+
+
+def test_one_refresh_is_one_round_trip_for_every_table(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    hub = live.Hub(tables)
+    conns = []
+    for _ in range(3):
+        tid, (host, guest) = lobby(tables)
+        for seat, token in (("p1", host), ("p2", guest)):
+            conn = live.Connection(Socket(), tid, seat, token)
+            conn.listed = True
+            store.presence_touch(tid, str(conn.member))
+            hub.add(conn)
+            conns.append(conn)
+    silent = conns[-1]
+    silent.heard -= hub_module.PRESENCE_SILENT + 1  # its phone went quiet; the socket is still open
+    round_trips.clear()
+    hub.refresh()
+    assert round_trips[0] == "ZADD" and round_trips.count("ZADD") == 1, "one pipeline for all tables"
+    assert round_trips[1:] == ["PUBLISH"], "the seat that went quiet is told to every instance"
+    assert store.present(silent.table_id) == {"p1"}
+    assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns[:4])
+    assert orjson.loads(silent.ws.frames[-1]) == {"type": "presence", "version": 0, "connected": ["p1"]}
+    silent.heard = time.monotonic()  # heard again: listed again
+    hub.refresh()
+    assert store.present(silent.table_id) == {"p1", "p2"}
 
 
 # -- contention --------------------------------------------------------------------
