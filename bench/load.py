@@ -21,8 +21,9 @@ The generator must not distort what it measures:
   dropped and counted (`schedule_skipped`), never fired back to back;
 - a 1 ms ticker reports the generator's own longest pause (`loadgen_max_pause_ms`),
   a bound on what the generator itself added to any latency;
-- every phone pings every 2 s like the web client (without it the server
-  closes every socket after 15 s of silence, and a run measures reconnects);
+- every phone pings every 8 s like the web client (without it the server
+  closes every socket after 25 s of silence, and a run measures reconnects),
+  and gets the server's heartbeat (a frame at least every 2 s) like a phone;
 - a phone whose socket closes (e.g. 1013 in a connect storm) is counted and
   reconnects with backoff like the web client, and an action that never lands
   on every phone times out (`action_timeout`) instead of stalling its table.
@@ -64,7 +65,7 @@ PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
 # Seats per table by game, within each game's limits.
 SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
 #: The web client's liveness ping (web/net.js PING_MS): part of what a phone costs.
-PING_S = 2.0
+PING_S = 8.0
 PING = '{"type":"ping"}'
 
 
@@ -226,12 +227,12 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
 
 
 
-async def pinger(phones: list[Phone]) -> None:
-    """Every phone pings every PING_S like web/net.js (the server closes a socket
-    silent for 15 s with 1001), spread evenly: one slice of the phones per tick."""
+async def pinger(phones: list[Phone], every: float = PING_S) -> None:
+    """Every phone pings every ``every`` s like web/net.js (the server closes a socket
+    silent for 25 s with 1001), spread evenly: one slice of the phones per tick."""
     slices = 100
     for tick in itertools.count():
-        await asyncio.sleep(PING_S / slices)
+        await asyncio.sleep(every / slices)
         if stopping:
             return
         for phone in phones[tick % slices::slices]:
@@ -476,7 +477,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         rss_idle = sum(p.memory_info().rss for p in server_procs) / 2**20
         stats = Stats()
         all_phones = [p for t in tables for p in t.phones]
-        tasks = [asyncio.create_task(pinger(all_phones))]
+        tasks = [asyncio.create_task(pinger(all_phones, args.ping))]
         t0 = time.perf_counter()
         for i in range(0, len(all_phones), 200):  # connect in waves, like a café filling up
             tasks += [asyncio.create_task(phone_loop(p, stats)) for p in all_phones[i:i + 200]]
@@ -581,6 +582,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--instances", type=int, default=1)
     ap.add_argument("--redis-url")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ping", type=float, default=PING_S,
+                    help="seconds between one phone's pings (the web client's by default)")
     ap.add_argument("--short", action="store_true", help="smoke run: 300 phones, 20 actions/s, 5 s")
     ap.add_argument("--action-timeout", type=float, default=10.0,
                     help="seconds before an action that never reached every phone frees its table")

@@ -11,6 +11,7 @@ frames, coalesced per table, without a version bump.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
 import time
@@ -33,10 +34,17 @@ CLOSE_BAD_TOKEN = 4401
 PRESENCE_REFRESH = 3.0
 #: Kept under its old name: tests and the socket adapter wait on "one sweep".
 PRESENCE_SWEEP = PRESENCE_REFRESH
+#: The server's heartbeat (s): a socket that was sent nothing for this long gets
+#: a ``pong``, so a phone hears from a live server this often and can give a
+#: silent socket up after 5 s. The hub beats all its sockets in one round a
+#: second (``Hub.beat_all``): per socket, a timer waking its own loop cost
+#: several times more than the write.
+BEAT = 2.0
 #: A socket silent this long (s) is no longer shown as connected, though it is
-#: kept open until ``live.SILENT_LIMIT``: phones ping every 2 s and give a
-#: socket up after 5 s, so it is surely gone for the phone too.
-PRESENCE_SILENT = 5.0
+#: kept open until ``live.SILENT_LIMIT``: phones ping every ~8 s (and give a
+#: socket up after 5 s without the server's heartbeat), so it is one ping
+#: late by more than any network's jitter.
+PRESENCE_SILENT = 12.0
 #: A version this process was told of (s ago) that a socket still lacks is sent
 #: again by the refresh: a push that failed (a store error loading it) heals.
 HEAL_AFTER = 1.0
@@ -51,6 +59,17 @@ def encode(msg: dict[str, Any]) -> str:
 
 def encode_state(snapshot: Snapshot) -> str:
     return encode({"type": "state", **snapshot})
+
+
+def short_text_frame(payload: bytes) -> bytes:
+    """A whole, unmasked text frame as a server sends it (RFC 6455 §5.2) for a
+    payload under 126 bytes: FIN + opcode 1, then the length. The heartbeat goes
+    out this way: through the WebSocket library every beat cost more than the
+    pings it replaced (docs/performance.md), and a finished frame needs no
+    protocol state, only the socket's send lock."""
+    if len(payload) >= 126:
+        raise ValueError("a short frame carries under 126 bytes")
+    return bytes((0x81, len(payload))) + payload
 
 
 class Connection:
@@ -72,8 +91,12 @@ class Connection:
         #: When (monotonic) anything last came from the phone; the refresh lists
         #: the socket as present only while this is recent.
         self.heard = time.monotonic()
+        #: When the last frame went out: the socket loop beats when it is old.
+        self.sent_at = self.heard
         #: Whether this process last wrote the member into the store's presence.
         self.listed = False
+        #: Where the hub's heartbeat writes; None: the socket's loop beats.
+        self.fd = self.beat_fd()
 
     def send_presence(self, online: frozenset[str]) -> None:
         """A ``presence`` frame, only when it tells this phone something new."""
@@ -86,12 +109,51 @@ class Connection:
     def send(self, msg: dict[str, Any]) -> None:
         self.send_raw(encode(msg))
 
+    def beat_fd(self) -> int | None:
+        """The socket's file descriptor when the hub's heartbeat can write to it
+        without ever blocking (gevent's sockets are non-blocking underneath); None
+        when this socket's own loop must beat (a blocking server, a stand-in)."""
+        try:
+            fd = int(self.ws.sock.fileno())
+            return None if os.get_blocking(fd) else fd
+        except (AttributeError, OSError, ValueError):
+            return None
+
+    def beat(self, fd: int | None = None, now: float | None = None) -> None:
+        """The heartbeat: a ``pong`` with the version this socket holds. With
+        ``fd`` (the hub's round over every socket) it is one non-blocking write
+        of a finished frame, skipped when a send is under way (that send is
+        news enough) or the socket's buffer is full (a peer that stopped
+        reading; the silence limit closes it)."""
+        payload = b'{"type":"pong","version":%d}' % self.sent_version
+        if not self.lock.acquire(blocking=fd is None):
+            return
+        try:
+            if not self.open or not getattr(self.ws, "connected", True):
+                return
+            if fd is None:
+                self.ws.send(payload.decode())
+            else:
+                frame = short_text_frame(payload)
+                if os.write(fd, frame) != len(frame):
+                    # Half a frame on the wire: this stream cannot go on.
+                    self.open = False
+                    return
+            self.sent_at = time.monotonic() if now is None else now
+        except BlockingIOError:
+            pass
+        except Exception:  # a dead peer; its own loop notices and cleans up
+            self.open = False
+        finally:
+            self.lock.release()
+
     def send_raw(self, data: str) -> None:
         with self.lock:
             if not self.open:
                 return
             try:
                 self.ws.send(data)
+                self.sent_at = time.monotonic()
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
 
@@ -111,6 +173,7 @@ class Connection:
                 self.presence = online
             try:
                 self.ws.send(data)
+                self.sent_at = time.monotonic()
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
 
@@ -161,6 +224,7 @@ class Hub:
         self._presence_due: set[str] = set()
         #: Each local table's newest version this process was told of, and when.
         self.versions: dict[str, tuple[int, float]] = {}
+        self.beat_every = BEAT
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
 
@@ -258,8 +322,26 @@ class Hub:
                 self.online[table_id] = found
         return found
 
+    def beat_all(self, every: float = BEAT) -> None:
+        """One round of the heartbeat: every socket sent nothing for about
+        ``every`` s gets a beat (half a round early, as rounds are 1 s apart)."""
+        now = time.monotonic()
+        with self.lock:
+            conns = [c for peers in self.conns.values() for c in peers]
+        for c in conns:
+            if c.fd is not None and now - c.sent_at >= every - 0.5:
+                c.beat(c.fd, now)
+
     def sweep(self) -> None:
-        while not self.stop.wait(PRESENCE_REFRESH):
+        rounds = 0
+        while not self.stop.wait(1.0):
+            rounds += 1
+            try:
+                self.beat_all(self.beat_every)
+            except Exception:  # the heartbeat must go on for every other socket
+                log.exception("heartbeat failed")
+            if rounds % round(PRESENCE_REFRESH):
+                continue
             try:
                 self.refresh()
             except redis.RedisError:

@@ -4,9 +4,11 @@ The fan-out (which sockets this process holds, what a change sends them) is
 ``server/hub.py``; this module is one socket's life: authenticate before the
 upgrade, the first snapshot, then actions, syncs and pings until it closes.
 
-Liveness: phones send ``ping`` every ~2 s and give a socket up after ~5 s of
-silence; the server answers each at once (no store round trip) and closes a
-socket it has not heard from for ``SILENT_LIMIT`` s. Presence (which seats have
+Liveness: the server sends every socket a frame at least every ``hub.BEAT`` s
+(a ``pong`` when nothing else went out, all sockets in one round), and a phone gives a socket up after 5 s
+of silence; phones ``ping`` every ~8 s, each answered at once (no store round
+trip), and the server closes a socket it has not heard from for
+``SILENT_LIMIT`` s. Presence (which seats have
 a live socket, on any instance) is kept in the store: written on connect and
 close, and refreshed for all of a process's recently heard sockets together
 (``hub.refresh``); a change is pushed to the table's phones as a ``presence``
@@ -27,7 +29,7 @@ from simple_websocket import ConnectionClosed
 
 from server import payload
 from server.errors import ApiError, store_unavailable
-from server.hub import CLOSE_BAD_TOKEN, PRESENCE_SWEEP, Connection, Hub, encode_state
+from server.hub import BEAT, CLOSE_BAD_TOKEN, PRESENCE_SWEEP, Connection, Hub, encode_state
 from server.tables import Tables
 
 # Kept importable from here: the adapter's users and tests name them through it.
@@ -39,8 +41,8 @@ RATE_PER_SECOND = 20.0
 RATE_BURST = 40.0
 FLOOD_STRIKES = 40
 #: Seconds without any message after which the server gives a socket up (phones
-#: ping every ~2 s); ``WS_SILENT_LIMIT`` in the config.
-SILENT_LIMIT = 15.0
+#: ping at least every ~8 s); ``WS_SILENT_LIMIT`` in the config.
+SILENT_LIMIT = 25.0
 #: The web client's ping, byte for byte (web/net.js sends ``{type: 'ping'}``).
 PING = '{"type":"ping"}'
 
@@ -126,6 +128,9 @@ def leave(conn: Connection, tables: Tables) -> None:
 def init_app(app: Flask, hub: Hub) -> None:
     sock = Sock(app)
     silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
+    # The phones' own pings (each a frame to parse) can be rare: the server's
+    # heartbeat tells a phone it is there (hub.BEAT).
+    beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
     app.config["SOCK_SERVER_OPTIONS"] = {
         "ping_interval": app.config["WS_PING_INTERVAL"],
         "max_message_size": app.config["WS_MAX_MESSAGE"],
@@ -187,11 +192,19 @@ def init_app(app: Flask, hub: Hub) -> None:
             while conn.open:
                 # A phone that went silent (its Wi-Fi dropped without a FIN) is
                 # given up after SILENT_LIMIT: the close handshake could take minutes.
-                left = silent_limit - (time.monotonic() - heard)
+                now = time.monotonic()
+                left = silent_limit - (now - heard)
                 if left <= 0:
                     ws.close(reason=1001, message="silent")
                     break
-                raw = ws.receive(timeout=min(left, 5.0))
+                wait = left
+                if conn.fd is None:  # the hub cannot beat this one without blocking
+                    quiet = beat - (now - conn.sent_at)
+                    if quiet <= 0:
+                        conn.beat()
+                        continue
+                    wait = min(left, quiet)
+                raw = ws.receive(timeout=wait)
                 if raw is None:
                     continue
                 heard = conn.heard = time.monotonic()

@@ -193,8 +193,15 @@ export function fetchSnapshot(table, token) {
   return api(`/api/tables/${encodeURIComponent(table)}`, { token });
 }
 
-/** The phone pings this often; the server answers each with `pong`. */
-const PING_MS = 2000;
+/**
+ * The phone pings this often, so the server knows it is there (presence, and
+ * closing sockets whose phone is gone). The server sends a frame at least every
+ * 2 s by itself (its heartbeat), so the phone's own pings can be rare: each costs
+ * the server a frame to parse.
+ */
+const PING_MS = 8000;
+/** Nothing heard for this long (a server without the heartbeat): ask with a ping. */
+const QUIET_MS = 2500;
 /** Nothing heard for this long: the socket is dead, whatever the browser thinks. */
 const DEAD_MS = 5000;
 /** A socket that has not opened by then is given up (a silent network never fails it). */
@@ -215,7 +222,8 @@ const BACKOFF_MAX_MS = 10000;
  * The live connection of one phone to one table. Keeps only the newest
  * snapshot (by version); a gap or a missed message heals with `sync`.
  *
- * Liveness is the application's own: a `ping` every PING_MS, and a socket from
+ * Liveness is the application's own: the server's heartbeat, a `ping` every PING_MS (or
+ * after QUIET_MS without a word), and a socket from
  * which nothing came for DEAD_MS is dropped at once (no waiting for a close
  * handshake that a dead network never completes) and a new one opened.
  *
@@ -477,7 +485,7 @@ export class Live {
       this.dead();
       return;
     }
-    if (now - this.lastPing >= PING_MS) {
+    if (now - this.lastPing >= PING_MS || (now - this.lastSeen >= QUIET_MS && now - this.lastPing >= 1000)) {
       this.lastPing = now;
       this.send({ type: 'ping' });
     }

@@ -141,3 +141,20 @@ def test_presence_frame_shape(app_server_factory) -> None:
     msg = wait_presence(host, {"p1", "p2"})
     assert set(msg) == {"type", "version", "connected"}
     json.dumps(msg)
+
+
+def test_the_server_beats_on_a_quiet_socket(app_server_factory) -> None:
+    """A phone that sends nothing still hears from a live server every ~2 s
+    (live.BEAT), so it can tell a silent network within 5 s without pinging often."""
+    one = app_server_factory()
+    host, _ = open_live_table(one.url, joiners=1)
+    host.connect()
+    last = time.monotonic()
+    gaps = []
+    for _ in range(3):
+        beat = host.wait_message("pong", 4)
+        now = time.monotonic()
+        gaps.append(now - last)
+        last = now
+        assert beat["version"] == 2, "the beat carries the version this socket holds"
+    assert max(gaps) < 3.5, f"the server went quiet for {max(gaps):.1f} s"
