@@ -169,3 +169,20 @@ def test_twenty_threads_acting_at_once_lose_nothing(app_server_factory) -> None:
     assert final["version"] == start_version + 200
     logged = [e["version"] for e in history_entries(two.url, phones[0].table)]
     assert logged == list(range(1, final["version"] + 1)), "the log is contiguous, no duplicates"
+
+
+def test_the_heartbeat_frame_is_a_whole_text_frame() -> None:
+    """The hub writes beats as finished frames, past the WebSocket library: a
+    client's parser must read exactly one final text message from one."""
+    from wsproto.frame_protocol import FrameProtocol, Opcode
+
+    from server.hub import short_text_frame
+
+    client = FrameProtocol(client=True, extensions=[])
+    payload = b'{"type":"pong","version":123456789}'
+    client.receive_bytes(short_text_frame(payload) * 2)
+    frames = list(client.received_frames())
+    assert [(f.opcode, f.payload, f.frame_finished, f.message_finished) for f in frames] == [
+        (Opcode.TEXT, payload.decode(), True, True)] * 2
+    with pytest.raises(ValueError):
+        short_text_frame(b"x" * 126)
