@@ -392,9 +392,10 @@ class Hub:
             with self.lock:
                 if tid not in self.conns:
                     continue
-                self.online[tid] = online
-            for c in by_table[tid]:
-                c.send_presence(online)
+                known, self.online[tid] = self.online.get(tid), online
+            if online != known:  # else every phone of it was told already
+                for c in by_table[tid]:
+                    c.send_presence(online)
 
     def store_down(self) -> None:
         """Tell every local phone to show "reconnecting"; a resync follows."""

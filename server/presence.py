@@ -21,7 +21,10 @@ PRESENCE_TTL = 12.0
 
 
 def _seats(members: Any) -> set[str]:
-    return {str(text(m)).rpartition("/")[0] for m in cast(list[str], members)}
+    found = cast(list[str], members)
+    if found and not isinstance(found[0], str):
+        found = [str(text(m)) for m in found]
+    return {m.rpartition("/")[0] for m in found}
 
 
 def _touch(p: Any, table_id: str, member: str, now: float) -> None:
@@ -32,10 +35,46 @@ def _touch(p: Any, table_id: str, member: str, now: float) -> None:
     p.expire(key, int(PRESENCE_TTL) + 5)
 
 
+#: ``Presence.presence_refresh`` on Redis: every table of one process in one
+#: script call. KEYS: per table its presence set and its document. ARGV: now, the
+#: oldest score still present, the set's TTL, then per table the count and
+#: members to touch, the count and members to forget. Returns per table its
+#: present members, or nil when the document has expired. As a pipeline, the
+#: client's own work (five commands a table, each packed, parsed and called
+#: back) was ~0.1 ms of CPU per table every round.
+REFRESH_SCRIPT = """
+local now, oldest, ttl = ARGV[1], ARGV[2], ARGV[3]
+local a = 4
+local out = {}
+for i = 1, #KEYS, 2 do
+  local key = KEYS[i]
+  local n = tonumber(ARGV[a]); a = a + 1
+  for j = a, a + n - 1 do redis.call('ZADD', key, now, ARGV[j]) end
+  a = a + n
+  n = tonumber(ARGV[a]); a = a + 1
+  for j = a, a + n - 1 do redis.call('ZREM', key, ARGV[j]) end
+  a = a + n
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. oldest)
+  redis.call('EXPIRE', key, ttl)
+  if redis.call('EXISTS', KEYS[i + 1]) == 1 then
+    out[#out + 1] = redis.call('ZRANGEBYSCORE', key, oldest, '+inf')
+  else
+    out[#out + 1] = false
+  end
+end
+return out
+"""
+
+
 class Presence:
-    """The presence half of ``Store`` (a mixin: ``Store`` provides ``r``)."""
+    """The presence half of ``Store`` (a mixin: ``Store`` provides ``r`` and
+    ``embedded``)."""
 
     r: Any
+    @property
+    def embedded(self) -> bool:  # Store's: whether this is the in-process store
+        raise NotImplementedError
+    _refresh_script: Any = None
 
     def presence_touch(self, table_id: str, member: str, now: float | None = None,
                        read: bool = False) -> set[str]:
@@ -56,6 +95,16 @@ class Presence:
         its presence is read back (it also changes by expiry, elsewhere); None
         for a table whose document has expired."""
         now = time.time() if now is None else now
+        if not self.embedded:  # fakeredis runs no Lua: the same steps as a pipeline
+            if self._refresh_script is None:
+                self._refresh_script = self.r.register_script(REFRESH_SCRIPT)
+            keys: list[str] = []
+            args: list[Any] = [repr(now), repr(now - PRESENCE_TTL), int(PRESENCE_TTL) + 5]
+            for table_id, (live, gone) in tables.items():
+                keys += (presence_key(table_id), doc_key(table_id))
+                args += (len(live), *live, len(gone), *gone)
+            replies = self._refresh_script(keys=keys, args=args) if keys else []
+            return {tid: None if r is None else _seats(r) for tid, r in zip(tables, replies, strict=True)}
         with self.r.pipeline(transaction=False) as p:
             for table_id, (live, gone) in tables.items():
                 key = presence_key(table_id)

@@ -229,8 +229,10 @@ def test_a_ping_costs_no_round_trip(redis_url: str, round_trips: list[str]) -> N
     assert [orjson.loads(f) for f in sock.frames] == [{"type": "pong", "version": 3}] * 10
 
 
-def test_one_refresh_is_one_round_trip_for_every_table(redis_url: str, round_trips: list[str]) -> None:
-    store = Store.connect(redis_url, ttl=600)
+@pytest.mark.parametrize("embedded", [False, True])
+def test_one_refresh_is_one_round_trip_for_every_table(redis_url: str, round_trips: list[str],
+                                                      embedded: bool) -> None:
+    store = Store.connect(None if embedded else redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     hub = live.Hub(tables)
     conns = []
@@ -242,18 +244,35 @@ def test_one_refresh_is_one_round_trip_for_every_table(redis_url: str, round_tri
             store.presence_touch(tid, str(conn.member))
             hub.add(conn)
             conns.append(conn)
+    hub.refresh()  # the script is loaded on first use
     silent = conns[-1]
     silent.heard -= hub_module.PRESENCE_SILENT + 1  # its phone went quiet; the socket is still open
     round_trips.clear()
     hub.refresh()
-    assert round_trips[0] == "ZADD" and round_trips.count("ZADD") == 1, "one pipeline for all tables"
-    assert round_trips[1:] == ["PUBLISH"], "the seat that went quiet is told to every instance"
+    assert embedded or round_trips == ["EVALSHA", "PUBLISH"], \
+        "one script call for all tables; the seat that went quiet is told to every instance"
     assert store.present(silent.table_id) == {"p1"}
     assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns[:4])
     assert orjson.loads(silent.ws.frames[-1]) == {"type": "presence", "version": 0, "connected": ["p1"]}
     silent.heard = time.monotonic()  # heard again: listed again
     hub.refresh()
     assert store.present(silent.table_id) == {"p1", "p2"}
+
+
+@pytest.mark.parametrize("embedded", [False, True])
+def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: bool) -> None:
+    store = Store.connect(None if embedded else redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    hub = live.Hub(tables)
+    tid, (host, _) = lobby(tables)
+    conn = live.Connection(Socket(), tid, "p1", host)
+    hub.add(conn)
+    hub.refresh()
+    assert conn.open
+    store.r.delete(doc_key(tid))  # its TTL ran out
+    hub.refresh()
+    assert not conn.open
+    assert orjson.loads(conn.ws.frames[-1])["error"]["code"] == "table_not_found"
 
 
 # -- contention --------------------------------------------------------------------
