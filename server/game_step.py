@@ -51,7 +51,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
                 new_state, events = engine.apply(state, drawn)
                 del stash[mine[-1]]
                 set_state(engine, doc, new_state)
-                return Outcome(doc, drawn, events, kind="game")
+                return Outcome(doc, drawn, events, kind="game", state=new_state)
             except EngineError:
                 # Refused with the kept outcome: if a fresh draw is refused
                 # too, the refusal is about the action (not your turn) and
@@ -67,7 +67,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
         del stash[mine[-1]]
     set_state(engine, doc, new_state)
-    return Outcome(doc, drawn, events, kind="game")
+    return Outcome(doc, drawn, events, kind="game", state=new_state)
 
 def draw_unkept(engine: Engine, state: Any, action: Action, stash: list[Stashed], rng: Rng) -> Action:
     """``engine.draw``, never dealing a private outcome kept for another seat."""

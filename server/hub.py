@@ -204,8 +204,10 @@ class Frames:
         if data is None:
             doc, tables = self.doc, self.hub.tables
             if not self.state:
-                self.state.append(tables.engine(doc["game"]).load(doc["state"])
-                                  if doc["state"] is not None else None)
+                fresh = tables.pipeline.fresh.take(doc["id"], doc["version"])
+                if fresh is None and doc["state"] is not None:
+                    fresh = tables.engine(doc["game"]).load(doc["state"])
+                self.state.append(fresh)
             data = self.by_seat[player] = encode_state(
                 tables.snapshot(doc, player, self.state[0], set(self.online)))
         return data

@@ -37,6 +37,9 @@ class Outcome:
     kind: Kind = "platform"
     #: request_ids whose changes this commit took back (undo): retries are refused.
     undone_requests: list[str] = field(default_factory=list)
+    #: The engine state ``doc`` now holds, as an object, when the handler has it:
+    #: this process's fan-out then need not decode it again (``Fresh``).
+    state: Any = None
 
 
 @dataclass

@@ -275,6 +275,25 @@ def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: 
     assert orjson.loads(conn.ws.frames[-1])["error"]["code"] == "table_not_found"
 
 
+def test_the_fan_out_takes_the_state_it_just_committed(redis_url: str) -> None:
+    """The committing process hands its fan-out the state object (no second
+    decode); the frame is the one a decoded state gives."""
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    hub = live.Hub(tables)
+    sock = Socket()
+    hub.add(live.Connection(sock, tid, "p1", host))
+    tables.act(tid, host, body("start"))
+    v = tables.act(tid, host, body("note", text="hi"))["version"]
+    assert (tid, v) in tables.pipeline.fresh.states
+    doc = orjson.loads(str(store.load_raw(tid)))
+    hub.push(tid, False, doc)
+    assert (tid, v) not in tables.pipeline.fresh.states, "taken by the push"
+    decoded = live.Hub(tables).frame(doc, "p1", frozenset(hub.online.get(tid, frozenset())))
+    assert orjson.loads(sock.frames[-1]) == orjson.loads(decoded)
+
+
 # -- contention --------------------------------------------------------------------
 
 
