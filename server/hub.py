@@ -95,6 +95,8 @@ class Connection:
         self.sent_at = self.heard
         #: Whether this process last wrote the member into the store's presence.
         self.listed = False
+        #: The seat's token hash this socket's token was last found to open.
+        self.seat_hash: str | None = None
         #: Where the hub's heartbeat writes; None: the socket's loop beats.
         self.fd = self.beat_fd()
 
@@ -450,8 +452,15 @@ class Hub:
         """Whether ``conn``'s token still opens the seat it connected to."""
         if conn.player is None:
             return True
+        # The token's hash was checked against this seat before: the same hash
+        # on the same seat still opens it (one hash per socket, not per push).
+        seat = next((s for s in doc["seats"] if s["id"] == conn.player), None)
+        if seat is not None and conn.seat_hash is not None and seat.get("th") == conn.seat_hash:
+            return True
         try:
-            seat = self.tables.authenticate(doc, conn.token)
+            found = self.tables.authenticate(doc, conn.token)
         except ApiError:
             return False
-        return seat is not None and seat["id"] == conn.player
+        ok = found is not None and found["id"] == conn.player
+        conn.seat_hash = found.get("th") if ok and found is not None else None
+        return ok
