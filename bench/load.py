@@ -67,6 +67,7 @@ SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
 #: The web client's liveness ping (web/net.js PING_MS): part of what a phone costs.
 PING_S = 8.0
 PING = '{"type":"ping"}'
+PONG = '{"type":"pong"'
 
 
 def free_port() -> int:
@@ -178,6 +179,8 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
     while True:
         try:
             async for raw in phone.ws:
+                if raw.startswith(PONG):  # the server's heartbeat: nothing to measure
+                    continue
                 msg = json.loads(raw)
                 kind = msg["type"]
                 if kind == "state":
