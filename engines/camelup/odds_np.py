@@ -26,6 +26,7 @@ from engines.camelup.odds_board import (
     WHITE,
     Position,
 )
+from engines.camelup.odds_sim import leg_draws
 
 N_RACING = 5
 N_CAMELS = 7
@@ -276,10 +277,11 @@ def simulate(
     for _ in range(max_legs):
         if not len(alive):
             break
-        order = np.argsort(rng.random((len(alive), N_DICE)), axis=1)
+        # The lean simulator (odds_sim) draws the same numbers: same races.
+        order, faces = leg_draws(rng, len(alive))
         for step in range(N_DICE - 1):
-            die = order[:, step]
-            face = rng.integers(0, 6, len(alive))
+            die = order[step]
+            face = faces[step]
             on_white, on_black = select_crazy(P)
             cam = np.where(die == GREY_DIE, np.where(face < 3, on_white, on_black), die).astype(
                 np.int16
@@ -288,7 +290,8 @@ def simulate(
             moved = move(P, cam, d, (face % 3 + 1).astype(np.int16)[:, None], table, lone_ends)
             going = ~moved.ended
             finals[alive[moved.ended]] = moved.keys
-            alive, P, order = alive[going], moved.places[going], order[going]
+            alive, P = alive[going], moved.places[going]
+            order, faces = order[:, going], faces[:, going]
             if not len(alive):
                 break
     return finals
