@@ -33,11 +33,14 @@ from engines.camelup.odds_np import (
     _VALUES,
     N_RACING,
     _children,
+    groups,
     move,
     tile_table,
 )
 
 _SIDES = (CHEER, BOO)
+#: A row's tag (< 32: at most 15 spaces x 2 sides) and mask (< 2**15) in one key.
+_SIDE_BITS = 21
 
 
 def _dests(Pc: np.ndarray, cam: np.ndarray, d: np.ndarray, lone_ends: bool) -> np.ndarray:
@@ -147,13 +150,15 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
         board_key = ((P.astype(np.int64) - SLOT) << _KEY_SHIFT).sum(1) | (
             M.astype(np.int64) << _MASK_SHIFT
         )
-        side_key = (G.astype(np.int64) << 32) | L.astype(np.int64)
-        order = np.lexsort((board_key, side_key))
-        bk, sk = board_key[order], side_key[order]
-        start = np.ones(len(order), dtype=bool)
-        start[1:] = (bk[1:] != bk[:-1]) | (sk[1:] != sk[:-1])
-        heads = order[start]
-        W = np.add.reduceat(W[order], np.flatnonzero(start))
+        # Two keys do not fit one int64: number the boards first (one
+        # argsort), then group (board number, tag, mask) with another.
+        order, starts = groups(board_key)
+        board_no = np.zeros(len(order), dtype=np.int64)
+        board_no[starts[1:]] = 1
+        board_no[order] = np.cumsum(board_no)
+        order, starts = groups((board_no << _SIDE_BITS) | (G.astype(np.int64) << 16) | L)
+        heads = order[starts]
+        W = np.add.reduceat(W[order], starts)
         P, M, G, L = P[heads], M[heads], G[heads], L[heads]
     out = []
     for j, (s, _) in enumerate(targets, start=1):
