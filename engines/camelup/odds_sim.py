@@ -15,8 +15,10 @@ of the general ``odds_np.move`` falls away:
   faces through two lookup tables, and everything that depends only on them
   (which camel row, how far and which way) is worked out once per leg;
 - R17 picks the crazy camel only for the races that rolled the grey die;
-- a finished race's column stays (and moves on harmlessly) until the leg
-  ends; columns are dropped once per leg, not after every move.
+- a unit that crosses the line lands on progress 0 or 17 like any move (a
+  lookup table gives its place), so the finished board is the final ranking
+  (R30); the race's column then stands still until the leg ends, and
+  columns are dropped once per leg, not after every move.
 """
 
 from __future__ import annotations
@@ -34,6 +36,17 @@ N_DICE = 6
 #: Every order of the six dice (first five steps, one column each) and every
 #: five faces of a leg, as lookup tables for ``leg_draws``.
 _ORDERS = np.array(list(permutations(range(N_DICE))), dtype=np.int8)[:, : N_DICE - 1].T.copy()
+#: Destinations are stored plus _PAD (moves reach -2..19) to index these:
+#: the place of a unit's bottom camel landing there with nobody under it
+#: (progress 0 or 17 over the line, R30) and whether that ends the race.
+_PAD = 8
+_DEST = np.arange(-_PAD, SPACES + 2 * _PAD)
+_BASE = (np.clip(_DEST, 0, FORWARD_PROGRESS) * SLOT).astype(np.uint8)
+_OFF = (_DEST < 1) | (_DEST > SPACES)
+#: place -> 7 - height (modulo 256: a unit is 0 <= Q - place <= 7 - height).
+_ABOVE = (7 - np.arange(256) % SLOT).astype(np.uint8)
+#: ``white - black`` (uint8) -> one crazy camel right on the other.
+_STACKED = np.isin(np.arange(256), (1, 255))
 #: A face's value (R13): 1, 2, 3, 1, 2, 3.
 _VALUE = np.array([1, 2, 3, 1, 2, 3], dtype=np.int8)
 _FACES = np.array(list(product(range(6), repeat=N_DICE - 1)), dtype=np.uint8)[:, ::-1].T.copy()
@@ -50,9 +63,8 @@ def leg_draws(rng: np.random.Generator, races: int) -> tuple[np.ndarray, np.ndar
     independent, as ``5598720 = 720 * 6**5``). It is the one random stream of
     both simulators, so they play the same races."""
     code = rng.integers(0, _ORDERS.shape[1] * _FACES.shape[1], races, dtype=np.int32)
-    return _ORDERS.take(code % _ORDERS.shape[1], axis=1), _FACES.take(
-        code // _ORDERS.shape[1], axis=1
-    )
+    faces, order = np.divmod(code, _ORDERS.shape[1])
+    return _ORDERS.take(order, axis=1), _FACES.take(faces, axis=1)
 
 
 def _keep(rows: np.ndarray, going: np.ndarray) -> np.ndarray:
@@ -68,14 +80,13 @@ def _crazy_is_black(Q: np.ndarray, black_shown: np.ndarray) -> np.ndarray:
     """R17: whether the grey die moves the black camel (else white) in each
     race of ``Q`` (camel-major, uint8) when it shows black (``black_shown``)."""
     crazy = Q[WHITE:]
-    # uint8 wrap-around: 0 <= racer - (p + 1) <= 6 - height is p < racer <= p | 7.
-    carries = ((Q[:N_RACING, None] - (crazy + 1)) <= (6 - (crazy & 7))).any(0)
+    # uint8 wrap-around: 0 <= racer - (p + 1) < 7 - height is p < racer <= p | 7.
+    carries = ((Q[:N_RACING, None] - (crazy + 1)) < _ABOVE.take(crazy)).any(0)
     # One crazy camel right on the other: the upper one moves (R17 a);
     # else the one carrying racers, if only one does; else the colour shown.
     apart = crazy[0] - crazy[1]
-    stacked = (apart == 1) | (apart == 255)
     return np.where(
-        stacked, apart == 255, np.where(carries[0] != carries[1], carries[1], black_shown)
+        _STACKED.take(apart), apart == 255, np.where(carries[0] != carries[1], carries[1], black_shown)
     )
 
 
@@ -98,13 +109,14 @@ def simulate(
         order, faces = leg_draws(rng, width)
         cols = np.arange(width)
         # Per step and column: where the die's camel sits in Q.ravel(), and
-        # how far and which way it moves (the grey die backward, R17).
+        # how far and which way it moves (the grey die backward, R17), plus
+        # _PAD so that the destination can index the tables.
         at = order.astype(np.intp) * width + cols
         grey_at = order == GREY_DIE
         value = _VALUE.take(faces)
-        value = np.where(grey_at, -value, value)
+        value = np.where(grey_at, _PAD - value, _PAD + value)
         black_shown = faces >= 3
-        live: np.ndarray | None = None
+        live = np.ones(width, dtype=bool)
         for step in range(N_DICE - 1):
             idx = at[step]
             g = np.flatnonzero(grey_at[step])
@@ -114,37 +126,23 @@ def simulate(
                 idx[g] += black * width
             pc = Q.ravel().take(idx)
             # uint8 wrap-around: Q - pc <= 7 - height is pc <= Q <= pc | 7.
-            unit = (Q - pc) <= (7 - (pc & 7))
+            unit = (Q - pc) <= _ABOVE.take(pc)
             # uint8 + int8 gives int16: off-track values stay visible.
             dest = (pc >> 3) + value[step]
-            out = (dest < 1) | (dest > SPACES)
-            if lone_ends:
-                ended = out
-            else:
+            if not lone_ends:
                 # R20 with the flag off: a lone crazy unit wraps around.
-                carries = unit[:N_RACING].any(0)
-                ended = out & carries
-                wrap = out & ~carries
-                dest = np.where(wrap, np.where(dest < 1, dest + SPACES, dest - SPACES), dest)
-            base = (dest * SLOT).astype(np.uint8)
+                wrap = _OFF.take(dest) & ~unit[:N_RACING].any(0)
+                dest = np.where(wrap, np.where(dest < _PAD + 1, dest + SPACES, dest - SPACES), dest)
+            # Over the line (R30) the unit goes to progress 0 or 17, where no
+            # camel stands (no lift), so Q then holds the race's final keys.
+            base = _BASE.take(dest)
             lift = ((Q - base) < SLOT).sum(0, dtype=np.uint8)
-            if live is not None:
-                ended &= live
-            if ended.any():
-                e = np.flatnonzero(ended)
-                # R30: a unit over the line has progress 17 (forward) or 0 (backward).
-                progress = np.where(dest[e] > SPACES, FORWARD_PROGRESS, 0) * SLOT
-                here = Q[:, e].astype(np.int16)
-                keys = np.where(unit[:, e], progress + here - pc[e], here)
-                finals[races[e]] = keys.T
-                if live is None:
-                    live = np.ones(width, dtype=bool)
-                live[e] = False
-                if not live.any():
-                    break
-            # Finished columns move on harmlessly (uint8 wraps) until the leg ends.
-            Q += unit * (base + lift - pc)
-        if live is not None:
+            # Finished races stand still: their Q is their final ranking.
+            Q += unit * ((base + lift - pc) * live)
+            np.greater(live, _OFF.take(dest), out=live)
+        done = ~live
+        if done.any():
+            finals[races[done]] = Q[:, done].T
             Q = _keep(Q, live)
             races = races[live]
     return finals
