@@ -94,14 +94,18 @@ def move(
     ``table[tag[q]]`` (the what-ifs solve many tile layouts in one batch).
 
     Everything that does not depend on the value (the unit, heights inside
-    it) is computed once per row and broadcast over the V values."""
+    it) is computed once per row and broadcast over the V values. The work
+    per camel runs camel-major, ``[camel, value, row]``: long inner loops
+    instead of seven-element ones, several times faster in NumPy."""
+    V = val.shape[1]
     rows = np.arange(len(Pc))
     pc = Pc[rows, cam]
     sc = pc >> 3
-    S = Pc >> 3
-    unit = (S == sc[:, None]) & (Pc >= pc[:, None])
-    rel = (Pc & 7) - (pc & 7)[:, None]
-    has_racer = unit[:, :N_RACING].any(1)[:, None]
+    Pt = np.ascontiguousarray(Pc.T)
+    S = Pt >> 3
+    unit = (S == sc) & (Pt >= pc)
+    rel = (Pt & 7) - (pc & 7)
+    has_racer = unit[:N_RACING].any(0)[:, None]
     dest = sc[:, None] + d[:, None] * val
     out = (dest < 1) | (dest > SPACES)
     if lone_ends:
@@ -124,27 +128,30 @@ def move(
             out2 & ~has_racer, np.where(dest2 < 1, dest2 + SPACES, dest2 - SPACES), dest2
         )
     ended = end1 | end2
-    at_dest = (S[:, None, :] == dest2[:, :, None]) & ~unit[:, None, :]
-    lift = at_dest.sum(2, dtype=np.int16)
-    booed = np.flatnonzero(bottom)
+    landing = np.ascontiguousarray(dest2.T)
+    at_dest = (S[:, None, :] == landing) & ~unit[:, None, :]
+    lift = at_dest.sum(0, dtype=np.int16)
+    booed = np.flatnonzero(bottom.T)
     if len(booed):
         # R23 booing: the unit goes underneath (no lift) ...
         lift.ravel()[booed] = 0
-    new_unit = (dest2 * SLOT + lift)[:, :, None] + rel[:, None, :]
-    places = np.where(unit[:, None, :], new_unit, Pc[:, None, :]).reshape(-1, N_CAMELS)
+    new_unit = (landing * SLOT + lift) + rel[:, None, :]
+    moved = np.where(unit[:, None, :], new_unit, Pt[:, None, :])
     if len(booed):
         # ... and the camels there move up by its size (only those moves,
         # not the whole batch: booing is rare).
-        size = unit.take(booed // dest.shape[1], axis=0).sum(1, dtype=np.int16)
-        places[booed] += at_dest.reshape(-1, N_CAMELS)[booed] * size[:, None]
+        bv, bq = booed // len(Pc), booed % len(Pc)
+        size = unit[:, bq].sum(0, dtype=np.int16)
+        moved[:, bv, bq] += at_dest[:, bv, bq] * size
+    places = moved.transpose(2, 1, 0).reshape(-1, N_CAMELS)
     ended = ended.ravel()
     keys = np.zeros((0, N_CAMELS), dtype=np.int16)
     if ended.any():
         # R30: a unit over the line has progress 17 (forward) or 0 (backward).
-        source = np.flatnonzero(ended) // dest.shape[1]
+        source = np.flatnonzero(ended) // V
         crossed = np.where(end1, dest, dest2).ravel()[ended]
         progress = np.where(crossed > SPACES, FORWARD_PROGRESS, 0) * SLOT
-        keys = np.where(unit[source], progress[:, None] + rel[source], Pc[source])
+        keys = np.where(unit[:, source], progress + rel[:, source], Pt[:, source]).T
     return Moved(places, ended, keys, hit.ravel(), dest.ravel())
 
 
