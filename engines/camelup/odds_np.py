@@ -35,9 +35,13 @@ N_DICE = 6
 _PAD = 8
 _VALUES = np.array([1, 2, 3], dtype=np.int16)
 _DIE_BITS = np.arange(N_DICE, dtype=np.int16)
-#: Seven 7-bit places (space 1..16 -> 0..127 after subtracting SLOT) and the dice mask.
-_KEY_SHIFT = np.arange(N_CAMELS, dtype=np.int64) * 7
-_MASK_SHIFT = 7 * N_CAMELS
+_MASKS = range(1 << N_DICE)
+_BIT_COUNT = np.array([m.bit_count() for m in _MASKS])
+#: ``_SET_BITS[k][mask]``: the dice in a ``mask`` of ``k`` dice, ascending.
+_SET_BITS = [
+    np.array([([d for d in range(N_DICE) if m >> d & 1] + [0] * k)[:k] for m in _MASKS])
+    for k in range(N_DICE + 1)
+]
 
 
 def tile_table(tiles: dict[int, int]) -> np.ndarray:
@@ -51,19 +55,31 @@ def tile_table(tiles: dict[int, int]) -> np.ndarray:
 def select_crazy(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """R17 per row: the crazy camel (column) the grey die moves when it shows
     white, and when it shows black."""
-    pw, pk = P[:, WHITE], P[:, BLACK]
+    # Camel-major inside: long inner loops.
+    Pt = np.ascontiguousarray(P.T)
+    pw, pk = Pt[WHITE], Pt[BLACK]
     sw, sk = pw >> 3, pk >> 3
     stacked = (sw == sk) & (np.abs(pw - pk) == 1)
     upper = np.where(pw > pk, WHITE, BLACK)
-    racers = P[:, :N_RACING]
+    racers = Pt[:N_RACING]
     rs = racers >> 3
-    white = ((rs == sw[:, None]) & (racers > pw[:, None])).any(1)
-    black = ((rs == sk[:, None]) & (racers > pk[:, None])).any(1)
+    white = ((rs == sw) & (racers > pw)).any(0)
+    black = ((rs == sk) & (racers > pk)).any(0)
     carrier = np.where(white, WHITE, BLACK)
     one = white != black
     on_white = np.where(stacked, upper, np.where(one, carrier, WHITE))
     on_black = np.where(stacked, upper, np.where(one, carrier, BLACK))
     return on_white, on_black
+
+
+def board_keys(P: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """One 64-bit key per (board, dice left) row: the seven places (8..134
+    on the track) and the dice mask, one byte each."""
+    packed = np.empty((len(P), N_CAMELS + 1), dtype=np.uint8)
+    packed[:, :N_CAMELS] = P
+    packed[:, N_CAMELS] = M
+    keys: np.ndarray = packed.view(np.uint64).ravel()
+    return keys
 
 
 @dataclass
@@ -225,20 +241,28 @@ def _children(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every (row, die, camel, face weight) a roll can give, grey split by
     colour only where R17(c) makes the colour matter."""
-    rows, dies = np.nonzero((M[:, None] >> _DIE_BITS) & 1)
+    counts = _BIT_COUNT[M]
+    k = int(counts[0]) if len(M) else 0
+    if (counts == k).all():
+        # Every row of a level has the same number of dice left: a table
+        # lists them, in the order np.nonzero would.
+        rows = np.repeat(np.arange(len(M)), k)
+        dies = _SET_BITS[k][M].ravel()
+    else:
+        rows, dies = np.nonzero((M[:, None] >> _DIE_BITS) & 1)
     cam = dies.astype(np.int16)
     fac = np.full(len(rows), 2.0)
-    grey = dies == GREY_DIE
-    if grey.any():
-        on_white, on_black = select_crazy(P)
-        g_rows = rows[grey]
-        cam[grey] = on_white[g_rows]
-        split = on_white[g_rows] != on_black[g_rows]
-        fac[np.flatnonzero(grey)[split]] = 1.0
+    g = np.flatnonzero(dies == GREY_DIE)
+    if len(g):
+        g_rows = rows[g]
+        on_white, on_black = select_crazy(P[g_rows])
+        cam[g] = on_white
+        split = on_white != on_black
+        fac[g[split]] = 1.0
         extra = g_rows[split]
         rows = np.concatenate([rows, extra])
         dies = np.concatenate([dies, np.full(len(extra), GREY_DIE)])
-        cam = np.concatenate([cam, on_black[extra].astype(np.int16)])
+        cam = np.concatenate([cam, on_black[split].astype(np.int16)])
         fac = np.concatenate([fac, np.ones(len(extra))])
     return rows, dies, cam, fac
 
@@ -272,10 +296,7 @@ def solve(position: Position, ranks: bool = True, boards: bool = False) -> NpCou
         W = Wc[going]
         if rolled < position.rolls:
             M = np.repeat(M[rows] & ~(np.int16(1) << dies.astype(np.int16)), len(_VALUES))[going]
-            key = ((P.astype(np.int64) - SLOT) << _KEY_SHIFT).sum(1) | (
-                M.astype(np.int64) << _MASK_SHIFT
-            )
-            order, starts = groups(key)
+            order, starts = groups(board_keys(P, M))
             W = np.add.reduceat(W[order], starts)
             heads = order[starts]
             P, M = P[heads], M[heads]

@@ -25,14 +25,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from engines.camelup.constants import SPACES
-from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, SLOT, Position
+from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, Position
 from engines.camelup.odds_np import (
-    _KEY_SHIFT,
-    _MASK_SHIFT,
     _PAD,
     _VALUES,
     N_RACING,
     _children,
+    board_keys,
     groups,
     move,
     tile_table,
@@ -147,12 +146,9 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
         L = np.concatenate(parts_L)
         W = np.concatenate(parts_W)
         # Merge identical (board, dice left, tag, mask) rows.
-        board_key = ((P.astype(np.int64) - SLOT) << _KEY_SHIFT).sum(1) | (
-            M.astype(np.int64) << _MASK_SHIFT
-        )
         # Two keys do not fit one int64: number the boards first (one
         # argsort), then group (board number, tag, mask) with another.
-        order, starts = groups(board_key)
+        order, starts = groups(board_keys(P, M))
         board_no = np.zeros(len(order), dtype=np.int64)
         board_no[starts[1:]] = 1
         board_no[order] = np.cumsum(board_no)
