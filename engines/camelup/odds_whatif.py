@@ -42,14 +42,18 @@ _SIDES = (CHEER, BOO)
 _SIDE_BITS = 21
 
 
-def _dests(Pc: np.ndarray, cam: np.ndarray, d: np.ndarray, lone_ends: bool) -> np.ndarray:
-    """Where each (row, value 1-3) move lands before any tile acts (the
-    space that earns a tile its coin, R23), wrapped for a lone crazy unit
-    when CU-1 is off; off-track values stay off the track."""
-    pc = Pc[np.arange(len(Pc)), cam]
+def _dests(
+    P: np.ndarray, rows: np.ndarray, cam: np.ndarray, d: np.ndarray, lone_ends: bool
+) -> np.ndarray:
+    """Where each (row ``rows[q]`` of ``P``, value 1-3) move lands before any
+    tile acts (the space that earns a tile its coin, R23), wrapped for a lone
+    crazy unit when CU-1 is off; off-track values stay off the track."""
+    # Only the moving camel's place matters, unless a unit may wrap.
+    pc = P[rows, cam]
     sc = pc >> 3
     dest = sc[:, None] + d[:, None] * _VALUES[None, :]
     if not lone_ends:
+        Pc = P[rows]
         S = Pc >> 3
         unit = (S == sc[:, None]) & (Pc >= pc[:, None])
         lone = ~unit[:, :N_RACING].any(1)[:, None]
@@ -100,7 +104,7 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
         Lc = np.repeat(L[rows], len(_VALUES))
         last = rolled == pos.rolls
         if last:
-            dest = _dests(P[rows], cam, d, lone).ravel()
+            dest = _dests(P, rows, cam, d, lone).ravel()
         else:
             moved = move(P[rows], cam, d, _VALUES[None, :], table, lone, G[rows])
             dest = moved.hit_space
