@@ -25,19 +25,23 @@ from collections.abc import Sequence
 import numpy as np
 
 from engines.camelup.constants import SPACES
-from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, Position
+from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, WHITE, Position
 from engines.camelup.odds_np import (
     _PAD,
     _VALUES,
+    N_CAMELS,
+    N_DICE,
     N_RACING,
     _children,
     board_keys,
     groups,
     move,
+    select_crazy,
     tile_table,
 )
 
 _SIDES = (CHEER, BOO)
+_SPACE_BITS = np.int64(1) << (4 * np.arange(N_CAMELS, dtype=np.int64))
 #: A row's tag (< 32: at most 15 spaces x 2 sides) and mask (< 2**15) in one key.
 _SIDE_BITS = 21
 
@@ -62,6 +66,23 @@ def _dests(
     # The stubs type an int16 broadcast sum as Any.
     landed: np.ndarray = dest
     return landed
+
+
+def _last_roll_keys(P: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """Before the last roll only where each camel stands matters, not the
+    stacking (the roll's landings are where a die's camel lands), plus the
+    crazy camel the grey die would move either way (R17, ``_children``): a
+    key of the spaces (4 bits each), the dice left and those two choices.
+    Boards equal in it give the same landings, so they merge too. Not with
+    CU-1 off: there whether a lone crazy unit wraps depends on the stack."""
+    key = ((P >> 3).astype(np.int64) - 1) @ _SPACE_BITS
+    key |= M.astype(np.int64) << (4 * N_CAMELS)
+    grey = np.flatnonzero((M >> GREY_DIE) & 1)
+    if len(grey):
+        on_white, on_black = select_crazy(P[grey])
+        crazy = (on_white - WHITE) | (on_black - WHITE) << 1
+        key[grey] |= crazy.astype(np.int64) << (4 * N_CAMELS + N_DICE)
+    return key
 
 
 def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
@@ -150,12 +171,15 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
         L = np.concatenate(parts_L)
         W = np.concatenate(parts_W)
         # Merge identical (board, dice left, tag, mask) rows.
-        # Two keys do not fit one int64: number the boards first (one
-        # argsort), then group (board number, tag, mask) with another.
-        order, starts = groups(board_keys(P, M))
-        board_no = np.zeros(len(order), dtype=np.int64)
-        board_no[starts[1:]] = 1
-        board_no[order] = np.cumsum(board_no)
+        if lone and rolled == pos.rolls - 1:
+            board_no = _last_roll_keys(P, M)
+        else:
+            # Two keys do not fit one int64: number the boards first (one
+            # argsort), then group (board number, tag, mask) with another.
+            order, starts = groups(board_keys(P, M))
+            board_no = np.zeros(len(order), dtype=np.int64)
+            board_no[starts[1:]] = 1
+            board_no[order] = np.cumsum(board_no)
         order, starts = groups((board_no << _SIDE_BITS) | (G.astype(np.int64) << 16) | L)
         heads = order[starts]
         W = np.add.reduceat(W[order], starts)
