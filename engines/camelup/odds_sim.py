@@ -81,7 +81,8 @@ def _crazy_is_black(Q: np.ndarray, black_shown: np.ndarray) -> np.ndarray:
     race of ``Q`` (camel-major, uint8) when it shows black (``black_shown``)."""
     crazy = Q[WHITE:]
     # uint8 wrap-around: 0 <= racer - (p + 1) < 7 - height is p < racer <= p | 7.
-    carries = ((Q[:N_RACING, None] - (crazy + 1)) < _ABOVE.take(crazy)).any(0)
+    above = (Q[:N_RACING, None] - (crazy + 1)) < _ABOVE.take(crazy)
+    carries = np.logical_or.reduce(above, axis=0)
     # One crazy camel right on the other: the upper one moves (R17 a);
     # else the one carrying racers, if only one does; else the colour shown.
     apart = crazy[0] - crazy[1]
@@ -119,7 +120,7 @@ def simulate(
         live = np.ones(width, dtype=bool)
         for step in range(N_DICE - 1):
             idx = at[step]
-            g = np.flatnonzero(grey_at[step])
+            g = grey_at[step].nonzero()[0]
             if len(g):
                 # The grey die's index points at white (GREY_DIE == WHITE).
                 black = _crazy_is_black(Q.take(g, axis=1), black_shown[step].take(g))
@@ -136,7 +137,7 @@ def simulate(
             # Over the line (R30) the unit goes to progress 0 or 17, where no
             # camel stands (no lift), so Q then holds the race's final keys.
             base = _BASE.take(dest)
-            lift = ((Q - base) < SLOT).sum(0, dtype=np.uint8)
+            lift = np.add.reduce((Q - base) < SLOT, axis=0, dtype=np.uint8)
             # Finished races stand still: their Q is their final ranking.
             Q += unit * ((base + lift - pc) * live)
             np.greater(live, _OFF.take(dest), out=live)
