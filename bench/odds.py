@@ -18,7 +18,9 @@ leg odds, ticket values, every spectator what-if, the 10,000-race estimate)
 at golden A with 6, 5 and 4 dice, as lines ``full analysis, golden A (start),
 6 dice: N ms`` (median CPU ms), next to the way it was computed before issue
 16 (one solve per what-if, a second solve for the race, ``odds_np.simulate``)
-timed in the same run.
+timed in the same run. That "before" is built from today's solver and
+reference simulator, which later work made faster too: to compare with the
+old code itself, run an older checkout's bench/odds.py in the same session.
 """
 
 from __future__ import annotations

@@ -414,7 +414,14 @@ def _sample_np(
     boards: Any, weights: Any, lone: bool, races: int, seed: int
 ) -> tuple[Any, Any, int]:
     rng = np.random.default_rng(seed)
-    starts = boards[rng.choice(len(boards), size=races, p=weights / weights.sum())]
+    # Systematic sampling of the leg-end boards: one race at each of ``races``
+    # evenly spaced points of the cumulative weight, after one random offset.
+    # Every board gets its share of the races to within one (a stratified
+    # sample: less spread than independent draws, see docs/performance.md),
+    # and it is much cheaper than rng.choice with probabilities.
+    cumulative = np.cumsum(weights)
+    points = (rng.random() + np.arange(races)) * (cumulative[-1] / races)
+    starts = boards[np.minimum(np.searchsorted(cumulative, points, side="right"), len(boards) - 1)]
     # The lean simulator plays the same races as odds_np.simulate, draw for draw.
     finals = odds_sim.simulate(starts, lone, rng)
     finished = finals[:, 0] >= 0

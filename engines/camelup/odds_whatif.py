@@ -25,29 +25,39 @@ from collections.abc import Sequence
 import numpy as np
 
 from engines.camelup.constants import SPACES
-from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, SLOT, Position
+from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, WHITE, Position
 from engines.camelup.odds_np import (
-    _KEY_SHIFT,
-    _MASK_SHIFT,
     _PAD,
     _VALUES,
+    N_CAMELS,
+    N_DICE,
     N_RACING,
     _children,
+    board_keys,
+    groups,
     move,
+    select_crazy,
     tile_table,
 )
 
 _SIDES = (CHEER, BOO)
+_SPACE_BITS = np.int64(1) << (4 * np.arange(N_CAMELS, dtype=np.int64))
+#: A row's tag (< 32: at most 15 spaces x 2 sides) and mask (< 2**15) in one key.
+_SIDE_BITS = 21
 
 
-def _dests(Pc: np.ndarray, cam: np.ndarray, d: np.ndarray, lone_ends: bool) -> np.ndarray:
-    """Where each (row, value 1-3) move lands before any tile acts (the
-    space that earns a tile its coin, R23), wrapped for a lone crazy unit
-    when CU-1 is off; off-track values stay off the track."""
-    pc = Pc[np.arange(len(Pc)), cam]
+def _dests(
+    P: np.ndarray, rows: np.ndarray, cam: np.ndarray, d: np.ndarray, lone_ends: bool
+) -> np.ndarray:
+    """Where each (row ``rows[q]`` of ``P``, value 1-3) move lands before any
+    tile acts (the space that earns a tile its coin, R23), wrapped for a lone
+    crazy unit when CU-1 is off; off-track values stay off the track."""
+    # Only the moving camel's place matters, unless a unit may wrap.
+    pc = P[rows, cam]
     sc = pc >> 3
     dest = sc[:, None] + d[:, None] * _VALUES[None, :]
     if not lone_ends:
+        Pc = P[rows]
         S = Pc >> 3
         unit = (S == sc[:, None]) & (Pc >= pc[:, None])
         lone = ~unit[:, :N_RACING].any(1)[:, None]
@@ -56,6 +66,23 @@ def _dests(Pc: np.ndarray, cam: np.ndarray, d: np.ndarray, lone_ends: bool) -> n
     # The stubs type an int16 broadcast sum as Any.
     landed: np.ndarray = dest
     return landed
+
+
+def _last_roll_keys(P: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """Before the last roll only where each camel stands matters, not the
+    stacking (the roll's landings are where a die's camel lands), plus the
+    crazy camel the grey die would move either way (R17, ``_children``): a
+    key of the spaces (4 bits each), the dice left and those two choices.
+    Boards equal in it give the same landings, so they merge too. Not with
+    CU-1 off: there whether a lone crazy unit wraps depends on the stack."""
+    key = ((P >> 3).astype(np.int64) - 1) @ _SPACE_BITS
+    key |= M.astype(np.int64) << (4 * N_CAMELS)
+    grey = np.flatnonzero((M >> GREY_DIE) & 1)
+    if len(grey):
+        on_white, on_black = select_crazy(P[grey])
+        crazy = (on_white - WHITE) | (on_black - WHITE) << 1
+        key[grey] |= crazy.astype(np.int64) << (4 * N_CAMELS + N_DICE)
+    return key
 
 
 def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
@@ -98,7 +125,7 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
         Lc = np.repeat(L[rows], len(_VALUES))
         last = rolled == pos.rolls
         if last:
-            dest = _dests(P[rows], cam, d, lone).ravel()
+            dest = _dests(P, rows, cam, d, lone).ravel()
         else:
             moved = move(P[rows], cam, d, _VALUES[None, :], table, lone, G[rows])
             dest = moved.hit_space
@@ -144,16 +171,18 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
         L = np.concatenate(parts_L)
         W = np.concatenate(parts_W)
         # Merge identical (board, dice left, tag, mask) rows.
-        board_key = ((P.astype(np.int64) - SLOT) << _KEY_SHIFT).sum(1) | (
-            M.astype(np.int64) << _MASK_SHIFT
-        )
-        side_key = (G.astype(np.int64) << 32) | L.astype(np.int64)
-        order = np.lexsort((board_key, side_key))
-        bk, sk = board_key[order], side_key[order]
-        start = np.ones(len(order), dtype=bool)
-        start[1:] = (bk[1:] != bk[:-1]) | (sk[1:] != sk[:-1])
-        heads = order[start]
-        W = np.add.reduceat(W[order], np.flatnonzero(start))
+        if lone and rolled == pos.rolls - 1:
+            board_no = _last_roll_keys(P, M)
+        else:
+            # Two keys do not fit one int64: number the boards first (one
+            # argsort), then group (board number, tag, mask) with another.
+            order, starts = groups(board_keys(P, M))
+            board_no = np.zeros(len(order), dtype=np.int64)
+            board_no[starts[1:]] = 1
+            board_no[order] = np.cumsum(board_no)
+        order, starts = groups((board_no << _SIDE_BITS) | (G.astype(np.int64) << 16) | L)
+        heads = order[starts]
+        W = np.add.reduceat(W[order], starts)
         P, M, G, L = P[heads], M[heads], G[heads], L[heads]
     out = []
     for j, (s, _) in enumerate(targets, start=1):

@@ -75,3 +75,22 @@ def test_analyse_equals_its_parts(seed: int) -> None:
         ],
         "race": odds.race_odds(board, options, races=400, seed=seed).as_dict(),
     }
+
+
+def test_leg_draws_are_uniform_orders_and_faces() -> None:
+    # Both simulators draw from leg_draws, so the test above cannot see a
+    # bias in it: check the decoding is one to one and the draws fair.
+    orders = {tuple(col) for col in odds_sim._ORDERS.T}
+    assert len(orders) == 720 and all(len(set(o)) == 5 for o in orders)
+    assert len({tuple(col) for col in odds_sim._FACES.T}) == 6**5
+    order, faces = odds_sim.leg_draws(np.random.default_rng(3), 60_000)
+    assert order.shape == faces.shape == (5, 60_000)
+    for step in range(5):
+        # Each die rolled at each step with chance 1/6; each face 1/6 (R12, R13).
+        for counts in (np.bincount(order[step], minlength=6), np.bincount(faces[step])):
+            assert len(counts) == 6 and np.all(np.abs(counts - 10_000) < 500)
+    # Die and face at one step, and faces at two steps, are independent.
+    joint = np.bincount(order[0].astype(int) * 6 + faces[0], minlength=36)
+    assert np.all(np.abs(joint - 60_000 / 36) < 250)
+    joint = np.bincount(faces[1].astype(int) * 6 + faces[4], minlength=36)
+    assert np.all(np.abs(joint - 60_000 / 36) < 250)
