@@ -75,7 +75,11 @@ def _index(game: str | None, status: int = 200) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["tablemate.assets"] = Assets(WEB)
+    from server.api import game_info
+
+    # The engines are fixed for the life of the process, and so is their list.
+    games = {"games": [game_info(e) for e in app.extensions["tablemate"].engines()]}
+    app.extensions["tablemate.assets"] = Assets(WEB, games)
     for key, value in {
         "COMPRESS_ALGORITHM": ["br", "gzip"],
         "COMPRESS_MIN_SIZE": 500,  # below that, the headers cost more than they save
