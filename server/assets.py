@@ -168,8 +168,8 @@ class Assets:
         on an import chain). A table screen also gets its game's module graph
         and stylesheet; the home screen gets neither. Every page carries the
         game list and, first in its head (a classic script waits for the
-        stylesheets above it), the boot script that asks for a table's
-        snapshot while the modules download."""
+        stylesheets above it), the import map and the boot script that asks
+        for a table's snapshot while the modules download."""
         html = self.files["/index.html"].body.decode("utf-8")
         html = re.sub(r'(href|src)="(/[^"?#]*)"',
                       lambda m: f'{m.group(1)}="{self.versioned(m.group(2))}"', html)
@@ -181,12 +181,14 @@ class Assets:
             if f"/games/{game}.css" in self.files:
                 hints.append(f'<link rel="preload" href="{self.versioned(f"/games/{game}.css")}" as="style">')
         hints += [f'<link rel="modulepreload" href="{self.versioned(m)}">' for m in modules if m != "/app.js"]
-        head = f'<script type="importmap">{self.import_map}</script>\n  ' + "\n  ".join(hints) + "\n  "
+        head = "\n  ".join(hints) + "\n  "
         if self.games_block:
             head += f'<script type="application/json" id="games-data">{self.games_block}</script>\n  '
         at = html.index('<script type="module"')
         html = html[:at] + head + html[at:]
+        # The map before any module is asked for; the boot script reads it.
+        first = f'<script type="importmap">{self.import_map}</script>\n  '
         if self.boot:
-            at = html.index("<link")
-            html = html[:at] + f"<script>{self.boot}</script>\n  " + html[at:]
-        return html.encode()
+            first += f"<script>{self.boot}</script>\n  "
+        at = html.index("<link")
+        return (html[:at] + first + html[at:]).encode()

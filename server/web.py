@@ -133,4 +133,5 @@ def init_app(app: Flask) -> None:
         # Only the URL naming this very content may be kept for good; an old
         # or missing ?v= gets the current file, revalidated.
         fresh = request.args.get("v") == asset.digest and a.is_app_file(path)
+        security.mark_subresource()
         return _send(asset.body, asset.mimetype, asset.digest, IMMUTABLE if fresh else "no-cache")

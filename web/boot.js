@@ -5,10 +5,38 @@
 // fetchSnapshot takes this answer, once, if it asks for the same table with
 // the same seat; otherwise it is never used. A classic script, no imports:
 // the key names are those of tokens.js and screens/session.js.
+//
+// A tab that kept its last snapshot needs no request, but its page may be
+// the worker's copy of the home page, which preloads no table screen: the
+// table's and its game's modules and stylesheet are asked for now, so they
+// do not come one import at a time.
 (() => {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (!m || typeof fetch !== 'function' || typeof AbortController !== 'function') return;
   const table = m[1];
+  /** @param {unknown} game */
+  const warm = (game) => {
+    /** @type {Record<string, string>} */
+    let urls = {};
+    try {
+      urls = JSON.parse(document.querySelector('script[type="importmap"]')?.textContent || '{}').imports || {};
+    } catch { return; }
+    /** @param {string} path @param {string} rel @param {string} [as] */
+    const hint = (path, rel, as) => {
+      if (!urls[path]) return;
+      const link = document.createElement('link');
+      link.rel = rel;
+      if (as) link.as = as;
+      link.href = urls[path];
+      document.head.append(link);
+    };
+    hint('/screens/session.js', 'modulepreload');
+    hint('/screens/table.js', 'modulepreload');
+    if (typeof game === 'string' && /^[a-z][a-z0-9_]{0,40}$/.test(game)) {
+      hint(`/games/${game}.js`, 'modulepreload');
+      hint(`/games/${game}.css`, 'preload', 'style');
+    }
+  };
   /** @type {string|null} */
   let token = null;
   if (new URLSearchParams(location.search).get('view') !== 'spectator') {
@@ -19,7 +47,10 @@
       // The tab opens on the last snapshot it showed and the socket brings
       // the current one: nothing here would be waited for.
       const kept = JSON.parse(sessionStorage.getItem(`tablemate.snapshot.${table}`) || 'null');
-      if (token && kept && kept.snap && kept.token === token) return;
+      if (token && kept && kept.snap && kept.token === token) {
+        warm(kept.snap.game);
+        return;
+      }
     } catch { /* storage blocked: ask anyway */ }
   }
   /** @type {Record<string, string>} */
