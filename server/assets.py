@@ -24,8 +24,9 @@ from pathlib import Path
 # Files in web/ that are tooling or notes, not part of the app.
 _NOT_APP = (".py", ".md")
 # index.html is rendered per screen and sw.js carries the version itself: both
-# must be revalidated on every visit, so neither gets a versioned URL.
-_UNVERSIONED = ("/index.html", "/sw.js")
+# must be revalidated on every visit, so neither gets a versioned URL. boot.js
+# is written into index.html itself (it must run before anything downloads).
+_UNVERSIONED = ("/index.html", "/sw.js", "/boot.js")
 _STATIC_IMPORT = re.compile(
     r"""^\s*(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]""", re.M)
 # The one line of web/sw.js the server fills in (see there).
@@ -69,10 +70,37 @@ def static_imports(source: str, path: str) -> list[str]:
     return out
 
 
-class Assets:
-    """Everything under ``root`` that the app serves, hashed."""
+def _script_hash(source: str) -> str:
+    """The CSP source that allows exactly this inline script."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(source.encode()).digest()).decode()}'"
 
-    def __init__(self, root: Path) -> None:
+
+def _inline_script(source: str) -> str:
+    """A script's source as written into every page: without its comment
+    lines and indentation, which every first visit would download.
+
+    >>> _inline_script("// why\\n(() => {\\n  /** @type {number} */\\n  const a = 1; // kept\\n})();\\n")
+    '(() => {\\nconst a = 1; // kept\\n})();'
+    """
+    # Safe for boot.js, which holds no string across lines.
+    lines = (line.strip() for line in source.splitlines())
+    return "\n".join(line for line in lines
+                     if line and not line.startswith("//") and not (line.startswith("/*") and line.endswith("*/")))
+
+
+def _data_block(data: object) -> str:
+    """JSON as the text of a ``<script type="application/json">``: never
+    executed (no CSP hash needed), and no ``</script>`` can end it early."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
+
+
+class Assets:
+    """Everything under ``root`` that the app serves, hashed. ``games`` is
+    what GET /api/games answers: written into every page, so no screen waits
+    a round trip for it, and part of the version, so a cached page never
+    keeps an old game list."""
+
+    def __init__(self, root: Path, games: object = None) -> None:
         self.root = root
         self.files: dict[str, Asset] = {}
         for p in sorted(root.rglob("*")):
@@ -89,12 +117,14 @@ class Assets:
         app_files = [a for path, a in self.files.items() if self.is_app_file(path)]
         # One version for the whole shell: any changed file changes it, and so
         # changes sw.js, which is how a phone learns of a deploy.
-        self.version = _digest("\n".join(f"{a.path} {a.digest}" for a in app_files).encode())
+        self.games_block = "" if games is None else _data_block(games)
+        self.version = _digest("\n".join([*(f"{a.path} {a.digest}" for a in app_files), self.games_block]).encode())
         self.import_map = json.dumps(
             {"imports": {a.path: a.url for a in app_files if a.path.endswith((".js", ".css", ".json"))}},
             separators=(",", ":"), sort_keys=True)
-        map_hash = base64.b64encode(hashlib.sha256(self.import_map.encode()).digest()).decode()
-        self.import_map_csp = f"'sha256-{map_hash}'"
+        self.import_map_csp = _script_hash(self.import_map)
+        self.boot = _inline_script(self.files["/boot.js"].body.decode("utf-8")) if "/boot.js" in self.files else ""
+        self.boot_csp = _script_hash(self.boot)
         sw = self.files["/sw.js"].body.decode("utf-8")
         if SW_MARKER not in sw:
             raise RuntimeError(f"web/sw.js lost its build line: {SW_MARKER!r}")
@@ -126,16 +156,20 @@ class Assets:
         return list(seen)
 
     def csp(self, base: str) -> str:
-        """``base`` with the import map's hash allowed (it is an inline script)."""
+        """``base`` with the import map and the boot script allowed by their
+        hashes (they are inline scripts)."""
         if _SCRIPT_SRC not in base:
             raise RuntimeError("the CSP has no script-src 'self' to extend")
-        return base.replace(_SCRIPT_SRC, f"{_SCRIPT_SRC} {self.import_map_csp}", 1)
+        return base.replace(_SCRIPT_SRC, f"{_SCRIPT_SRC} {self.import_map_csp} {self.boot_csp}", 1)
 
     def index_html(self, game: str | None = None) -> bytes:
         """index.html for one screen: versioned links, the import map, and a
         modulepreload for every module that screen imports (so no screen waits
         on an import chain). A table screen also gets its game's module graph
-        and stylesheet; the home screen gets neither."""
+        and stylesheet; the home screen gets neither. Every page carries the
+        game list and, first in its head (a classic script waits for the
+        stylesheets above it), the import map and the boot script that asks
+        for a table's snapshot while the modules download."""
         html = self.files["/index.html"].body.decode("utf-8")
         html = re.sub(r'(href|src)="(/[^"?#]*)"',
                       lambda m: f'{m.group(1)}="{self.versioned(m.group(2))}"', html)
@@ -147,6 +181,14 @@ class Assets:
             if f"/games/{game}.css" in self.files:
                 hints.append(f'<link rel="preload" href="{self.versioned(f"/games/{game}.css")}" as="style">')
         hints += [f'<link rel="modulepreload" href="{self.versioned(m)}">' for m in modules if m != "/app.js"]
-        head = f'<script type="importmap">{self.import_map}</script>\n  ' + "\n  ".join(hints) + "\n  "
+        head = "\n  ".join(hints) + "\n  "
+        if self.games_block:
+            head += f'<script type="application/json" id="games-data">{self.games_block}</script>\n  '
         at = html.index('<script type="module"')
-        return (html[:at] + head + html[at:]).encode()
+        html = html[:at] + head + html[at:]
+        # The map before any module is asked for; the boot script reads it.
+        first = f'<script type="importmap">{self.import_map}</script>\n  '
+        if self.boot:
+            first += f"<script>{self.boot}</script>\n  "
+        at = html.index("<link")
+        return (html[:at] + first + html[at:]).encode()

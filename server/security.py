@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 
 _CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
@@ -110,17 +110,30 @@ def origin_ok() -> bool:
     return urlsplit(origin).netloc == expected
 
 
+def mark_subresource() -> None:
+    """This response is a script, stylesheet, image or data file of the app
+    (never a page or a worker): the headers that govern a document (what it
+    may load, who may frame it, which devices it may use, its window group)
+    do nothing on it, and over HTTP/1.1 they cost ~0.7 KB on each of a
+    screen's dozens of files. Those that matter for a file stay: nosniff,
+    the referrer policy (a stylesheet's own requests follow it) and HSTS."""
+    g.subresource = True
+
+
 def set_headers(resp: Response) -> Response:
     h: Any = resp.headers
     public = current_app.config["PUBLIC_URL"]
-    h.setdefault("Content-Security-Policy", csp(public))
+    document = not g.get("subresource", False)
+    if document:
+        h.setdefault("Content-Security-Policy", csp(public))
     if request.is_secure or (public or "").startswith("https://"):
         h.setdefault("Strict-Transport-Security", HSTS)
     h.setdefault("X-Content-Type-Options", "nosniff")
     h.setdefault("Referrer-Policy", "no-referrer")
-    h.setdefault("X-Frame-Options", "DENY")
-    h.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=(), accelerometer=(self), gyroscope=(self)")
-    h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    if document:
+        h.setdefault("X-Frame-Options", "DENY")
+        h.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=(), accelerometer=(self), gyroscope=(self)")
+        h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
     if request.path.startswith("/api/"):
         h.setdefault("Cache-Control", "no-store")
     return resp

@@ -75,7 +75,11 @@ def _index(game: str | None, status: int = 200) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["tablemate.assets"] = Assets(WEB)
+    from server.api import game_info
+
+    # The engines are fixed for the life of the process, and so is their list.
+    games = {"games": [game_info(e) for e in app.extensions["tablemate"].engines()]}
+    app.extensions["tablemate.assets"] = Assets(WEB, games)
     for key, value in {
         "COMPRESS_ALGORITHM": ["br", "gzip"],
         "COMPRESS_MIN_SIZE": 500,  # below that, the headers cost more than they save
@@ -129,4 +133,5 @@ def init_app(app: Flask) -> None:
         # Only the URL naming this very content may be kept for good; an old
         # or missing ?v= gets the current file, revalidated.
         fresh = request.args.get("v") == asset.digest and a.is_app_file(path)
+        security.mark_subresource()
         return _send(asset.body, asset.mimetype, asset.digest, IMMUTABLE if fresh else "no-cache")

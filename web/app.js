@@ -29,6 +29,22 @@ let current = null;
 /** @type {Promise<GameInfo[]>|null} */
 let gamesPromise = null;
 
+/**
+ * The game list the server wrote into index.html (what GET /api/games
+ * answers, fixed for the life of the deploy): no round trip before the home
+ * can offer Create. Null on a page without it.
+ * @returns {GameInfo[]|null}
+ */
+function pageGames() {
+  const el = document.getElementById('games-data');
+  try {
+    const data = el && JSON.parse(el.textContent || '');
+    return data && Array.isArray(data.games) ? data.games : null;
+  } catch {
+    return null;
+  }
+}
+
 /** @type {App} */
 const app = {
   navigate(path, opts = {}) {
@@ -38,7 +54,8 @@ const app = {
   },
   games() {
     if (!gamesPromise) {
-      gamesPromise = api('/api/games').then((d) => (d && d.games) || []);
+      const inPage = pageGames();
+      gamesPromise = inPage ? Promise.resolve(inPage) : api('/api/games').then((d) => (d && d.games) || []);
       gamesPromise.catch(() => { gamesPromise = null; });
     }
     return gamesPromise;

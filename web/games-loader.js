@@ -3,6 +3,7 @@
 // screen: a failed download is retried, then the game area says so and offers
 // a retry. Only a game the app has no module for gets games/generic.js.
 
+import { loadCss } from './games/shared.js';
 import { addStrings } from './i18n.js';
 import { h } from './ui.js';
 
@@ -34,16 +35,16 @@ const cache = new Map();
 export const RETRY_DELAYS_MS = [400, 1500];
 
 /**
- * Whether the app ships a module for this game: the server's import map names
- * every app file. Null when there is no map (the page was not served by it).
- * @param {string} name
+ * Whether the app ships this file: the server's import map names every app
+ * file. Null when there is no map (the page was not served by it).
+ * @param {string} path
  * @returns {boolean|null}
  */
-function shipped(name) {
+function shipped(path) {
   const map = document.querySelector('script[type="importmap"]');
   if (!map) return null;
   try {
-    return `/games/${name}.js` in (JSON.parse(map.textContent || '{}').imports || {});
+    return path in (JSON.parse(map.textContent || '{}').imports || {});
   } catch {
     return null;
   }
@@ -121,7 +122,10 @@ export function loadGame(name) {
   let p = cache.get(name);
   if (!p) {
     const safe = /^[a-z][a-z0-9_]{0,40}$/.test(name);
-    const known = safe ? shipped(name) : false;
+    const known = safe ? shipped(`/games/${name}.js`) : false;
+    // The stylesheet, which the game's screen waits for, comes in while the
+    // module downloads and runs, not after.
+    if (known && shipped(`/games/${name}.css`)) loadCss(name);
     /** @type {Promise<any>} */
     let tryGame;
     if (!safe || known === false) tryGame = import('./games/generic.js');

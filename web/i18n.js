@@ -97,8 +97,20 @@ export function tn(key, count, params) {
  * @param {Lang} [l]
  */
 export function num(n, opts, l = lang) {
-  return n.toLocaleString(l === 'ko' ? 'ko-KR' : 'en-US', opts);
+  // What n.toLocaleString(locale, opts) does, without building a new
+  // formatter each time: that took ~0.3 s of a Camel Up table's first render
+  // on a slow phone.
+  const key = `${l} ${opts ? JSON.stringify(opts) : ''}`;
+  let fmt = formats.get(key);
+  if (!fmt) {
+    fmt = new Intl.NumberFormat(l === 'ko' ? 'ko-KR' : 'en-US', opts);
+    formats.set(key, fmt);
+  }
+  return fmt.format(n);
 }
+
+/** @type {Map<string, Intl.NumberFormat>} */
+const formats = new Map();
 
 // Korean readings of what a word may end in, as "has a final consonant" and
 // "that consonant is ㄹ" (으로/로 treats ㄹ like a vowel). 0: none, 1: one, 2: ㄹ.

@@ -95,6 +95,21 @@ export function whenBack(fn) {
 }
 
 /**
+ * The response to this very GET if index.html's boot script (web/boot.js)
+ * started it before the modules ran; taken once, so a later ask is fresh.
+ * @param {string} path
+ * @param {string|null} token
+ * @returns {Promise<Response>|null}
+ */
+function takeEarly(path, token) {
+  const w = /** @type {{tablemateEarly?: {path: string, token: string|null, response: Promise<Response>}|null}} */ (/** @type {unknown} */ (window));
+  const early = w.tablemateEarly;
+  if (!early || early.path !== path || early.token !== token) return null;
+  w.tablemateEarly = null;
+  return early.response;
+}
+
+/**
  * @param {string} path
  * @param {{method?: string, body?: unknown, token?: string|null}} [opts]
  * @returns {Promise<any>}
@@ -110,14 +125,14 @@ export async function api(path, opts = {}) {
   const abort = typeof AbortController === 'function' ? new AbortController() : null;
   const timer = abort ? window.setTimeout(() => abort.abort(), HTTP_TIMEOUT_MS) : 0;
   try {
-    res = await fetch(path, {
+    res = await ((method === 'GET' && body === undefined && takeEarly(path, token || null)) || fetch(path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
       credentials: 'same-origin',
       signal: abort ? abort.signal : undefined,
-    });
+    }));
   } catch {
     if (!liveCount) setConnection('offline');
     throw new ApiError(0, 'network', 'The server could not be reached.');

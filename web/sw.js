@@ -29,9 +29,28 @@ sw.addEventListener('install', (event) => {
     // the page is revalidated. addAll is all or nothing: a half-filled cache
     // never becomes the shell, the browser retries on a later visit.
     await cache.addAll(Object.values(FILES).map((url) => new Request(url, { cache: url === '/' ? 'no-cache' : 'default' })));
+    await routeFilesToCache(/** @type {any} */ (event));
     if (!sw.registration.active) await sw.skipWaiting();
   })());
 });
+
+/**
+ * Where the browser has static routing (Chrome 123+), a versioned file is
+ * answered from this version's cache by the browser itself, without running
+ * this script's fetch handler once per file: a table's ~40 modules cost the
+ * page's main thread far less. A miss goes to the network; elsewhere the
+ * fetch handler below does the same job.
+ * @param {{addRoutes?: (rules: unknown) => Promise<void>}} event
+ */
+async function routeFilesToCache(event) {
+  if (typeof event.addRoutes !== 'function' || typeof URLPattern !== 'function') return;
+  try {
+    await event.addRoutes({
+      condition: { urlPattern: new URLPattern({ pathname: '/*', search: 'v=*' }) },
+      source: { cacheName: CACHE },
+    });
+  } catch { /* an older form of the API: the fetch handler serves them */ }
+}
 
 sw.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') sw.skipWaiting();

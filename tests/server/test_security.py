@@ -24,6 +24,35 @@ def test_security_headers_and_csp(client) -> None:
     assert client.get("/api/games").headers["Cache-Control"] == "no-store"
 
 
+DOCUMENT_ONLY = ("Content-Security-Policy", "X-Frame-Options", "Permissions-Policy", "Cross-Origin-Opener-Policy")
+
+
+@pytest.mark.parametrize("path", ["/", "/sw.js", "/t/NOPE12", "/nowhere", "/api/games"])
+def test_pages_workers_and_the_api_carry_every_header(client, path) -> None:
+    r = client.get(path)
+    for name in (*DOCUMENT_ONLY, "X-Content-Type-Options", "Referrer-Policy"):
+        assert name in r.headers, (path, name)
+
+
+@pytest.mark.parametrize("path", ["/app.js", "/style.css", "/i18n/en.json", "/icons/icon-48.png", "/manifest.webmanifest"])
+def test_app_files_carry_only_the_headers_that_act_on_a_file(client, path) -> None:
+    r = client.get(path)
+    assert r.status_code == 200
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert r.headers["Referrer-Policy"] == "no-referrer"
+    assert not [name for name in DOCUMENT_ONLY if name in r.headers], path
+
+
+def test_app_files_keep_hsts_behind_https(app) -> None:
+    before = app.config["PUBLIC_URL"]
+    app.config["PUBLIC_URL"] = "https://t.example"
+    try:
+        r = app.test_client().get("/app.js")
+    finally:
+        app.config["PUBLIC_URL"] = before
+    assert r.headers["Strict-Transport-Security"].startswith("max-age=")
+
+
 def test_request_size_is_limited(client) -> None:
     r = client.post("/api/tables", data=json.dumps({"game": "toy", "name": "x" * 100_000}),
                     content_type="application/json")

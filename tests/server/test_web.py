@@ -4,7 +4,9 @@ revalidated, and the worker's precache list naming files that exist."""
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -128,7 +130,8 @@ def test_import_map_covers_every_module_and_is_allowed_by_the_csp(client, assets
     m = re.search(r'<script type="importmap">(.*?)</script>', html)
     assert m, "index.html has an import map"
     imports = json.loads(m.group(1))["imports"]
-    modules = {p for p in assets.files if p.endswith(".js") and p != "/sw.js"}
+    # sw.js carries its own version; boot.js is written into the page itself.
+    modules = {p for p in assets.files if p.endswith(".js") and p not in {"/sw.js", "/boot.js"}}
     assert modules <= set(imports)
     for path, url in imports.items():
         assert url == assets.versioned(path)
@@ -138,12 +141,40 @@ def test_import_map_covers_every_module_and_is_allowed_by_the_csp(client, assets
     assert f'src="{assets.versioned("/app.js")}"' in html
 
 
+def test_boot_script_runs_first_and_is_allowed_by_the_csp(client, assets) -> None:
+    resp = client.get("/", headers={"Accept-Encoding": "identity"})
+    html = resp.data.decode()
+    scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
+    assert scripts == [assets.boot] and "tablemateEarly" in assets.boot
+    assert html.index("<script>") < html.index("<link"), "before the stylesheet, which a classic script waits for"
+    digest = base64.b64encode(hashlib.sha256(assets.boot.encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in resp.headers["Content-Security-Policy"]
+    assert "/boot.js" not in sw_build(client)["files"], "not a file of its own in the shell"
+
+
+@pytest.mark.parametrize("page", ["/", "table"])
+def test_every_page_carries_the_game_list(client, table, page) -> None:
+    url = f"/t/{table[0].table}" if page == "table" else "/"
+    html = client.get(url, headers={"Accept-Encoding": "identity"}).data.decode()
+    m = re.search(r'<script type="application/json" id="games-data">(.*?)</script>', html, re.S)
+    assert m, "the game list is in the page"
+    assert json.loads(m.group(1)) == client.get("/api/games").json
+
+
+def test_game_list_is_escaped_and_part_of_the_version(tmp_path: Path) -> None:
+    plain = Assets(WEB, {"games": [{"name": "a"}]})
+    sneaky = Assets(WEB, {"games": [{"name": "</script><script>alert(1)</script>"}]})
+    assert plain.version != sneaky.version, "a changed game list is a new worker"
+    assert "</script><script>" not in sneaky.index_html().decode()
+    assert json.loads(sneaky.games_block)["games"][0]["name"].startswith("</script>")
+
+
 def test_every_precache_entry_exists_and_is_served(client) -> None:
     build = sw_build(client)
     files = build["files"]
     assert re.fullmatch(r"[0-9a-f]{12}", build["version"])
     on_disk = {"/" + p.relative_to(WEB).as_posix() for p in WEB.rglob("*") if p.is_file()}
-    app_files = {f for f in on_disk if not f.endswith((".py", ".md")) and f not in {"/sw.js", "/index.html"}}
+    app_files = {f for f in on_disk if not f.endswith((".py", ".md")) and f not in {"/sw.js", "/index.html", "/boot.js"}}
     assert set(files) == app_files | {"/"}
     for path, url in files.items():
         resp = client.get(url)

@@ -411,12 +411,28 @@ export function homeScreen(root, app) {
     h('section', { class: 'card', 'aria-labelledby': 'home-join' }, h('h2', { id: 'home-join', t: 'home.join_title' }), joinForm),
   );
 
-  // The game list comes from /api/games alone (titles, players, option
+  // The game list is what /api/games answers (titles, players, option
   // schemas; labels are in web/i18n), so the home never loads a game module.
-  // Without it the page keeps trying: on the browser's "online" and on a
-  // backoff timer, since a phone may be "online" on a network that is not.
+  // The server writes it into the page; without it the page asks and keeps
+  // trying: on the browser's "online" and on a backoff timer, since a phone
+  // may be "online" on a network that is not.
   let alive = true;
   let loaded = false;
+  // A page from the worker has its list offline too, but no table is made
+  // without the server: Create waits until the phone is back.
+  /** @type {(() => void)|null} */
+  let stopWaiting = null;
+  const waitForNetwork = () => {
+    if (!alive || stopWaiting || navigator.onLine !== false) return;
+    createBtn.disabled = true;
+    showError({ code: 'network', message: 'The server could not be reached.' });
+    stopWaiting = whenBack(() => {
+      stopWaiting = null;
+      if (!alive) return;
+      clearError();
+      createBtn.disabled = games.length === 0;
+    });
+  };
   let failed = false;
   let retryTimer = 0;
   let retryDelay = 2000;
@@ -432,6 +448,7 @@ export function homeScreen(root, app) {
       createBtn.disabled = games.length === 0;
       noGames.hidden = games.length > 0;
       showGame();
+      waitForNetwork();
     }).catch((e) => {
       if (!alive || loaded) return;
       // Said once (and it buzzes): the retries after it are quiet; the page
@@ -444,7 +461,9 @@ export function homeScreen(root, app) {
     });
   };
   const onOnline = () => { if (!loaded) { retryDelay = 2000; loadGames(); } };
+  const onOffline = () => { if (loaded) waitForNetwork(); };
   window.addEventListener('online', onOnline);
+  window.addEventListener('offline', onOffline);
   loadGames();
 
   const offLang = onLangChange(relabel);
@@ -453,6 +472,8 @@ export function homeScreen(root, app) {
       alive = false;
       clearTimeout(retryTimer);
       window.removeEventListener('online', onOnline);
+      window.removeEventListener('offline', onOffline);
+      if (stopWaiting) stopWaiting();
       offLang();
     },
   };
