@@ -203,6 +203,26 @@ function actionBody(action, opts) {
   };
 }
 
+/**
+ * Whether two snapshots say the same (a socket's `state` frame carries a `type`,
+ * and HTTP and the socket order keys differently).
+ * @param {any} a @param {any} b @returns {boolean}
+ */
+export function sameSnapshot(a, b) {
+  return sameJson(a, b, true);
+}
+
+/** @param {any} a @param {any} b @param {boolean} [top] @returns {boolean} */
+function sameJson(a, b, top = false) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  const keys = Object.keys(a).filter((k) => !(top && k === 'type'));
+  if (keys.length !== Object.keys(b).filter((k) => !(top && k === 'type')).length) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
+}
+
 /** @param {string} table @param {string|null} token @returns {Promise<Snapshot>} */
 export function fetchSnapshot(table, token) {
   return api(`/api/tables/${encodeURIComponent(table)}`, { token });
@@ -309,6 +329,10 @@ export class Live {
   /** Accepts a snapshot from any source if it is not older than the one we have. @param {Snapshot} snap */
   accept(snap) {
     if (!snap || typeof snap.version !== 'number' || snap.version < this.version) return;
+    // The socket's first frame repeats the snapshot the screen was just drawn
+    // from (the HTTP one, same version): drawing it again was a whole render on
+    // a slow phone, the longest task of a table's first load.
+    if (this.last && snap.version === this.version && sameSnapshot(snap, this.last)) return;
     this.version = snap.version;
     this.last = snap;
     this.opts.onState(snap);

@@ -1,0 +1,51 @@
+"""``web/net.js``: the live connection draws a snapshot once. The socket's first
+``state`` frame repeats the HTTP snapshot the screen was drawn from (same
+version, a ``type`` field, other key order), and is not drawn again; anything
+that differs is."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import skip_or_fail
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE = shutil.which("node")
+
+_JS = """
+import { Live, sameSnapshot } from './web/net.js';
+const http = {version: 4, status: 'playing', players: [{id: 'p1', name: '민준', connected: true}],
+              view: {board: {a: [1, 2]}, me: 'p1'}, legal: [{type: 'roll'}]};
+// The socket's frame: a type, the keys in another order.
+const frame = {type: 'state', legal: [{type: 'roll'}], view: {me: 'p1', board: {a: [1, 2]}},
+               players: [{name: '민준', id: 'p1', connected: true}], status: 'playing', version: 4};
+const moved = {...frame, view: {me: 'p1', board: {a: [2, 1]}}};
+const drawn = [];
+const live = new Live({table: 't', token: null, onState: (s) => drawn.push(s.version),
+                       onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+live.accept(http);
+live.accept(frame);        // the same snapshot again: not drawn
+live.accept(moved);        // same version, other content (a resync after an outage): drawn
+live.accept({...moved, version: 5});
+live.accept(http);         // older: never drawn
+process.stdout.write(JSON.stringify({
+  drawn,
+  same: sameSnapshot(frame, http),
+  differs: [sameSnapshot(moved, http), sameSnapshot({...frame, extra: 1}, http),
+            sameSnapshot({...frame, players: []}, http), sameSnapshot({...frame, view: null}, http)],
+}));
+"""
+
+
+def test_a_repeated_snapshot_is_not_drawn_again() -> None:
+    if not NODE:
+        skip_or_fail("node not found (the web/ checks need it)")
+    out = subprocess.run([NODE, "--input-type=module", "-e", _JS], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, check=True, env={"PATH": ""})
+    got = json.loads(out.stdout)
+    assert got["drawn"] == [4, 4, 5]
+    assert got["same"] is True
+    assert got["differs"] == [False, False, False, False]
