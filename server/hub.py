@@ -136,6 +136,11 @@ class Connection:
             if fd is None:
                 self.ws.send(payload.decode())
             else:
+                if self.ws.sock.fileno() != fd:
+                    # Closed (a closed socket's number is -1), so the number may
+                    # now be another connection's: never write to it.
+                    self.open = False
+                    return
                 frame = short_text_frame(payload)
                 if os.write(fd, frame) != len(frame):
                     # Half a frame on the wire: this stream cannot go on.

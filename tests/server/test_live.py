@@ -186,3 +186,29 @@ def test_the_heartbeat_frame_is_a_whole_text_frame() -> None:
         (Opcode.TEXT, payload.decode(), True, True)] * 2
     with pytest.raises(ValueError):
         short_text_frame(b"x" * 126)
+
+
+def test_the_hub_beats_a_socket_with_one_write_and_never_a_closed_one() -> None:
+    """The heartbeat writes a whole frame to the socket's descriptor without
+    blocking; once the socket is closed its number may be another connection's,
+    so the beat stops there instead of writing."""
+    import socket
+
+    from server.hub import Connection
+
+    server_side, phone = socket.socketpair()
+    server_side.setblocking(False)  # as gevent's sockets are underneath
+
+    class WS:
+        connected = True
+        sock = server_side
+
+    conn = Connection(WS(), "t", "p1", "token")
+    assert conn.fd == server_side.fileno()
+    conn.sent_version = 7
+    conn.beat(conn.fd)
+    assert phone.recv(100) == b'\x81\x1b{"type":"pong","version":7}'
+    server_side.close()
+    conn.beat(conn.fd)
+    assert not conn.open
+    phone.close()
