@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import redis
@@ -179,9 +180,14 @@ def game_info(engine: Engine) -> dict[str, Any]:
     }
 
 
+def games_body(engines: Iterable[Engine]) -> dict[str, Any]:
+    """What GET /api/games answers (and every page carries: server/web.py)."""
+    return {"games": [game_info(e) for e in engines]}
+
+
 @bp.get("/api/games")
 def games() -> Any:
-    return jsonify({"games": [game_info(e) for e in services().engines()]})
+    return jsonify(games_body(services().engines()))
 
 
 @bp.get("/api/openapi.json")

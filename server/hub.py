@@ -32,8 +32,6 @@ CLOSE_BAD_TOKEN = 4401
 #: reads back its tables' presence (a phone on another, dead instance expires),
 #: all in one pipeline: a ping itself costs no store round trip.
 PRESENCE_REFRESH = 3.0
-#: Kept under its old name: tests and the socket adapter wait on "one sweep".
-PRESENCE_SWEEP = PRESENCE_REFRESH
 #: The server's heartbeat (s): a socket that was sent nothing for this long gets
 #: a ``pong``, so a phone hears from a live server this often and can give a
 #: silent socket up after 5 s. The hub beats all its sockets in one round a

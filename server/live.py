@@ -5,12 +5,12 @@ The fan-out (which sockets this process holds, what a change sends them) is
 upgrade, the first snapshot, then actions, syncs and pings until it closes.
 
 Liveness: the server sends every socket a frame at least every ``hub.BEAT`` s
-(a ``pong`` when nothing else went out, all sockets in one round), and a phone gives a socket up after 5 s
-of silence; phones ``ping`` every ~8 s, each answered at once (no store round
-trip), and the server closes a socket it has not heard from for
-``SILENT_LIMIT`` s. Presence (which seats have
-a live socket, on any instance) is kept in the store: written on connect and
-close, and refreshed for all of a process's recently heard sockets together
+(a ``pong`` when nothing else went out, all sockets in one round), and a phone
+gives a socket up after 5 s of silence; phones ``ping`` every ~8 s, each
+answered at once (no store round trip), and the server closes a socket it has
+not heard from for ``SILENT_LIMIT`` s. Presence (which seats have a live
+socket, on any instance) is kept in the store: written on connect and close,
+and refreshed for all of a process's recently heard sockets together
 (``hub.refresh``); a change is pushed to the table's phones as a ``presence``
 frame, without a version bump.
 """
@@ -29,11 +29,11 @@ from simple_websocket import ConnectionClosed
 
 from server import payload
 from server.errors import ApiError, store_unavailable
-from server.hub import BEAT, CLOSE_BAD_TOKEN, PRESENCE_SWEEP, Connection, Hub, encode_state
+from server.hub import BEAT, CLOSE_BAD_TOKEN, PRESENCE_REFRESH, Connection, Hub, encode_state
 from server.tables import Tables
 
 # Kept importable from here: the adapter's users and tests name them through it.
-__all__ = ["CLOSE_BAD_TOKEN", "PRESENCE_SWEEP", "Connection", "Hub", "encode_state", "init_app"]
+__all__ = ["CLOSE_BAD_TOKEN", "PRESENCE_REFRESH", "Connection", "Hub", "encode_state", "init_app"]
 
 log = logging.getLogger(__name__)
 
@@ -72,16 +72,11 @@ def _error(code: str, message: str, request_id: Any = None) -> dict[str, Any]:
     return msg
 
 
-def _pong(conn: Connection) -> None:
-    # No store round trip: the hub refreshes every socket's presence together
-    # (hub.refresh). The version is what this socket was last sent; a phone
-    # behind it asks for a sync.
-    conn.send_raw(f'{{"type":"pong","version":{conn.sent_version}}}')
-
-
 def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
-    if raw == PING:  # what every phone sends every 2 s: skip the parser
-        _pong(conn)
+    if raw == PING:  # what every phone sends: skip the parser
+        # No store round trip: the hub refreshes every socket's presence together
+        # (hub.refresh). The pong is the heartbeat's: this socket's version.
+        conn.beat()
         return
     try:
         msg = payload.parse(raw)
@@ -103,7 +98,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
             if msg.get("version") != doc["version"]:
                 conn.send_state(tables.snapshot(doc, conn.player), force=True)
         elif kind == "ping":
-            _pong(conn)
+            conn.beat()
         else:
             conn.send(_error("unknown_type", f"Unknown message type {kind!r}.", rid))
     except ApiError as exc:
@@ -188,12 +183,12 @@ def init_app(app: Flask, hub: Hub) -> None:
                 conn.send({"type": "error", **store_unavailable().envelope()})
                 ws.close(reason=1013, message="store unavailable")
                 return
-            heard = time.monotonic()
+            conn.heard = time.monotonic()
             while conn.open:
                 # A phone that went silent (its Wi-Fi dropped without a FIN) is
                 # given up after SILENT_LIMIT: the close handshake could take minutes.
                 now = time.monotonic()
-                left = silent_limit - (now - heard)
+                left = silent_limit - (now - conn.heard)
                 if left <= 0:
                     ws.close(reason=1001, message="silent")
                     break
@@ -207,7 +202,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                 raw = ws.receive(timeout=wait)
                 if raw is None:
                     continue
-                heard = conn.heard = time.monotonic()
+                conn.heard = time.monotonic()
                 if not bucket.take():
                     strikes += 1
                     if strikes >= FLOOD_STRIKES:

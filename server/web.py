@@ -75,11 +75,10 @@ def _index(game: str | None, status: int = 200) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    from server.api import game_info
+    from server.api import games_body
 
     # The engines are fixed for the life of the process, and so is their list.
-    games = {"games": [game_info(e) for e in app.extensions["tablemate"].engines()]}
-    app.extensions["tablemate.assets"] = Assets(WEB, games)
+    app.extensions["tablemate.assets"] = Assets(WEB, games_body(app.extensions["tablemate"].engines()))
     for key, value in {
         "COMPRESS_ALGORITHM": ["br", "gzip"],
         "COMPRESS_MIN_SIZE": 500,  # below that, the headers cost more than they save

@@ -330,8 +330,8 @@ export class Live {
   accept(snap) {
     if (!snap || typeof snap.version !== 'number' || snap.version < this.version) return;
     // The socket's first frame repeats the snapshot the screen was just drawn
-    // from (the HTTP one, same version): drawing it again was a whole render on
-    // a slow phone, the longest task of a table's first load.
+    // from (the HTTP one, same version): drawing it again would cost a whole
+    // render on a slow phone, for nothing.
     if (this.last && snap.version === this.version && sameSnapshot(snap, this.last)) return;
     this.version = snap.version;
     this.last = snap;
