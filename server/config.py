@@ -94,10 +94,6 @@ def from_env() -> dict[str, Any]:
         "WS_MAX_MESSAGE": 16 * 1024,
         # Per-message deflate on the sockets: off unless asked for (memory per phone).
         "WS_COMPRESSION": _flag("TABLEMATE_WS_COMPRESSION"),
-        # WebSocket-protocol pings (s; 0: none). Off: the application's heartbeat
-        # (live.BEAT out, the phones' pings in) already covers liveness both ways,
-        # and with an interval simple-websocket wraps every read in a selector.
-        "WS_PING_INTERVAL": int(os.environ.get("TABLEMATE_WS_PING", "0")),
         # The server's heartbeat (s): a socket that was sent nothing for this long gets a pong.
         "WS_BEAT": float(os.environ.get("TABLEMATE_WS_BEAT", "2")),
         # Seconds without a message before the server gives a socket up (phones ping every ~8 s).

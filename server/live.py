@@ -27,7 +27,7 @@ from flask import Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
-from server import payload
+from server import payload, wsread
 from server.errors import ApiError, store_unavailable
 from server.hub import BEAT, CLOSE_BAD_TOKEN, PRESENCE_REFRESH, Connection, Hub, encode_state
 from server.tables import Tables
@@ -127,8 +127,9 @@ def init_app(app: Flask, hub: Hub) -> None:
     # heartbeat tells a phone it is there (hub.BEAT).
     beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
     app.config["SOCK_SERVER_OPTIONS"] = {
-        "ping_interval": app.config["WS_PING_INTERVAL"],
         "max_message_size": app.config["WS_MAX_MESSAGE"],
+        # Each socket's handler reads its own frames (server/wsread.py).
+        "thread_class": wsread.NoThread,
     }
 
     @app.before_request
@@ -199,7 +200,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                         conn.beat()
                         continue
                     wait = min(left, quiet)
-                raw = ws.receive(timeout=wait)
+                raw = wsread.receive(ws, wait)
                 if raw is None:
                     continue
                 conn.heard = time.monotonic()
@@ -223,5 +224,6 @@ def init_app(app: Flask, hub: Hub) -> None:
         finally:
             hub.remove(conn)
             leave(conn, tables)
+            wsread.finish(ws)
 
     app.extensions["tablemate.sock"] = sock

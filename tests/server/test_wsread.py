@@ -1,0 +1,120 @@
+"""server/wsread.py on the real simple-websocket, over a socket pair: the
+server end reads in the caller's own thread; the phone end is a wsproto client."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+
+import pytest
+import simple_websocket
+from simple_websocket import ConnectionClosed
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import (
+    AcceptConnection,
+    CloseConnection,
+    Message,
+    Ping,
+    Pong,
+    Request,
+    TextMessage,
+)
+from wsproto.frame_protocol import CloseReason
+
+from server import wsread
+
+
+class Phone:
+    """The client end: wsproto over the other half of the pair."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.ws = WSConnection(ConnectionType.CLIENT)
+        # The upgrade request as a browser sends it; the server reads it from the
+        # WSGI environ (the HTTP server parsed it), so only its key is needed.
+        request = self.ws.send(Request(host="x", target="/")).decode()
+        self.key = next(line.split(":", 1)[1].strip() for line in request.split("\r\n")
+                        if line.lower().startswith("sec-websocket-key:"))
+
+    def send(self, *events: Message | Ping | CloseConnection) -> None:
+        self.sock.sendall(b"".join(self.ws.send(e) for e in events))
+
+    def events(self, timeout: float = 2.0) -> list[object]:
+        self.sock.settimeout(timeout)
+        self.ws.receive_data(self.sock.recv(65536))
+        return list(self.ws.events())
+
+
+@pytest.fixture
+def pair() -> Iterator[tuple[simple_websocket.Server, Phone]]:
+    server_end, phone_end = socket.socketpair()
+    phone = Phone(phone_end)
+    environ = {"werkzeug.socket": server_end, "HTTP_HOST": "x", "HTTP_UPGRADE": "websocket",
+               "HTTP_CONNECTION": "Upgrade", "HTTP_SEC_WEBSOCKET_KEY": phone.key,
+               "HTTP_SEC_WEBSOCKET_VERSION": "13"}
+    before = threading.active_count()
+    ws = simple_websocket.Server(environ, max_message_size=1024, thread_class=wsread.NoThread)
+    assert threading.active_count() == before  # no reader thread started
+    assert any(isinstance(e, AcceptConnection) for e in phone.events())  # the 101
+    yield ws, phone
+    server_end.close()
+    phone_end.close()
+
+
+def test_messages_arrive_whole_in_the_callers_thread(pair) -> None:
+    ws, phone = pair
+    phone.send(TextMessage('{"type":"ping"}'), TextMessage("a"))
+    assert wsread.receive(ws, 1) == '{"type":"ping"}'
+    assert wsread.receive(ws, 1) == "a"  # already read: no wait
+    # A message in fragments is handed over once, whole.
+    phone.send(TextMessage("he", message_finished=False), TextMessage("llo"))
+    assert wsread.receive(ws, 1) == "hello"
+
+
+def test_nothing_within_the_timeout_is_none(pair) -> None:
+    ws, _ = pair
+    assert wsread.receive(ws, 0.05) is None
+    assert wsread.receive(ws, 0) is None  # never a non-blocking read that fails
+    assert ws.connected
+
+
+def test_protocol_ping_is_answered_while_reading(pair) -> None:
+    ws, phone = pair
+    phone.send(Ping(b"hi"), TextMessage("x"))
+    assert wsread.receive(ws, 1) == "x"
+    assert any(isinstance(e, Pong) and e.payload == b"hi" for e in phone.events())
+
+
+def test_peer_close_is_answered_and_raises(pair) -> None:
+    ws, phone = pair
+    phone.send(CloseConnection(CloseReason.GOING_AWAY, "bye"))
+    with pytest.raises(ConnectionClosed):
+        wsread.receive(ws, 1)
+    assert any(isinstance(e, CloseConnection) for e in phone.events())
+    assert not ws.connected
+
+
+def test_hang_up_without_close_raises(pair) -> None:
+    ws, phone = pair
+    phone.sock.close()
+    with pytest.raises(ConnectionClosed):
+        wsread.receive(ws, 1)
+
+
+def test_too_big_closes_with_1009(pair) -> None:
+    ws, phone = pair
+    phone.send(TextMessage("x" * 2000))
+    with pytest.raises(ConnectionClosed):
+        wsread.receive(ws, 1)
+    closes = [e for e in phone.events() if isinstance(e, CloseConnection)]
+    assert closes and closes[0].code == CloseReason.MESSAGE_TOO_BIG
+
+
+def test_finish_sends_close_then_closes_the_socket(pair) -> None:
+    ws, phone = pair
+    wsread.finish(ws, 1001, "silent")
+    closes = [e for e in phone.events() if isinstance(e, CloseConnection)]
+    assert closes and closes[0].code == 1001
+    assert ws.sock.fileno() == -1
+    wsread.finish(ws)  # twice is harmless
