@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypedDict, TypeVar
 
 from engines.base import Engine, EngineError, Rng
@@ -27,7 +28,7 @@ from server.model import (
     RequestRecord,
     TableDoc,
 )
-from server.platform import HANDLERS, Call, Outcome, issue_rejoin
+from server.platform import HANDLERS, Call, Handler, Outcome, issue_rejoin
 from server.seats import (
     NO_TOKEN,
     authenticate,
@@ -40,7 +41,7 @@ from server.seats import (
     plausible_id,
     token_hash,
 )
-from server.store import Commit, Conflict, Primed, Store, Tx, loads
+from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx, loads
 
 R = TypeVar("R")
 
@@ -86,6 +87,17 @@ class Fresh:
         return self.states.pop((table_id, version), None)
 
 
+@dataclass(frozen=True)
+class _ActionCall:
+    """An action as checked before the engine runs (``Pipeline._action_call``)."""
+
+    engine: Engine
+    atype: str
+    action: dict[str, Any]
+    handler: Handler | None  # a table change (server/platform.HANDLERS); None: a game action
+    proxy_for: str | None
+
+
 class Pipeline:
     def __init__(
         self,
@@ -115,9 +127,11 @@ class Pipeline:
             raise not_found()
         return doc
 
-    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]]) -> R:
+    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
+               hits: Sequence[tuple[str, str, int]] = ()) -> R:
         """The one write path: ``Store.update`` with its failures as API errors,
-        and the log's cap (``Limits.log_entries``) on every logged change."""
+        and the log's cap (``Limits.log_entries``) on every logged change;
+        ``hits``: rate counters, counted once, 429 ``rate_limited`` when over."""
         cap = self.limits.log_entries
 
         def capped(tx: Tx) -> Commit[R]:
@@ -132,20 +146,20 @@ class Pipeline:
 
         try:
             primed = Primed(capped, fn.raw) if isinstance(fn, Primed) else capped
-            return self.store.update(table_id, primed)
+            return self.store.update(table_id, primed, hits)
         except KeyError:
             raise not_found() from None
         except Conflict:
             raise busy() from None
+        except RateLimited as exc:
+            raise rate_limited(exc.wait, "actions at this table") from None
 
-    def limit_actions(self, table_id: str, player: str) -> None:
-        """Counts one action of ``player`` against the seat's and the table's
-        rates (one Redis round trip); 429 ``rate_limited`` when over either."""
+    def action_hits(self, table_id: str, player: str) -> list[tuple[str, str, int]]:
+        """The rate counters one action of ``player`` counts against: the
+        seat's and the table's (``Store.update`` counts them with the write)."""
         lim = self.limits
-        wait = self.store.hit_many([("act-seat", f"{table_id}:{player}", lim.seat_actions),
-                                    ("act-table", table_id, lim.table_actions)])
-        if wait is not None:
-            raise rate_limited(wait, "actions at this table")
+        return [("act-seat", f"{table_id}:{player}", lim.seat_actions),
+                ("act-table", table_id, lim.table_actions)]
 
     def refuse_random(self, fields: set[str], what: str) -> None:
         if fields and not self.fixed_random:
@@ -262,12 +276,27 @@ class Pipeline:
 
     def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
         schemas.validate(schemas.ACTION_BODY, body, "action-body")
-        raw0 = self.store.load_raw(table_id) if plausible_id(table_id) else None
+        # The newest document this process knows (no read when it wrote or was
+        # told of the table's last change); the commit checks it is current.
+        raw0 = self.store.latest_raw(table_id) if plausible_id(table_id) else None
         if raw0 is None:
             raise not_found()
         doc0: TableDoc = loads(raw0)
-        # Counted against the phone that sends it, even when entered for another seat.
-        self.limit_actions(table_id, authenticate(doc0, token, seated=True)["id"])
+        # Counted against the phone that sends it, even when entered for another
+        # seat: with the commit (Store.update), or here when refused before it.
+        hits = self.action_hits(table_id, authenticate(doc0, token, seated=True)["id"])
+        try:
+            call = self._action_call(table_id, doc0, token, body)
+        except ApiError:
+            wait = self.store.hit_many(hits)
+            if wait is not None:
+                raise rate_limited(wait, "actions at this table") from None
+            raise
+        return self._commit_action(table_id, token, body, raw0, call, hits)
+
+    def _action_call(self, table_id: str, doc0: TableDoc, token: str | None, body: Any) -> _ActionCall:
+        """What an action asks for, checked as far as it can be before the
+        engine runs: its type and payload, ``as``, random outcomes, PIN tries."""
         engine = self.engine(doc0["game"])
         action = dict(body["action"])
         atype: str = action.pop("type")
@@ -291,6 +320,12 @@ class Pipeline:
                                headers={"Retry-After": str(wait)})
         if handler is None:
             self.refuse_random(set(action) & set(engine.random_action_fields.get(atype, ())), "Actions")
+        return _ActionCall(engine, atype, action, handler, proxy_for)
+
+    def _commit_action(self, table_id: str, token: str | None, body: Any, raw0: str,
+                       call: _ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
+        engine, atype, action, handler, proxy_for = (
+            call.engine, call.atype, call.action, call.handler, call.proxy_for)
         request_id: str = body["request_id"]
         expected: int | None = body.get("version")
         made: list[Any] = []  # the state of the last (the committed) run of fn
@@ -346,7 +381,7 @@ class Pipeline:
                           more_requests=retired, drop_requests=self._expired(tx, v))
 
         # Built on the document read above: one round trip when the table did not move since.
-        committed = self.update(table_id, Primed(fn, raw0))
+        committed = self.update(table_id, Primed(fn, raw0), hits)
         if made and made[0] is not None:
             self.fresh.put(table_id, committed["version"], made[0])
         return committed

@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import redis
 
-from server.commit import CHANGED, DONE, GONE, RECORDED, Committer, encode
+from server.commit import CHANGED, DONE, GONE, RATED, RECORDED, Committer, encode
 from server.keys import (
     CHANNEL,
     code_key,
@@ -45,9 +45,69 @@ MAX_ATTEMPTS = 200
 R = TypeVar("R")
 
 
+#: Tables whose latest document a process keeps (``Latest``): ~6 KB each.
+LATEST_TABLES = 4096
+
+
 class Conflict(Exception):
     """Raised by ``update`` when the table stayed too contended to commit
     within ``MAX_ATTEMPTS`` (nothing was written)."""
+
+
+class RateLimited(Exception):
+    """Raised by ``update`` when a rate counter it was given is over its
+    limit (nothing was written); ``wait``: seconds until the next window."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(wait)
+        self.wait = wait
+
+
+class Latest:
+    """The newest document this process has seen of the tables it writes
+    (its own commits, and every instance's through the change messages, which
+    carry the document): an action starts from it instead of reading the
+    table. Being behind costs nothing but a round trip: the commit compares
+    the stored document with the one the change was built on, and a refused
+    commit reads the table and runs again (``Store.update``)."""
+
+    def __init__(self, size: int = LATEST_TABLES) -> None:
+        self.size = size
+        self.docs: dict[str, tuple[int, str]] = {}
+        self.lock = threading.Lock()
+
+    def get(self, table_id: str) -> str | None:
+        found = self.docs.get(table_id)
+        return found[1] if found is not None else None
+
+    def put(self, table_id: str, version: int, raw: str) -> None:
+        """Keeps ``raw`` unless a newer version is kept already."""
+        with self.lock:
+            held = self.docs.pop(table_id, None)
+            if held is not None and held[0] > version:
+                raw, version = held[1], held[0]
+            self.docs[table_id] = (version, raw)
+            if len(self.docs) > self.size:
+                del self.docs[next(iter(self.docs))]  # the one written longest ago
+
+    def seen(self, table_id: str, version: int, raw: str | None) -> None:
+        """A change message: kept only for a table already held (the process
+        writes it), and forgotten when the message has no document."""
+        held = self.docs.get(table_id)
+        if held is None or held[0] >= version:
+            return
+        if raw is None:
+            self.drop(table_id)
+        else:
+            self.put(table_id, version, raw)
+
+    def drop(self, table_id: str) -> None:
+        with self.lock:
+            self.docs.pop(table_id, None)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.docs.clear()
 
 
 @dataclass
@@ -122,11 +182,21 @@ class Primed(Generic[R]):
         return self.fn(tx)
 
 
+#: The fixed window (s) of every rate counter.
+RATE_WINDOW = 60
+
+
+def _wait(now: float, window: int) -> int:
+    """Seconds until the rate window after the one ``now`` is in."""
+    return max(1, int((int(now // window) + 1) * window - now) + 1)
+
+
 class Store(Presence):
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
         self.committer = Committer(client, self.embedded)
+        self.latest = Latest()
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -194,7 +264,19 @@ class Store(Presence):
         """The document's JSON as stored, for ``Primed``."""
         return _text(self.r.get(doc_key(table_id)))
 
-    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]]) -> R:
+    def latest_raw(self, table_id: str) -> str | None:
+        """The newest document this process knows of (``Latest``), else as
+        stored: for ``Primed``, which may start from a document one change
+        behind (its commit then reads the table and runs again)."""
+        raw = self.latest.get(table_id)
+        if raw is None:
+            raw = self.load_raw(table_id)
+            if raw is not None:
+                self.latest.put(table_id, int(loads(raw)["version"]), raw)
+        return raw
+
+    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
+               hits: Sequence[tuple[str, str, int]] = ()) -> R:
         """Read-modify-write of one table with optimistic locking.
 
         ``fn`` sees the current document and returns a ``Commit``; if another
@@ -204,13 +286,37 @@ class Store(Presence):
         writes nothing. Raises ``Conflict`` after ``MAX_ATTEMPTS`` lost races.
         A ``Primed`` function starts from its document: one round trip when
         nobody else wrote in between.
+
+        ``hits`` (as for ``hit_many``) are counted once per call: with the
+        write, in the same round trip, or by ``hit_many`` when nothing is
+        written (a refusal, a retry answered from its record). Over a limit,
+        nothing is written and ``RateLimited`` is raised instead.
         """
+        try:
+            return self._update(table_id, fn, hits)
+        except (RateLimited, KeyError):
+            raise
+        except Exception:
+            self._count_unwritten(hits)
+            raise
+
+    def _count_unwritten(self, hits: Sequence[tuple[str, str, int]]) -> None:
+        if hits:
+            wait = self.hit_many(hits)
+            if wait is not None:
+                raise RateLimited(wait)
+
+    def _update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
+                hits: Sequence[tuple[str, str, int]]) -> R:
         raw = fn.raw if isinstance(fn, Primed) else None
         known: dict[str, Any] = {}
+        now = time.time()
+        counters = [(rate_key(b, c, int(now // RATE_WINDOW)), limit) for b, c, limit in hits]
         for attempt in range(MAX_ATTEMPTS):
             if raw is None:
                 raw = self.load_raw(table_id)
                 if raw is None:
+                    self.latest.drop(table_id)
                     raise KeyError(table_id)
             tx = Tx(self.r, table_id, loads(raw), raw, known)
             try:
@@ -223,12 +329,18 @@ class Store(Presence):
                 raise
             if commit.doc is None:
                 if not self._recorded(tx):
+                    self._count_unwritten(hits)
                     return commit.result
                 continue
-            status, found = self.committer.run(encode(table_id, raw, commit, tx.assumed), self.ttl)
+            change = encode(table_id, raw, commit, tx.assumed, counters, RATE_WINDOW)
+            status, found = self.committer.run(change, self.ttl)
             if status == DONE:
+                self.latest.put(table_id, change.version, change.doc.decode())
                 return commit.result
+            if status == RATED:
+                raise RateLimited(_wait(now, RATE_WINDOW))
             if status == GONE:
+                self.latest.drop(table_id)
                 raise KeyError(table_id)
             if status == RECORDED:
                 # The document is unchanged: run again at once, knowing the records.
@@ -253,11 +365,11 @@ class Store(Presence):
 
     # -- rate limits ----------------------------------------------------------
 
-    def hit(self, bucket: str, client: str, limit: int, window: int = 60) -> int | None:
+    def hit(self, bucket: str, client: str, limit: int, window: int = RATE_WINDOW) -> int | None:
         """Counts one request; returns seconds to wait when over ``limit``."""
         return self.hit_many([(bucket, client, limit)], window)
 
-    def hit_many(self, hits: Sequence[tuple[str, str, int]], window: int = 60) -> int | None:
+    def hit_many(self, hits: Sequence[tuple[str, str, int]], window: int = RATE_WINDOW) -> int | None:
         """Counts one request in every ``(bucket, client, limit)`` at once, in
         one round trip; returns seconds to wait when any is over its limit.
 
@@ -266,8 +378,7 @@ class Store(Presence):
         flooding past its own limit does not use up its table's.
         """
         now = time.time()
-        slot = int(now // window)
-        keys = [rate_key(bucket, client, slot) for bucket, client, _ in hits]
+        keys = [rate_key(bucket, client, int(now // window)) for bucket, client, _ in hits]
         # No MULTI: the keys may live on different cluster slots, and each
         # INCR is atomic on its own.
         with self.r.pipeline(transaction=False) as p:
@@ -284,7 +395,7 @@ class Store(Presence):
                     if not refused:
                         p.decr(key)
                 p.execute()
-        return max(1, int((slot + 1) * window - now) + 1)
+        return _wait(now, window)
 
     # -- fan-out --------------------------------------------------------------
 
@@ -312,6 +423,7 @@ class Store(Presence):
                 if ready is not None:
                     ready.set()
                 if not first:
+                    self.latest.clear()  # changes may have been missed meanwhile
                     on_resync()
                 first = False
                 delay = 0.2
@@ -321,6 +433,8 @@ class Store(Presence):
                         continue
                     try:
                         data, raw = split_change(str(_text(msg["data"])))
+                        if "p" not in data:
+                            self.latest.seen(str(data["t"]), int(data["v"]), raw)
                         if "p" in data:
                             if on_presence is not None:
                                 on_presence(str(data["t"]))

@@ -113,6 +113,23 @@ def test_a_flooding_seat_does_not_use_up_its_tables_limit(redis_url: str) -> Non
     assert_rate_limited(p3.act("note", text="table full"))
 
 
+def test_refused_actions_count_too(redis_url: str) -> None:
+    """An action is counted with its commit, or on its own when refused: before
+    the engine (an unknown type), by the engine (not your turn), or a replay."""
+    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=4)
+    host, p2, _ = started(client)
+    assert p2.act("dance").status_code == 400
+    r = p2.act("add", n=1)
+    assert r.status_code == 409 and r.json["error"]["code"] == "not_your_turn"
+    ok = p2.act("note", text="x", request_id="once")
+    assert ok.status_code == 200
+    assert p2.act("note", text="x", request_id="once").json == ok.json  # the replay: its 4th
+    before = host.get().json
+    assert_rate_limited(p2.act("note", text="fifth"))
+    assert_rate_limited(p2.act("dance"))
+    assert host.get().json == before
+
+
 def http_headers(base: str, table: str, token: str, rid: str) -> tuple[int, dict[str, str], Any]:
     req = urllib.request.Request(
         f"{base}/api/tables/{table}/actions", method="POST",
