@@ -21,6 +21,7 @@ from typing import Any, cast
 import orjson
 import redis
 
+from server import reads
 from server.errors import ApiError, store_unavailable
 from server.model import Snapshot, TableDoc
 from server.tables import Tables
@@ -51,23 +52,30 @@ HEAL_AFTER = 1.0
 PRESENCE_COALESCE = 0.05
 
 
-def encode(msg: dict[str, Any]) -> str:
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+def encode(msg: dict[str, Any]) -> bytes:
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS)
 
 
-def encode_state(snapshot: Snapshot) -> str:
+def encode_state(snapshot: Snapshot) -> bytes:
     return encode({"type": "state", **snapshot})
 
 
-def short_text_frame(payload: bytes) -> bytes:
-    """A whole, unmasked text frame as a server sends it (RFC 6455 §5.2) for a
-    payload under 126 bytes: FIN + opcode 1, then the length. The heartbeat goes
-    out this way: through the WebSocket library every beat cost more than the
-    pings it replaced (docs/performance.md), and a finished frame needs no
-    protocol state, only the socket's send lock."""
-    if len(payload) >= 126:
-        raise ValueError("a short frame carries under 126 bytes")
-    return bytes((0x81, len(payload))) + payload
+def text_frame(payload: bytes) -> bytes:
+    """A whole, unmasked text frame as a server sends it (RFC 6455 §5.2): FIN +
+    opcode 1, the length in 7, 7+16 or 7+64 bits, the payload. Every frame the
+    hub sends goes out this way: through the WebSocket library (wsproto's
+    framing, and a str the library encodes again) each cost more than the
+    message's own encoding, and a finished frame needs no protocol state, only
+    the socket's send lock. It is uncompressed, which permessage-deflate also
+    allows (RFC 7692 §6: a message without RSV1 is sent as is)."""
+    n = len(payload)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 1 << 16:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return head + payload
 
 
 class Connection:
@@ -109,6 +117,16 @@ class Connection:
     def send(self, msg: dict[str, Any]) -> None:
         self.send_raw(encode(msg))
 
+    def _write(self, payload: bytes) -> None:
+        """One whole text message; the caller holds the send lock. Past the
+        library as a finished frame when the hub may write the socket."""
+        if self.fd is None:
+            self.ws.send(payload.decode())
+        elif not self.ws.connected:
+            raise ConnectionError("closed")
+        else:
+            self.ws.sock.sendall(text_frame(payload))
+
     def beat_fd(self) -> int | None:
         """The socket's file descriptor when the hub's heartbeat can write to it
         without ever blocking (gevent's sockets are non-blocking underneath); None
@@ -132,14 +150,14 @@ class Connection:
             if not self.open or not getattr(self.ws, "connected", True):
                 return
             if fd is None:
-                self.ws.send(payload.decode())
+                self._write(payload)
             else:
                 if self.ws.sock.fileno() != fd:
                     # Closed (a closed socket's number is -1), so the number may
                     # now be another connection's: never write to it.
                     self.open = False
                     return
-                frame = short_text_frame(payload)
+                frame = text_frame(payload)
                 if os.write(fd, frame) != len(frame):
                     # Half a frame on the wire: this stream cannot go on.
                     self.open = False
@@ -152,12 +170,12 @@ class Connection:
         finally:
             self.lock.release()
 
-    def send_raw(self, data: str) -> None:
+    def send_raw(self, data: bytes) -> None:
         with self.lock:
             if not self.open:
                 return
             try:
-                self.ws.send(data)
+                self._write(data)
                 self.sent_at = time.monotonic()
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
@@ -166,7 +184,7 @@ class Connection:
         online = frozenset(p["id"] for p in snapshot["players"] if p.get("connected"))
         self.send_encoded(snapshot["version"], encode_state(snapshot), force, online)
 
-    def send_encoded(self, version: int, data: str, force: bool = False,
+    def send_encoded(self, version: int, data: bytes, force: bool = False,
                      online: frozenset[str] | None = None) -> None:
         with self.lock:
             # Snapshots may race (two changes fanned out at once): never go back.
@@ -177,7 +195,7 @@ class Connection:
             if online is not None:
                 self.presence = online
             try:
-                self.ws.send(data)
+                self._write(data)
                 self.sent_at = time.monotonic()
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
@@ -201,10 +219,12 @@ class Frames:
 
     def __init__(self, hub: Hub, doc: TableDoc, online: frozenset[str]) -> None:
         self.hub, self.doc, self.online = hub, doc, online
-        self.by_seat: dict[str | None, str] = {}
+        self.by_seat: dict[str | None, bytes] = {}
+        #: The seat list with presence: the same in every seat's snapshot.
+        self.players: list[Any] | None = None
         self.state: list[Any] = []
 
-    def get(self, player: str | None) -> str:
+    def get(self, player: str | None) -> bytes:
         data = self.by_seat.get(player)
         if data is None:
             doc, tables = self.doc, self.hub.tables
@@ -213,8 +233,11 @@ class Frames:
                 if fresh is None and doc["state"] is not None:
                     fresh = tables.engine(doc["game"]).load(doc["state"])
                 self.state.append(fresh)
+            online = set(self.online)
+            if self.players is None:
+                self.players = reads.players(tables.engine(doc["game"]), doc, self.state[0], online)
             data = self.by_seat[player] = encode_state(
-                tables.snapshot(doc, player, self.state[0], set(self.online)))
+                tables.snapshot(doc, player, self.state[0], online, self.players))
         return data
 
 
@@ -447,7 +470,7 @@ class Hub:
                 continue
             c.send_encoded(doc["version"], frames.get(c.player), force=force, online=online)
 
-    def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> str:
+    def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""
         return Frames(self, doc, online).get(player)
 

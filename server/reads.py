@@ -35,25 +35,32 @@ def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Act
     return out
 
 
-def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
-             online: set[str] | None = None) -> Snapshot:
-    """What ``player`` (None: spectator) sees of the table. ``state`` may be
-    passed pre-loaded when building many snapshots of one version. ``online``:
-    the seats with a live socket (``Store.present``); each player then carries
-    ``connected``."""
-    if doc["state"] is not None and state is None:
-        state = engine.load(doc["state"])
+def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None = None) -> list[dict[str, Any]]:
+    """The seats as every snapshot of ``doc`` lists them (the same for every
+    viewer): names, the host, each seat's public game figures, no-phone
+    seats, and with ``online`` (``Store.present``) whether each is connected."""
     public = engine.public_players(state) if state is not None else {}
-    players = [
-        {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
-        for s in doc["seats"]
-    ]
-    for p, s in zip(players, doc["seats"], strict=True):
+    out: list[dict[str, Any]] = []
+    for s in doc["seats"]:
+        p = {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
         if s.get("phone") is False:
             p["phone"] = False
-    if online is not None:
-        for p in players:
-            p["connected"] = p["id"] in online
+        if online is not None:
+            p["connected"] = s["id"] in online
+        out.append(p)
+    return out
+
+
+def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
+             online: set[str] | None = None, seats: list[dict[str, Any]] | None = None) -> Snapshot:
+    """What ``player`` (None: spectator) sees of the table. ``state`` may be
+    passed pre-loaded when building many snapshots of one version, and
+    ``seats`` (``players``) built once for them all. ``online``: the seats with
+    a live socket (``Store.present``); each player then carries ``connected``."""
+    if doc["state"] is not None and state is None:
+        state = engine.load(doc["state"])
+    if seats is None:
+        seats = players(engine, doc, state, online)
     host = player is not None and player == doc["host"]
     seat = next((s for s in doc["seats"] if s["id"] == player), None)
     sealed = bool(seat and seat.get("sealed"))
@@ -81,7 +88,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         "table": doc["id"], "game": doc["game"], "code": doc["code"], "version": doc["version"],
         "status": doc["status"], "host": doc["host"], "me": player, "options": doc["options"],
         "min_players": doc["min_players"], "max_players": doc["max_players"],
-        "round": doc["round"], "players": players, "view": view, "legal": legal,
+        "round": doc["round"], "players": seats, "view": view, "legal": legal,
     }
     if seat is not None:
         snap["sealed"] = sealed

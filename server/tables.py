@@ -79,11 +79,12 @@ class Tables:
     # -- reads -----------------------------------------------------------------
 
     def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
-                 online: set[str] | None = None) -> Snapshot:
-        """``online`` defaults to the table's presence, read from the store."""
+                 online: set[str] | None = None, seats: list[dict[str, Any]] | None = None) -> Snapshot:
+        """``online`` defaults to the table's presence, read from the store;
+        ``seats``: ``reads.players`` of this document, when already built."""
         if online is None:
             online = self.store.present(doc["id"])
-        return reads.snapshot(self.engine(doc["game"]), doc, player, state, online)
+        return reads.snapshot(self.engine(doc["game"]), doc, player, state, online, seats)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)

@@ -171,21 +171,24 @@ def test_twenty_threads_acting_at_once_lose_nothing(app_server_factory) -> None:
     assert logged == list(range(1, final["version"] + 1)), "the log is contiguous, no duplicates"
 
 
-def test_the_heartbeat_frame_is_a_whole_text_frame() -> None:
-    """The hub writes beats as finished frames, past the WebSocket library: a
-    client's parser must read exactly one final text message from one."""
+@pytest.mark.parametrize("size", [0, 35, 125, 126, 5000, 65535, 65536, 200_000])
+def test_the_hubs_frames_are_whole_text_frames(size: int) -> None:
+    """The hub writes its frames finished, past the WebSocket library: a
+    client's parser must read exactly one final text message from each, at
+    every length encoding (7, 16 and 64 bits)."""
     from wsproto.frame_protocol import FrameProtocol, Opcode
 
-    from server.hub import short_text_frame
+    from server.hub import text_frame
 
     client = FrameProtocol(client=True, extensions=[])
-    payload = b'{"type":"pong","version":123456789}'
-    client.receive_bytes(short_text_frame(payload) * 2)
+    payload = ("한" * (size // 6)).encode() + b"x" * (size - size // 6 * 3)  # exactly size bytes
+    assert len(payload) == size
+    client.receive_bytes(text_frame(payload) * 2)
     frames = list(client.received_frames())
-    assert [(f.opcode, f.payload, f.frame_finished, f.message_finished) for f in frames] == [
-        (Opcode.TEXT, payload.decode(), True, True)] * 2
-    with pytest.raises(ValueError):
-        short_text_frame(b"x" * 126)
+    text = "".join(f.payload for f in frames)
+    assert all(f.opcode in (Opcode.TEXT, Opcode.CONTINUATION) for f in frames)
+    assert text == payload.decode() * 2
+    assert sum(f.message_finished for f in frames) == 2
 
 
 def test_the_hub_beats_a_socket_with_one_write_and_never_a_closed_one() -> None:
