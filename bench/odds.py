@@ -4,6 +4,7 @@
     .venv/bin/python bench/odds.py --quick    # fewer repeats, no 6-dice brute force
     .venv/bin/python bench/odds.py --analysis # only the full analysis, now and before
     .venv/bin/python bench/odds.py --analysis --before REV   # "before" = git revision REV
+    .venv/bin/python bench/odds.py --accuracy # the race estimate's error, now and before
 
 Prints, per standard position, the median CPU time (and, for the ``auto``
 column, the median wall time too: on a shared machine the wall time also
@@ -158,6 +159,19 @@ exact = {"leg": first["leg"], "tileSpots": first["tileSpots"]}
 print(json.dumps([statistics.median(cpu) * 1000, statistics.median(wall) * 1000, exact]))
 """
 
+#: Run like ``_CHILD``: that revision's race estimates for a list of seeds.
+_CHILD_RACES = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from engines.camelup import odds
+board, races, seeds = json.loads(sys.stdin.read())
+out = []
+for seed in seeds:
+    race = odds.race_odds(board, races=races, seed=seed)
+    out.append([race.winner, race.loser, race.winner_error, race.loser_error])
+print(json.dumps(out))
+"""
+
 
 def export_engines(rev: str, into: Path) -> None:
     """``engines/`` of git revision ``rev`` unpacked under ``into``."""
@@ -183,6 +197,65 @@ def analysis_at(
     )
     cpu_ms, wall_ms, exact = json.loads(done.stdout)
     return cpu_ms, wall_ms, exact
+
+
+def race_estimates(
+    board: dict[str, Any], races: int, seeds: range, tree: Path | None
+) -> list[tuple[dict[str, float], dict[str, float], dict[str, float], dict[str, float]]]:
+    """(winner, loser, winner error, loser error) of ``odds.race_odds`` per
+    seed: today's, or those of the ``engines`` under ``tree`` (a child)."""
+    if tree is None:
+        out = []
+        for seed in seeds:
+            race = odds.race_odds(board, races=races, seed=seed)
+            out.append((race.winner, race.loser, race.winner_error, race.loser_error))
+        return out
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD_RACES, str(tree)],
+        input=json.dumps([json.loads(json.dumps(board)), races, list(seeds)]),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    return [tuple(x) for x in json.loads(done.stdout)]
+
+
+def accuracy(quick: bool, before: str) -> None:
+    """The race estimate's error: 100 seeds of 10,000 races against one long
+    run of today's code (the reference), at golden A with 6 and 4 dice, for
+    today's code and for revision ``before``. Prints the root mean square
+    error of the 10 winner and loser probabilities, the mean reported
+    standard error and the largest mean error of one of them over the seeds
+    (a bias would show there), all x 10^-4."""
+    seeds = range(30 if quick else 100)
+    reference_races = 500_000 if quick else 2_000_000
+    with tempfile.TemporaryDirectory() as tmp:
+        trees: dict[str, Path | None] = {"now": None}
+        if before != "none":
+            export_engines(before, Path(tmp))
+            trees[before] = Path(tmp)
+        for n in (6, 4):
+            board = {**POSITIONS["golden A (start)"], "pyramid": DICE[6 - n :]}
+            ref = odds.race_odds(board, races=reference_races, seed=10**6)
+            truth = [*ref.winner.values(), *ref.loser.values()]
+            for name, tree in trees.items():
+                errors, reported = [], []
+                for winner, loser, w_err, l_err in race_estimates(board, 10_000, seeds, tree):
+                    got = [winner[c] for c in ref.winner] + [loser[c] for c in ref.loser]
+                    errors.append([g - t for g, t in zip(got, truth, strict=True)])
+                    reported.append([*w_err.values(), *l_err.values()])
+                flat = [e for row in errors for e in row]
+                rms = (sum(e * e for e in flat) / len(flat)) ** 0.5
+                # Per probability (the ten sum to 2 in every run, so the
+                # overall mean error is 0 by construction).
+                bias = max((statistics.fmean(col) for col in zip(*errors, strict=True)), key=abs)
+                rep = statistics.fmean(r for row in reported for r in row)
+                print(
+                    f"race estimate, golden A, {n} dice, {name}: rms error {rms * 1e4:.1f},"
+                    f" reported {rep * 1e4:.1f}, largest mean error {bias * 1e4:+.1f} (x 10^-4;"
+                    f" {len(seeds)} seeds x 10,000 races, reference {reference_races:,} races)"
+                )
 
 
 def full_analysis(quick: bool, before: str) -> None:
@@ -236,6 +309,9 @@ def main() -> None:
         "--analysis", action="store_true", help="only the full analysis, now and before"
     )
     parser.add_argument(
+        "--accuracy", action="store_true", help="only the race estimate's error, now and before"
+    )
+    parser.add_argument(
         "--before",
         default=BEFORE_ISSUE_16,
         help="git revision whose analysis is timed beside today's, or 'none'"
@@ -257,6 +333,10 @@ def main() -> None:
     print(
         f"pinned to cpu {cpu}; load average {os.getloadavg()[0]:.2f}; NumPy {odds_np.np.__version__}"
     )
+    if args.accuracy:
+        accuracy(args.quick, args.before)
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
+        return
     if args.analysis:
         full_analysis(args.quick, args.before)
         print(f"load average at the end {os.getloadavg()[0]:.2f}")
