@@ -80,19 +80,16 @@ def leg_draws(rng: np.random.Generator, races: int) -> tuple[np.ndarray, np.ndar
 def _crazy_is_black(Q: np.ndarray, black_shown: np.ndarray) -> np.ndarray:
     """R17: whether the grey die moves the black camel (else white) in each
     race of ``Q`` (camel-major, uint8) when it shows black (``black_shown``)."""
-    white, black = Q[WHITE], Q[BLACK]
-    on_white, on_black = white + 1, black + 1
-    # Stacks have no gaps: a crazy camel carries a camel iff one is right on
-    # it, and unless that is the other crazy camel (R17 a: the upper one
-    # moves), a racer.
-    carries_white = np.logical_or.reduce(Q == on_white, axis=0)
-    carries_black = np.logical_or.reduce(Q == on_black, axis=0)
-    # Else the one carrying racers, if only one does; else the colour shown
-    # (boolean algebra: np.where on booleans is slow).
-    by_carrying = (carries_black & ~carries_white) | (
-        black_shown & (carries_white == carries_black)
-    )
-    return (black == on_white) | ((white != on_black) & by_carrying)
+    on_white = Q == Q[WHITE] + 1
+    on_black = Q == Q[BLACK] + 1
+    # Stacks have no gaps: a crazy camel carries racers iff one is right on
+    # it. One crazy camel right on the other moves (R17 a): counted here as
+    # the only one "carrying", which the next rule then picks.
+    white = np.logical_or.reduce(on_white[:N_RACING], axis=0) | on_black[WHITE]
+    black = np.logical_or.reduce(on_black[:N_RACING], axis=0) | on_white[BLACK]
+    # The one carrying racers if only one does (R17 b), else the colour shown:
+    # boolean algebra, as np.where on booleans is slow.
+    return black ^ ((white == black) & (black ^ black_shown))
 
 
 def simulate(
@@ -140,7 +137,7 @@ def simulate(
             shift = _STEP_VALUE[step].take(faces)
             mover = _ROWS == die
             grey = mover[GREY_DIE]
-            if grey.any():
+            if np.logical_or.reduce(grey):
                 # 2 * _PAD - shift for the grey die in uint8 arithmetic: np.where
                 # is several times slower. -g is 255 where grey, ~x + 1 is -x.
                 g = grey.view(np.uint8)
