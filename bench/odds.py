@@ -4,6 +4,7 @@
     .venv/bin/python bench/odds.py --quick    # fewer repeats, no 6-dice brute force
     .venv/bin/python bench/odds.py --analysis # only the full analysis, now and before
     .venv/bin/python bench/odds.py --analysis --before REV   # "before" = git revision REV
+    .venv/bin/python bench/odds.py --analysis --rounds 5     # now and before alternated 5 times
     .venv/bin/python bench/odds.py --accuracy # the race estimate's error, now and before
 
 Prints, per standard position, the median CPU time (and, for the ``auto``
@@ -258,9 +259,11 @@ def accuracy(quick: bool, before: str) -> None:
                 )
 
 
-def full_analysis(quick: bool, before: str) -> None:
+def full_analysis(quick: bool, before: str, rounds: int = 1) -> None:
     """The issue-16 lines: the full analysis after a roll, now and by the
-    code of revision ``before`` ("none": now only)."""
+    code of revision ``before`` ("none": now only), alternated ``rounds``
+    times (this shared host's speed drifts: the figure is the median of the
+    rounds' medians, and each round is listed)."""
     reps = {6: 7 if quick else 15, 5: 11 if quick else 31, 4: 11 if quick else 31}
     cpu = next(iter(os.sched_getaffinity(0)))
     with tempfile.TemporaryDirectory() as tmp:
@@ -272,22 +275,31 @@ def full_analysis(quick: bool, before: str) -> None:
             assert got["tileSpots"] == [
                 w.as_dict() for w in odds.tile_what_ifs(board, backend="python")
             ]
-            now, wall = timed(lambda board=board: fresh_analysis(board), reps[n])
-            print(f"full analysis, golden A (start), {n} dice: {now:.1f} ms")
-            load = os.getloadavg()[0]
-            if before == "none":
-                print(f"  (wall {wall:.1f} ms; load average {load:.2f})")
-                continue
             # JSON keys are strings: compare what the panel gets.
             board_json = json.loads(json.dumps(board))
-            then, then_wall, exact = analysis_at(Path(tmp), board_json, reps[n], cpu)
-            same = exact == json.loads(
-                json.dumps({"leg": got["leg"], "tileSpots": got["tileSpots"]})
-            )
+            mine = json.loads(json.dumps({"leg": got["leg"], "tileSpots": got["tileSpots"]}))
+            now, then, same = [], [], True
+            for _ in range(rounds):
+                now.append(timed(lambda board=board: fresh_analysis(board), reps[n]))
+                if before != "none":
+                    cpu_ms, wall_ms, exact = analysis_at(Path(tmp), board_json, reps[n], cpu)
+                    then.append((cpu_ms, wall_ms))
+                    same = same and exact == mine
+            ms = statistics.median(c for c, _ in now)
+            wall = statistics.median(w for _, w in now)
+            print(f"full analysis, golden A (start), {n} dice: {ms:.1f} ms")
+            each = "" if rounds == 1 else f"rounds {' / '.join(f'{c:.1f}' for c, _ in now)}; "
+            load = os.getloadavg()[0]
+            if before == "none":
+                print(f"  ({each}wall {wall:.1f} ms; load average {load:.2f})")
+                continue
+            old = statistics.median(c for c, _ in then)
+            old_wall = statistics.median(w for _, w in then)
+            old_each = "" if rounds == 1 else f" (rounds {' / '.join(f'{c:.1f}' for c, _ in then)})"
             print(
-                f"  (wall {wall:.1f} ms; {before}: {then:.1f} ms CPU, wall {then_wall:.1f};"
-                f" {then / now:.1f}x; same exact answers: {'yes' if same else 'NO'};"
-                f" load average {load:.2f})"
+                f"  ({each}wall {wall:.1f} ms; {before}: {old:.1f} ms CPU{old_each},"
+                f" wall {old_wall:.1f}; {old / ms:.1f}x;"
+                f" same exact answers: {'yes' if same else 'NO'}; load average {load:.2f})"
             )
 
 
@@ -318,6 +330,9 @@ def main() -> None:
         f" (default {BEFORE_ISSUE_16}, before issue 16)",
     )
     parser.add_argument(
+        "--rounds", type=int, default=1, help="full analysis: now and before alternated N times"
+    )
+    parser.add_argument(
         "--cpu", type=int, default=None, help="core to pin to (default: the last one)"
     )
     args = parser.parse_args()
@@ -338,7 +353,7 @@ def main() -> None:
         print(f"load average at the end {os.getloadavg()[0]:.2f}")
         return
     if args.analysis:
-        full_analysis(args.quick, args.before)
+        full_analysis(args.quick, args.before, args.rounds)
         print(f"load average at the end {os.getloadavg()[0]:.2f}")
         return
     print("median CPU ms per solve (wall ms in brackets); brute = the tests' plain oracle")
@@ -383,7 +398,7 @@ def main() -> None:
     t, w = timed(lambda: odds_sim.simulate(starts, True, rng), 3 if args.quick else 7)
     print(f"10,000 simulated races from golden A, lean simulator (odds_sim): {t:.0f} ms ({w:.0f})")
     print()
-    full_analysis(args.quick, args.before)
+    full_analysis(args.quick, args.before, args.rounds)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
