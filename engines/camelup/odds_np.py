@@ -200,6 +200,7 @@ _PAIRS = [(a, b) for a in range(N_RACING) for b in range(a + 1, N_RACING)]
 _PAIR_A = np.array([a for a, _ in _PAIRS])
 _PAIR_B = np.array([b for _, b in _PAIRS])
 _RANK_TABLE = _rank_table()
+_PAIR_BITS = (1 << np.arange(len(_PAIRS), dtype=np.int16))[:, None]
 
 
 def rank_counts(keys: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -207,9 +208,11 @@ def rank_counts(keys: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
     Each row's ranking is identified by its 10 pairwise comparisons, so the
     rows are binned once and the bins mapped to ranks by a fixed table."""
-    racers = keys[:, :N_RACING]
-    bits = np.packbits(racers[:, _PAIR_A] > racers[:, _PAIR_B], axis=1, bitorder="little")
-    code = bits[:, 0] | (bits[:, 1].astype(np.int16) << 8)
+    # Camel-major: ten comparisons of long rows, then their bits OR-ed into
+    # one code (fancy column indexing of the row-major keys was 3x slower).
+    racers = np.ascontiguousarray(keys[:, :N_RACING].T)
+    greater = racers[_PAIR_A] > racers[_PAIR_B]
+    code = np.bitwise_or.reduce(greater * _PAIR_BITS, axis=0)
     per_code = np.bincount(code, weights=weights, minlength=len(_RANK_TABLE))
     # The stubs type a matrix product as Any.
     counts: np.ndarray = (per_code @ _RANK_TABLE).reshape(N_RACING, N_RACING)
