@@ -88,8 +88,10 @@ def _crazy_is_black(Q: np.ndarray, black_shown: np.ndarray) -> np.ndarray:
     white = np.logical_or.reduce(on_white[:N_RACING], axis=0) | on_black[WHITE]
     black = np.logical_or.reduce(on_black[:N_RACING], axis=0) | on_white[BLACK]
     # The one carrying racers if only one does (R17 b), else the colour shown:
-    # boolean algebra, as np.where on booleans is slow.
-    return black ^ ((white == black) & (black ^ black_shown))
+    # boolean algebra, as np.where on booleans is slow. (The stubs type the
+    # result as Any.)
+    picked: np.ndarray = black ^ ((white == black) & (black ^ black_shown))
+    return picked
 
 
 def simulate(

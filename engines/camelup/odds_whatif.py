@@ -79,7 +79,7 @@ def _last_roll_keys(P: np.ndarray, M: np.ndarray) -> np.ndarray:
     # matrix product has no BLAS behind it and was most of this function.
     spaces = (np.ascontiguousarray(P.T) >> 3).astype(np.int32) - 1
     spaces <<= _SPACE_SHIFTS
-    key = np.bitwise_or.reduce(spaces, axis=0).astype(np.int64)
+    key: np.ndarray = np.bitwise_or.reduce(spaces, axis=0).astype(np.int64)
     key |= M.astype(np.int64) << (4 * N_CAMELS)
     grey = np.flatnonzero((M >> GREY_DIE) & 1)
     if len(grey):
