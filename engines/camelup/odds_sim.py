@@ -2,7 +2,8 @@
 
 It plays races exactly like ``odds_np.simulate`` (which stays as the
 reference the tests compare it with): both take their random numbers from
-``leg_draws``, so one seed gives the same races, move for move. It is faster
+``leg_codes`` (``odds_np.simulate`` through ``leg_draws``, which decodes them),
+so one seed gives the same races, move for move. It is faster
 because a simulated move has no spectator tiles (R29) and one value, so most
 of the general ``odds_np.move`` falls away:
 
@@ -11,14 +12,20 @@ of the general ``odds_np.move`` falls away:
   ``0 <= Q[c] - place <= 7 - height`` in wrap-around arithmetic (one
   subtraction and one comparison), and the camels already on the destination
   are ``Q[c] - 8 * destination < 8`` (the unit is never on it);
-- one bounded draw per race and leg gives the leg's die order and all five
-  faces through two lookup tables, and everything that depends only on them
-  (which camel row, how far and which way) is worked out once per leg;
-- R17 picks the crazy camel only for the races that rolled the grey die;
-- a unit that crosses the line lands on progress 0 or 17 like any move (a
-  lookup table gives its place), so the finished board is the final ranking
-  (R30); the race's column then stands still until the leg ends, and
-  columns are dropped once per leg, not after every move.
+- one bounded draw per race and leg (``leg_codes``) gives the leg's die
+  order and its five faces as two codes; per step, two small tables turn
+  them into the die rolled and how far it moves (``_STEP_VALUE``), and the
+  mover's place is read through a one-hot row mask, not a gather;
+- R17 runs over all columns with few operations: stacks have no gaps, so a
+  crazy camel carries racers iff a racer stands right on it, and the other
+  crazy camel right on it counts as its only load; boolean algebra instead
+  of ``np.where`` (several times slower on booleans);
+- a unit that crosses the line lands on progress 0 or 17 like any move, so
+  the finished board is the final ranking (R30); the race's column then
+  stands still, and finished columns are dropped only once an eighth of
+  the columns are idle (a drop costs more than carrying a few idle
+  columns). The running races still take their draws in race order, so
+  the random stream is the same as ``odds_np.simulate``'s.
 """
 
 from __future__ import annotations
@@ -115,8 +122,7 @@ def simulate(
         if not count:
             break
         if 8 * (width - count) > width:
-            over = np.flatnonzero(~running)
-            finals[races.take(over)] = Q.take(over, axis=1).T
+            _record(finals, races, Q, running)
             keep = np.flatnonzero(running)
             Q = Q.take(keep, axis=1)
             races = races.take(keep)
@@ -171,5 +177,12 @@ def simulate(
             # Off the track (R30): dest - _PAD outside 1..16, in uint8 wrap-around.
             np.greater(live, (dest - (_PAD + 1)) >= SPACES, out=live)
         running = live
-    finals[races[~running]] = Q[:, ~running].T
+    _record(finals, races, Q, running)
     return finals
+
+
+def _record(finals: np.ndarray, races: np.ndarray, Q: np.ndarray, running: np.ndarray) -> None:
+    """Copies the finished columns of ``Q`` into their races' rows of
+    ``finals`` (by index: a two-dimensional boolean index is far slower)."""
+    over = np.flatnonzero(~running)
+    finals[races.take(over)] = Q.take(over, axis=1).T
