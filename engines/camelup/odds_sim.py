@@ -111,8 +111,8 @@ def simulate(
     n = len(P)
     finals = np.full((n, N_CAMELS), -1, dtype=np.int16)
     # The race of each column of Q, and whether it still runs. A finished
-    # column stands still; columns are dropped only once enough have
-    # finished (a drop costs about as much as a few legs of one idle column).
+    # column stands still; columns are dropped only once an eighth are idle
+    # (a drop copies every row, dearer than carrying a few idle columns).
     races = np.arange(n)
     running = np.ones(n, dtype=bool)
     Q = np.ascontiguousarray(P.T).astype(np.uint8)
@@ -146,8 +146,9 @@ def simulate(
             mover = _ROWS == die
             grey = mover[GREY_DIE]
             if np.logical_or.reduce(grey):
-                # 2 * _PAD - shift for the grey die in uint8 arithmetic: np.where
-                # is several times slower. -g is 255 where grey, ~x + 1 is -x.
+                # 2 * _PAD - shift for the grey die in uint8 arithmetic (np.where
+                # is several times slower): -g is 255 where grey, and
+                # (x ^ 255) + 2 * _PAD + 1 is 2 * _PAD - x modulo 256.
                 g = grey.view(np.uint8)
                 shift ^= -g
                 shift += g * (2 * _PAD + 1)

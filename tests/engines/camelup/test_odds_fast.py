@@ -80,8 +80,9 @@ def test_analyse_equals_its_parts(seed: int) -> None:
 
 
 def test_leg_draws_are_uniform_orders_and_faces() -> None:
-    # Both simulators draw from leg_draws, so the test above cannot see a
-    # bias in it: check the decoding is one to one and the draws fair.
+    # Both simulators draw from leg_codes (leg_draws decodes them), so the
+    # test above cannot see a bias in it: check the decoding is one to one
+    # and the draws fair.
     orders = {tuple(col) for col in odds_sim._ORDERS.T}
     assert len(orders) == 720 and all(len(set(o)) == 5 for o in orders)
     assert len({tuple(col) for col in odds_sim._FACES.T}) == 6**5
