@@ -425,10 +425,12 @@ def _sample_np(
     # The lean simulator plays the same races as odds_np.simulate, draw for draw.
     finals = odds_sim.simulate(starts, lone, rng)
     finished = finals[:, 0] >= 0
-    racers = finals[finished, : len(RACING)]
-    won = np.bincount(racers.argmax(1), minlength=len(RACING))
-    lost = np.bincount(racers.argmin(1), minlength=len(RACING))
-    return won, lost, int(finished.sum())
+    # Camel-major, and no argmax over rows of five (5x slower): every camel
+    # has its own place, so the winner's key is its race's largest.
+    racers = np.ascontiguousarray(finals[:, : len(RACING)].T)
+    won = np.logical_and(racers == racers.max(0), finished).sum(1)
+    lost = np.logical_and(racers == racers.min(0), finished).sum(1)
+    return won, lost, int(np.count_nonzero(finished))
 
 
 def _sample_py(

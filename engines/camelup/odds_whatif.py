@@ -41,7 +41,7 @@ from engines.camelup.odds_np import (
 )
 
 _SIDES = (CHEER, BOO)
-_SPACE_BITS = np.int64(1) << (4 * np.arange(N_CAMELS, dtype=np.int64))
+_SPACE_SHIFTS = (4 * np.arange(N_CAMELS, dtype=np.int32))[:, None]
 #: A row's tag (< 32: at most 15 spaces x 2 sides) and mask (< 2**15) in one key.
 _SIDE_BITS = 21
 
@@ -75,7 +75,11 @@ def _last_roll_keys(P: np.ndarray, M: np.ndarray) -> np.ndarray:
     key of the spaces (4 bits each), the dice left and those two choices.
     Boards equal in it give the same landings, so they merge too. Not with
     CU-1 off: there whether a lone crazy unit wraps depends on the stack."""
-    key = ((P >> 3).astype(np.int64) - 1) @ _SPACE_BITS
+    # Camel-major, in int32 (7 x 4 bits fit), one reduction: an integer
+    # matrix product has no BLAS behind it and was most of this function.
+    spaces = (np.ascontiguousarray(P.T) >> 3).astype(np.int32) - 1
+    spaces <<= _SPACE_SHIFTS
+    key: np.ndarray = np.bitwise_or.reduce(spaces, axis=0).astype(np.int64)
     key |= M.astype(np.int64) << (4 * N_CAMELS)
     grey = np.flatnonzero((M >> GREY_DIE) & 1)
     if len(grey):

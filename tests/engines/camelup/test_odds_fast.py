@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from engines.camelup import odds, odds_np, odds_sim, odds_whatif
+from engines.camelup.constants import DICE
+from tests.engines.camelup import golden
 from tests.engines.camelup.test_odds import random_board
 
 PLAYERS = (None, "p1", "p2")
@@ -78,8 +80,9 @@ def test_analyse_equals_its_parts(seed: int) -> None:
 
 
 def test_leg_draws_are_uniform_orders_and_faces() -> None:
-    # Both simulators draw from leg_draws, so the test above cannot see a
-    # bias in it: check the decoding is one to one and the draws fair.
+    # Both simulators draw from leg_codes (leg_draws decodes them), so the
+    # test above cannot see a bias in it: check the decoding is one to one
+    # and the draws fair.
     orders = {tuple(col) for col in odds_sim._ORDERS.T}
     assert len(orders) == 720 and all(len(set(o)) == 5 for o in orders)
     assert len({tuple(col) for col in odds_sim._FACES.T}) == 6**5
@@ -94,3 +97,28 @@ def test_leg_draws_are_uniform_orders_and_faces() -> None:
     assert np.all(np.abs(joint - 60_000 / 36) < 250)
     joint = np.bincount(faces[1].astype(int) * 6 + faces[4], minlength=36)
     assert np.all(np.abs(joint - 60_000 / 36) < 250)
+
+
+@pytest.mark.parametrize("dice", [6, 4])
+def test_race_estimate_error_stays_binomial(dice: int) -> None:
+    # The race estimate is Monte Carlo, so a faster path must not buy its
+    # speed with accuracy (fewer races, a broken stratification, a bias).
+    # Over 40 seeds, against one long run: the root mean square error of
+    # the ten winner and loser probabilities stays within the binomial error
+    # of independent races (stratified start boards do no worse), the
+    # reported standard errors match it, and no probability is off on
+    # average. Fixed seeds: the figures are the same on every run.
+    board = {"track": golden.TRACK_A, "pyramid": list(DICE[len(DICE) - dice :])}
+    races, seeds = 2_000, range(40)
+    ref = odds.race_odds(board, races=400_000, seed=10**6)
+    truth = np.array([*ref.winner.values(), *ref.loser.values()])
+    runs = [odds.race_odds(board, races=races, seed=seed) for seed in seeds]
+    got = np.array([[*r.winner.values(), *r.loser.values()] for r in runs])
+    reported = np.array([[*r.winner_error.values(), *r.loser_error.values()] for r in runs])
+    binomial = np.sqrt(np.mean(truth * (1 - truth)) / races)
+    rms = np.sqrt(np.mean((got - truth) ** 2))
+    assert rms <= 1.15 * binomial
+    assert 0.85 * rms <= reported.mean() <= 1.15 * binomial
+    # The mean of 40 runs, and the reference's own error (races / 400,000).
+    spread = binomial * np.sqrt(1 / len(seeds) + races / 400_000)
+    assert np.abs((got - truth).mean(0)).max() <= 4 * spread
