@@ -47,6 +47,12 @@ PRESENCE_SILENT = 12.0
 #: A version this process was told of (s ago) that a socket still lacks is sent
 #: again by the refresh: a push that failed (a store error loading it) heals.
 HEAL_AFTER = 1.0
+#: Sockets beaten, and tables refreshed per script call, between two yields to
+#: the other greenlets: one round over 5,000 sockets (or one script over 1,000
+#: tables) held the worker for tens of ms, and every action that came in
+#: meanwhile waited for it (the p99 of docs/performance.md).
+BEAT_BATCH = 250
+REFRESH_BATCH = 100
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
 PRESENCE_COALESCE = 0.05
@@ -358,9 +364,11 @@ class Hub:
         now = time.monotonic()
         with self.lock:
             conns = [c for peers in self.conns.values() for c in peers]
-        for c in conns:
+        for i, c in enumerate(conns, 1):
             if c.fd is not None and now - c.sent_at >= every - 0.5:
                 c.beat(c.fd, now)
+            if i % BEAT_BATCH == 0:
+                time.sleep(0)  # a yield: actions and pushes go on between batches
 
     def sweep(self) -> None:
         rounds = 0
@@ -410,7 +418,12 @@ class Hub:
                 threading.Thread(target=self.push, args=(tid,), daemon=True).start()
         if not plan:
             return
-        found = self.tables.store.presence_refresh(plan)
+        found: dict[str, set[str] | None] = {}
+        tids = list(plan)
+        for at in range(0, len(tids), REFRESH_BATCH):
+            if at:
+                time.sleep(0)  # a yield, as in beat_all
+            found.update(self.tables.store.presence_refresh({t: plan[t] for t in tids[at:at + REFRESH_BATCH]}))
         for tid in dict.fromkeys(moved):  # other instances' phones learn it now, not next round
             self.tables.store.presence_announce(tid)
         for tid, seats in found.items():

@@ -285,8 +285,8 @@ def test_a_ping_costs_no_round_trip(redis_url: str, round_trips: list[str]) -> N
 
 
 @pytest.mark.parametrize("embedded", [False, True])
-def test_one_refresh_is_one_round_trip_for_every_table(redis_url: str, round_trips: list[str],
-                                                      embedded: bool) -> None:
+def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_trips: list[str],
+                                                         embedded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store.connect(None if embedded else redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     hub = live.Hub(tables)
@@ -312,6 +312,12 @@ def test_one_refresh_is_one_round_trip_for_every_table(redis_url: str, round_tri
     silent.heard = time.monotonic()  # heard again: listed again
     hub.refresh()
     assert store.present(silent.table_id) == {"p1", "p2"}
+    # Batched (hub.REFRESH_BATCH tables a call), with a yield between calls.
+    monkeypatch.setattr(hub_module, "REFRESH_BATCH", 2)
+    round_trips.clear()
+    hub.refresh()
+    assert embedded or round_trips == ["EVALSHA", "EVALSHA"]
+    assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns)
 
 
 @pytest.mark.parametrize("embedded", [False, True])
