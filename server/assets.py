@@ -274,7 +274,7 @@ class Assets:
         """index.html for one screen: versioned links, the import map, and a
         modulepreload for every module that screen imports (so no screen waits
         on an import chain). A table screen also gets its game's module graph
-        and stylesheet; the home screen gets neither. Every page carries the
+        and stylesheet (a stylesheet of the page); the home screen gets neither. Every page carries the
         game list and, first in its head (a classic script waits for the
         stylesheets above it), the import map and the boot script that asks
         for a table's snapshot while the modules download."""
@@ -284,7 +284,12 @@ class Assets:
         hints = [f'<link rel="preload" href="{self.versioned(f"/i18n/{lang}.json")}" as="fetch" crossorigin>'
                  for lang in ("ko", "en")]
         if game is not None and f"/games/{game}.css" in self.files:
-            hints.append(f'<link rel="preload" href="{self.versioned(f"/games/{game}.css")}" as="style">')
+            # A stylesheet of the page from the start, not one added when the
+            # game mounts: its rules are in the first style pass, and no sheet
+            # arriving later restyles the whole screen (a long task at 4x CPU).
+            # games/shared.js's loadCss adopts it.
+            hints.append(f'<link rel="stylesheet" href="{self.versioned(f"/games/{game}.css")}" '
+                         f'data-game-css="{game}">')
         main = self.versioned("/app.js")
         hints += [f'<link rel="modulepreload" href="{m}">' for m in self.page_modules(game) if m != main]
         head = "\n  ".join(hints) + "\n  "

@@ -121,7 +121,8 @@ def test_camelup_page_preloads_the_game_graph(client, assets) -> None:
     preloads = set(re.findall(r'<link rel="modulepreload" href="([^"]+)"', page))
     for m in ("/games/camelup.js", "/games/camelup/board.js", "/games/shared.js"):
         assert assets.versioned(m) in preloads, m
-    assert f'href="{assets.versioned("/games/camelup.css")}" as="style"' in page
+    # A stylesheet of the page from the start (its rules in the first style pass).
+    assert f'<link rel="stylesheet" href="{assets.versioned("/games/camelup.css")}" data-game-css="camelup">' in page
 
 
 def test_import_map_covers_every_module_and_is_allowed_by_the_csp(client, assets) -> None:

@@ -73,7 +73,7 @@ def test_a_table_page_names_a_handful_of_bundles_and_their_whole_graph(client, a
     for url in scripts:
         assert set(bundles.imports[url]) <= set(scripts), url
     assert not [u for u in scripts if not re.fullmatch(r"/[a-z]+-[A-Z0-9]{8}\.js", u)], "hashed names only"
-    assert f'href="{assets.versioned(f"/games/{game}.css")}" as="style"' in html
+    assert f'<link rel="stylesheet" href="{assets.versioned(f"/games/{game}.css")}" data-game-css="{game}">' in html
 
 
 def test_the_home_page_names_no_table_screen(client, assets: Assets) -> None:
