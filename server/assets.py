@@ -11,11 +11,12 @@ connections is several round trips fewer. Without one, or with one older than
 web/ (a developer editing a file without rebuilding), every module is served as
 written, and one log line says why.
 
-Why query strings (``/app.js?v=<hash>``) and not hashed names: a file keeps its
-path, so relative imports inside the modules, the unversioned URLs that old
-pages and tests use, and the source tree all stay as they are. The import map
-in index.html sends every module import to its versioned URL, so a module
-cached "forever" can never pull in a stale neighbour.
+Why query strings (``/app.js?v=<hash>``) for web/'s own files, where the
+bundles have hashed names: a file keeps its path, so relative imports inside
+the modules, the unversioned URLs that old pages and tests use, and the source
+tree all stay as they are. The import map in index.html sends every module
+import to its versioned URL, so a module cached "forever" can never pull in a
+stale neighbour.
 """
 
 from __future__ import annotations
@@ -115,8 +116,9 @@ def load_bundles(build: Path | None, sources: dict[str, Asset]) -> tuple[Bundles
         if hashlib.sha256(a.body).hexdigest() != sha:
             return None, f"the build in {build} is stale: web{path} changed since it was built"
     # A module the build never read is one it cannot hold (a new game, say).
-    for path in sorted(p for p in sources if p.endswith(".js") and p not in _UNVERSIONED and p not in built):
-        return None, f"the build in {build} is stale: web{path} is not in it"
+    unbuilt = sorted(p for p in sources if p.endswith(".js") and p not in _UNVERSIONED and p not in built)
+    if unbuilt:
+        return None, f"the build in {build} is stale: web{unbuilt[0]} is not in it"
     files: dict[str, Asset] = {}
     for url in outputs:
         try:
@@ -274,8 +276,8 @@ class Assets:
         """index.html for one screen: versioned links, the import map, and a
         modulepreload for every module that screen imports (so no screen waits
         on an import chain). A table screen also gets its game's module graph
-        and stylesheet (a stylesheet of the page); the home screen gets neither. Every page carries the
-        game list and, first in its head (a classic script waits for the
+        and stylesheet (a stylesheet of the page); the home screen gets
+        neither. Every page carries the game list and, first in its head (a classic script waits for the
         stylesheets above it), the import map and the boot script that asks
         for a table's snapshot while the modules download."""
         html = self.files["/index.html"].body.decode("utf-8")
