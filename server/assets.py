@@ -66,6 +66,25 @@ def _digest(body: bytes) -> str:
     return hashlib.sha256(body).hexdigest()[:12]
 
 
+def _closure(entries: tuple[str, ...], imports: dict[str, list[str]], known: dict[str, Asset]) -> list[str]:
+    """Every file of ``known`` reachable from ``entries`` through ``imports``,
+    entries first, each before what it imports (breadth first).
+
+    >>> a = Asset("/a.js", b"", "text/javascript", "")
+    >>> _closure(("/a.js", "/x.js"), {"/a.js": ["/b.js", "/a.js"]}, {"/a.js": a, "/b.js": a})
+    ['/a.js', '/b.js']
+    """
+    seen: dict[str, None] = {}
+    todo = list(entries)
+    while todo:
+        path = todo.pop(0)
+        if path in seen or path not in known:
+            continue
+        seen[path] = None
+        todo.extend(imports.get(path, []))
+    return list(seen)
+
+
 @dataclass(frozen=True)
 class Bundles:
     """A build of web/ (scripts/build-web.mjs's manifest.json): ``entries``
@@ -78,17 +97,8 @@ class Bundles:
     files: dict[str, Asset]
 
     def closure(self, *entries: str) -> list[str]:
-        """Every bundle reachable by static imports from ``entries``, entries
-        first, each before what it imports (breadth first)."""
-        seen: dict[str, None] = {}
-        todo = list(entries)
-        while todo:
-            url = todo.pop(0)
-            if url in seen or url not in self.files:
-                continue
-            seen[url] = None
-            todo.extend(self.imports.get(url, []))
-        return list(seen)
+        """Every bundle reachable by static imports from ``entries``, entries included."""
+        return _closure(entries, self.imports, self.files)
 
 
 def load_bundles(build: Path | None, sources: dict[str, Asset]) -> tuple[Bundles | None, str]:
@@ -255,15 +265,7 @@ class Assets:
 
     def closure(self, *entries: str) -> list[str]:
         """Every module reachable by static imports from ``entries``, entries included."""
-        seen: dict[str, None] = {}
-        todo = [e for e in entries if e in self.files]
-        while todo:
-            path = todo.pop(0)
-            if path in seen or path not in self.files:
-                continue
-            seen[path] = None
-            todo.extend(self.imports.get(path, []))
-        return list(seen)
+        return _closure(entries, self.imports, self.files)
 
     def csp(self, base: str) -> str:
         """``base`` with the import map and the boot script allowed by their

@@ -177,6 +177,11 @@ def test_every_precache_entry_exists_and_is_served(client) -> None:
     on_disk = {"/" + p.relative_to(WEB).as_posix() for p in WEB.rglob("*") if p.is_file()}
     app_files = {f for f in on_disk if not f.endswith((".py", ".md")) and f not in {"/sw.js", "/index.html", "/boot.js"}}
     assert set(files) == app_files | {"/"}
+    assert_served_for_good(client, files)
+
+
+def assert_served_for_good(client, files: dict[str, str]) -> None:
+    """Every URL of the worker's list is served, and all but the page immutable."""
     for path, url in files.items():
         resp = client.get(url)
         assert resp.status_code == 200, url

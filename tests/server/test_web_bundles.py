@@ -15,6 +15,7 @@ import pytest
 from server import create_app
 from server.assets import Assets
 from server.web import IMMUTABLE, WEB
+from tests.server.test_web import assert_served_for_good
 from tests.toy_engine import TOY
 
 # What a table page may ask for before its first render: the app's bundle,
@@ -122,11 +123,7 @@ def test_the_worker_precaches_the_bundles_not_the_modules(client, assets: Assets
     on_disk = {"/" + p.relative_to(WEB).as_posix() for p in WEB.rglob("*") if p.is_file()}
     others = {f for f in on_disk if not f.endswith((".py", ".md", ".js")) and f != "/index.html"}
     assert set(files) == others | set(assets.built) | {"/"}, "every stylesheet, icon and string file too"
-    for path, url in files.items():
-        resp = client.get(url)
-        assert resp.status_code == 200, url
-        if path != "/":
-            assert resp.headers["Cache-Control"] == IMMUTABLE, url
+    assert_served_for_good(client, files)
 
 
 def copy_web(tmp_path: Path) -> Path:
