@@ -1,4 +1,5 @@
-# The two commands the README names. Both install what they need first.
+# The two commands the README names. Both install what they need first, then
+# bundle web/ into build/web (the server serves web/'s modules as written without it).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
@@ -6,10 +7,12 @@ PY := $(VENV)/bin/python
 
 run:
 	@bash scripts/bootstrap.sh run
+	@bash scripts/build-web.sh
 	@$(VENV)/bin/gunicorn -c server/gunicorn_conf.py 'server:create_app()'
 
 test:
 	@bash scripts/bootstrap.sh test
+	@bash scripts/build-web.sh
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/mypy
 	@bash scripts/typecheck-web.sh

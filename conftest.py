@@ -128,6 +128,18 @@ class AppServer:
 
 
 @pytest.fixture(scope="session")
+def web_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh build of web/'s bundles (scripts/build-web.sh, under a second),
+    made from web/ as it is now: never a developer's older build/web."""
+    if not shutil.which("npm"):
+        skip_or_fail("npm not found (scripts/build-web.sh needs it; bootstrap.sh installs it)")
+    out = tmp_path_factory.mktemp("web-build") / "web"
+    subprocess.run(["bash", str(ROOT / "scripts" / "build-web.sh"), str(out)], check=True,
+                   stdout=subprocess.DEVNULL, timeout=300)
+    return out
+
+
+@pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
     server = RedisServer()
     yield server

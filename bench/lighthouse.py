@@ -3,6 +3,7 @@ accessibility 100, CLS ≤ 0.05).
 
     (cd bench/lighthouse && npm ci)   # once: Lighthouse 12.2.3, a benchmark dependency only
     python bench/lighthouse.py        # median of 3 runs per screen
+    python bench/lighthouse.py --modules   # web/'s modules as written, not the bundles
 
 Starts the server as bench/web.py does (gunicorn + gevent, embedded store),
 opens the same screens (home, a lobby, a started table of each game) and runs
@@ -51,8 +52,10 @@ def audit(url: str) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--modules", action="store_true",
+                    help="serve web/'s modules as written instead of a fresh build's bundles")
     args = ap.parse_args()
-    server = Server()
+    server = Server(modules=args.modules)
     try:
         screens = open_screens(server.base)
         results: dict[str, dict[str, float]] = {}
@@ -62,7 +65,8 @@ def main() -> None:
             print(f"measured {screen}", file=sys.stderr, flush=True)
     finally:
         server.stop()
-    print(f"Lighthouse 12.2.3 mobile (simulated slow 4G, 4x CPU); median of {args.runs} run(s); "
+    print(f"Lighthouse 12.2.3 mobile (simulated slow 4G, 4x CPU); "
+          f"{'modules as written' if args.modules else 'bundles'}; median of {args.runs} run(s); "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'screen':8}  perf  a11y  LCP      TBT      CLS")
     for screen, r in results.items():

@@ -2,6 +2,7 @@
 
     python bench/web.py              # every screen, median of 3 runs
     python bench/web.py --runs 1     # quicker
+    python bench/web.py --modules    # web/'s modules as written, not the bundles
 
 Starts the server in its production serving model (gunicorn + gevent, one
 worker, the embedded store), opens a lobby and a started table of every game
@@ -102,13 +103,26 @@ def stop_process(proc: subprocess.Popen[bytes], sig: int) -> None:
         proc.kill()
 
 
+def fresh_build() -> Path:
+    """A build of web/ as it is now (scripts/build-web.sh), never an older build/web."""
+    out = Path(tempfile.mkdtemp(prefix="tablemate-build-")) / "web"
+    subprocess.run(["bash", str(ROOT / "scripts" / "build-web.sh"), str(out)], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
 class Server:
-    def __init__(self) -> None:
+    """``modules=True``: web/'s modules as written (no bundles), the way a
+    server without a build serves them; else a fresh build's bundles."""
+
+    def __init__(self, modules: bool = False) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.build = None if modules else fresh_build()
         env = {k: v for k, v in os.environ.items() if not k.startswith("TABLEMATE_") and k != "REDIS_URL"}
         env.update({"BIND": f"127.0.0.1:{self.port}", "WEB_CONCURRENCY": "1", "PYTHONPATH": str(ROOT),
-                    "TABLEMATE_RATE_CREATE": "1000", "TABLEMATE_RATE_JOIN": "1000"})
+                    "TABLEMATE_RATE_CREATE": "1000", "TABLEMATE_RATE_JOIN": "1000",
+                    # A directory that is not there: the modules as written.
+                    "TABLEMATE_BUILD_DIR": str(self.build or ROOT / "build" / "none")})
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "server/gunicorn_conf.py"), "server:create_app()"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -118,6 +132,8 @@ class Server:
 
     def stop(self) -> None:
         stop_process(self.proc, signal.SIGINT)
+        if self.build:
+            shutil.rmtree(self.build.parent, ignore_errors=True)
 
 
 class Edge:
@@ -338,9 +354,11 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("--edge", choices=("none", "h2"), default="none",
                     help="h2: the phone reaches the server through an HTTPS/HTTP-2 proxy (Caddy), as on Fly")
+    ap.add_argument("--modules", action="store_true",
+                    help="serve web/'s modules as written instead of a fresh build's bundles")
     args = ap.parse_args()
 
-    server = Server()
+    server = Server(modules=args.modules)
     edge = Edge(server.port) if args.edge == "h2" else None
     # Lie-fi sits on the phone's side of the edge: the TCP (TLS) stream goes silent.
     proxy = LieFiProxy(edge.port, "https") if edge else LieFiProxy(server.port)
@@ -376,6 +394,7 @@ def main() -> None:
 
     print(f"Emulated phone: {NETWORK['latency']} ms RTT, 1.5 Mbit/s down, CPU {CPU_SLOWDOWN}x slower; "
           f"{'HTTPS + HTTP/2 edge (Caddy)' if edge else 'plain HTTP/1.1 to the server'}; "
+          f"{'modules as written' if args.modules else 'bundles'}; "
           f"median of {args.runs} run(s); load average {os.getloadavg()[0]:.2f}")
     head = ("screen", "first: KB on wire", "requests", "time to usable", "repeat, no worker",
             "repeat, worker", "lie-fi, worker", "worker precache KB")

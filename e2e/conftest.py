@@ -123,6 +123,19 @@ class AppServer:
         self.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def bundles(web_build: Path) -> Iterator[Path]:
+    """Every app server of the run serves a fresh build of web/'s bundles
+    (what users get), through the environment each AppServer copies."""
+    before = os.environ.get("TABLEMATE_BUILD_DIR")
+    os.environ["TABLEMATE_BUILD_DIR"] = str(web_build)
+    yield web_build
+    if before is None:
+        os.environ.pop("TABLEMATE_BUILD_DIR", None)
+    else:
+        os.environ["TABLEMATE_BUILD_DIR"] = before
+
+
 @pytest.fixture(scope="session")
 def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of the app on a free port, on the real Redis."""

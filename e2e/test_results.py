@@ -70,6 +70,8 @@ def test_results_sheet_share_card_bgstats_and_play_again(phone, server, browser)
     assert width == 1080 and height > 600
     # What the card says, in both languages (a chat group reads either).
     card = page.evaluate("""async () => {
+        // The module as written, beside the page's bundles: its own strings.
+        await (await import('/i18n.js')).initI18n();
         const m = await import('/screens/results.js');
         const res = await (await fetch(location.pathname.replace('/t/', '/api/tables/') + '/result')).json();
         return m.cardText(res, {ko: '카운트 업', en: 'Count Up'});

@@ -5,6 +5,7 @@ shown as the generic debug screen."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -114,6 +115,10 @@ def test_update_prompt_after_a_deploy(browser: Browser, redis_url: str, tmp_path
         app.stop()
 
 
+# King Up!'s module: its bundle (/kingup-<hash>.js), or unbundled /games/kingup.js?v=…
+KINGUP_MODULE = "**/kingup*.js*"
+
+
 @pytest.mark.parametrize("failures", [1, 99])
 def test_failed_game_download_is_retried_then_offered(browser: Browser, server: str, failures: int):
     table, token = started_table(server, "kingup")
@@ -130,7 +135,7 @@ def test_failed_game_download_is_retried_then_offered(browser: Browser, server: 
             route.continue_()
 
     try:
-        ctx.route("**/games/kingup.js*", flaky)
+        ctx.route(KINGUP_MODULE, flaky)
         page = ctx.new_page()
         page.goto(f"/t/{table}#rejoin={token}")
         if failures == 1:
@@ -140,9 +145,59 @@ def test_failed_game_download_is_retried_then_offered(browser: Browser, server: 
             expect(page.get_by_role("alert").filter(has_text="The game screen could not be downloaded")).to_be_visible()
             expect(page.locator(".generic-view")).to_have_count(0)
             assert seen["n"] >= 3, "retried before giving up"
-            ctx.unroute("**/games/kingup.js*")
+            ctx.unroute(KINGUP_MODULE)
             page.get_by_role("button", name="Try again").click()
             expect(page.locator(".game-kingup")).to_be_visible()
             expect(page.get_by_text("The game screen could not be downloaded")).to_have_count(0)
     finally:
         ctx.close()
+
+
+# A table page served from the bundles: the app's, the table screens', the
+# game's and the chunks they share (7 today), against ~37 modules unbundled.
+MAX_TABLE_SCRIPTS = 8
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_table_page_from_the_bundles_asks_for_a_handful_of_scripts(browser: Browser, server: str, game: str):
+    table, token = started_table(server, game)
+    # No worker: every request of the page goes to the network and is seen.
+    ctx = browser.new_context(base_url=server, locale="en-US", service_workers="block",
+                              viewport={"width": 390, "height": 844})
+    try:
+        page = ctx.new_page()
+        scripts: list[str] = []
+        page.on("request", lambda r: scripts.append(r.url.removeprefix(server)) if r.resource_type == "script" else None)
+        page.goto(f"/t/{table}#rejoin={token}")
+        expect(page.locator(GAMES[game])).to_be_visible()
+        assert len(scripts) == len(set(scripts)) <= MAX_TABLE_SCRIPTS, scripts
+        assert all(re.fullmatch(r"/[a-z]+-[A-Z0-9]{8}\.js", s) for s in scripts), scripts
+    finally:
+        ctx.close()
+
+
+def test_a_stale_build_still_serves_a_working_app(browser: Browser, redis_url: str, bundles: Path, tmp_path: Path):
+    """A developer edits web/ and does not rebuild: the server serves the
+    modules as written (and logs why), and every screen works."""
+    web = tmp_path / "web"
+    shutil.copytree(ROOT / "web", web)
+    (web / "ui.js").write_text((web / "ui.js").read_text() + "\n// edited, not rebuilt\n")
+    app = AppServer(redis_url, tmp_path / "server.log")
+    app.env.update({"TABLEMATE_WEB_DIR": str(web), "TABLEMATE_BUILD_DIR": str(bundles)})
+    app.start()
+    ctx = browser.new_context(base_url=app.base, locale="en-US", service_workers="block",
+                              viewport={"width": 390, "height": 844})
+    try:
+        table, token = started_table(app.base, "kingup")
+        page = ctx.new_page()
+        scripts: list[str] = []
+        page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+        page.goto(f"/t/{table}#rejoin={token}")
+        expect(page.locator(".game-kingup")).to_be_visible()
+        assert any("/ui.js?v=" in s for s in scripts), scripts
+        page.goto("/")
+        expect(page.get_by_role("button", name="Create table")).to_be_enabled()
+        assert "web/ui.js changed since it was built" in (tmp_path / "server.log").read_text()
+    finally:
+        ctx.close()
+        app.stop()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Tablemate needs on a fresh Debian machine, idempotently:
 #   bootstrap.sh run   -> the Python environment with the runtime dependencies only
-#                         (the app needs no Redis: it falls back to an embedded store)
+#                         (the app needs no Redis: it falls back to an embedded store),
+#                         and node + npm for the web build (scripts/build-web.sh), as root
 #   bootstrap.sh test  -> also the test extras and the system packages the tests use
 #                         (redis-server, chromium, WebKitGTK's driver and Xvfb, fonts,
 #                         node for the web type check), as root
@@ -86,14 +87,19 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 
+# --- system packages for the web build -----------------------------------------
+# nodejs + npm: scripts/build-web.sh bundles web/ (esbuild, from package-lock.json)
+# before the server starts, in both modes.
+apt_install node:nodejs npm:npm || die "could not install node and npm for the web build (see above)."
+
 # --- system packages for the tests ---------------------------------------------
 if [ "$mode" = "test" ]; then
   # fonts-noto-cjk: Korean text in browser screenshots renders as glyphs, not boxes.
-  # nodejs + npm: the web code's type check (tsc). Debian's chromium is what
+  # nodejs + npm (above): also the web code's type check (tsc). Debian's chromium is what
   # Playwright drives (its own browser download is not possible here).
   # webkit2gtk-driver: WebKitWebDriver and MiniBrowser, WebKitGTK (Safari's
   # engine) for the e2e/test_webkit.py tests, driven by Selenium under Xvfb.
-  need=(redis-server:redis-server chromium:chromium node:nodejs npm:npm
+  need=(redis-server:redis-server chromium:chromium
         WebKitWebDriver:webkit2gtk-driver xvfb-run:xvfb xauth:xauth)
   apt_install "${need[@]}" || die "could not install the test system packages (see above)."
   # The fonts only change how screenshots look: a failure is reported loudly

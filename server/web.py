@@ -22,6 +22,9 @@ from server.assets import Assets
 
 # The PWA sits beside the server package in the repository and in the image.
 WEB = Path(os.environ.get("TABLEMATE_WEB_DIR") or Path(__file__).resolve().parent.parent / "web")
+# Its bundles (scripts/build-web.sh), used while they match it. The app's
+# config "WEB_BUILD" (a path, or None for none) overrides this.
+BUILD = Path(os.environ.get("TABLEMATE_BUILD_DIR") or WEB.parent / "build" / "web")
 IMMUTABLE = "public, max-age=31536000, immutable"
 # The socket's endpoint (server/live.py): a WebSocket is never compressed here.
 _SOCKET_ENDPOINTS = {"table_socket"}
@@ -78,7 +81,9 @@ def init_app(app: Flask) -> None:
     from server.api import games_body
 
     # The engines are fixed for the life of the process, and so is their list.
-    app.extensions["tablemate.assets"] = Assets(WEB, games_body(app.extensions["tablemate"].engines()))
+    build = app.config.get("WEB_BUILD", BUILD)
+    app.extensions["tablemate.assets"] = Assets(WEB, games_body(app.extensions["tablemate"].engines()),
+                                                None if build is None else Path(build))
     for key, value in {
         "COMPRESS_ALGORITHM": ["br", "gzip"],
         "COMPRESS_MIN_SIZE": 500,  # below that, the headers cost more than they save
@@ -122,7 +127,7 @@ def init_app(app: Flask) -> None:
         if path == "/sw.js":
             # The browser compares sw.js byte for byte to find a new version.
             return _send(a.sw_body, "text/javascript", a.version, "no-cache")
-        asset = a.files.get(path)
+        asset = a.files.get(path) or a.built.get(path)
         if asset is None:
             if "." not in path.rsplit("/", 1)[-1]:
                 # A mistyped page address (/foo, /t/): the app's own not-found
@@ -131,6 +136,6 @@ def init_app(app: Flask) -> None:
             abort(404)
         # Only the URL naming this very content may be kept for good; an old
         # or missing ?v= gets the current file, revalidated.
-        fresh = request.args.get("v") == asset.digest and a.is_app_file(path)
+        fresh = asset.named or (request.args.get("v") == asset.digest and a.is_app_file(path))
         security.mark_subresource()
         return _send(asset.body, asset.mimetype, asset.digest, IMMUTABLE if fresh else "no-cache")

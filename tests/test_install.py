@@ -5,10 +5,12 @@ can hide a runtime dependency that only a test tool happens to pull in (that
 is how ``make run`` once died on a missing ``packaging``). These tests use
 throw-away environments built from the runtime dependencies alone:
 
-* a plain ``pip install .`` (what the Dockerfile does) boots the production
-  serving model and serves the home page, the API and a new table;
+* a plain ``pip install .`` beside a build of web/ (what the Dockerfile does)
+  boots the production serving model and serves the home page from the
+  bundles, the API and a new table;
 * the README's run command, ``make run``, in a copy of the tree without
-  ``.venv``, creates its environment and serves with the LAN URL and QR code.
+  ``.venv``, ``node_modules`` or ``build``, creates its environment, bundles
+  web/ and serves the bundles with the LAN URL and QR code.
 
 pip's cache is reused (so this takes seconds, not minutes, after the first
 run); the project's ``.venv`` never is.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -88,8 +91,14 @@ def stop(proc: subprocess.Popen[bytes], sig: signal.Signals) -> int:
 
 
 def assert_clean(log_text: str) -> None:
-    for bad in ("Traceback", "MonkeyPatchWarning", "Error:"):
+    # "not bundles": server/assets.py found no usable build of web/.
+    for bad in ("Traceback", "MonkeyPatchWarning", "Error:", "not bundles"):
         assert bad not in log_text, f"{bad!r} in the server's output:\n{log_text[-4000:]}"
+
+
+def assert_bundled(home: bytes) -> None:
+    """The page runs the build's bundles (scripts/build-web.sh), not web/'s modules."""
+    assert re.search(rb'<script type="module" src="/app-[A-Z0-9]{8}\.js">', home), home[:3000]
 
 
 @pytest.fixture
@@ -113,6 +122,9 @@ def test_plain_pip_install_boots_the_production_server(workdir: Path) -> None:
     pip = subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "-q", str(app)],
                          env=env, capture_output=True, text=True, timeout=300)
     assert pip.returncode == 0, pip.stdout + pip.stderr
+    # The Dockerfile's node stage: the bundles, built from the same web/.
+    subprocess.run(["bash", str(ROOT / "scripts/build-web.sh"), str(app / "build/web")], check=True,
+                   capture_output=True, timeout=300)
 
     # From an empty folder, with the installed package's own gunicorn settings:
     # nothing can be imported from the source tree, so the wheel and the
@@ -131,12 +143,14 @@ def test_plain_pip_install_boots_the_production_server(workdir: Path) -> None:
         proc = subprocess.Popen(
             [str(venv / "bin/gunicorn"), "-c", str(conf), "server:create_app()"],
             cwd=empty, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            env=clean_env(BIND=f"127.0.0.1:{port}", TABLEMATE_WEB_DIR=str(app / "web")),
+            env=clean_env(BIND=f"127.0.0.1:{port}", TABLEMATE_WEB_DIR=str(app / "web"),
+                          TABLEMATE_BUILD_DIR=str(app / "build/web")),
         )
     try:
         wait_for(lambda: serves(proc, base, log), timeout=30, what="the plain-install server")
         status, home = get(base + "/")
         assert status == 200 and b"<html" in home.lower()
+        assert_bundled(home)
         status, games = get(base + "/api/games")
         assert status == 200 and json.loads(games)
         status, created = post_json(base + "/api/tables", {"game": "camelup", "name": "민지"})
@@ -170,6 +184,10 @@ def test_make_run_serves_from_a_fresh_copy(workdir: Path) -> None:
         text = log.read_text(errors="replace")
         assert "Tablemate is running: http://" in text and f":{port}/" in text
         assert "█" in text  # the terminal QR code
+        # make run bundled web/ itself (node, npm and esbuild from a fresh tree).
+        assert (tree / "build/web/manifest.json").exists() and (tree / "node_modules/.bin/esbuild").exists()
+        assert_bundled(get(f"http://127.0.0.1:{port}/")[1])
+        assert "not bundles" not in text, text[-3000:]
         # Only the runtime dependencies: no test tool came along.
         listed = subprocess.run(
             [str(tree / ".venv/bin/python"), "-m", "pip", "list", "--format=json"],

@@ -56,11 +56,15 @@ function shipped(path) {
  */
 async function importGame(name) {
   const url = `./games/${name}.js`;
+  // The file the import map sends it to (this deploy's versioned module, or
+  // its bundle): a retry must load that same file, so that it shares the
+  // modules already running (one i18n, one net) instead of a second copy.
+  const mapped = typeof import.meta.resolve === 'function' ? import.meta.resolve(url) : url;
   for (let attempt = 0; ; attempt += 1) {
     try {
       // A browser may remember a failed import for its URL: a retry asks for a
-      // URL of its own (the server answers it with the current file).
-      return await import(attempt === 0 ? url : `${url}?retry=${Date.now()}`);
+      // URL of its own (the server answers it with the same file).
+      return await import(attempt === 0 ? url : `${mapped}${mapped.includes('?') ? '&' : '?'}retry=${Date.now()}`);
     } catch (e) {
       if (attempt >= RETRY_DELAYS_MS.length) throw e;
       await new Promise((resolve) => { setTimeout(resolve, RETRY_DELAYS_MS[attempt]); });

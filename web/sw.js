@@ -35,8 +35,9 @@ sw.addEventListener('install', (event) => {
 });
 
 /**
- * Where the browser has static routing (Chrome 123+), a versioned file is
- * answered from this version's cache by the browser itself, without running
+ * Where the browser has static routing (Chrome 123+), a versioned file (a
+ * ?v= URL, or a bundle's hashed name) is answered from this version's cache
+ * by the browser itself, without running
  * this script's fetch handler once per file: a table's ~40 modules cost the
  * page's main thread far less. A miss goes to the network; elsewhere the
  * fetch handler below does the same job.
@@ -44,11 +45,16 @@ sw.addEventListener('install', (event) => {
  */
 async function routeFilesToCache(event) {
   if (typeof event.addRoutes !== 'function' || typeof URLPattern !== 'function') return;
+  // A bundle's name is its version (its path is its cache key): exactly that
+  // URL, without a query (a retry's ?retry= must reach the network).
+  const named = Object.entries(FILES).filter(([path, url]) => path === url && path !== '/');
   try {
-    await event.addRoutes({
-      condition: { urlPattern: new URLPattern({ pathname: '/*', search: 'v=*' }) },
-      source: { cacheName: CACHE },
-    });
+    await event.addRoutes([
+      { condition: { urlPattern: new URLPattern({ pathname: '/*', search: 'v=*' }) }, source: { cacheName: CACHE } },
+      ...named.map(([path]) => ({
+        condition: { urlPattern: new URLPattern({ pathname: path, search: '' }) }, source: { cacheName: CACHE },
+      })),
+    ]);
   } catch { /* an older form of the API: the fetch handler serves them */ }
 }
 

@@ -15,6 +15,17 @@ const cssReady = new Map();
 export function loadCss(name) {
   let ready = cssReady.get(name);
   if (ready) return ready;
+  // A table page names its game's stylesheet itself (server/assets.py).
+  const inPage = /** @type {HTMLLinkElement|null} */ (document.querySelector(`link[rel="stylesheet"][data-game-css="${name}"]`));
+  if (inPage) {
+    ready = inPage.sheet ? Promise.resolve() : new Promise((resolve) => {
+      inPage.addEventListener('load', () => resolve());
+      inPage.addEventListener('error', () => resolve());
+      window.setTimeout(resolve, 2000);
+    });
+    cssReady.set(name, ready);
+    return ready;
+  }
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   const href = `/games/${name}.css`;

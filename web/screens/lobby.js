@@ -94,12 +94,16 @@ export function lobbyScreen(root, session) {
   /** @type {import('./session.js').SessionState|null} */
   let last = null;
 
-  /** @param {import('./session.js').SessionState} state */
-  function update(state) {
+  /**
+   * @param {import('./session.js').SessionState} state
+   * @param {import('./session.js').SessionState} [prev] the store's last state (none: draw anew)
+   */
+  function update(state, prev) {
     last = state;
     conn.set(state.conn);
     const snap = state.snapshot;
-    if (!snap) return;
+    // Only the connection changed (the socket opened, say): nothing else to draw.
+    if (!snap || (prev && prev.snapshot === snap)) return;
     gameName.textContent = session.title();
     codeEl.textContent = snap.code || '—';
     seats.update(snap);

@@ -37,6 +37,20 @@ export function shownSnapshot(snap, entering) {
 }
 
 /**
+ * Whether `next` is `prev` with only its seats' presence changed: net.js's
+ * presence frames copy the snapshot and replace `players` alone, so every
+ * other field is the very same object. Nothing a game module draws changes.
+ * @param {import('../net.js').Snapshot|null} prev
+ * @param {import('../net.js').Snapshot} next
+ */
+export function presenceOnly(prev, next) {
+  if (!prev || prev === next || prev.version !== next.version || prev.players === next.players) return false;
+  const keys = Object.keys(next);
+  return keys.length === Object.keys(prev).length
+    && keys.every((k) => k === 'players' || /** @type {any} */ (prev)[k] === /** @type {any} */ (next)[k]);
+}
+
+/**
  * @param {HTMLElement} root
  * @param {import('./session.js').Session} session
  * @returns {import('./session.js').View}
@@ -296,10 +310,17 @@ export function tableScreen(root, session) {
     wasMyTurn = myTurn;
   }
 
-  /** @param {import('./session.js').SessionState} state */
-  function update(state) {
+  /**
+   * @param {import('./session.js').SessionState} state
+   * @param {import('./session.js').SessionState} [prev] the store's last state
+   */
+  function update(state, prev) {
     conn.set(state.conn);
     if (!state.snapshot) return;
+    // Only the connection changed (the socket opened, say): the badge is all
+    // there is to draw (the actions' availability follows <html data-connection>).
+    if (prev && prev.snapshot === state.snapshot && snap === state.snapshot) return;
+    const prevSnap = snap;
     snap = state.snapshot;
     titleEl.textContent = session.title();
     if (snap.round) {
@@ -326,7 +347,10 @@ export function tableScreen(root, session) {
     // always name a caller is not therefore always "on turn").
     announceTurn();
     if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
-    if (instance) instance.update(shownSnapshot(snap, entering));
+    // A phone connecting or dropping only changes the seats' dots: redrawing
+    // the game for it was a whole render (~250 ms at 4x CPU) right after every
+    // socket connects.
+    if (instance && !presenceOnly(prevSnap, snap)) instance.update(shownSnapshot(snap, entering));
   }
 
   /** The "Enter moves for" switcher: shown while some seat without a phone can be entered for. */
