@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import socket
 import threading
 import time
 from collections import defaultdict
@@ -39,8 +40,11 @@ PRESENCE_REFRESH = 3.0
 #: second (``Hub.beat_all``): per socket, a timer waking its own loop cost
 #: several times more than the write.
 BEAT = 2.0
+#: Seconds without any message after which the server gives a socket up (phones
+#: ping at least every ~8 s); ``WS_SILENT_LIMIT`` in the config.
+SILENT_LIMIT = 25.0
 #: A socket silent this long (s) is no longer shown as connected, though it is
-#: kept open until ``live.SILENT_LIMIT``: phones ping every ~8 s (and give a
+#: kept open until ``SILENT_LIMIT``: phones ping every ~8 s (and give a
 #: socket up after 5 s without the server's heartbeat), so it is one ping
 #: late by more than any network's jitter.
 PRESENCE_SILENT = 12.0
@@ -206,6 +210,17 @@ class Connection:
             except Exception:  # a dead peer; its own loop notices and cleans up
                 self.open = False
 
+    def give_up(self) -> None:
+        """Ends a socket the phone has gone silent on: its handler, waiting in
+        a read without a timeout (server/wsread.py), wakes up to a closed
+        stream. No close frame: a silent peer would not read it, and writing
+        to it could block the heartbeat round this runs in."""
+        self.open = False
+        try:
+            self.ws.sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass
+
     def kick(self, code: str, message: str) -> None:
         self.send({"type": "error", "error": {"code": code, "message": message}})
         with self.lock:
@@ -261,6 +276,8 @@ class Hub:
         #: Each local table's newest version this process was told of, and when.
         self.versions: dict[str, tuple[int, float]] = {}
         self.beat_every = BEAT
+        #: Seconds without a message after which a socket the hub beats is given up.
+        self.silent_limit = SILENT_LIMIT
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
 
@@ -360,13 +377,18 @@ class Hub:
 
     def beat_all(self, every: float = BEAT) -> None:
         """One round of the heartbeat: every socket sent nothing for about
-        ``every`` s gets a beat (half a round early, as rounds are 1 s apart)."""
+        ``every`` s gets a beat (half a round early, as rounds are 1 s apart),
+        and one not heard from for ``silent_limit`` s is given up (its handler
+        reads without a timeout: a timer per read cost more than this round)."""
         now = time.monotonic()
         with self.lock:
             conns = [c for peers in self.conns.values() for c in peers]
         for i, c in enumerate(conns, 1):
-            if c.fd is not None and now - c.sent_at >= every - 0.5:
-                c.beat(c.fd, now)
+            if c.fd is not None:
+                if now - c.heard > self.silent_limit:
+                    c.give_up()
+                elif now - c.sent_at >= every - 0.5:
+                    c.beat(c.fd, now)
             if i % BEAT_BATCH == 0:
                 time.sleep(0)  # a yield: actions and pushes go on between batches
 

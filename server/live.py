@@ -29,7 +29,15 @@ from simple_websocket import ConnectionClosed
 
 from server import payload, wsread
 from server.errors import ApiError, store_unavailable
-from server.hub import BEAT, CLOSE_BAD_TOKEN, PRESENCE_REFRESH, Connection, Hub, encode_state
+from server.hub import (
+    BEAT,
+    CLOSE_BAD_TOKEN,
+    PRESENCE_REFRESH,
+    SILENT_LIMIT,
+    Connection,
+    Hub,
+    encode_state,
+)
 from server.tables import Tables
 
 # Kept importable from here: the adapter's users and tests name them through it.
@@ -40,9 +48,6 @@ log = logging.getLogger(__name__)
 RATE_PER_SECOND = 20.0
 RATE_BURST = 40.0
 FLOOD_STRIKES = 40
-#: Seconds without any message after which the server gives a socket up (phones
-#: ping at least every ~8 s); ``WS_SILENT_LIMIT`` in the config.
-SILENT_LIMIT = 25.0
 #: The web client's ping, byte for byte (web/net.js sends ``{type: 'ping'}``).
 PING = '{"type":"ping"}'
 
@@ -122,7 +127,7 @@ def leave(conn: Connection, tables: Tables) -> None:
 
 def init_app(app: Flask, hub: Hub) -> None:
     sock = Sock(app)
-    silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
+    silent_limit = hub.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
     # The phones' own pings (each a frame to parse) can be rare: the server's
     # heartbeat tells a phone it is there (hub.BEAT).
     beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
@@ -193,7 +198,9 @@ def init_app(app: Flask, hub: Hub) -> None:
                 if left <= 0:
                     ws.close(reason=1001, message="silent")
                     break
-                wait = left
+                # The hub beats this socket and gives it up when silent
+                # (Hub.beat_all), so the read needs no timer of its own.
+                wait: float | None = None
                 if conn.fd is None:  # the hub cannot beat this one without blocking
                     quiet = beat - (now - conn.sent_at)
                     if quiet <= 0:
