@@ -146,6 +146,8 @@ def fill(game: str, template: dict[str, Any], view: dict[str, Any], rng: random.
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        #: (when sent, perf_counter s; latency s) of every action, for --samples.
+        self.samples: list[tuple[float, float]] = []
         self.errors: dict[str, int] = {}
         self.actions = 0
         self.connect_errors = 0
@@ -251,6 +253,7 @@ def _maybe_finish(table: Table, stats: Stats) -> None:
     # the server never sends an older snapshot after a newer one).
     if table.busy and table.want and all(p.version >= table.want for p in table.phones):
         stats.latencies.append(time.perf_counter() - table.sent_at)
+        stats.samples.append((table.sent_at, stats.latencies[-1]))
         stats.actions += 1
         table.busy = False
 
@@ -527,6 +530,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for t in tasks:
             t.cancel()
         lat = [x * 1000 for x in stats.latencies]
+        if args.samples:
+            # When the slow ones were sent (s from the first action) tells a
+            # periodic stall (a round every 1 or 3 s) from a steady queue.
+            t0 = min((t for t, _ in stats.samples), default=0.0)
+            Path(args.samples).write_text("".join(f"{t - t0:.4f} {x * 1000:.2f}\n" for t, x in stats.samples))
         sizes: dict[str, int] = {}
         for t in tables:
             sizes[str(len(t.phones))] = sizes.get(str(len(t.phones)), 0) + 1
@@ -592,6 +600,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     help="seconds before an action that never reached every phone frees its table")
     ap.add_argument("--ticker-ms", type=float, default=1.0, help="period of the pause-measuring ticker")
     ap.add_argument("--out", help="also write the JSON result to this file")
+    ap.add_argument("--samples", help="also write every action's send time and latency (s, ms) to this file")
     args = ap.parse_args(argv)
     if args.short:
         args.phones, args.rate, args.duration = min(args.phones, 300), 20.0, 5.0

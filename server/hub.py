@@ -16,6 +16,7 @@ import secrets
 import socket
 import threading
 import time
+import zlib
 from collections import defaultdict
 from typing import Any, cast
 
@@ -36,9 +37,9 @@ CLOSE_BAD_TOKEN = 4401
 PRESENCE_REFRESH = 3.0
 #: The server's heartbeat (s): a socket that was sent nothing for this long gets
 #: a ``pong``, so a phone hears from a live server this often and can give a
-#: silent socket up after 5 s. The hub beats all its sockets in one round a
-#: second (``Hub.beat_all``): per socket, a timer waking its own loop cost
-#: several times more than the write.
+#: silent socket up after 5 s. The hub visits each of its sockets once a
+#: second, a tenth of them every 0.1 s (``Hub.beat_all``): per socket, a timer
+#: waking its own loop cost several times more than the write.
 BEAT = 2.0
 #: Seconds without any message after which the server gives a socket up (phones
 #: ping at least every ~8 s); ``WS_SILENT_LIMIT`` in the config.
@@ -51,11 +52,14 @@ PRESENCE_SILENT = 12.0
 #: A version this process was told of (s ago) that a socket still lacks is sent
 #: again by the refresh: a push that failed (a store error loading it) heals.
 HEAL_AFTER = 1.0
-#: Sockets beaten, and tables refreshed per script call, between two yields to
-#: the other greenlets: one round over 5,000 sockets (or one script over 1,000
-#: tables) held the worker for tens of ms, and every action that came in
-#: meanwhile waited for it (the p99 of docs/performance.md).
-BEAT_BATCH = 250
+#: The heartbeat's round is cut into this many slices, one every 1/BEAT_SLICES
+#: s, each visiting the sockets of its slice: one round over 5,000 sockets at
+#: once held the worker ~100 ms every second (and sent 2,500 frames in one
+#: burst), and the actions that came in meanwhile waited for it: most of the
+#: p99 of docs/performance.md. The presence refresh is sliced the same way (a
+#: thirtieth of the tables each tick, each table every PRESENCE_REFRESH s), at
+#: most ``REFRESH_BATCH`` tables per script call.
+BEAT_SLICES = 10
 REFRESH_BATCH = 100
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
@@ -115,6 +119,8 @@ class Connection:
         self.seat_hash: str | None = None
         #: Where the hub's heartbeat writes; None: the socket's loop beats.
         self.fd = self.beat_fd()
+        #: Its heartbeat slice (``Hub.add``).
+        self.slice = 0
 
     def send_presence(self, online: frozenset[str]) -> None:
         """A ``presence`` frame, only when it tells this phone something new."""
@@ -266,6 +272,9 @@ class Hub:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.conns: dict[str, set[Connection]] = defaultdict(set)
+        #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
+        self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
+        self._next_slice = 0
         #: Each local table's presence as last read: every change of it comes with
         #: a message (or expiry, which the sweep reads), so a push need not read it.
         self.online: dict[str, frozenset[str]] = {}
@@ -302,9 +311,13 @@ class Hub:
     def add(self, conn: Connection) -> None:
         with self.lock:
             self.conns[conn.table_id].add(conn)
+            conn.slice = self._next_slice
+            self.slices[conn.slice].add(conn)
+            self._next_slice = (self._next_slice + 1) % BEAT_SLICES
 
     def remove(self, conn: Connection) -> None:
         with self.lock:
+            self.slices[conn.slice].discard(conn)
             peers = self.conns.get(conn.table_id)
             if peers is not None:
                 peers.discard(conn)
@@ -375,49 +388,52 @@ class Hub:
                 self.online[table_id] = found
         return found
 
-    def beat_all(self, every: float = BEAT) -> None:
-        """One round of the heartbeat: every socket sent nothing for about
-        ``every`` s gets a beat (half a round early, as rounds are 1 s apart),
-        and one not heard from for ``silent_limit`` s is given up (its handler
-        reads without a timeout: a timer per read cost more than this round)."""
+    def beat_all(self, every: float = BEAT, part: int | None = None) -> None:
+        """The heartbeat over one slice of the sockets (``part``; None: all):
+        a socket sent nothing for about ``every`` s gets a beat (half a round
+        early, as each socket is visited once a second), and one not heard
+        from for ``silent_limit`` s is given up (its handler reads without a
+        timeout: a timer per read cost more than this visit)."""
         now = time.monotonic()
         with self.lock:
-            conns = [c for peers in self.conns.values() for c in peers]
-        for i, c in enumerate(conns, 1):
+            parts = self.slices if part is None else [self.slices[part]]
+            conns = [c for p in parts for c in p]
+        for c in conns:
             if c.fd is not None:
                 if now - c.heard > self.silent_limit:
                     c.give_up()
                 elif now - c.sent_at >= every - 0.5:
                     c.beat(c.fd, now)
-            if i % BEAT_BATCH == 0:
-                time.sleep(0)  # a yield: actions and pushes go on between batches
 
     def sweep(self) -> None:
-        rounds = 0
-        while not self.stop.wait(1.0):
-            rounds += 1
+        ticks = 0
+        while not self.stop.wait(1.0 / BEAT_SLICES):
+            ticks += 1
             try:
-                self.beat_all(self.beat_every)
+                self.beat_all(self.beat_every, ticks % BEAT_SLICES)
             except Exception:  # the heartbeat must go on for every other socket
                 log.exception("heartbeat failed")
-            if rounds % round(PRESENCE_REFRESH):
-                continue
             try:
-                self.refresh()
+                # Each table once per PRESENCE_REFRESH, a slice of them each tick.
+                slices = round(PRESENCE_REFRESH * BEAT_SLICES)
+                self.refresh(ticks % slices, slices)
             except redis.RedisError:
                 pass  # the listener tells phones of the outage; the next round retries
             except Exception:  # the refresh must go on for every other table
                 log.exception("presence refresh failed")
 
-    def refresh(self) -> None:
-        """Every local socket's presence in one round trip: the live ones
-        touched, the silent ones forgotten (their phone has given them up),
-        every local table's presence read back and pushed where it changed.
-        Also resends a version a socket lacks (a push that failed to load)."""
+    def refresh(self, part: int = 0, parts: int = 1) -> None:
+        """The presence of the local sockets of one slice of the tables
+        (``part`` of ``parts``, by table id), in one round trip per
+        ``REFRESH_BATCH`` tables: the live ones touched, the silent ones
+        forgotten (their phone has given them up), each table's presence read
+        back and pushed where it changed. Also resends a version a socket
+        lacks (a push that failed to load)."""
         now = time.monotonic()
         with self.lock:
-            by_table = {tid: list(peers) for tid, peers in self.conns.items()}
-            versions = dict(self.versions)
+            by_table = {tid: list(peers) for tid, peers in self.conns.items()
+                        if parts == 1 or zlib.crc32(tid.encode()) % parts == part}
+            versions = {tid: self.versions[tid] for tid in by_table if tid in self.versions}
         plan: dict[str, tuple[list[str], list[str]]] = {}
         moved: list[str] = []
         for tid, conns in by_table.items():
