@@ -309,12 +309,17 @@ class Store(Presence):
     def _update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
                 hits: Sequence[tuple[str, str, int]]) -> R:
         raw = fn.raw if isinstance(fn, Primed) else None
+        # A primed document may be this process's kept copy (Latest), one change
+        # behind: a commit finds that out itself, but a refusal or a write-nothing
+        # answer made on it is checked against the stored document first.
+        verified = raw is None
         known: dict[str, Any] = {}
         now = time.time()
         counters = [(rate_key(b, c, int(now // RATE_WINDOW)), limit) for b, c, limit in hits]
         for attempt in range(MAX_ATTEMPTS):
             if raw is None:
                 raw = self.load_raw(table_id)
+                verified = True
                 if raw is None:
                     self.latest.drop(table_id)
                     raise KeyError(table_id)
@@ -323,15 +328,26 @@ class Store(Presence):
                 commit = fn(tx)
             except Exception:
                 # A refusal may come of taking a request id for unseen (a
-                # retry of an applied action is "not your turn" now).
+                # retry of an applied action is "not your turn" now), or of a
+                # document that is no longer the stored one.
                 if self._recorded(tx):
                     continue
+                if not verified:
+                    stored, verified = self._stored(table_id), True
+                    if stored != raw:
+                        raw, known = stored, {}
+                        continue
                 raise
             if commit.doc is None:
-                if not self._recorded(tx):
-                    self._count_unwritten(hits)
-                    return commit.result
-                continue
+                if self._recorded(tx):
+                    continue
+                if not verified:
+                    stored, verified = self._stored(table_id), True
+                    if stored != raw:
+                        raw, known = stored, {}
+                        continue
+                self._count_unwritten(hits)
+                return commit.result
             change = encode(table_id, raw, commit, tx.assumed, counters, RATE_WINDOW)
             status, found = self.committer.run(change, self.ttl)
             if status == DONE:
@@ -352,6 +368,15 @@ class Store(Presence):
             # phones hammering one table all get through.
             time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise Conflict(f"table {table_id} too contended")
+
+    def _stored(self, table_id: str) -> str:
+        """The stored document (kept in ``latest``); KeyError when gone."""
+        stored = self.load_raw(table_id)
+        if stored is None:
+            self.latest.drop(table_id)
+            raise KeyError(table_id)
+        self.latest.put(table_id, int(loads(stored)["version"]), stored)
+        return stored
 
     def _recorded(self, tx: Tx) -> bool:
         """Whether a request id ``fn`` took for unseen has a record after all

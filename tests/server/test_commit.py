@@ -231,8 +231,23 @@ def test_a_retry_of_an_action_reads_no_more(redis_url: str, round_trips: list[st
     round_trips.clear()
     assert tables.act(tid, host, body("start", "r-1")) == first
     # Refused on the replay ("started"), then the record read and the first
-    # result given; the replay counted against the rate limits on its own.
-    assert round_trips == ["HMGET", "INCRBY"]
+    # result given once the kept document is seen to be the stored one; the
+    # replay counted against the rate limits on its own.
+    assert round_trips == ["HMGET", "GET", "INCRBY"]
+
+
+def test_a_refusal_on_a_kept_document_one_change_behind_is_judged_again() -> None:
+    """Another instance started the game; this process's copy still says lobby
+    (the message is not in yet). A move it would refuse there ("not started")
+    is judged on the stored document instead, and goes through."""
+    store = Store.connect(None, ttl=600)
+    one = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, p2) = lobby(one)
+    behind = store.latest.get(tid)
+    one.act(tid, host, body("start"))
+    store.latest.docs[tid] = (2, str(behind))  # as if "start" had come from elsewhere
+    assert one.act(tid, host, body("add", n=1))["version"] == 4
+
 
 
 def test_the_fan_out_does_not_load_the_table(redis_url: str, round_trips: list[str]) -> None:
