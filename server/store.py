@@ -324,12 +324,17 @@ class Store(Presence):
                     self.latest.drop(table_id)
                     raise KeyError(table_id)
             tx = Tx(self.r, table_id, loads(raw), raw, known)
+            refused: Exception | None = None
             try:
-                commit = fn(tx)
-            except Exception:
-                # A refusal may come of taking a request id for unseen (a
-                # retry of an applied action is "not your turn" now), or of a
-                # document that is no longer the stored one.
+                commit: Commit[R] | None = fn(tx)
+            except Exception as exc:
+                commit, refused = None, exc
+            if commit is None or commit.doc is None:
+                # Nothing to write: a refusal, or an answer (a replay's). It may
+                # come of a request id taken for unseen that has a record after
+                # all (a retry of an applied action is "not your turn" now), or
+                # of a kept document that is no longer the stored one: then fn
+                # runs again.
                 if self._recorded(tx):
                     continue
                 if not verified:
@@ -337,15 +342,9 @@ class Store(Presence):
                     if stored != raw:
                         raw, known = stored, {}
                         continue
-                raise
-            if commit.doc is None:
-                if self._recorded(tx):
-                    continue
-                if not verified:
-                    stored, verified = self._stored(table_id), True
-                    if stored != raw:
-                        raw, known = stored, {}
-                        continue
+                if refused is not None:
+                    raise refused
+                assert commit is not None
                 self._count_unwritten(hits)
                 return commit.result
             change = encode(table_id, raw, commit, tx.assumed, counters, RATE_WINDOW)
