@@ -75,13 +75,30 @@ class Latest:
         self.size = size
         self.docs: dict[str, tuple[int, str]] = {}
         self.lock = threading.Lock()
+        #: Kept only while this process hears every change (its listener is
+        #: subscribed): a process that does not could keep a copy for good.
+        self.live = False
+
+    def start(self) -> None:
+        """The listener is subscribed: from now on no change goes unheard."""
+        with self.lock:
+            self.docs.clear()  # anything kept before may have missed changes
+            self.live = True
+
+    def stop(self) -> None:
+        """The listener lost its subscription: changes may go unheard."""
+        with self.lock:
+            self.live = False
+            self.docs.clear()
 
     def get(self, table_id: str) -> str | None:
-        found = self.docs.get(table_id)
+        found = self.docs.get(table_id) if self.live else None
         return found[1] if found is not None else None
 
     def put(self, table_id: str, version: int, raw: str) -> None:
         """Keeps ``raw`` unless a newer version is kept already."""
+        if not self.live:
+            return
         with self.lock:
             held = self.docs.pop(table_id, None)
             if held is not None and held[0] > version:
@@ -104,10 +121,6 @@ class Latest:
     def drop(self, table_id: str) -> None:
         with self.lock:
             self.docs.pop(table_id, None)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.docs.clear()
 
 
 @dataclass
@@ -444,10 +457,10 @@ class Store(Presence):
                 # Wait for the server's confirmation: only then is no change missed.
                 while pubsub.get_message(timeout=1.0) is None and not stop.is_set():
                     pass
+                self.latest.start()
                 if ready is not None:
                     ready.set()
                 if not first:
-                    self.latest.clear()  # changes may have been missed meanwhile
                     on_resync()
                 first = False
                 delay = 0.2
@@ -469,12 +482,15 @@ class Store(Presence):
                     except Exception:  # one bad message or socket must not stop fan-out
                         log.exception("fan-out of a change failed")
             except (redis.RedisError, OSError) as exc:
+                self.latest.stop()
                 log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
                 if on_down is not None and delay == 0.2:  # once per outage
                     on_down()
                 stop.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:
+                if stop.is_set():
+                    self.latest.stop()
                 try:
                     pubsub.close()
                 except Exception:  # closing a dead connection may fail; nothing to do

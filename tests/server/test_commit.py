@@ -145,6 +145,7 @@ def test_rate_counters_ride_with_the_commit(redis_url: str, embedded: bool) -> N
     """Counted once per update, with the write; over a limit nothing is written,
     and only the counter that was over stays counted (Store.hit_many's rule)."""
     store = Store.connect(None if embedded else redis_url, ttl=600)
+    store.latest.start()  # as its listener does
     tid = f"table-rate-{embedded}"
     store.create(make_doc(tid), {"v": 1})
     hits = [("t-seat", f"{tid}:p1", 2), ("t-table", tid, 10)]
@@ -158,8 +159,22 @@ def test_rate_counters_ride_with_the_commit(redis_url: str, embedded: bool) -> N
     assert counts == {"t-seat": 3, "t-table": 2}
 
 
+def test_latest_keeps_copies_only_while_its_process_hears_every_change() -> None:
+    latest = Latest()
+    latest.put("a", 1, "a1")  # not subscribed yet: a copy could miss changes for good
+    assert latest.get("a") is None
+    latest.start()
+    latest.put("a", 2, "a2")
+    assert latest.get("a") == "a2"
+    latest.stop()  # the subscription is lost
+    assert latest.get("a") is None
+    latest.start()  # subscribed again: nothing from before is trusted
+    assert latest.get("a") is None
+
+
 def test_latest_keeps_the_newest_document_of_tables_it_writes() -> None:
     latest = Latest(size=2)
+    latest.start()
     latest.seen("a", 5, "a5")  # a message for a table this process never wrote
     assert latest.get("a") is None
     latest.put("a", 5, "a5")
@@ -196,6 +211,7 @@ def round_trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 def test_an_action_is_one_round_trip_to_commit(redis_url: str, round_trips: list[str]) -> None:
     store = Store.connect(redis_url, ttl=600)
+    store.latest.start()  # as the process's listener does once subscribed
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     tid, (host, _) = lobby(tables)
     tables.act(tid, host, body("start"))  # the script is loaded on first use
@@ -212,6 +228,7 @@ def test_an_action_on_a_document_another_instance_changed(redis_url: str, round_
     and the action runs again on the current document."""
     one = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
     two = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    one.store.latest.start()
     tid, (host, p2) = lobby(one)
     one.act(tid, host, body("start"))
     two.act(tid, p2, body("note", "r-two", text="from two"))  # one's copy is now behind
@@ -225,6 +242,7 @@ def test_an_action_on_a_document_another_instance_changed(redis_url: str, round_
 
 def test_a_retry_of_an_action_reads_no_more(redis_url: str, round_trips: list[str]) -> None:
     store = Store.connect(redis_url, ttl=600)
+    store.latest.start()
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     tid, (host, _) = lobby(tables)
     first = tables.act(tid, host, body("start", "r-1"))
@@ -241,12 +259,26 @@ def test_a_refusal_on_a_kept_document_one_change_behind_is_judged_again() -> Non
     (the message is not in yet). A move it would refuse there ("not started")
     is judged on the stored document instead, and goes through."""
     store = Store.connect(None, ttl=600)
+    store.latest.start()
     one = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     tid, (host, p2) = lobby(one)
     behind = store.latest.get(tid)
     one.act(tid, host, body("start"))
     store.latest.docs[tid] = (2, str(behind))  # as if "start" had come from elsewhere
     assert one.act(tid, host, body("add", n=1))["version"] == 4
+
+
+def test_a_seat_that_joined_elsewhere_is_known_though_the_kept_copy_predates_it() -> None:
+    """The seat is checked on the kept copy first; refused there, on the stored one."""
+    store = Store.connect(None, ttl=600)
+    store.latest.start()
+    one = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host,) = lobby(one, joiners=0)
+    before = str(store.load_raw(tid))
+    late = one.join(tid, {"name": "Late"})[1]
+    one.act(tid, host, body("start"))
+    store.latest.docs[tid] = (1, before)  # as if the join and start had come from elsewhere
+    assert one.act(tid, late, body("note", text="hi"))["version"] == 4
 
 
 
