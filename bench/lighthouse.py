@@ -29,7 +29,20 @@ HERE = Path(__file__).resolve().parent / "lighthouse"
 TARGETS = {"performance": 95, "accessibility": 100, "cls": 0.05}
 
 
-def audit(url: str) -> dict[str, float]:
+def audit(url: str, tries: int = 3) -> dict[str, float]:
+    """One audit; a run Lighthouse itself could not record (NO_NAVSTART, a
+    Chromium that did not start) is run again, up to `tries` times, and said."""
+    for attempt in range(1, tries + 1):
+        try:
+            return _audit(url)
+        except RuntimeError as e:
+            if attempt == tries:
+                raise
+            print(f"lighthouse run failed, running it again: {str(e)[-300:]}", file=sys.stderr, flush=True)
+    raise AssertionError("unreachable")
+
+
+def _audit(url: str) -> dict[str, float]:
     lighthouse = HERE / "node_modules" / ".bin" / "lighthouse"
     if not lighthouse.exists():
         raise SystemExit(f"run `npm ci` in {HERE} first")
@@ -37,7 +50,10 @@ def audit(url: str) -> dict[str, float]:
     out = subprocess.run(
         [str(lighthouse), url, "--quiet", "--output=json", "--output-path=stdout",
          "--only-categories=performance,accessibility", f"--chrome-flags={flags}"],
-        env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=300, check=True)
+        env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        # Chromium now and then fails to start or to hand over its trace: say what it said.
+        raise RuntimeError(f"lighthouse exited {out.returncode} on {url}: {out.stderr.strip()[-2000:]}")
     r = json.loads(out.stdout)
     a = r["audits"]
     return {

@@ -168,6 +168,12 @@ def table_qr(table_id: str) -> Any:
     return Response(qr.svg(join_url(table_id)), mimetype="image/svg+xml")
 
 
+@bp.get("/api/tables/<table_id>/qr.png")
+def table_qr_png(table_id: str) -> Any:
+    tables().load(table_id)
+    return Response(qr.png(join_url(table_id)), mimetype="image/png")
+
+
 def game_info(engine: Engine) -> dict[str, Any]:
     defaults = schemas.options_with_defaults(engine, {})
     lo, hi = engine.player_limits(defaults)

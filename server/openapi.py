@@ -241,6 +241,12 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
                               **_err(404, 503)},
             }},
+            "/api/tables/{table_id}/qr.png": {"get": {
+                "operationId": "joinQrPng", "parameters": [TABLE_ID],
+                "responses": {"200": {"description": "PNG (what the lobby shows: decoded off the page's main thread)",
+                                      "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}},
+                              **_err(404, 503)},
+            }},
             "/api/games": {"get": {
                 "operationId": "games",
                 "responses": _ok(200, {"type": "object", "properties": {"games": {"type": "array", "items": {

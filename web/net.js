@@ -286,6 +286,8 @@ export class Live {
     this.ws = null;
     this.attempts = 0;
     this.stopped = true;
+    /** stop() ran: an action now has nowhere to go (before start() it waits for the socket). */
+    this.ended = false;
     this.everOpened = false;
     this.retryTimer = 0;
     this.watchTimer = 0;
@@ -312,15 +314,18 @@ export class Live {
   }
 
   stop() {
-    if (this.stopped) return;
-    this.stopped = true;
-    liveCount--;
-    clearTimeout(this.retryTimer);
-    clearInterval(this.watchTimer);
-    window.removeEventListener('online', this.wake);
-    window.removeEventListener('offline', this.sleepy);
-    document.removeEventListener('visibilitychange', this.wake);
-    this.drop();
+    this.ended = true;
+    if (!this.stopped) {
+      this.stopped = true;
+      liveCount--;
+      clearTimeout(this.retryTimer);
+      clearInterval(this.watchTimer);
+      window.removeEventListener('online', this.wake);
+      window.removeEventListener('offline', this.sleepy);
+      document.removeEventListener('visibilitychange', this.wake);
+      this.drop();
+    }
+    // Also what waited for a start() that never came.
     const gone = new ApiError(0, 'network', 'The table was closed on this phone.');
     for (const p of this.pending.values()) p.reject(gone);
     this.pending.clear();
@@ -370,7 +375,7 @@ export class Live {
     /** @type {Pending['body']} */
     const body = { type: 'action', ...actionBody(action, opts) };
     return new Promise((resolve, reject) => {
-      if (this.stopped) {
+      if (this.ended) {
         reject(new ApiError(0, 'network', 'Not connected to the table.'));
         return;
       }

@@ -116,8 +116,12 @@ export function vibrate(pattern) {
   } catch { done = false; }
   if (done) return;
   const root = document.documentElement;
-  root.classList.remove('buzz');
-  void root.offsetWidth; // restart the animation for a buzz right after another
+  if (root.classList.contains('buzz')) {
+    // A buzz right after another: restart its animation. Only then is the
+    // forced layout worth it (on a first render it cost a whole extra layout).
+    root.classList.remove('buzz');
+    void root.offsetWidth;
+  }
   root.classList.add('buzz');
   clearTimeout(buzzTimer);
   buzzTimer = window.setTimeout(() => root.classList.remove('buzz'), 450);

@@ -42,6 +42,22 @@ def test_qr_svg_encodes_the_join_link(client) -> None:
     assert body["join_url"].encode() not in svg.data  # the SVG is modules, not text
 
 
+def test_qr_png_is_the_join_link_a_camera_reads(client) -> None:
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    body = client.post("/api/tables", json={"game": "toy", "name": "Mina"}).json
+    r = client.get(f"/api/tables/{body['table']}/qr.png")
+    assert r.status_code == 200 and r.mimetype == "image/png"
+    image = Image.open(io.BytesIO(r.data))
+    assert image.width >= 800, "crisp on a 3x screen at the lobby's 320 px (24 px a module)"
+    assert len(r.data) < 4000
+    assert [c.text for c in zxingcpp.read_barcodes(image)] == [body["join_url"]]
+    assert client.get("/api/tables/nosuchtable0000/qr.png").status_code == 404
+
+
 def test_code_lookup_names_the_table_and_whether_its_game_started(client) -> None:
     phones = open_table(client, joiners=1)
     snap = phones[0].get().json

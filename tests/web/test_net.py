@@ -49,3 +49,31 @@ def test_a_repeated_snapshot_is_not_drawn_again() -> None:
     assert got["drawn"] == [4, 4, 5]
     assert got["same"] is True
     assert got["differs"] == [False, False, False, False]
+
+
+_ACT_BEFORE_START = """
+import { Live } from './web/net.js';
+// The page opens its socket a task after the first render: a tap in between waits for it.
+const opts = {table: 't', token: null, onState: () => {}, onStatus: () => {}, onFatal: () => {}, onError: () => {}};
+const live = new Live(opts);
+const out = {};
+live.act({type: 'roll'}).then(() => { out.early = 'resolved'; }, (e) => { out.early = e.code; });
+await Promise.resolve();
+out.waiting = live.queued;
+live.stop();             // the screen closed before the socket opened: the tap is told, not left hanging
+await new Promise((r) => setTimeout(r, 0));
+out.after_stop = live.queued;
+const closed = new Live(opts);
+closed.stop();
+await closed.act({type: 'roll'}).catch((e) => { out.closed = e.code; });
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_a_tap_before_the_socket_starts_waits_for_it() -> None:
+    if not NODE:
+        skip_or_fail("node not found (the web/ checks need it)")
+    out = subprocess.run([NODE, "--input-type=module", "-e", _ACT_BEFORE_START], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, check=True, env={"PATH": ""})
+    got = json.loads(out.stdout)
+    assert got == {"waiting": 1, "early": "network", "after_stop": 0, "closed": "network"}

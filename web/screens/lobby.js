@@ -77,7 +77,7 @@ export function lobbyScreen(root, session) {
     h('div', { class: 'card join-card' },
       h('h2', { class: 'center', t: 'lobby.scan' }),
       h('figure', { class: 'qr-box' },
-        h('img', { src: `/api/tables/${encodeURIComponent(session.id)}/qr.svg`, alt: 'lobby.qr_alt', width: 320, height: 320 })),
+        h('img', { src: `/api/tables/${encodeURIComponent(session.id)}/qr.png`, alt: 'lobby.qr_alt', width: 320, height: 320 })),
       h('p', { class: 'code-line' }, h('span', { t: 'lobby.code' }), ' ', codeEl),
       h('p', { class: 'link-line' }, h('span', { t: 'lobby.link' }), ' ', h('span', { class: 'link-text', id: 'lobby-link', text: joinUrl })),
       session.spectator ? null : shareRow),

@@ -92,6 +92,7 @@ export function tableScreen(root, session) {
     panel.hidden = !show;
     btn.setAttribute('aria-expanded', String(show));
     if (show && panel === historyPanel) loadHistory();
+    if (show && panel === playersPanel) renderPlayers();
     if (show) panel.scrollIntoView({ block: 'nearest' });
   };
   const historyBtn = h('button', { type: 'button', t: 'table.history', 'aria-expanded': 'false', 'aria-controls': 'history-panel' });
@@ -338,8 +339,7 @@ export function tableScreen(root, session) {
     undoBtn.hidden = !isHost;
     if (!isHost) closeUndo();
     renderScoreboard();
-    seats.update(snap);
-    phoneless.update(snap);
+    if (!playersPanel.hidden) renderPlayers();
     renderProxies();
     pin.update(snap);
     results.update(snap);
@@ -351,6 +351,14 @@ export function tableScreen(root, session) {
     // the game for it was a whole render (~250 ms at 4x CPU) right after every
     // socket connects.
     if (instance && !presenceOnly(prevSnap, snap)) instance.update(shownSnapshot(snap, entering));
+  }
+
+  /** The seats panel, drawn only while it is open: closed, it was a third of
+   * a table's first render on a slow phone (~50 ms at 4x CPU) for nothing shown. */
+  function renderPlayers() {
+    if (!snap) return;
+    seats.update(snap);
+    phoneless.update(snap);
   }
 
   /** The "Enter moves for" switcher: shown while some seat without a phone can be entered for. */
