@@ -212,6 +212,19 @@ export function sameSnapshot(a, b) {
   return sameJson(a, b, true);
 }
 
+/**
+ * Whether `next` says what `last` said but for who is connected: the socket's
+ * first frame, where this phone's own seat is now connected.
+ * @param {any} next @param {any} last @returns {boolean}
+ */
+export function presenceChanged(next, last) {
+  if (!Array.isArray(next.players) || !Array.isArray(last.players) || next.players.length !== last.players.length) return false;
+  const rest = (/** @type {any} */ o) => { const { players: _p, type: _t, ...others } = o; return others; };
+  const seat = (/** @type {any} */ p) => { const { connected: _c, ...others } = p || {}; return others; };
+  return sameJson(rest(next), rest(last))
+    && next.players.every((/** @type {any} */ p, /** @type {number} */ i) => sameJson(seat(p), seat(last.players[i])));
+}
+
 /** @param {any} a @param {any} b @param {boolean} [top] @returns {boolean} */
 function sameJson(a, b, top = false) {
   if (a === b) return true;
@@ -338,6 +351,12 @@ export class Live {
     // from (the HTTP one, same version): drawing it again would cost a whole
     // render on a slow phone, for nothing.
     if (this.last && snap.version === this.version && sameSnapshot(snap, this.last)) return;
+    // Only the seats' presence differs: keep every other field the very object
+    // the screen drew, as a presence frame does, so the game is not redrawn for
+    // it (a whole render on a slow phone, right after the socket opens).
+    if (this.last && snap.version === this.version && presenceChanged(snap, this.last)) {
+      snap = { ...this.last, players: snap.players };
+    }
     this.version = snap.version;
     this.last = snap;
     this.opts.onState(snap);

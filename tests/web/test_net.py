@@ -31,7 +31,18 @@ live.accept(frame);        // the same snapshot again: not drawn
 live.accept(moved);        // same version, other content (a resync after an outage): drawn
 live.accept({...moved, version: 5});
 live.accept(http);         // older: never drawn
+// The socket's first frame says this seat is connected now, nothing else: drawn,
+// with every other field the very object drawn before (as a presence frame).
+const states = [];
+const fresh = new Live({table: 't', token: null, onState: (s) => states.push(s),
+                        onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+const offline = {...http, players: [{id: 'p1', name: '민준', connected: false}]};
+fresh.accept(offline);
+fresh.accept(frame);
+fresh.accept({...frame, players: [{id: 'p1', name: 'Minjun', connected: true}]});
 process.stdout.write(JSON.stringify({
+  presence: [states.length, states[1].view === offline.view, states[1].legal === offline.legal,
+             states[1].players[0].connected, 'type' in states[1], states[2].view === offline.view],
   drawn,
   same: sameSnapshot(frame, http),
   differs: [sameSnapshot(moved, http), sameSnapshot({...frame, extra: 1}, http),
@@ -47,6 +58,8 @@ def test_a_repeated_snapshot_is_not_drawn_again() -> None:
                          timeout=60, check=True, env={"PATH": ""})
     got = json.loads(out.stdout)
     assert got["drawn"] == [4, 4, 5]
+    # Presence alone: drawn, the rest kept as the objects drawn; a renamed seat is not presence.
+    assert got["presence"] == [3, True, True, True, False, False]
     assert got["same"] is True
     assert got["differs"] == [False, False, False, False]
 

@@ -15,6 +15,35 @@ import { camelEl, camelName } from './common.js';
  */
 export function fixCard(ctx, view, ui) {
   const f = ui.fix;
+  const el = h('details', { class: 'card cm-fix', open: f.open }, h('summary', { text: ctx.t('fix.title') }));
+  // Closed, as it nearly always is, its form is not built: it was a fifth of
+  // the host's first Camel Up render on a slow phone. Opening builds it: the
+  // summary's click comes before the details opens, the toggle event after
+  // (an `open` set by script).
+  let built = false;
+  const build = () => {
+    if (built) return;
+    built = true;
+    el.append(...fixForm(ctx, view, ui));
+  };
+  if (f.open) build();
+  el.querySelector('summary')?.addEventListener('click', build);
+  // The toggle event comes a task later: a tap inside (above) says "open" at once.
+  el.addEventListener('toggle', () => {
+    if (!el.isConnected) return;
+    ui.fix.open = el.hasAttribute('open');
+    if (ui.fix.open) build();
+  });
+  return el;
+}
+
+/**
+ * The form inside: the space, its camels bottom → top, clear and apply.
+ * @param {Ctx} ctx @param {any} view @param {Parameters<typeof fixCard>[2]} ui
+ * @returns {HTMLElement[]}
+ */
+function fixForm(ctx, view, ui) {
+  const f = ui.fix;
   const all = [...view.camels.racing, ...view.camels.crazy];
   const select = /** @type {HTMLSelectElement} */ (h('select', { id: 'cm-fix-space', disabled: ui.busy }));
   for (const { space: s } of view.board.spaces) {
@@ -28,8 +57,7 @@ export function fixCard(ctx, view, ui) {
     ui.setFix({ open: true, space, camels: [...view.board.spaces[space - 1].camels] });
   });
   const names = f.camels.map((c) => camelName(ctx, view, c));
-  const el = h('details', { class: 'card cm-fix', open: f.open },
-    h('summary', { text: ctx.t('fix.title') }),
+  return [
     h('p', { class: 'hint', text: ctx.t('fix.help') }),
     h('div', { class: 'field' }, h('label', { for: 'cm-fix-space', text: ctx.t('fix.space') }), select),
     h('div', { class: 'cm-choice-row cm-fix-camels' }, ...all.map((c) => h('button', {
@@ -53,8 +81,5 @@ export function fixCard(ctx, view, ui) {
           const space = f.space;
           ui.act({ type: 'set_stack', space, camels: f.camels }).then((res) => { if (res) toast(ctx.t('fix.done', { space })); });
         },
-      })));
-  // The toggle event comes a task later: a tap inside (above) says "open" at once.
-  el.addEventListener('toggle', () => { if (el.isConnected) ui.fix.open = el.hasAttribute('open'); });
-  return el;
+      }))];
 }
