@@ -323,6 +323,14 @@ export function tableScreen(root, session) {
     if (prev && prev.snapshot === state.snapshot && snap === state.snapshot) return;
     const prevSnap = snap;
     snap = state.snapshot;
+    if (presenceOnly(prevSnap, snap)) {
+      // Only who is connected changed (a phone's socket opened or dropped):
+      // the seats' dots are all there is to draw. Redrawing the game for it was
+      // a whole render (~250 ms at 4x CPU) right after every socket connects.
+      renderScoreboard();
+      if (!playersPanel.hidden) renderPlayers();
+      return;
+    }
     titleEl.textContent = session.title();
     if (snap.round) {
       // A game may call its rounds otherwise (Camel Up's legs).
@@ -347,10 +355,7 @@ export function tableScreen(root, session) {
     // always name a caller is not therefore always "on turn").
     announceTurn();
     if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
-    // A phone connecting or dropping only changes the seats' dots: redrawing
-    // the game for it was a whole render (~250 ms at 4x CPU) right after every
-    // socket connects.
-    if (instance && !presenceOnly(prevSnap, snap)) instance.update(shownSnapshot(snap, entering));
+    if (instance) instance.update(shownSnapshot(snap, entering));
   }
 
   /** The seats panel, drawn only while it is open: closed, it was a third of
