@@ -63,7 +63,10 @@ export function tableScreen(root, session) {
     h('strong', { t: 'table.over' }), ' ',
     h('a', { href: '/', 'data-link': true, t: 'table.new_table' }));
   const scoreboard = h('ul', { class: 'scoreboard', label: 'table.players' });
-  const gameArea = h('div', { class: 'game-area', 'aria-live': 'off' }, h('p', { class: 'loading', t: 'table.game_loading' }));
+  // The game's own screen is built off the page and put in place of the
+  // loading line once drawn (see loadGame below).
+  const gameArea = h('div', { class: 'game-area', 'aria-live': 'off' });
+  const gameLoading = h('div', { class: 'game-area' }, h('p', { class: 'loading', t: 'table.game_loading' }));
   const historyList = h('div', { class: 'history-list' });
   const historyPanel = h('section', { class: 'card panel', id: 'history-panel', hidden: true, 'aria-labelledby': 'history-title' },
     h('h2', { id: 'history-title', t: 'table.history_title' }), historyList);
@@ -155,7 +158,7 @@ export function tableScreen(root, session) {
     pin.el,
     scoreboard,
     proxyBar,
-    gameArea,
+    gameLoading,
     historyPanel,
     playersPanel,
     h('div', { class: 'bottom-bar' }, session.spectator ? null : undoSheet,
@@ -394,12 +397,22 @@ export function tableScreen(root, session) {
   loadGame(gameName).then((mod) => {
     if (!alive) return;
     module = mod;
-    gameArea.replaceChildren();
     instance = mod.mount(gameArea, ctx);
     // The module's strings are loaded now: figure labels can be translated.
     renderScoreboard();
-    if (snap) instance.update(shownSnapshot(snap, entering));
-    announceTurn();
+    // Mounting and the first draw, each its own task (on a slow phone together
+    // they were one ~100 ms task): the screen is still off the page, so nothing
+    // half-built is ever shown and it is laid out once.
+    window.setTimeout(() => {
+      if (!alive || !instance) return;
+      try {
+        if (snap) instance.update(shownSnapshot(snap, entering));
+      } catch (e) {
+        showError({ code: 'error', message: String(e) });
+      }
+      gameLoading.replaceWith(gameArea);
+      announceTurn();
+    }, 0);
   }).catch((e) => showError({ code: 'error', message: String(e) }));
 
   offs.push(onLangChange(() => {
