@@ -15,7 +15,8 @@ import { camelEl, camelName } from './common.js';
  */
 export function fixCard(ctx, view, ui) {
   const f = ui.fix;
-  const el = h('details', { class: 'card cm-fix', open: f.open }, h('summary', { text: ctx.t('fix.title') }));
+  const summary = h('summary', { text: ctx.t('fix.title') });
+  const el = h('details', { class: 'card cm-fix', open: f.open }, summary);
   // Closed, as it nearly always is, its form is not built: it was a fifth of
   // the host's first Camel Up render on a slow phone. Opening builds it: the
   // summary's click comes before the details opens, the toggle event after
@@ -27,7 +28,7 @@ export function fixCard(ctx, view, ui) {
     el.append(...fixForm(ctx, view, ui));
   };
   if (f.open) build();
-  el.querySelector('summary')?.addEventListener('click', build);
+  summary.addEventListener('click', build);
   // The toggle event comes a task later: a tap inside (above) says "open" at once.
   el.addEventListener('toggle', () => {
     if (!el.isConnected) return;
