@@ -215,3 +215,37 @@ def test_the_hub_beats_a_socket_with_one_write_and_never_a_closed_one() -> None:
     conn.beat(conn.fd)
     assert not conn.open
     phone.close()
+
+
+def test_an_open_socket_keeps_no_table_document(redis_url: str) -> None:
+    """A socket's handler lives as long as the phone stays: a decoded table
+    document kept in it (or in the request's ``g``) was most of what a phone
+    cost the server (docs/performance.md, "A document per socket"). With four
+    phones on a table, no decoded document of it is left in the process."""
+    import gc
+
+    from werkzeug.serving import make_server
+
+    from server import create_app
+    from tests.toy_engine import TOY
+
+    app = create_app({"REDIS_URL": redis_url, "EXTRA_ENGINES": [TOY], "FIXED_RANDOM": True})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.server_port}"
+    phones = open_live_table(base, joiners=3)
+    try:
+        for p in phones:
+            p.connect()
+        status, body = phones[0].act_http("start")
+        assert status == 200
+        for p in phones:
+            p.wait_version(body["version"])
+        gc.collect()
+        docs = [o for o in gc.get_objects()
+                if isinstance(o, dict) and o.get("id") == phones[0].table and "seats" in o]
+        assert docs == []
+    finally:
+        for p in phones:
+            p.close()
+        srv.shutdown()
