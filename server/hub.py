@@ -56,10 +56,14 @@ HEAL_AFTER = 1.0
 #: s, each visiting the sockets of its slice: one round over 5,000 sockets at
 #: once held the worker ~100 ms every second (and sent 2,500 frames in one
 #: burst), and the actions that came in meanwhile waited for it: most of the
-#: p99 of docs/performance.md. The presence refresh is sliced the same way (a
-#: thirtieth of the tables each tick, each table every PRESENCE_REFRESH s), at
-#: most ``REFRESH_BATCH`` tables per script call.
-BEAT_SLICES = 10
+#: p99 of docs/performance.md. A tenth of them still held it ~7 ms ten times a
+#: second (~250 beats at ~27 us each in a py-spy profile at 5,000 phones), which
+#: an action arriving then waited out; a fiftieth is ~1.4 ms. The presence refresh runs every ``REFRESH_TICKS``-th tick
+#: (ten times a second: each of its calls is a store round trip) over a
+#: thirtieth of the tables (each table every PRESENCE_REFRESH s), at most
+#: ``REFRESH_BATCH`` tables per script call.
+BEAT_SLICES = 50
+REFRESH_TICKS = 5
 REFRESH_BATCH = 100
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
@@ -413,10 +417,12 @@ class Hub:
                 self.beat_all(self.beat_every, ticks % BEAT_SLICES)
             except Exception:  # the heartbeat must go on for every other socket
                 log.exception("heartbeat failed")
+            if ticks % REFRESH_TICKS:
+                continue
             try:
-                # Each table once per PRESENCE_REFRESH, a slice of them each tick.
-                slices = round(PRESENCE_REFRESH * BEAT_SLICES)
-                self.refresh(ticks % slices, slices)
+                # Each table once per PRESENCE_REFRESH, a slice of them each refresh tick.
+                slices = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
+                self.refresh(ticks // REFRESH_TICKS % slices, slices)
             except redis.RedisError:
                 pass  # the listener tells phones of the outage; the next round retries
             except Exception:  # the refresh must go on for every other table
