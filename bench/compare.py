@@ -73,7 +73,7 @@ def run_json(cmd: list[str], out: Path, timeout: float) -> dict[str, Any]:
 def run_tablemate(args: argparse.Namespace, out: Path) -> dict[str, Any]:
     cmd = [sys.executable, str(ROOT / "bench" / "load.py"), "--phones", str(args.phones),
            "--rate", str(args.rate), "--duration", str(args.duration), "--seed", str(args.seed),
-           "--instances", "1", "--out", str(out)]
+           "--warmup", str(args.warmup), "--instances", "1", "--out", str(out)]
     if args.redis_url:
         cmd += ["--redis-url", args.redis_url]
     return run_json(cmd, out, timeout=args.duration + 600)
@@ -85,7 +85,8 @@ def run_peer(args: argparse.Namespace, sizes: dict[str, int] | None, out: Path) 
     if not node:
         sys.exit("node not found: install Node.js 18+ to run the boardgame.io peer")
     cmd = [node, str(PEER / "load.js"), "--phones", str(args.phones), "--rate", str(args.rate),
-           "--duration", str(args.duration), "--seed", str(args.seed), "--out", str(out)]
+           "--duration", str(args.duration), "--warmup", str(args.warmup), "--seed", str(args.seed),
+           "--out", str(out)]
     if sizes:
         cmd += ["--sizes", ",".join(f"{k}:{v}" for k, v in sizes.items())]
     return run_json(cmd, out, timeout=args.duration + 600)
@@ -172,6 +173,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--phones", type=int, default=1000)
     ap.add_argument("--rate", type=float, default=50.0, help="actions per second, all tables together")
     ap.add_argument("--duration", type=float, default=30.0, help="seconds of driven actions, each side")
+    ap.add_argument("--warmup", type=float, default=2.0,
+                    help="seconds of actions driven first on each side, not measured")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", choices=["tablemate", "boardgameio"], help="run one side only")
     ap.add_argument("--redis-url", help="a Redis for the Tablemate side (default: its own redis-server)")

@@ -147,14 +147,15 @@ def fill(game: str, template: dict[str, Any], view: dict[str, Any], rng: random.
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
-        #: (when sent, perf_counter s; latency s) of every action, for --samples.
-        self.samples: list[tuple[float, float]] = []
+        #: (when sent, perf_counter s; latency s; game; seats) of every action, for --samples.
+        self.samples: list[tuple[float, float, str, int]] = []
         self.errors: dict[str, int] = {}
         self.actions = 0
         self.connect_errors = 0
         self.connected = 0
         self.reconnects = 0
-        self.samples: list[str] = []
+        #: The first few error messages, as the server wrote them.
+        self.error_samples: list[str] = []
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -199,8 +200,8 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
                     _maybe_finish(table, stats)
                 elif kind == "error":
                     stats.error(msg["error"]["code"])
-                    if len(stats.samples) < 5:
-                        stats.samples.append(f"{table.game}: {msg['error']}")
+                    if len(stats.error_samples) < 5:
+                        stats.error_samples.append(f"{table.game}: {msg['error']}")
                     if msg.get("request_id"):
                         table.busy = False
             if stopping:
@@ -256,7 +257,7 @@ def _maybe_finish(table: Table, stats: Stats) -> None:
     # the server never sends an older snapshot after a newer one).
     if table.busy and table.want and all(p.version >= table.want for p in table.phones):
         stats.latencies.append(time.perf_counter() - table.sent_at)
-        stats.samples.append((table.sent_at, stats.latencies[-1]))
+        stats.samples.append((table.sent_at, stats.latencies[-1], table.game, len(table.phones)))
         stats.actions += 1
         table.busy = False
 
@@ -270,10 +271,15 @@ class Schedule:
     max_late_s: float = 0.0
 
 
+#: Request ids of every driven action: unique across the warm-up and the
+#: measured run (a reused id is a replay, which the server answers from its record).
+_request_ids = itertools.count()
+
+
 async def driver(tables: list[Table], rate: float, duration: float, stats: Stats, seed: int,
                  action_timeout: float = 10.0) -> Schedule:
     rng = random.Random(seed)
-    ids = itertools.count()
+    ids = _request_ids
     start = time.perf_counter()
     tick = 1.0 / rate
     next_at = start
@@ -497,6 +503,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connect_s = time.perf_counter() - t0
         while any(p.version == 0 for p in all_phones if p.ws) and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
+        if args.warmup > 0:
+            # The first actions of a fresh process pay for what it has not done
+            # yet (first code paths, caches, allocator growth): a warm-up at the
+            # same rate, not measured (its errors are still counted).
+            await driver(tables, args.rate, args.warmup, stats, args.seed + 1, args.action_timeout)
+            stats.latencies.clear()
+            stats.samples.clear()
+            stats.actions = 0
         me = psutil.Process()
         redis_p = psutil.Process(redis_proc.pid) if redis_proc else None
         # Everything built so far lives for the whole run: move it out of the
@@ -536,8 +550,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.samples:
             # When the slow ones were sent (s from the first action) tells a
             # periodic stall (a round every 1 or 3 s) from a steady queue.
-            t0 = min((t for t, _ in stats.samples), default=0.0)
-            Path(args.samples).write_text("".join(f"{t - t0:.4f} {x * 1000:.2f}\n" for t, x in stats.samples))
+            t0 = min((t for t, *_ in stats.samples), default=0.0)
+            Path(args.samples).write_text("".join(f"{t - t0:.4f} {x * 1000:.2f} {game} {seats}\n"
+                                                  for t, x, game, seats in stats.samples))
         sizes: dict[str, int] = {}
         for t in tables:
             sizes[str(len(t.phones))] = sizes.get(str(len(t.phones)), 0) + 1
@@ -551,13 +566,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "games": sorted({t.game for t in tables}),
             "phones_connected": stats.connected, "connect_errors": stats.connect_errors,
             "reconnects": stats.reconnects,
-            "setup_s": round(setup_s, 1), "connect_s": round(connect_s, 1),
+            "setup_s": round(setup_s, 1), "connect_s": round(connect_s, 1), "warmup_s": args.warmup,
             "target_rate": args.rate, "actions": stats.actions, "sent": sched.sent,
             "actions_per_s": round(stats.actions / wall, 1),
             "latency_ms": {"p50": round(pct(lat, .5), 1), "p95": round(pct(lat, .95), 1),
                            "p99": round(pct(lat, .99), 1), "max": round(max(lat), 1) if lat else None,
                            "mean": round(statistics.fmean(lat), 1) if lat else None},
-            "errors": stats.errors, "error_samples": stats.samples,
+            "errors": stats.errors, "error_samples": stats.error_samples,
             "server_cpu_percent": [round(c) for c in cpu],
             "server_cpu_ms_per_action": per_action(server_cpu_s),
             "server_rss_mb": [round(m) for m in rss],
@@ -593,6 +608,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--phones", type=int, default=5000)
     ap.add_argument("--rate", type=float, default=100.0, help="actions per second, all tables together")
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of driven actions")
+    ap.add_argument("--warmup", type=float, default=2.0,
+                    help="seconds of actions driven first at the same rate, not measured")
     ap.add_argument("--instances", type=int, default=1)
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="the checkout whose server runs (an A/B against another revision, same generator)")
@@ -605,7 +622,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     help="seconds before an action that never reached every phone frees its table")
     ap.add_argument("--ticker-ms", type=float, default=1.0, help="period of the pause-measuring ticker")
     ap.add_argument("--out", help="also write the JSON result to this file")
-    ap.add_argument("--samples", help="also write every action's send time and latency (s, ms) to this file")
+    ap.add_argument("--samples", help="also write every action's send time, latency (s, ms), game and seats to this file")
     args = ap.parse_args(argv)
     if args.short:
         args.phones, args.rate, args.duration = min(args.phones, 300), 20.0, 5.0

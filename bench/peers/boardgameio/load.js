@@ -26,7 +26,7 @@ const GAME = 'tablemate-shape';
 function parseArgs(argv) {
   const args = {
     phones: 1000, rate: 50, duration: 30, seed: 1, sizes: null, out: null,
-    actionTimeout: 10, tickerMs: 1, connectWave: 200,
+    actionTimeout: 10, tickerMs: 1, connectWave: 200, warmup: 2,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '').replace(/-([a-z])/g, (_, c) => c.toUpperCase());
@@ -348,6 +348,12 @@ async function run(args) {
     while (phones.some((p) => p.socket.connected && !p.synced) && performance.now() < deadline) await sleep(100);
     // Let the connect storm's matchData broadcasts drain before measuring.
     await sleep(500);
+    if (args.warmup > 0) {
+      // As bench/load.py: actions at the same rate first, not measured (errors still counted).
+      await drive(tables, { ...args, duration: args.warmup }, stats, random);
+      stats.latencies.length = 0;
+      stats.actions = 0;
+    }
 
     const ticker = startTicker(args.tickerMs);
     const cpu0 = procCpuSeconds(server.pid);
@@ -381,6 +387,7 @@ async function run(args) {
       reconnects: stats.reconnects,
       setup_s: round1(setupS),
       connect_s: round1(connectS),
+      warmup_s: args.warmup,
       target_rate: args.rate,
       actions: stats.actions,
       sent: drove.sent,
