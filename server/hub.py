@@ -96,6 +96,17 @@ def text_frame(payload: bytes) -> bytes:
     return head + payload
 
 
+def send_whole(sock: Any, data: bytes) -> None:
+    """All of ``data`` on ``sock``: one ``send`` when the socket's buffer takes
+    it whole, as it does for nearly every frame; ``sendall`` for what is left.
+    gevent's ``sendall`` asks the kernel for the buffer size (a getsockopt)
+    and slices a memoryview before every send: 2.5 % of the worker's busy
+    time at 5,000 phones, for frames of a few KB."""
+    sent = sock.send(data)
+    if sent < len(data):
+        sock.sendall(memoryview(data)[sent:])
+
+
 class Connection:
     """One phone's socket. Sends are serialized: fan-out and the socket's own
     loop may send at the same time."""
@@ -145,7 +156,7 @@ class Connection:
         elif not self.ws.connected:
             raise ConnectionError("closed")
         else:
-            self.ws.sock.sendall(text_frame(payload))
+            send_whole(self.ws.sock, text_frame(payload))
 
     def beat_fd(self) -> int | None:
         """The socket's file descriptor when the hub's heartbeat can write to it

@@ -249,3 +249,27 @@ def test_an_open_socket_keeps_no_table_document(redis_url: str) -> None:
         for p in phones:
             p.close()
         srv.shutdown()
+
+
+def test_a_frame_goes_out_whole_when_the_first_send_takes_part_of_it() -> None:
+    """``send_whole`` makes one ``send`` and hands only what is left to ``sendall``."""
+    from server.hub import send_whole
+
+    class Sock:
+        def __init__(self, takes: int) -> None:
+            self.takes, self.wire, self.calls = takes, b"", []
+
+        def send(self, data: bytes) -> int:
+            self.calls.append("send")
+            self.wire += bytes(data[:self.takes])
+            return min(self.takes, len(data))
+
+        def sendall(self, data: memoryview) -> None:
+            self.calls.append("sendall")
+            self.wire += bytes(data)
+
+    whole, part = Sock(1 << 20), Sock(3)
+    send_whole(whole, b"frame")
+    send_whole(part, b"frame")
+    assert (whole.wire, whole.calls) == (b"frame", ["send"])
+    assert (part.wire, part.calls) == (b"frame", ["send", "sendall"])
