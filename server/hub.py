@@ -58,12 +58,14 @@ HEAL_AFTER = 1.0
 #: burst), and the actions that came in meanwhile waited for it: most of the
 #: p99 of docs/performance.md. A tenth of them still held it ~7 ms ten times a
 #: second (~250 beats at ~27 us each in a py-spy profile at 5,000 phones), which
-#: an action arriving then waited out; a fiftieth is ~1.4 ms. The presence refresh runs every ``REFRESH_TICKS``-th tick
-#: (ten times a second: each of its calls is a store round trip) over a
-#: thirtieth of the tables (each table every PRESENCE_REFRESH s), at most
-#: ``REFRESH_BATCH`` tables per script call.
+#: an action arriving then waited out; a fiftieth is ~1.4 ms. The presence
+#: refresh runs on every tick too, over one of ``REFRESH_SLICES`` slices of the
+#: tables (each table every PRESENCE_REFRESH s): over a thirtieth, ten times a
+#: second, each call held the worker ~3 ms (py-spy, 5,000 phones), a tenth of
+#: it finding the slice's tables among all of them. At most ``REFRESH_BATCH``
+#: tables go in one script call.
 BEAT_SLICES = 50
-REFRESH_TICKS = 5
+REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES)
 REFRESH_BATCH = 100
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
@@ -76,6 +78,11 @@ def encode(msg: dict[str, Any]) -> bytes:
 
 def encode_state(snapshot: Snapshot) -> bytes:
     return encode({"type": "state", **snapshot})
+
+
+def refresh_slice(table_id: str) -> int:
+    """The presence refresh slice of a table (``REFRESH_SLICES``)."""
+    return zlib.crc32(table_id.encode()) % REFRESH_SLICES
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -289,6 +296,8 @@ class Hub:
         self.conns: dict[str, set[Connection]] = defaultdict(set)
         #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
         self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
+        #: The local tables by presence refresh slice (``REFRESH_SLICES``, by id).
+        self.table_slices: list[set[str]] = [set() for _ in range(REFRESH_SLICES)]
         self._next_slice = 0
         #: Each local table's presence as last read: every change of it comes with
         #: a message (or expiry, which the sweep reads), so a push need not read it.
@@ -325,6 +334,8 @@ class Hub:
 
     def add(self, conn: Connection) -> None:
         with self.lock:
+            if conn.table_id not in self.conns:
+                self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
             self.conns[conn.table_id].add(conn)
             conn.slice = self._next_slice
             self.slices[conn.slice].add(conn)
@@ -338,6 +349,7 @@ class Hub:
                 peers.discard(conn)
                 if not peers:
                     del self.conns[conn.table_id]
+                    self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
                     self.online.pop(conn.table_id, None)
                     self.versions.pop(conn.table_id, None)
 
@@ -428,12 +440,9 @@ class Hub:
                 self.beat_all(self.beat_every, ticks % BEAT_SLICES)
             except Exception:  # the heartbeat must go on for every other socket
                 log.exception("heartbeat failed")
-            if ticks % REFRESH_TICKS:
-                continue
             try:
-                # Each table once per PRESENCE_REFRESH, a slice of them each refresh tick.
-                slices = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
-                self.refresh(ticks // REFRESH_TICKS % slices, slices)
+                # Each table once per PRESENCE_REFRESH, a slice of them each tick.
+                self.refresh(ticks % REFRESH_SLICES, REFRESH_SLICES)
             except redis.RedisError:
                 pass  # the listener tells phones of the outage; the next round retries
             except Exception:  # the refresh must go on for every other table
@@ -448,8 +457,11 @@ class Hub:
         lacks (a push that failed to load)."""
         now = time.monotonic()
         with self.lock:
-            by_table = {tid: list(peers) for tid, peers in self.conns.items()
-                        if parts == 1 or zlib.crc32(tid.encode()) % parts == part}
+            if parts == REFRESH_SLICES:
+                by_table = {tid: list(self.conns[tid]) for tid in self.table_slices[part] if tid in self.conns}
+            else:
+                by_table = {tid: list(peers) for tid, peers in self.conns.items()
+                            if parts == 1 or zlib.crc32(tid.encode()) % parts == part}
             versions = {tid: self.versions[tid] for tid in by_table if tid in self.versions}
         plan: dict[str, tuple[list[str], list[str]]] = {}
         moved: list[str] = []

@@ -367,6 +367,30 @@ def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_
     assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns)
 
 
+def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str, round_trips: list[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep refreshes one of ``REFRESH_SLICES`` slices a tick: a round of
+    them touches every local table exactly once, and a table whose last
+    socket left is in none."""
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    hub = live.Hub(tables)
+    tids = []
+    for _ in range(6):
+        tid, (host, _) = lobby(tables)
+        hub.add(live.Connection(Socket(), tid, "p1", host))
+        tids.append(tid)
+    gone = live.Connection(Socket(), tids[-1], "p1", host)
+    hub.add(gone)
+    hub.remove(gone)
+    hub.remove(next(iter(hub.conns[tids[-1]])))
+    refreshed: list[str] = []
+    monkeypatch.setattr(store, "presence_refresh", lambda plan: (refreshed.extend(plan), {})[1])
+    for part in range(hub_module.REFRESH_SLICES):
+        hub.refresh(part, hub_module.REFRESH_SLICES)
+    assert sorted(refreshed) == sorted(tids[:-1])
+
+
 @pytest.mark.parametrize("embedded", [False, True])
 def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: bool) -> None:
     store = Store.connect(None if embedded else redis_url, ttl=600)
