@@ -38,7 +38,7 @@ PRESENCE_REFRESH = 3.0
 #: The server's heartbeat (s): a socket that was sent nothing for this long gets
 #: a ``pong``, so a phone hears from a live server this often and can give a
 #: silent socket up after 5 s. The hub visits each of its sockets once a
-#: second, a tenth of them every 0.1 s (``Hub.beat_all``): per socket, a timer
+#: second, a fiftieth of them every 20 ms (``Hub.beat_all``): per socket, a timer
 #: waking its own loop cost several times more than the write.
 BEAT = 2.0
 #: Seconds without any message after which the server gives a socket up (phones
