@@ -18,6 +18,7 @@ import threading
 import time
 import zlib
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any, cast
 
 import orjson
@@ -442,26 +443,23 @@ class Hub:
                 log.exception("heartbeat failed")
             try:
                 # Each table once per PRESENCE_REFRESH, a slice of them each tick.
-                self.refresh(ticks % REFRESH_SLICES, REFRESH_SLICES)
+                self.refresh(ticks % REFRESH_SLICES)
             except redis.RedisError:
                 pass  # the listener tells phones of the outage; the next round retries
             except Exception:  # the refresh must go on for every other table
                 log.exception("presence refresh failed")
 
-    def refresh(self, part: int = 0, parts: int = 1) -> None:
+    def refresh(self, part: int | None = None) -> None:
         """The presence of the local sockets of one slice of the tables
-        (``part`` of ``parts``, by table id), in one round trip per
+        (``part`` of ``REFRESH_SLICES``; None: every table), in one round trip per
         ``REFRESH_BATCH`` tables: the live ones touched, the silent ones
         forgotten (their phone has given them up), each table's presence read
         back and pushed where it changed. Also resends a version a socket
         lacks (a push that failed to load)."""
         now = time.monotonic()
         with self.lock:
-            if parts == REFRESH_SLICES:
-                by_table = {tid: list(self.conns[tid]) for tid in self.table_slices[part] if tid in self.conns}
-            else:
-                by_table = {tid: list(peers) for tid, peers in self.conns.items()
-                            if parts == 1 or zlib.crc32(tid.encode()) % parts == part}
+            wanted: Iterable[str] = self.conns if part is None else self.table_slices[part]
+            by_table = {tid: list(self.conns[tid]) for tid in wanted if tid in self.conns}
             versions = {tid: self.versions[tid] for tid in by_table if tid in self.versions}
         plan: dict[str, tuple[list[str], list[str]]] = {}
         moved: list[str] = []

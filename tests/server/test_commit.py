@@ -367,7 +367,7 @@ def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_
     assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns)
 
 
-def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str, round_trips: list[str],
+def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """The sweep refreshes one of ``REFRESH_SLICES`` slices a tick: a round of
     them touches every local table exactly once, and a table whose last
@@ -387,7 +387,7 @@ def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str, round
     refreshed: list[str] = []
     monkeypatch.setattr(store, "presence_refresh", lambda plan: (refreshed.extend(plan), {})[1])
     for part in range(hub_module.REFRESH_SLICES):
-        hub.refresh(part, hub_module.REFRESH_SLICES)
+        hub.refresh(part)
     assert sorted(refreshed) == sorted(tids[:-1])
 
 
