@@ -26,7 +26,12 @@ The generator must not distort what it measures:
   and gets the server's heartbeat (a frame at least every 2 s) like a phone;
 - a phone whose socket closes (e.g. 1013 in a connect storm) is counted and
   reconnects with backoff like the web client, and an action that never lands
-  on every phone times out (`action_timeout`) instead of stalling its table.
+  on every phone times out (`action_timeout`) instead of stalling its table;
+- a warm-up (`--warmup`, 2 s) at the same rate comes before the measured
+  period, so a fresh server's first code paths are not in the figures.
+
+`--root DIR` runs the server of another checkout (e.g. a `git worktree` of the
+parent revision) with this same generator: an A/B of a server change.
 """
 
 from __future__ import annotations
