@@ -157,7 +157,8 @@ def init_app(app: Flask, hub: Hub) -> None:
         token = request.args.get("token") or None
         seat = hub.tables.authenticate(doc, token)
         # Not the document: ``g`` lives as long as the socket, and a decoded
-        # document per phone was ~8 KB of every phone's memory.
+        # document per phone was about half of a phone's server memory
+        # (docs/performance.md, "A document per socket").
         g.ws_auth = (seat["id"] if seat else None, token)
         return None
 
