@@ -210,6 +210,10 @@ class Store(Presence):
         self.ttl = ttl
         self.committer = Committer(client, self.embedded)
         self.latest = Latest()
+        #: Called with each document this process has just committed (table id,
+        #: version, the document), before the change message comes back: the
+        #: hub pushes it to this process's phones at once (``Hub.wrote``).
+        self.wrote: Callable[[str, int, TableDoc], None] | None = None
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -364,6 +368,8 @@ class Store(Presence):
             status, found = self.committer.run(change, self.ttl)
             if status == DONE:
                 self.latest.put(table_id, change.version, change.doc.decode())
+                if self.wrote is not None:
+                    self.wrote(table_id, change.version, commit.doc)
                 return commit.result
             if status == RATED:
                 raise RateLimited(_wait(now, RATE_WINDOW))

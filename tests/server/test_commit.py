@@ -426,6 +426,40 @@ def test_the_fan_out_takes_the_state_it_just_committed(redis_url: str) -> None:
     assert orjson.loads(sock.frames[-1]) == orjson.loads(decoded)
 
 
+def test_a_change_committed_here_reaches_its_phones_without_the_message(redis_url: str) -> None:
+    """The committing process pushes its own change at once (``Hub.wrote``),
+    and the change message for that version, when it comes back, is skipped
+    unparsed; a newer version's message is still pushed."""
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    hub = live.Hub(tables)
+    hub.ensure_listening()
+    try:
+        assert store.wrote == hub.wrote, "a listening hub hears this process's commits"
+    finally:
+        hub.stop.set()
+    store.wrote = hub.wrote
+    sock = Socket()
+    hub.add(live.Connection(sock, tid, "p1", host))
+    v = tables.act(tid, host, body("start"))["version"]
+    deadline = time.monotonic() + 5
+    while not sock.frames and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [orjson.loads(f)["version"] for f in sock.frames] == [v], "pushed by the commit itself"
+    assert (tid, v) not in tables.pipeline.fresh.states, "with the state the commit made"
+    hub.committed(tid, v, "{not json: never parsed")
+    time.sleep(0.05)
+    assert len(sock.frames) == 1, "its own message: nothing more to send"
+    newer = orjson.loads(str(store.load_raw(tid)))
+    newer["version"] = v + 1
+    hub.committed(tid, v + 1, orjson.dumps(newer).decode())
+    deadline = time.monotonic() + 5
+    while len(sock.frames) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert orjson.loads(sock.frames[-1])["version"] == v + 1, "another instance's change"
+
+
 # -- contention --------------------------------------------------------------------
 
 
