@@ -60,13 +60,18 @@ HEAL_AFTER = 1.0
 #: p99 of docs/performance.md. A tenth of them still held it ~7 ms ten times a
 #: second (~250 beats at ~27 us each in a py-spy profile at 5,000 phones), which
 #: an action arriving then waited out; a fiftieth is ~1.4 ms. The presence
-#: refresh runs on every tick too, over one of ``REFRESH_SLICES`` slices of the
-#: tables (each table every PRESENCE_REFRESH s): over a thirtieth, ten times a
-#: second, each call held the worker ~3 ms (py-spy, 5,000 phones), a tenth of
-#: it finding the slice's tables among all of them. At most ``REFRESH_BATCH``
-#: tables go in one script call.
+#: refresh runs every ``REFRESH_TICKS`` ticks, over one of ``REFRESH_SLICES``
+#: slices of the tables (each table every PRESENCE_REFRESH s), in calls of at
+#: most ``REFRESH_BATCH`` tables. A script call's fixed cost outweighs its
+#: tables': right after the sweep's 20 ms asleep, a call of 6 tables cost the
+#: client ~94 us of CPU a table, one of 30 ~30 us and one of 100 ~18 us
+#: (bench/host.py says why), so a slice on every tick (~6 tables of 958 at
+#: 5,000 phones) made the refresh the largest part of an idle worker's CPU.
+#: Every tenth tick (~64 tables a call there) it holds the worker about as
+#: long as a heartbeat slice does.
 BEAT_SLICES = 50
-REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES)
+REFRESH_TICKS = 10
+REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
 REFRESH_BATCH = 100
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
@@ -457,9 +462,11 @@ class Hub:
                 self.beat_all(self.beat_every, ticks % BEAT_SLICES)
             except Exception:  # the heartbeat must go on for every other socket
                 log.exception("heartbeat failed")
+            if ticks % REFRESH_TICKS:
+                continue
             try:
-                # Each table once per PRESENCE_REFRESH, a slice of them each tick.
-                self.refresh(ticks % REFRESH_SLICES)
+                # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
+                self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
             except redis.RedisError:
                 pass  # the listener tells phones of the outage; the next round retries
             except Exception:  # the refresh must go on for every other table

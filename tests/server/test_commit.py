@@ -391,6 +391,30 @@ def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
     assert sorted(refreshed) == sorted(tids[:-1])
 
 
+def test_the_sweep_refreshes_each_slice_once_per_refresh_period(redis_url: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``REFRESH_TICKS``-th tick refreshes the next slice: one
+    ``PRESENCE_REFRESH`` of ticks visits each slice once, in few calls."""
+    store = Store.connect(redis_url, ttl=600)
+    hub = live.Hub(Tables(store, engines, fixed_random=True, rng=random.Random(7)))
+    ticks = round(hub_module.PRESENCE_REFRESH * hub_module.BEAT_SLICES)
+
+    class Ticks:
+        left = ticks
+
+        def wait(self, _: float) -> bool:
+            self.left -= 1
+            return self.left < 0
+
+    parts: list[int | None] = []
+    monkeypatch.setattr(hub, "stop", Ticks())
+    monkeypatch.setattr(hub, "beat_all", lambda *_: None)
+    monkeypatch.setattr(hub, "refresh", parts.append)
+    hub.sweep()
+    assert sorted(parts) == list(range(hub_module.REFRESH_SLICES))
+    assert len(parts) * hub_module.REFRESH_TICKS == ticks
+
+
 @pytest.mark.parametrize("embedded", [False, True])
 def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: bool) -> None:
     store = Store.connect(None if embedded else redis_url, ttl=600)
