@@ -272,22 +272,20 @@ class Frames:
     frames of every table cost ~7 KB per phone and saved little (presence
     changes with every connect, so a connect storm would miss them anyway)."""
 
-    def __init__(self, hub: Hub, doc: TableDoc, online: frozenset[str]) -> None:
+    def __init__(self, hub: Hub, doc: TableDoc, online: frozenset[str], state: Any = None) -> None:
         self.hub, self.doc, self.online = hub, doc, online
         self.by_seat: dict[str | None, bytes] = {}
         #: The seat list with presence: the same in every seat's snapshot.
         self.players: list[Any] | None = None
-        self.state: list[Any] = []
+        #: The document's engine state, decoded once if the push was not given it.
+        self.state: list[Any] = [] if state is None else [state]
 
     def get(self, player: str | None) -> bytes:
         data = self.by_seat.get(player)
         if data is None:
             doc, tables = self.doc, self.hub.tables
             if not self.state:
-                fresh = tables.pipeline.fresh.take(doc["id"], doc["version"])
-                if fresh is None and doc["state"] is not None:
-                    fresh = tables.engine(doc["game"]).load(doc["state"])
-                self.state.append(fresh)
+                self.state.append(None if doc["state"] is None else tables.engine(doc["game"]).load(doc["state"]))
             online = set(self.online)
             if self.players is None:
                 self.players = reads.players(tables.engine(doc["game"]), doc, self.state[0], online)
@@ -377,16 +375,18 @@ class Hub:
             self.versions[table_id] = (version, time.monotonic())
             return True
 
-    def wrote(self, table_id: str, version: int, doc: TableDoc) -> None:
+    def wrote(self, table_id: str, version: int, doc: TableDoc, state: Any = None) -> None:
         """A change this process has just committed (``Store.wrote``): pushed to
-        its phones here at once, not when the change message comes back from
-        the store (that message is then skipped, unparsed). Half a millisecond
-        sooner on every phone of the table, and the echo of each commit costs
-        no document to decode and no thread to start. The push starts once
-        the committing greenlet waits (it sends the action's result first),
-        by which time the pipeline has kept the state it made (``Fresh``)."""
+        its phones here at once, from the document and engine state the commit
+        made, not when the change message comes back from the store (that
+        message is then skipped, unparsed). Half a millisecond sooner on every
+        phone of the table, and neither the document nor the state is decoded
+        again. A thread of its own, as a slow phone's send may block; under
+        gevent it runs before the commit returns (starting a thread waits for
+        it to run), so the table's phones see the change before the action's
+        result goes out."""
         if self._news(table_id, version):
-            threading.Thread(target=self.push, args=(table_id, False, doc), daemon=True).start()
+            threading.Thread(target=self.push, args=(table_id, False, doc, state), daemon=True).start()
 
     def changed(self, table_id: str, version: int) -> None:
         if self._news(table_id, version):
@@ -544,8 +544,10 @@ class Hub:
         for tid in ids:
             threading.Thread(target=self.push, args=(tid, True), daemon=True).start()
 
-    def push(self, table_id: str, force: bool = False, doc: TableDoc | None = None) -> None:
-        """Sends the table's phones their views of ``doc`` (None: loaded now)."""
+    def push(self, table_id: str, force: bool = False, doc: TableDoc | None = None,
+             state: Any = None) -> None:
+        """Sends the table's phones their views of ``doc`` (None: loaded now);
+        ``state``: its engine state when the caller has it decoded."""
         conns = self._local(table_id)
         if not conns:
             return
@@ -554,7 +556,7 @@ class Hub:
             if doc is None or not all(seated):
                 # A phone is told its seat is gone only on the stored document:
                 # a message may come late, from before that phone's seat existed.
-                doc = self.tables.store.load(table_id)
+                doc, state = self.tables.store.load(table_id), None
                 seated = [doc is not None and self.still_seated(doc, c) for c in conns]
             known = self.online.get(table_id)
             online = known if known is not None else self.read_presence(table_id)
@@ -564,7 +566,7 @@ class Hub:
             for c in conns:
                 c.kick("table_not_found", "This table has expired.")
             return
-        frames = Frames(self, doc, online)
+        frames = Frames(self, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if not ok:
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")

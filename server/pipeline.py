@@ -66,27 +66,6 @@ class PipelineOptions(TypedDict, total=False):
     limits: Limits | None
 
 
-class Fresh:
-    """The engine state of a version this process just committed, as an object,
-    until the fan-out takes it: decoding the state again from the published
-    document was a tenth of a push. Engine states are never changed in place
-    (``apply`` returns a new one), so the object is the committed state.
-    Bounded: a commit whose table has no socket here is never taken."""
-
-    LIMIT = 256
-
-    def __init__(self) -> None:
-        self.states: dict[tuple[str, int], Any] = {}
-
-    def put(self, table_id: str, version: int, state: Any) -> None:
-        if len(self.states) >= self.LIMIT:
-            self.states.pop(next(iter(self.states)), None)
-        self.states[(table_id, version)] = state
-
-    def take(self, table_id: str, version: int) -> Any:
-        return self.states.pop((table_id, version), None)
-
-
 @dataclass(frozen=True)
 class _ActionCall:
     """An action as checked before the engine runs (``Pipeline._action_call``)."""
@@ -113,7 +92,6 @@ class Pipeline:
         self.fixed_random = fixed_random
         self.rng: Rng = rng or secrets.SystemRandom()
         self.limits = limits or Limits()
-        self.fresh = Fresh()
 
     def engine(self, game: str) -> Engine:
         eng = self.engines(game)
@@ -341,10 +319,8 @@ class Pipeline:
             call.engine, call.atype, call.action, call.handler, call.proxy_for)
         request_id: str = body["request_id"]
         expected: int | None = body.get("version")
-        made: list[Any] = []  # the state of the last (the committed) run of fn
 
         def fn(tx: Tx) -> Commit[ActionResult]:
-            made.clear()  # a run that lost a race made a state that was never stored
             seat = authenticate(tx.doc, token, seated=True)
             cached: RequestRecord | None = tx.cached_result(request_id)
             if cached is not None:
@@ -382,7 +358,6 @@ class Pipeline:
                     out.doc["sealed_at"] = v
                 else:
                     out.doc["undoable"].append(v)
-            made[:] = [out.state]
             result: ActionResult = {"version": v, "events": out.events}
             record: RequestRecord = {"by": me, "result": result, "v": v}
             retired: list[tuple[str, RequestRecord]] = []
@@ -391,13 +366,10 @@ class Pipeline:
                 if rec is not None:
                     retired.append((rid, {**rec, "undone": True}))
             return Commit(out.doc, entry, (request_id, record), result=result,
-                          more_requests=retired, drop_requests=self._expired(tx, v))
+                          more_requests=retired, drop_requests=self._expired(tx, v), state=out.state)
 
         # Built on the document read above: one round trip when the table did not move since.
-        committed = self.update(table_id, Primed(fn, raw0), hits)
-        if made and made[0] is not None:
-            self.fresh.put(table_id, committed["version"], made[0])
-        return committed
+        return self.update(table_id, Primed(fn, raw0), hits)
 
     def _expired(self, tx: Tx, version: int) -> list[str]:
         """The request_ids to forget at ``version``: those older than the

@@ -38,7 +38,7 @@ class Outcome:
     #: request_ids whose changes this commit took back (undo): retries are refused.
     undone_requests: list[str] = field(default_factory=list)
     #: The engine state ``doc`` now holds, as an object, when the handler has it:
-    #: this process's fan-out then need not decode it again (``Fresh``).
+    #: this process's fan-out then need not decode it again (``Commit.state``).
     state: Any = None
 
 

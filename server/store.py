@@ -137,6 +137,10 @@ class Commit(Generic[R]):
     drop_requests: list[str] = field(default_factory=list)
     #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
     result: R = cast(R, None)
+    #: The engine state ``doc["state"]`` encodes, as an object, when the update
+    #: made it: this process's fan-out sends from it (``Store.wrote``) instead of
+    #: decoding it again. Engine states are never changed in place.
+    state: Any = None
 
 
 @dataclass
@@ -211,9 +215,10 @@ class Store(Presence):
         self.committer = Committer(client, self.embedded)
         self.latest = Latest()
         #: Called with each document this process has just committed (table id,
-        #: version, the document), before the change message comes back: the
-        #: hub pushes it to this process's phones at once (``Hub.wrote``).
-        self.wrote: Callable[[str, int, TableDoc], None] | None = None
+        #: version, the document, its engine state or None), before the change
+        #: message comes back: the hub pushes it to this process's phones at once
+        #: (``Hub.wrote``).
+        self.wrote: Callable[[str, int, TableDoc, Any], None] | None = None
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -369,7 +374,7 @@ class Store(Presence):
             if status == DONE:
                 self.latest.put(table_id, change.version, change.doc.decode())
                 if self.wrote is not None:
-                    self.wrote(table_id, change.version, commit.doc)
+                    self.wrote(table_id, change.version, commit.doc, commit.state)
                 return commit.result
             if status == RATED:
                 raise RateLimited(_wait(now, RATE_WINDOW))
