@@ -1,7 +1,7 @@
 """CPU per action of the server's own path, measured in one process, so the
 figure holds on a busy machine (no sockets, no load generator, no scheduler):
 
-    .venv/bin/python bench/action_cpu.py [--tables 60] [--actions 1500] [--redis-url URL]
+    .venv/bin/python bench/action_cpu.py [--tables 60] [--actions 1500] [--redis-url URL] [--gevent]
 
 It starts its own redis-server (or uses --redis-url), makes tables of 3-8 seats
 over the three games (like bench/load.py), registers one in-memory socket per
@@ -12,10 +12,23 @@ seat of that table the new version (the listener, the per-seat view, its
 encoding). Untimed: choosing the next action. Prints the median and mean CPU
 ms per action of this process (all threads) and Redis's CPU per action.
 Run it from a tree (PYTHONPATH) to measure that tree's server: the same
-command on two builds compares them.
+command on two builds compares them. ``--gevent`` runs it as the server runs
+(gevent's monkey-patching, every thread a greenlet); without it the fan-out's
+threads are OS threads that contend with the committing one for the GIL.
 """
 
 from __future__ import annotations
+
+import sys
+
+if "--gevent" in sys.argv:
+    # Before anything imports socket or threading, as gunicorn's gevent worker
+    # does: the production server runs every socket and thread as a greenlet on
+    # one OS thread. Without it the fan-out's threads are real ones and contend
+    # with the committing one for the GIL, which the server never does.
+    from gevent import monkey
+
+    monkey.patch_all()
 
 import argparse
 import os
@@ -24,7 +37,6 @@ import shutil
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -82,6 +94,8 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--redis-url")
+    ap.add_argument("--gevent", action="store_true",
+                    help="run under gevent's monkey-patching, as the production server does")
     args = ap.parse_args()
     proc = None
     url = args.redis_url
