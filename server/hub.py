@@ -379,9 +379,9 @@ class Hub:
         """A change this process has just committed (``Store.wrote``): pushed to
         its phones here at once, from the document and engine state the commit
         made, not when the change message comes back from the store (that
-        message is then skipped, unparsed). Half a millisecond sooner on every
-        phone of the table, and neither the document nor the state is decoded
-        again. A thread of its own, as a slow phone's send may block; under
+        message is then skipped, unparsed). The pub/sub hop sooner on every
+        phone of the table (p50 ~0.2 ms lower in docs/performance.md), and
+        neither the document nor the state is decoded again. A thread of its own, as a slow phone's send may block; under
         gevent it runs before the commit returns (starting a thread waits for
         it to run), so the table's phones see the change before the action's
         result goes out."""
