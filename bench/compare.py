@@ -148,6 +148,7 @@ def rows(tm: dict[str, Any] | None, bg: dict[str, Any] | None) -> list[tuple[str
         both("latency max ms", "latency_ms", "max"),
         both("server CPU, % of a core", "server_cpu_percent"),
         both("server CPU ms / action", "server_cpu_ms_per_action"),
+        both("… of it in the kernel, ms / action", "server_kernel_ms_per_action"),
         ("… with Redis, ms / action", tm_total, get(bg, "server_cpu_ms_per_action"), True),
         both("server RSS MB", "server_rss_mb"),
         both("server RSS per phone KB", "rss_per_phone_kb"),

@@ -17,6 +17,10 @@ loopback traffic.
 The generator must not distort what it measures:
 - its garbage collector is frozen and disabled for the driven period (a full
   collection over 5,000 phones' objects paused it for up to 0.5 s);
+- its phones are picows sockets, each frame handled in the read callback: with
+  websockets' asyncio client (~50 us a frame, a queue and a task per message) a
+  heartbeat burst held the loop for up to ~30 ms, which the action then in
+  flight was charged with;
 - actions follow a fixed-rate schedule; after a stall the missed slots are
   dropped and counted (`schedule_skipped`), never fired back to back;
 - a 1 ms ticker reports the generator's own longest pause (`loadgen_max_pause_ms`),
@@ -56,12 +60,12 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
+import picows
 import psutil
 import redis
-import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -73,7 +77,7 @@ SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
 #: The web client's liveness ping (web/net.js PING_MS): part of what a phone costs.
 PING_S = 8.0
 PING = '{"type":"ping"}'
-PONG = '{"type":"pong"'
+PONG = b'{"type":"pong"'
 
 
 def free_port() -> int:
@@ -166,10 +170,99 @@ class Stats:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
-async def _connect(url: str, attempts: int) -> Any:
+class Link(picows.WSListener):  # type: ignore[misc]
+    """One phone's socket (picows: parsing in compiled code, a callback per frame).
+
+    The generator plays thousands of phones in one event loop, so whatever it spends
+    on a frame delays every other phone's frames: the server's heartbeat reaches ~50
+    of them at once, and a client that costs ~50 us a frame (websockets' asyncio
+    protocol, a queue and a task wake-up per message) held the loop ~2.5 ms each
+    time, which landed in the measured latency of any action then in flight
+    (docs/performance.md, "The generator's own share of the tail"). A frame is
+    handled here in the read callback, with no task in between."""
+
+    def __init__(self, phone: Phone, stats: Stats) -> None:
+        super().__init__()
+        self.phone, self.stats = phone, stats
+        self.transport: Any = None
+        self.close_code: int | None = None
+        self.parts: list[bytes] = []
+
+    def on_ws_connected(self, transport: Any) -> None:
+        self.transport = transport
+
+    async def send(self, text: str) -> None:
+        """Like websockets' ``send``: raises ``ConnectionError`` once closed."""
+        if self.transport is None or self.transport.is_disconnected:
+            raise ConnectionError("closed")
+        self.transport.send(picows.WSMsgType.TEXT, text.encode())
+
+    async def close(self) -> None:
+        if self.transport is not None and not self.transport.is_disconnected:
+            self.transport.send_close(picows.WSCloseCode.OK)
+            self.transport.disconnect()
+
+    async def closed(self) -> None:
+        await self.transport.wait_disconnected()
+
+    def on_ws_frame(self, transport: Any, frame: Any) -> None:
+        kind = frame.msg_type
+        if kind == picows.WSMsgType.CLOSE:
+            self.close_code = frame.get_close_code()
+            transport.send_close(self.close_code or picows.WSCloseCode.OK)
+            transport.disconnect()
+            return
+        if kind == picows.WSMsgType.PING:
+            transport.send_pong(frame.get_payload_as_bytes())
+            return
+        if kind == picows.WSMsgType.CONTINUATION or not frame.fin:
+            # The server sends whole frames; a fragmented message is still read right.
+            self.parts.append(frame.get_payload_as_bytes())
+            if not frame.fin:
+                return
+            raw, self.parts = b"".join(self.parts), []
+        elif kind == picows.WSMsgType.TEXT:
+            raw = frame.get_payload_as_bytes()
+        else:
+            return
+        try:
+            self.message(raw)
+        except Exception as exc:  # a bug in this client must show, not hide as latency
+            self.stats.error(f"client_{type(exc).__name__}")
+
+    def message(self, raw: bytes) -> None:
+        if raw.startswith(PONG):  # the server's heartbeat: nothing to measure
+            return
+        # orjson: the stdlib parsed a snapshot in twice the time (32 vs 15 us for
+        # 2.5 KB), and every phone's parse is in the latency.
+        msg = orjson.loads(raw)
+        phone, stats = self.phone, self.stats
+        table = phone.table
+        kind = msg["type"]
+        if kind == "state":
+            v = msg["version"]
+            if v <= phone.version:
+                return
+            phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
+            _maybe_finish(table, stats)
+        elif kind == "result":
+            table.want = msg["version"]
+            _maybe_finish(table, stats)
+        elif kind == "error":
+            stats.error(msg["error"]["code"])
+            if len(stats.error_samples) < 5:
+                stats.error_samples.append(f"{table.game}: {msg['error']}")
+            if msg.get("request_id"):
+                table.busy = False
+
+
+async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link | None:
     for attempt in range(attempts):
         try:
-            return await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
+            _, link = await asyncio.wait_for(picows.ws_connect(
+                lambda: Link(phone, stats), url, max_frame_size=2**22,
+                websocket_handshake_timeout=60), 60)
+            return cast(Link, link)
         except Exception:
             if stopping or attempt == attempts - 1:
                 return None
@@ -179,46 +272,16 @@ async def _connect(url: str, attempts: int) -> Any:
 
 async def phone_loop(phone: Phone, stats: Stats) -> None:
     url = phone.base.replace("http", "ws", 1) + f"/api/tables/{phone.table.id}/ws?token={phone.token}"
-    phone.ws = await _connect(url, 5)
+    phone.ws = await _connect(phone, stats, url, 5)
     if phone.ws is None:
         stats.connect_errors += 1
         return
     stats.connected += 1
-    table = phone.table
     while True:
-        try:
-            async for raw in phone.ws:
-                if raw.startswith(PONG):  # the server's heartbeat: nothing to measure
-                    continue
-                # orjson: the stdlib parsed a snapshot in twice the time (32 vs 15
-                # us for 2.5 KB), and every phone's parse is in the latency.
-                msg = orjson.loads(raw)
-                kind = msg["type"]
-                if kind == "state":
-                    v = msg["version"]
-                    if v <= phone.version:
-                        continue
-                    phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
-                    _maybe_finish(table, stats)
-                elif kind == "result":
-                    table.want = msg["version"]
-                    _maybe_finish(table, stats)
-                elif kind == "error":
-                    stats.error(msg["error"]["code"])
-                    if len(stats.error_samples) < 5:
-                        stats.error_samples.append(f"{table.game}: {msg['error']}")
-                    if msg.get("request_id"):
-                        table.busy = False
-            if stopping:
-                return
-            code: int | str = phone.ws.close_code or "abnormal"
-        except websockets.ConnectionClosed as exc:
-            if stopping:
-                return
-            code = exc.rcvd.code if exc.rcvd else "abnormal"
-        except Exception as exc:  # a bug in this client must show, not hide as latency
-            stats.error(f"client_{type(exc).__name__}")
+        await phone.ws.closed()
+        if stopping:
             return
+        code: int | str = phone.ws.close_code or "abnormal"
         # Like the web client after 1013 (try again later): back off, reconnect and
         # resync from the fresh snapshot the server sends at connect.
         stats.error(f"closed_{code}")
@@ -230,7 +293,7 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
             await asyncio.sleep(cap / 2 + random.random() * cap / 2)
             if stopping:
                 return
-            ws = await _connect(url, 1)
+            ws = await _connect(phone, stats, url, 1)
             if ws is not None:
                 break
         if ws is None:
@@ -238,7 +301,6 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
             return
         phone.ws = ws
         stats.reconnects += 1
-
 
 
 async def pinger(phones: list[Phone], every: float = PING_S) -> None:
@@ -253,7 +315,7 @@ async def pinger(phones: list[Phone], every: float = PING_S) -> None:
             if phone.ws is not None:
                 try:
                     await phone.ws.send(PING)
-                except websockets.ConnectionClosed:
+                except ConnectionError:
                     pass  # its phone_loop sees the close and reconnects
 
 
@@ -470,6 +532,12 @@ def cpu_s(p: psutil.Process) -> float:
     return t.user + t.system
 
 
+def kernel_s(p: psutil.Process) -> float:
+    """The process's CPU in the kernel: on loopback a send also runs the receiving
+    side's TCP stack, which no change of the server's own language removes."""
+    return float(p.cpu_times().system)
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     global stopping
     stopping = False
@@ -527,6 +595,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ticker = Ticker(args.ticker_ms / 1000)
         ticker.start()
         cpu0 = [cpu_s(p) for p in server_procs]
+        sys0 = sum(kernel_s(p) for p in server_procs)
         me0, r0 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
         try:
             sched = await driver(tables, args.rate, args.duration, stats, args.seed, args.action_timeout)
@@ -536,6 +605,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             gc.enable()
             gc.unfreeze()
         cpu1 = [cpu_s(p) for p in server_procs]
+        sys1 = sum(kernel_s(p) for p in server_procs)
         me1, r1 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
         wall = sched.driven_s
         cpu = [(b - a) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
@@ -580,6 +650,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "errors": stats.errors, "error_samples": stats.error_samples,
             "server_cpu_percent": [round(c) for c in cpu],
             "server_cpu_ms_per_action": per_action(server_cpu_s),
+            "server_kernel_ms_per_action": per_action(sys1 - sys0),
             "server_rss_mb": [round(m) for m in rss],
             "server_rss_idle_mb": round(rss_idle),
             "rss_per_phone_kb": round((sum(rss) - rss_idle) * 1024 / stats.connected) if stats.connected else None,

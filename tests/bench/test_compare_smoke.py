@@ -27,6 +27,8 @@ def _clean(result: dict) -> None:
     assert result["connect_errors"] == 0
     assert result["actions"] > 0
     assert result["server_cpu_ms_per_action"] > 0
+    # The kernel's share (on loopback a send also runs the receiver's TCP stack).
+    assert 0 <= result["server_kernel_ms_per_action"] <= result["server_cpu_ms_per_action"]
     assert result["rss_per_phone_kb"] is not None
     assert result["loadgen_max_pause_ms"] >= 0
     assert not {k: v for k, v in result["errors"].items() if k != "unfinished"}, result["errors"]

@@ -72,10 +72,11 @@ const round1 = (x) => (x == null ? null : Math.round(x * 10) / 10);
 // Process CPU (all threads: the event loop, V8's GC helpers, libuv's pool) and RSS
 // from /proc, the same source psutil reads for the Tablemate side.
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-function procCpuSeconds(pid) {
+function procCpuSeconds(pid, kernelOnly = false) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK; // utime, stime
+  const [utime, stime] = [Number(fields[11]), Number(fields[12])];
+  return (kernelOnly ? stime : utime + stime) / CLK_TCK;
 }
 function procRssMb(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -357,9 +358,11 @@ async function run(args) {
 
     const ticker = startTicker(args.tickerMs);
     const cpu0 = procCpuSeconds(server.pid);
+    const sys0 = procCpuSeconds(server.pid, true);
     const me0 = process.cpuUsage();
     const drove = await drive(tables, args, stats, random);
     const cpu1 = procCpuSeconds(server.pid);
+    const sys1 = procCpuSeconds(server.pid, true);
     const me1 = process.cpuUsage(me0);
     ticker.stop();
     const rss = procRssMb(server.pid);
@@ -400,6 +403,7 @@ async function run(args) {
       errors: stats.errors,
       server_cpu_percent: [Math.round((cpuS / drove.driven) * 100)],
       server_cpu_ms_per_action: stats.actions ? Math.round((cpuS * 1000 / stats.actions) * 100) / 100 : null,
+      server_kernel_ms_per_action: stats.actions ? Math.round(((sys1 - sys0) * 1000 / stats.actions) * 100) / 100 : null,
       server_rss_mb: [Math.round(rss)],
       server_rss_idle_mb: Math.round(rssIdle),
       rss_per_phone_kb: stats.connected ? Math.round(((rss - rssIdle) * 1024) / stats.connected) : null,
