@@ -152,7 +152,7 @@ def run(url: str, args: argparse.Namespace) -> None:
     skipped = lost = 0
     r0 = redis_cpu(r)
     for k in range(args.actions):
-        tid, game, bench, tokens = plans[rng.randrange(len(plans))]
+        tid, game, bench, seat_tokens = plans[rng.randrange(len(plans))]
         options = []
         for conn in bench.conns:
             snap = orjson.loads(conn.ws.last) if conn.ws.last.startswith('{"type":"state"') else None
@@ -166,7 +166,7 @@ def run(url: str, args: argparse.Namespace) -> None:
         player, action = rng.choice(options)
         bench.done.clear()
         t0 = time.process_time()
-        result = tables.act(tid, tokens[player], {"action": action, "request_id": f"b{k}"})
+        result = tables.act(tid, seat_tokens[player], {"action": action, "request_id": f"b{k}"})
         bench.want = result["version"]
         bench.check()
         if not bench.done.wait(10):

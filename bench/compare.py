@@ -67,7 +67,8 @@ def run_json(cmd: list[str], out: Path, timeout: float) -> dict[str, Any]:
     # progress (fd 2 itself: sys.stderr may be a wrapper without a file descriptor).
     sys.stderr.flush()
     subprocess.run(cmd, cwd=ROOT, check=True, timeout=timeout, stdout=2)
-    return json.loads(out.read_text())
+    result: dict[str, Any] = json.loads(out.read_text())
+    return result
 
 
 def run_tablemate(args: argparse.Namespace, out: Path) -> dict[str, Any]:

@@ -83,7 +83,8 @@ PONG = b'{"type":"pong"'
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def http(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -170,7 +171,7 @@ class Stats:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
-class Link(picows.WSListener):  # type: ignore[misc]
+class Link(picows.WSListener):
     """One phone's socket (picows: parsing in compiled code, a callback per frame).
 
     The generator plays thousands of phones in one event loop, so whatever it spends
@@ -185,10 +186,10 @@ class Link(picows.WSListener):  # type: ignore[misc]
         super().__init__()
         self.phone, self.stats = phone, stats
         self.transport: Any = None
-        self.close_code: int | None = None
+        self.close_code: picows.WSCloseCode | None = None
         self.parts: list[bytes] = []
 
-    def on_ws_connected(self, transport: Any) -> None:
+    def on_ws_connected(self, transport: picows.WSTransport) -> None:
         self.transport = transport
 
     async def send(self, text: str) -> None:
@@ -205,7 +206,7 @@ class Link(picows.WSListener):  # type: ignore[misc]
     async def closed(self) -> None:
         await self.transport.wait_disconnected()
 
-    def on_ws_frame(self, transport: Any, frame: Any) -> None:
+    def on_ws_frame(self, transport: picows.WSTransport, frame: picows.WSFrame) -> None:
         kind = frame.msg_type
         if kind == picows.WSMsgType.CLOSE:
             self.close_code = frame.get_close_code()
@@ -281,7 +282,7 @@ async def phone_loop(phone: Phone, stats: Stats) -> None:
         await phone.ws.closed()
         if stopping:
             return
-        code: int | str = phone.ws.close_code or "abnormal"
+        code: picows.WSCloseCode | str = phone.ws.close_code or "abnormal"
         # Like the web client after 1013 (try again later): back off, reconnect and
         # resync from the fresh snapshot the server sends at connect.
         stats.error(f"closed_{code}")
@@ -445,7 +446,7 @@ class Ticker:
 
 # -- processes ------------------------------------------------------------------
 
-def start_redis(port: int) -> subprocess.Popen:
+def start_redis(port: int) -> subprocess.Popen[bytes]:
     binary = shutil.which("redis-server")
     if not binary:
         sys.exit("redis-server not found (make test installs it)")
@@ -462,7 +463,7 @@ def start_redis(port: int) -> subprocess.Popen:
     raise TimeoutError("redis")
 
 
-def start_instance(redis_url: str, port: int, root: Path = ROOT) -> subprocess.Popen:
+def start_instance(redis_url: str, port: int, root: Path = ROOT) -> subprocess.Popen[bytes]:
     env = {**os.environ, "REDIS_URL": redis_url, "BIND": f"127.0.0.1:{port}", "PYTHONPATH": str(root),
            "TABLEMATE_RATE_CREATE": "1000000000", "TABLEMATE_RATE_JOIN": "1000000000",
            "TABLEMATE_RATE_CODE": "1000000000", "LOG_LEVEL": "warning",
@@ -476,8 +477,9 @@ def start_instance(redis_url: str, port: int, root: Path = ROOT) -> subprocess.P
     return proc
 
 
-def workers(master: subprocess.Popen) -> list[psutil.Process]:
-    return psutil.Process(master.pid).children(recursive=True)
+def workers(master: subprocess.Popen[bytes]) -> list[psutil.Process]:
+    children: list[psutil.Process] = psutil.Process(master.pid).children(recursive=True)
+    return children
 
 
 def setup_tables(bases: list[str], phones: int, seed: int) -> list[Table]:
@@ -529,7 +531,8 @@ def raise_fd_limit() -> tuple[int, int]:
 
 def cpu_s(p: psutil.Process) -> float:
     t = p.cpu_times()
-    return t.user + t.system
+    total: float = t.user + t.system
+    return total
 
 
 def kernel_s(p: psutil.Process) -> float:
@@ -542,7 +545,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     global stopping
     stopping = False
     nofile = raise_fd_limit()
-    procs: list[subprocess.Popen] = []
+    procs: list[subprocess.Popen[bytes]] = []
     redis_proc = None
     try:
         if args.redis_url:
@@ -619,8 +622,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for p in all_phones:
             if p.ws is not None:
                 await p.ws.close()
-        for t in tasks:
-            t.cancel()
+        for task in tasks:
+            task.cancel()
         lat = [x * 1000 for x in stats.latencies]
         if args.samples:
             # When the slow ones were sent (s from the first action) tells a
@@ -668,13 +671,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "fd_limit": nofile[0],
         }
     finally:
-        for p in procs:
-            p.send_signal(signal.SIGINT)
-        for p in procs:
+        for proc in procs:
+            proc.send_signal(signal.SIGINT)
+        for proc in procs:
             try:
-                p.wait(10)
+                proc.wait(10)
             except subprocess.TimeoutExpired:
-                p.kill()
+                proc.kill()
         if redis_proc:
             redis_proc.terminate()
 

@@ -43,6 +43,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,8 @@ if "--cpu" in sys.argv:
 else:
     _CPU = max(os.sched_getaffinity(0))
 os.sched_setaffinity(0, {_CPU})
+
+import numpy as np  # noqa: E402
 
 from engines.camelup import odds, odds_np, odds_sim  # noqa: E402
 from tests.engines.camelup import golden  # noqa: E402
@@ -101,7 +104,8 @@ def load_oracle() -> Callable[..., Any]:
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.oracle
+    oracle: Callable[..., Any] = module.oracle
+    return oracle
 
 
 def timed(fn: Callable[[], Any], repeats: int) -> tuple[float, float]:
@@ -280,7 +284,7 @@ def full_analysis(quick: bool, before: str, rounds: int = 1) -> None:
             mine = json.loads(json.dumps({"leg": got["leg"], "tileSpots": got["tileSpots"]}))
             now, then, same = [], [], True
             for _ in range(rounds):
-                now.append(timed(lambda board=board: fresh_analysis(board), reps[n]))
+                now.append(timed(partial(fresh_analysis, board), reps[n]))
                 if before != "none":
                     cpu_ms, wall_ms, exact = analysis_at(Path(tmp), board_json, reps[n], cpu)
                     then.append((cpu_ms, wall_ms))
@@ -345,9 +349,7 @@ def main() -> None:
         4: 41 if args.quick else 201,
         3: 101,
     }
-    print(
-        f"pinned to cpu {cpu}; load average {os.getloadavg()[0]:.2f}; NumPy {odds_np.np.__version__}"
-    )
+    print(f"pinned to cpu {cpu}; load average {os.getloadavg()[0]:.2f}; NumPy {np.__version__}")
     if args.accuracy:
         accuracy(args.quick, args.before)
         print(f"load average at the end {os.getloadavg()[0]:.2f}")
@@ -368,14 +370,14 @@ def main() -> None:
             pos = odds.position(board)
             brute = ""
             ratio = ""
-            auto, auto_wall = timed(lambda pos=pos: odds.count_leg(pos), reps[n])
+            auto, auto_wall = timed(partial(odds.count_leg, pos), reps[n])
             if n < 6 or not args.quick:
                 check(board, oracle)
-                b = median_ms(lambda board=board: oracle(board), 1 if n == 6 else 3)
+                b = median_ms(partial(oracle, board), 1 if n == 6 else 3)
                 brute, ratio = f"{b:9.1f}", f"{b / auto:10.0f}"
-            t_np = median_ms(lambda pos=pos: odds.count_leg(pos, "numpy"), reps[n])
+            t_np = median_ms(partial(odds.count_leg, pos, "numpy"), reps[n])
             t_py = median_ms(
-                lambda pos=pos: odds.count_leg(pos, "python"),
+                partial(odds.count_leg, pos, "python"),
                 max(3, reps[n] // 4) if n == 6 else reps[n],
             )
             both = f"{auto:.2f} ({auto_wall:.2f})"
@@ -384,15 +386,13 @@ def main() -> None:
     for name in ("golden A (start)", "tiles"):
         board = {**POSITIONS[name], "pyramid": DICE}
         count = len(odds.tile_what_ifs(board, "p9"))
-        t, w = timed(lambda board=board: odds.tile_what_ifs(board, "p9"), 3 if args.quick else 7)
+        t, w = timed(partial(odds.tile_what_ifs, board, "p9"), 3 if args.quick else 7)
         print(f"all spectator what-ifs, {name}, 6 dice: {count} placements, {t:.0f} ms ({w:.0f})")
     board = {**POSITIONS["golden A (start)"], "pyramid": DICE}
     t, w = timed(lambda: odds.race_odds(board, races=10_000), 3 if args.quick else 7)
     print(f"10,000 simulated races from golden A, leg solve included: {t:.0f} ms ({w:.0f})")
-    rng = odds_np.np.random.default_rng(0)
-    starts = odds_np.np.repeat(
-        odds_np.np.array([odds.position(board).places], dtype=odds_np.np.int16), 10_000, 0
-    )
+    rng = np.random.default_rng(0)
+    starts = np.repeat(np.array([odds.position(board).places], dtype=np.int16), 10_000, 0)
     t, w = timed(lambda: odds_np.simulate(starts, True, rng), 3 if args.quick else 7)
     print(f"10,000 simulated races from golden A, simulation only: {t:.0f} ms ({w:.0f})")
     t, w = timed(lambda: odds_sim.simulate(starts, True, rng), 3 if args.quick else 7)

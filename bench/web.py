@@ -76,10 +76,11 @@ TIMEOUT_S = 30
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
-def post(base: str, path: str, body: dict, token: str | None = None) -> Any:
+def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
     return api_client.call(base, "POST", path, body, token)
 
 
@@ -247,12 +248,12 @@ class Phone:
         cdp.on("Network.loadingFinished", phone._finished)
         return phone
 
-    def _response(self, e: dict) -> None:
+    def _response(self, e: dict[str, Any]) -> None:
         r = e["response"]
         if r.get("fromServiceWorker") or r.get("fromDiskCache") or r.get("fromPrefetchCache"):
             self.cached.add(e["requestId"])
 
-    def _finished(self, e: dict) -> None:
+    def _finished(self, e: dict[str, Any]) -> None:
         if e["requestId"] not in self.cached:
             self.counted[e["requestId"]] = int(e.get("encodedDataLength", 0))
 
@@ -289,7 +290,7 @@ def precache_bytes(page: Page) -> int:
     }"""))
 
 
-def run_screen(browser: Browser, base: str, proxy: LieFiProxy, screen: str, first: str, again: str) -> dict:
+def run_screen(browser: Browser, base: str, proxy: LieFiProxy, screen: str, first: str, again: str) -> dict[str, Visit]:
     ctx_args: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
                                 "is_mobile": True, "has_touch": True, "locale": "en-US",
                                 "ignore_https_errors": True}
