@@ -5,7 +5,7 @@
 FROM node:20-slim AS web
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY scripts/build-web.sh scripts/build-web.mjs ./scripts/
 COPY web ./web
 RUN bash scripts/build-web.sh /src/build/web

@@ -12,7 +12,7 @@ run:
 
 test:
 	@bash scripts/bootstrap.sh test
-	@bash scripts/build-web.sh
+	@WEB_DEV_TOOLS=1 bash scripts/build-web.sh
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/mypy
 	@bash scripts/typecheck-web.sh

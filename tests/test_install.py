@@ -186,6 +186,9 @@ def test_make_run_serves_from_a_fresh_copy(workdir: Path) -> None:
         assert "█" in text  # the terminal QR code
         # make run bundled web/ itself (node, npm and esbuild from a fresh tree).
         assert (tree / "build/web/manifest.json").exists() and (tree / "node_modules/.bin/esbuild").exists()
+        # ... and no web dev tool: the type checker and axe-core are make test's.
+        assert not (tree / "node_modules/typescript").exists()
+        assert not (tree / "node_modules/axe-core").exists()
         assert_bundled(get(f"http://127.0.0.1:{port}/")[1])
         assert "not bundles" not in text, text[-3000:]
         # Only the runtime dependencies: no test tool came along.
