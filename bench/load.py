@@ -18,9 +18,8 @@ The generator must not distort what it measures:
 - its garbage collector is frozen and disabled for the driven period (a full
   collection over 5,000 phones' objects paused it for up to 0.5 s);
 - its phones are picows sockets, each frame handled in the read callback: with
-  websockets' asyncio client (~50 us a frame, a queue and a task per message) a
-  heartbeat burst held the loop for up to ~30 ms, which the action then in
-  flight was charged with;
+  websockets' asyncio client (a queue and a task per message) its longest pause
+  was ~30 ms at 5,000 phones, charged to whatever action was in flight;
 - actions follow a fixed-rate schedule; after a stall the missed slots are
   dropped and counted (`schedule_skipped`), never fired back to back;
 - a 1 ms ticker reports the generator's own longest pause (`loadgen_max_pause_ms`),
@@ -175,12 +174,13 @@ class Link(picows.WSListener):
     """One phone's socket (picows: parsing in compiled code, a callback per frame).
 
     The generator plays thousands of phones in one event loop, so whatever it spends
-    on a frame delays every other phone's frames: the server's heartbeat reaches ~50
-    of them at once, and a client that costs ~50 us a frame (websockets' asyncio
-    protocol, a queue and a task wake-up per message) held the loop ~2.5 ms each
-    time, which landed in the measured latency of any action then in flight
-    (docs/performance.md, "The generator's own share of the tail"). A frame is
-    handled here in the read callback, with no task in between."""
+    on a frame delays every other phone's frames, and that delay lands in the
+    measured latency of any action then in flight. With websockets' asyncio client
+    (a queue and a task wake-up per message) the generator took 23-24 % of a core
+    and paused for up to 26-29 ms at 5,000 phones / 100/s; with this one 13-15 % and
+    5-7 ms (docs/performance.md, "The generator, the kernel's share, and what the CPU
+    target needs"). A frame is handled here in the read callback, with no task in
+    between."""
 
     def __init__(self, phone: Phone, stats: Stats) -> None:
         super().__init__()
