@@ -12,6 +12,7 @@ import time
 from typing import Any, cast
 
 from server.keys import CHANNEL, doc_key, dumps, presence_key, text
+from server.resp import Lean
 
 #: Seconds a socket counts as present after it was last refreshed. Phones ping
 #: every ~2 s; each process refreshes all its live sockets together every
@@ -71,6 +72,9 @@ class Presence:
     ``embedded``)."""
 
     r: Any
+    #: The hot-path client (server/resp.py), None where redis-py runs everything.
+    lean: Lean | None = None
+
     @property
     def embedded(self) -> bool:  # Store's: whether this is the in-process store
         raise NotImplementedError
@@ -96,14 +100,19 @@ class Presence:
         for a table whose document has expired."""
         now = time.time() if now is None else now
         if not self.embedded:  # fakeredis runs no Lua: the same steps as a pipeline
-            if self._refresh_script is None:
+            if self.lean is None and self._refresh_script is None:
                 self._refresh_script = self.r.register_script(REFRESH_SCRIPT)
             keys: list[str] = []
             args: list[Any] = [repr(now), repr(now - PRESENCE_TTL), int(PRESENCE_TTL) + 5]
             for table_id, (live, gone) in tables.items():
                 keys += (presence_key(table_id), doc_key(table_id))
                 args += (len(live), *live, len(gone), *gone)
-            replies = self._refresh_script(keys=keys, args=args) if keys else []
+            if not keys:
+                replies = []
+            elif self.lean is not None:
+                replies = self.lean.evalsha(REFRESH_SCRIPT, keys, args)
+            else:
+                replies = self._refresh_script(keys=keys, args=args)
             return {tid: None if r is None else _seats(r) for tid, r in zip(tables, replies, strict=True)}
         with self.r.pipeline(transaction=False) as p:
             for table_id, (live, gone) in tables.items():

@@ -33,6 +33,7 @@ from server.keys import (
 from server.keys import text as _text
 from server.model import LogEntry, TableDoc
 from server.presence import PRESENCE_TTL, Presence
+from server.resp import Lean, Subscription
 
 # Kept importable from here: the tests and older callers name the keys through the store.
 __all__ = ["CHANNEL", "PRESENCE_TTL", "Commit", "Conflict", "Primed", "Store", "Tx", "code_key", "doc_key",
@@ -212,7 +213,8 @@ class Store(Presence):
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
-        self.committer = Committer(client, self.embedded)
+        self.lean = None if self.embedded else Lean.for_client(client)
+        self.committer = Committer(client, self.embedded, self.lean)
         self.latest = Latest()
         #: Called with each document this process has just committed (table id,
         #: version, the document, its engine state or None), before the change
@@ -462,12 +464,13 @@ class Store(Presence):
         delay = 0.2
         first = True
         while not stop.is_set():
-            pubsub = self.r.pubsub()
+            feed: Feed | None = None
             try:
-                pubsub.subscribe(CHANNEL)
+                feed = self.lean.subscribe(CHANNEL) if self.lean is not None else PubSubFeed(self.r)
                 # Wait for the server's confirmation: only then is no change missed.
-                while pubsub.get_message(timeout=1.0) is None and not stop.is_set():
-                    pass
+                # (Until it is, ``get`` answers None: there is no message before it.)
+                while not feed.confirmed and not stop.is_set():
+                    feed.get()
                 self.latest.start()
                 if ready is not None:
                     ready.set()
@@ -476,11 +479,11 @@ class Store(Presence):
                 first = False
                 delay = 0.2
                 while not stop.is_set():
-                    msg = pubsub.get_message(timeout=1.0)
-                    if msg is None or msg.get("type") != "message":
+                    message = feed.get()
+                    if message is None:
                         continue
                     try:
-                        data, raw = split_change(str(_text(msg["data"])))
+                        data, raw = split_change(message)
                         if "p" not in data:
                             self.latest.seen(str(data["t"]), int(data["v"]), raw)
                         if "p" in data:
@@ -502,7 +505,34 @@ class Store(Presence):
             finally:
                 if stop.is_set():
                     self.latest.stop()
-                try:
-                    pubsub.close()
-                except Exception:  # closing a dead connection may fail; nothing to do
-                    pass
+                if feed is not None:
+                    try:
+                        feed.close()
+                    except Exception:  # closing a dead connection may fail; nothing to do
+                        pass
+
+
+class PubSubFeed:
+    """The change channel through redis-py (the embedded store, TLS, a Unix
+    socket): the same face as ``resp.Subscription``."""
+
+    def __init__(self, client: Any) -> None:
+        self.pubsub = client.pubsub()
+        self.pubsub.subscribe(CHANNEL)
+        self.confirmed = False
+
+    def get(self) -> str | None:
+        msg = self.pubsub.get_message(timeout=1.0)
+        if msg is None:
+            return None
+        if msg.get("type") == "subscribe":
+            self.confirmed = True
+        if msg.get("type") != "message":
+            return None
+        return str(_text(msg["data"]))
+
+    def close(self) -> None:
+        self.pubsub.close()
+
+
+Feed = Subscription | PubSubFeed

@@ -15,7 +15,7 @@ import redis
 import redis.connection
 
 from server import hub as hub_module
-from server import live
+from server import live, resp
 from server.errors import ApiError
 from server.keys import split_change
 from server.store import Commit, Latest, Primed, RateLimited, Store, Tx, doc_key, req_key
@@ -196,16 +196,23 @@ def test_latest_keeps_the_newest_document_of_tables_it_writes() -> None:
 
 @pytest.fixture
 def round_trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every request a client sends to redis-server (a pipeline is one)."""
+    """Every request a client sends to redis-server (a pipeline is one), by
+    redis-py or by the hot paths' own client (server/resp.py)."""
     sent: list[str] = []
     real = redis.connection.Connection.send_packed_command
+    real_lean = resp.Link.send
 
     def counting(self: Any, command: Any, check_health: bool = True) -> None:
         first = command[0] if isinstance(command, list) else command
         sent.append(bytes(first).split(b"\r\n")[2].decode())
         real(self, command, check_health)
 
+    def counting_lean(self: resp.Link, command: tuple[Any, ...]) -> None:
+        sent.append(str(command[0]))
+        real_lean(self, command)
+
     monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+    monkeypatch.setattr(resp.Link, "send", counting_lean)
     yield sent
 
 
