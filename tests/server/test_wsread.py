@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 import simple_websocket
+from hypothesis import given
+from hypothesis import strategies as st
 from simple_websocket import ConnectionClosed
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import (
@@ -20,7 +22,7 @@ from wsproto.events import (
     Request,
     TextMessage,
 )
-from wsproto.frame_protocol import CloseReason
+from wsproto.frame_protocol import CloseReason, FrameProtocol
 
 from server import wsread
 
@@ -118,3 +120,76 @@ def test_finish_sends_close_then_closes_the_socket(pair) -> None:
     assert closes and closes[0].code == 1001
     assert ws.sock.fileno() == -1
     wsread.finish(ws)  # twice is harmless
+
+
+# -- the whole-frame fast path ------------------------------------------------------
+
+
+def library_must_not_read(ws: simple_websocket.Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(data: bytes) -> None:
+        raise AssertionError("wsproto was handed a frame the fast path reads")
+
+    monkeypatch.setattr(ws.ws, "receive_data", refuse)
+
+
+@pytest.mark.parametrize("text", ['{"type":"ping"}', "", "세 번째 낙타 ✓" * 20, "x" * 1000])
+def test_one_whole_text_frame_is_read_without_the_library(pair, monkeypatch, text: str) -> None:
+    ws, phone = pair
+    library_must_not_read(ws, monkeypatch)
+    phone.send(TextMessage(text))
+    assert wsread.receive(ws, 1) == text
+    assert not getattr(ws, wsread.LIBRARY_READS, False)
+
+
+def test_two_frames_in_one_read_go_to_the_library_for_good(pair) -> None:
+    ws, phone = pair
+    phone.send(TextMessage("a"), TextMessage("b"))
+    assert (wsread.receive(ws, 1), wsread.receive(ws, 1)) == ("a", "b")
+    assert getattr(ws, wsread.LIBRARY_READS)
+    phone.send(TextMessage("c"))  # whole, but the library may hold part of a frame
+    assert wsread.receive(ws, 1) == "c"
+
+
+def test_invalid_utf8_is_the_librarys_to_refuse(pair) -> None:
+    ws, phone = pair
+    phone.sock.sendall(masked(0x81, b"\xff\xfe"))
+    with pytest.raises(ConnectionClosed):
+        wsread.receive(ws, 1)
+    closes = [e for e in phone.events() if isinstance(e, CloseConnection)]
+    assert closes and closes[0].code == CloseReason.INVALID_FRAME_PAYLOAD_DATA
+
+
+def test_an_unmasked_frame_is_the_librarys_to_refuse(pair) -> None:
+    ws, phone = pair
+    phone.sock.sendall(bytes([0x81, 1]) + b"x")
+    with pytest.raises(ConnectionClosed):
+        wsread.receive(ws, 1)
+    closes = [e for e in phone.events() if isinstance(e, CloseConnection)]
+    assert closes and closes[0].code == CloseReason.PROTOCOL_ERROR
+
+
+def masked(first: int, payload: bytes, mask: bytes = b"\x01\x02\x03\x04", long: bool = False) -> bytes:
+    n = len(payload)
+    head = bytes([first, 0x80 | 126]) + n.to_bytes(2, "big") if long or n > 125 else bytes([first, 0x80 | n])
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_whole_text_reads_only_what_it_should() -> None:
+    assert wsread.whole_text(masked(0x81, "낙타".encode()), None) == "낙타"
+    assert wsread.whole_text(masked(0x81, b"x" * 300), None) == "x" * 300
+    assert wsread.whole_text(masked(0x81, b"x" * 300), 299) is None  # over the limit
+    assert wsread.whole_text(masked(0x01, b"he"), None) is None  # a first fragment
+    assert wsread.whole_text(masked(0x80, b"lo"), None) is None  # a continuation
+    assert wsread.whole_text(masked(0x82, b"\x00"), None) is None  # binary
+    assert wsread.whole_text(masked(0x89, b"hi"), None) is None  # a protocol ping
+    assert wsread.whole_text(masked(0xC1, b"z"), None) is None  # RSV1 (compression)
+    assert wsread.whole_text(masked(0x81, b"abc")[:-1], None) is None  # partial
+    assert wsread.whole_text(masked(0x81, b"a") + masked(0x81, b"b"), None) is None  # two
+    assert wsread.whole_text(masked(0x81, b"short", long=True), None) is None  # not minimal
+    assert wsread.whole_text(bytes([0x81, 0x80 | 127]) + bytes(8) + b"mask", None) is None
+
+
+@given(st.text(max_size=400))
+def test_whole_text_agrees_with_a_real_clients_frames(text: str) -> None:
+    frame = FrameProtocol(client=True, extensions=[]).send_data(text, fin=True)  # a random mask
+    assert wsread.whole_text(frame, None) == text

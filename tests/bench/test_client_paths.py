@@ -1,0 +1,31 @@
+"""bench/resp.py and bench/wsread.py end to end on tiny counts (no timing is
+asserted: figures belong in docs/performance.md)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str, *args: str) -> str:
+    return subprocess.run([sys.executable, str(ROOT / script), *args], capture_output=True, text=True,
+                          timeout=120, check=True, cwd=ROOT).stdout
+
+
+def test_resp_bench_times_both_clients() -> None:
+    out = run("bench/resp.py", "--calls", "50", "--rounds", "1")
+    assert re.search(r"commit script \(3 KB document\), client CPU per call: "
+                     r"redis-py [\d.]+ µs, lean [\d.]+ µs \([\d.]+×\)", out), out
+    assert re.search(r"change message \(3 KB document\), client CPU per message: "
+                     r"redis-py [\d.]+ µs, lean [\d.]+ µs \([\d.]+×\)", out), out
+
+
+def test_wsread_bench_times_both_paths() -> None:
+    out = run("bench/wsread.py", "--frames", "50", "--rounds", "1")
+    for name in ("ping", "action"):
+        assert re.search(rf"reading a phone's {name} frame, CPU per frame: library [\d.]+ µs, "
+                         rf"whole-frame path [\d.]+ µs \([\d.]+×\)", out), out
