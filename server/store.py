@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import redis
 
-from server.commit import CHANGED, DONE, GONE, RATED, RECORDED, Committer, encode
+from server.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
 from server.keys import (
     CHANNEL,
     code_key,
@@ -221,6 +221,16 @@ class Store(Presence):
         #: message comes back: the hub pushes it to this process's phones at once
         #: (``Hub.wrote``).
         self.wrote: Callable[[str, int, TableDoc, Any], None] | None = None
+        #: The commits this process has sent and not yet heard back: (table id,
+        #: version) → the change message if it came first, else None. Redis
+        #: writes a script's PUBLISH to the subscriber before the script's reply
+        #: to its caller, so the listener would usually see this process's own
+        #: change first and fan it out by parsing the document and decoding its
+        #: engine state again; it leaves it to the commit's ``wrote`` instead
+        #: (and hands it on itself if the commit fails after all).
+        self.in_flight: dict[tuple[str, int], str | None] = {}
+        self.in_flight_lock = threading.Lock()
+        self.on_commit: Callable[[str, int, str | None], None] | None = None
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -372,7 +382,7 @@ class Store(Presence):
                 self._count_unwritten(hits)
                 return commit.result
             change = encode(table_id, raw, commit, tx.assumed, counters, RATE_WINDOW)
-            status, found = self.committer.run(change, self.ttl)
+            status, found = self._run(change)
             if status == DONE:
                 self.latest.put(table_id, change.version, change.doc.decode())
                 if self.wrote is not None:
@@ -393,6 +403,35 @@ class Store(Presence):
             # phones hammering one table all get through.
             time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise Conflict(f"table {table_id} too contended")
+
+    def _run(self, change: Change) -> tuple[int, dict[str, Any]]:
+        """``committer.run``, with this process's listener told to leave the
+        change's message to this call (``in_flight``)."""
+        key = (change.table_id, change.version)
+        with self.in_flight_lock:
+            self.in_flight[key] = None
+        status: int | None = None
+        try:
+            status, found = self.committer.run(change, self.ttl)
+            return status, found
+        finally:
+            with self.in_flight_lock:
+                message = self.in_flight.pop(key, None)
+            # Committed but not heard back (the link failed after the script
+            # ran), or nobody here pushes commits: the message is the only news
+            # of it, so it goes out as the listener would have sent it.
+            if message is not None and self.on_commit is not None and (status != DONE or self.wrote is None):
+                self.on_commit(change.table_id, change.version, message)
+
+    def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
+        """Whether a change message is of a commit this process is still
+        waiting on (then kept for it, see ``in_flight``)."""
+        with self.in_flight_lock:
+            key = (table_id, version)
+            if key not in self.in_flight:
+                return False
+            self.in_flight[key] = raw
+            return True
 
     def _stored(self, table_id: str) -> str:
         """The stored document (kept in ``latest``); KeyError when gone."""
@@ -461,6 +500,7 @@ class Store(Presence):
         Reconnects with backoff when Redis goes away; after a reconnect it calls
         ``on_resync`` because changes may have been missed meanwhile.
         """
+        self.on_commit = on_commit
         delay = 0.2
         first = True
         while not stop.is_set():
@@ -490,7 +530,8 @@ class Store(Presence):
                             if on_presence is not None:
                                 on_presence(str(data["t"]))
                         elif on_commit is not None:
-                            on_commit(str(data["t"]), int(data["v"]), raw)
+                            if not self._mine(str(data["t"]), int(data["v"]), raw):
+                                on_commit(str(data["t"]), int(data["v"]), raw)
                         else:
                             on_change(str(data["t"]), int(data["v"]))
                     except Exception:  # one bad message or socket must not stop fan-out

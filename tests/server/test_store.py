@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+import redis
 
 from server.store import Commit, Store, code_key, doc_key, log_key, req_key
 
@@ -122,6 +123,93 @@ def test_pubsub_delivers_each_commit(store: Store) -> None:
     stop.set()
     t.join(5)
     assert got == [("table-0001", 1), ("table-0001", 2), ("table-0001", 3)]
+
+
+class Listening:
+    """``store.listen`` with ``on_commit`` in a thread, and ``store.wrote``, recorded."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.commits: list[tuple[str, int, str | None]] = []
+        self.wrote: list[tuple[str, int]] = []
+        self.stop, self.ready = threading.Event(), threading.Event()
+        store.wrote = lambda tid, v, doc, state: self.wrote.append((tid, v))
+        self.thread = threading.Thread(target=store.listen, kwargs=dict(
+            on_change=lambda t, v: None, on_resync=lambda: None, stop=self.stop, ready=self.ready,
+            on_commit=lambda t, v, raw: self.commits.append((t, v, raw))))
+        self.thread.start()
+        assert self.ready.wait(5)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+
+def message_first(store: Store, monkeypatch: pytest.MonkeyPatch, fail: bool = False) -> None:
+    """The commit's reply is held back until the listener has the change's
+    message (the usual order: Redis writes a script's PUBLISH first); with
+    ``fail`` the link then fails, as if Redis went away before the reply."""
+    real = store.committer.run
+
+    def run(change, ttl):
+        reply = real(change, ttl)
+        deadline = time.time() + 5
+        while store.in_flight.get((change.table_id, change.version)) is None and time.time() < deadline:
+            time.sleep(0.01)
+        assert store.in_flight[(change.table_id, change.version)] is not None, "no message came"
+        if fail:
+            raise redis.ConnectionError("gone after the script ran")
+        return reply
+
+    monkeypatch.setattr(store.committer, "run", run)
+
+
+def test_a_commits_own_message_is_left_to_the_commit(store: Store, monkeypatch) -> None:
+    listening = Listening(store)
+    try:
+        store.create(make_doc(), {"v": 1})
+        message_first(store, monkeypatch)
+        assert store.update("table-0001", bump) == 2
+        time.sleep(0.2)
+        # Pushed once, by the commit, from the document it made: the listener
+        # neither parsed the message nor handed it on.
+        assert listening.wrote == [("table-0001", 2)]
+        assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1)]  # the create's
+        assert store.in_flight == {}
+    finally:
+        listening.close()
+
+
+def test_a_commit_that_fails_after_the_script_ran_hands_its_message_on(store: Store, monkeypatch) -> None:
+    listening = Listening(store)
+    try:
+        store.create(make_doc(), {"v": 1})
+        message_first(store, monkeypatch, fail=True)
+        with pytest.raises(redis.ConnectionError):
+            store.update("table-0001", bump)
+        # It did land: the phones hear of it from the message, as from any instance's.
+        assert store.load("table-0001")["version"] == 2
+        assert listening.wrote == []
+        assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1), ("table-0001", 2)]
+        assert '"n":1' in (listening.commits[-1][2] or "")
+        assert store.in_flight == {}
+    finally:
+        listening.close()
+
+
+def test_another_processs_commit_is_handed_on_at_once(redis_url: str) -> None:
+    one, two = Store.connect(redis_url, ttl=60), Store.connect(redis_url, ttl=60)
+    listening = Listening(one)
+    try:
+        two.create(make_doc(), {"v": 1})
+        two.update("table-0001", bump)
+        deadline = time.time() + 5
+        while len(listening.commits) < 2 and time.time() < deadline:
+            time.sleep(0.01)
+        assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1), ("table-0001", 2)]
+        assert listening.wrote == []
+    finally:
+        listening.close()
 
 
 def test_rate_limit_counts_across_clients_of_one_redis(redis_url: str) -> None:
