@@ -284,8 +284,14 @@ class Store(Presence):
         return _text(self.r.get(code_key(code)))
 
     def load(self, table_id: str) -> TableDoc | None:
-        raw = self.r.get(doc_key(table_id))
-        return cast(TableDoc, loads(raw)) if raw else None
+        raw = _text(self.r.get(doc_key(table_id)))
+        if not raw:
+            return None
+        doc = cast(TableDoc, loads(raw))
+        # Kept for the table's next action (a phone's socket loads its table
+        # first): without it that action read the table again.
+        self.latest.put(table_id, int(doc["version"]), raw)
+        return doc
 
     def log(self, table_id: str) -> list[LogEntry]:
         return [loads(x) for x in self.r.lrange(log_key(table_id), 0, -1)]

@@ -229,6 +229,20 @@ def test_an_action_is_one_round_trip_to_commit(redis_url: str, round_trips: list
     assert round_trips == ["EVALSHA"]
 
 
+def test_the_first_action_after_a_load_is_one_round_trip(redis_url: str, round_trips: list[str]) -> None:
+    """A table made on another instance, loaded here (as a phone's socket
+    loads it to connect): its first action here reads it no more."""
+    other = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(other)
+    store = Store.connect(redis_url, ttl=600)
+    store.latest.start()
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    assert tables.load(tid)["version"] == 2  # created, joined
+    round_trips.clear()
+    tables.act(tid, host, body("start"))
+    assert round_trips == ["EVALSHA"]  # the script is known: the other instance ran it
+
+
 def test_an_action_on_a_document_another_instance_changed(redis_url: str, round_trips: list[str]) -> None:
     """This process's latest document is one change behind (the other
     instance's message is not in yet): the commit refuses it, the table is read
