@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 import redis
+from redis._parsers import _RESP2Parser
 
 from server.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
 from server.keys import (
@@ -241,7 +242,12 @@ class Store(Presence):
             # connect storm of 5,000 phones queues for a while (at 5 s some
             # phones were closed with 1013, and their reconnects made it worse).
             pool = redis.BlockingConnectionPool.from_url(
-                url, decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
+                # redis-py's own parser, not hiredis's, although hiredis is
+                # installed (for server/resp.py): under gevent hiredis's parser
+                # polls every pooled connection taken, which cost more than its
+                # parsing saved (docs/performance.md, "Not hiredis").
+                url, parser_class=_RESP2Parser,
+                decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
                 health_check_interval=30, max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),
                 timeout=float(os.environ.get("TABLEMATE_REDIS_POOL_TIMEOUT", "30")),
             )

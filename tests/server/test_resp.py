@@ -131,6 +131,10 @@ def test_the_store_uses_it_for_a_plain_tcp_redis_only(redis_url: str, tmp_path) 
     assert store.lean is not None and store.committer.lean is store.lean
     u = urlparse(redis_url)
     assert (store.lean.host, store.lean.port, store.lean.socket_timeout) == (u.hostname, u.port, 5.0)
+    # redis-py keeps its own parser for everything else (hiredis's polls every
+    # connection it takes from the pool under gevent).
+    parser = store.r.connection_pool.make_connection()._parser
+    assert type(parser).__name__ in ("_RESP2Parser", "_RESP3Parser")
     assert Store.connect(None, ttl=60).lean is None  # the embedded store
     assert Store(redis.Redis(unix_socket_path=str(tmp_path / "r.sock")), ttl=60).lean is None
     assert Store(redis.Redis(ssl=True), ttl=60).lean is None
