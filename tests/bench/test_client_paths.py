@@ -1,4 +1,4 @@
-"""bench/resp.py and bench/wsread.py end to end on tiny counts (no timing is
+"""bench/resp.py, bench/wsread.py and bench/idle_floor.py end to end on tiny counts (no timing is
 asserted: figures belong in docs/performance.md)."""
 
 from __future__ import annotations
@@ -29,3 +29,9 @@ def test_wsread_bench_times_both_paths() -> None:
     for name in ("ping", "action"):
         assert re.search(rf"reading a phone's {name} frame, CPU per frame: library [\d.]+ µs, "
                          rf"whole-frame path [\d.]+ µs \([\d.]+×\)", out), out
+
+
+def test_idle_floor_bench_prints_the_servers_cpu() -> None:
+    out = run("bench/idle_floor.py", "--phones", "20", "--seconds", "0.5")
+    assert re.search(r"picows on asyncio, 20 idle phones, a beat after 2 s of silence, a ping every 8 s: "
+                     r"server CPU [\d.]+ % of a core", out), out
