@@ -30,12 +30,14 @@ def may_proxy(doc: TableDoc, me: str, target: str) -> None:
 
 
 def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
-                 atype: str, payload: dict[str, Any], rng: Rng) -> Outcome:
+                 atype: str, payload: dict[str, Any], rng: Rng, state: Any = None) -> Outcome:
     """A game action applied to ``doc`` as ``me``: an outcome undo put back
-    comes back first (the same die, the same card), else a fresh draw."""
+    comes back first (the same die, the same card), else a fresh draw.
+    ``state``: ``doc``'s engine state when the caller has it decoded."""
     if doc["status"] == "lobby":
         raise ApiError(409, "not_started", "The game has not started yet.")
-    state = engine.load(doc["state"])
+    if state is None:
+        state = engine.load(doc["state"])
     action = {"type": atype, **payload, "player": me, "host": host}
     stash = doc.setdefault("stash", [])
     random_fields = engine.random_action_fields.get(atype, ())

@@ -340,12 +340,15 @@ class Pipeline:
             host = doc["host"] == me
             if handler is not None:
                 out = handler(Call(engine, doc, me, host, action, self.rng, tx.log))
-            elif proxy_for is not None:
-                may_proxy(doc, me, proxy_for)
-                # Authorized and applied as the seat without a phone, never as the host.
-                out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng)
             else:
-                out = game_outcome(engine, doc, me, host, atype, action, self.rng)
+                # The state this process committed at this version, if it did.
+                state = self.store.states.get(table_id, doc["version"])
+                if proxy_for is not None:
+                    may_proxy(doc, me, proxy_for)
+                    # Authorized and applied as the seat without a phone, never as the host.
+                    out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng, state)
+                else:
+                    out = game_outcome(engine, doc, me, host, atype, action, self.rng, state)
             entry = logged(out, me)
             v = out.doc["version"]
             if proxy_for is not None:

@@ -243,6 +243,32 @@ def test_the_first_action_after_a_load_is_one_round_trip(redis_url: str, round_t
     assert round_trips == ["EVALSHA"]  # the script is known: the other instance ran it
 
 
+def test_an_action_takes_the_state_this_process_committed(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state this process's last commit made is the next action's, not
+    decoded again; one another instance committed since is decoded."""
+    decoded: list[Any] = []
+    toy = engines("toy")
+    real_load = toy.load
+    monkeypatch.setattr(toy, "load", lambda data: decoded.append(data) or real_load(data))
+    one = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    two = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, p2) = lobby(one)
+    one.act(tid, host, body("start"))  # a platform change: it keeps no state object
+    one.act(tid, host, body("add", n=2))
+    decoded.clear()
+    one.act(tid, p2, body("note", text="mine"))
+    one.act(tid, host, body("note", text="mine too"))
+    assert decoded == []
+    two.act(tid, p2, body("note", text="theirs"))  # two has no state of its own for it
+    assert len(decoded) == 1
+    decoded.clear()
+    one.act(tid, host, body("note", text="after"))  # one's state is a version behind
+    assert len(decoded) == 1
+    scores = one.load(tid)["state"]["scores"]
+    assert sorted(scores.values()) == [0, 2]
+    assert one.store.states.get(tid, one.load(tid)["version"]) is not None
+
+
 def test_an_action_on_a_document_another_instance_changed(redis_url: str, round_trips: list[str]) -> None:
     """This process's latest document is one change behind (the other
     instance's message is not in yet): the commit refuses it, the table is read
