@@ -58,14 +58,17 @@ from server.tables import Tables  # noqa: E402
 
 
 class Socket:
-    """Keeps the last frame; tells the waiting action when its table is done."""
+    """Keeps the last state frame (the next action is picked from it, whatever
+    presence frames the hub's rounds sent since); tells the waiting action when
+    its table is done."""
 
     def __init__(self, bench: Bench) -> None:
         self.bench, self.last = bench, ""
         self.conn: Any = None
 
     def send(self, data: str) -> None:
-        self.last = data
+        if data.startswith('{"type":"state"'):
+            self.last = data
         self.bench.check()
 
     def close(self, **_: Any) -> None:
@@ -126,7 +129,9 @@ def run(url: str, args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     store = Store.connect(url, ttl=3600)
     big = 10**9
-    tables = Tables(store, registry.get, limits=Limits(seat_actions=big, table_actions=big))
+    # Seeded draws (dice, cards): the same actions on every run of one seed.
+    tables = Tables(store, registry.get, limits=Limits(seat_actions=big, table_actions=big),
+                    rng=random.Random(args.seed + 1))
     hub = live.Hub(tables)
     hub.ensure_listening()
     games = [g for g in registry.names() if g in SEATS]
