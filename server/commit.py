@@ -112,7 +112,7 @@ class Committer:
         self.lock = threading.Lock()
         # Registered once; EVALSHA, and EVAL when the server does not know the
         # script yet (a restart, a failover). On a plain TCP Redis ``lean``
-        # runs it (server/resp.py: a third of redis-py's client CPU).
+        # runs it (server/resp.py: under half redis-py's client CPU).
         self.script = None if embedded or lean is not None else client.register_script(SCRIPT)
 
     def run(self, c: Change, ttl: int) -> tuple[int, dict[str, Any]]:

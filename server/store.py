@@ -451,7 +451,9 @@ class Store(Presence):
         change's message to this call (``in_flight``)."""
         key = (change.table_id, change.version)
         with self.in_flight_lock:
-            self.in_flight[key] = None
+            # setdefault: another greenlet of this process may be committing the
+            # same version (built on the same document); its message is kept.
+            self.in_flight.setdefault(key, None)
         status: int | None = None
         try:
             status, found = self.committer.run(change, self.ttl)
