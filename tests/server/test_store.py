@@ -197,6 +197,40 @@ def test_a_commit_that_fails_after_the_script_ran_hands_its_message_on(store: St
         listening.close()
 
 
+def test_a_message_held_for_one_commit_survives_another_of_the_same_version(store: Store, monkeypatch) -> None:
+    """Two commits of one version in one process (two phones, one document):
+    the second to start must not drop the message the first holds, or a first
+    whose link fails after its script ran would leave the change unheard."""
+    from server.commit import CHANGED
+
+    listening = Listening(store)
+    try:
+        store.create(make_doc(), {"v": 1})
+        real = store.committer.run
+        calls: list[int] = []
+
+        def run(change, ttl):
+            calls.append(change.version)
+            if len(calls) == 2:  # the other greenlet's commit: it lost the race
+                return CHANGED, {}
+            real(change, ttl)  # written and published; its reply is never read
+            deadline = time.time() + 5
+            while store.in_flight.get((change.table_id, change.version)) is None and time.time() < deadline:
+                time.sleep(0.01)
+            assert store.in_flight[(change.table_id, change.version)] is not None, "no message came"
+            store._run(change)  # the other one starts and ends while this one waits
+            raise redis.ConnectionError("gone after the script ran")
+
+        monkeypatch.setattr(store.committer, "run", run)
+        with pytest.raises(redis.ConnectionError):
+            store.update("table-0001", bump)
+        assert calls == [2, 2]
+        assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1), ("table-0001", 2)]
+        assert store.in_flight == {}
+    finally:
+        listening.close()
+
+
 def test_another_processs_commit_is_handed_on_at_once(redis_url: str) -> None:
     one, two = Store.connect(redis_url, ttl=60), Store.connect(redis_url, ttl=60)
     listening = Listening(one)
