@@ -355,6 +355,13 @@ class Engine(ABC):
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
         """What ``player`` may see (``None``: spectator), built field by field."""
 
+    def viewer(self, state: Any) -> Callable[[str | None], dict[str, Any]]:
+        """``view`` of ``state`` for one seat after another (a push builds every
+        seat's): a game may build what all seats see once and share it. The
+        views it gives must equal ``view``'s, and no seat's may alter what
+        another's shares (the server encodes shared objects once)."""
+        return lambda player: self.view(state, player)
+
     def analysis(self, state: Any, player: str | None) -> dict[str, Any] | None:
         """Optional advice computed from public information (e.g. exact odds),
         served on demand by ``GET /api/tables/<id>/analysis``, never pushed.
@@ -420,11 +427,11 @@ class Engine(ABC):
 @dataclass(frozen=True)
 class Modules:
     """The functions of a game package's skeleton modules that its engine hands on:
-    ``actions.apply``, ``views.view``, ``views.public_players``, ``result.result``,
+    ``actions.apply``, ``views.viewer``, ``views.public_players``, ``result.result``,
     ``describe.describe``."""
 
     apply: Callable[[Any, Action], tuple[Any, list[Event]]]
-    view: Callable[[Any, str | None], dict[str, Any]]
+    viewer: Callable[[Any], Callable[[str | None], dict[str, Any]]]
     public_players: Callable[[Any], dict[str, dict[str, Any]]]
     result: Callable[[Any, Iterable[Step]], dict[str, Any] | None]
     describe: Callable[[Event, str, dict[str, str]], str]
@@ -441,7 +448,10 @@ class SkeletonEngine(Engine):
         return self.modules.apply(state, action)
 
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
-        return self.modules.view(state, player)
+        return self.modules.viewer(state)(player)
+
+    def viewer(self, state: Any) -> Callable[[str | None], dict[str, Any]]:
+        return self.modules.viewer(state)
 
     def result(self, state: Any, steps: Iterable[Step]) -> dict[str, Any] | None:
         return self.modules.result(state, steps)

@@ -18,7 +18,7 @@ import threading
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 import orjson
@@ -279,6 +279,8 @@ class Frames:
         self.players: list[Any] | None = None
         #: The document's engine state, decoded once if the push was not given it.
         self.state: list[Any] = [] if state is None else [state]
+        #: The engine's viewer of that state: what every seat sees, built once.
+        self.viewer: Callable[[str | None], dict[str, Any]] | None = None
 
     def get(self, player: str | None) -> bytes:
         data = self.by_seat.get(player)
@@ -289,8 +291,10 @@ class Frames:
             online = set(self.online)
             if self.players is None:
                 self.players = reads.players(tables.engine(doc["game"]), doc, self.state[0], online)
+            if self.viewer is None and self.state[0] is not None:
+                self.viewer = tables.engine(doc["game"]).viewer(self.state[0])
             data = self.by_seat[player] = encode_state(
-                tables.snapshot(doc, player, self.state[0], online, self.players))
+                tables.snapshot(doc, player, self.state[0], online, self.players, self.viewer))
         return data
 
 

@@ -52,11 +52,13 @@ def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None =
 
 
 def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
-             online: set[str] | None = None, seats: list[dict[str, Any]] | None = None) -> Snapshot:
+             online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
+             viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
     """What ``player`` (None: spectator) sees of the table. ``state`` may be
-    passed pre-loaded when building many snapshots of one version, and
-    ``seats`` (``players``) built once for them all. ``online``: the seats with
-    a live socket (``Store.present``); each player then carries ``connected``."""
+    passed pre-loaded when building many snapshots of one version, with
+    ``seats`` (``players``) and ``viewer`` (``engine.viewer(state)``) built once
+    for them all. ``online``: the seats with a live socket (``Store.present``);
+    each player then carries ``connected``."""
     if doc["state"] is not None and state is None:
         state = engine.load(doc["state"])
     if seats is None:
@@ -68,7 +70,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if state is not None:
         # A sealed seat sees what a spectator sees: its own view and its legal
         # moves would both reveal its secrets to whoever holds the new token.
-        view = engine.view(state, None if sealed else player)
+        view = (engine.view(state, None if sealed else player) if viewer is None
+                else viewer(None if sealed else player))
         if player is not None and not sealed:
             legal = host_filter(engine, engine.legal_actions(state, player), host)
     else:

@@ -79,12 +79,14 @@ class Tables:
     # -- reads -----------------------------------------------------------------
 
     def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
-                 online: set[str] | None = None, seats: list[dict[str, Any]] | None = None) -> Snapshot:
+                 online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
+                 viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
         """``online`` defaults to the table's presence, read from the store;
-        ``seats``: ``reads.players`` of this document, when already built."""
+        ``seats``: ``reads.players`` of this document, and ``viewer`` the
+        engine's of ``state``, when already built."""
         if online is None:
             online = self.store.present(doc["id"])
-        return reads.snapshot(self.engine(doc["game"]), doc, player, state, online, seats)
+        return reads.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)

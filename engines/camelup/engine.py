@@ -59,7 +59,7 @@ class CamelUpEngine(SkeletonEngine):
     round_words = describe.ROUND_WORDS
     host_actions = ("next_round", "set_stack", "set_paper", "paper_cards")
     state_type = State
-    modules = Modules(actions.apply, views.view, views.public_players, result.result, describe.describe)
+    modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         # Pyramid-only: the host's phone alone is enough.

@@ -7,6 +7,7 @@ Secrets: a finish card's colour is seen by its owner only until the race ends
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from engines.camelup import board
@@ -120,10 +121,15 @@ def _board(state: State) -> dict[str, Any]:
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:
+    return viewer(state)(player)
+
+
+def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
+    """Every seat's ``view`` of one state: the fields no seat changes are built
+    once and shared (the same objects in every seat's view, which the server
+    encodes once per push); each call adds its seat's own fields."""
     opts = state.options
-    seated = player is not None and any(s.id == player for s in state.seats)
-    me = player if seated else None
-    v: dict[str, Any] = {
+    shared: dict[str, Any] = {
         "mode": opts.mode,
         "phase": state.phase,
         "leg": state.leg,
@@ -151,38 +157,20 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "paper": list(state.paper),
     }
     if opts.pyramid_only:
-        v["players"] = [{"id": s.id} for s in state.seats]
-        return v
-    visible = _money_visible(state, me)
+        shared["players"] = [{"id": s.id} for s in state.seats]
+        return lambda player: dict(shared)
     show_owners = opts.show_owners or state.phase == OVER
     pile_cards = {"winner": state.winner_pile, "loser": state.loser_pile}
     counts = {pile: Counter(owner for owner, _ in cards) for pile, cards in pile_cards.items()}
-    players = []
-    for s in state.seats:
-        entry: dict[str, Any] = {
-            "id": s.id,
-            "bets": [{"camel": c, "value": val} for c, val in s.bets],
-            "pyramid_tickets": s.pyramid_tickets,
-            "tile": None if s.tile is None else {"space": s.tile[0], "side": s.tile[1]},
-            "partner": s.partner,
-            "copy": None
-            if s.copy is None
-            else {"choice": s.copy.kind, "camel": s.copy.camel, "value": s.copy.value},
-        }
-        if show_owners or s.id == me:
-            entry["finish_cards"] = {pile: counts[pile][s.id] for pile in PILES}
-        if s.id in visible:
-            entry["money"] = s.money
-        players.append(entry)
     piles = {
         pile: {"size": len(cards), "owners": [o for o, _ in cards] if show_owners else None}
         for pile, cards in pile_cards.items()
     }
-    v.update(
+    shared.update(
         {
             "current_player": None if state.current is None else state.seats[state.current].id,
             "start_player": state.seats[state.start].id,
-            "players": players,
+            "players": None,
             "tickets": {
                 c: (t[0] if t else None) for c, t in zip(RACING, state.tickets, strict=True)
             },
@@ -190,7 +178,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             "pyramid_tickets_left": state.pyramid_tickets_left,
             "partnerships": len(state.seats) >= PARTNERSHIP_MIN_PLAYERS,
             "finish_piles": piles,
-            "last_leg": None if state.last_leg is None else _leg(state.last_leg, visible),
+            "last_leg": None,
             "me": None,
             "waiting_paper": None if state.current is None or state.seats[state.current].id not in state.paper
             else state.seats[state.current].id,
@@ -202,21 +190,56 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             },
         }
     )
-    if me is not None:
-        seat = state.seat(me)
-        placed = [
-            {"pile": pile, "camel": camel, "position": i + 1}
-            for pile, cards in pile_cards.items()
-            for i, (owner, camel) in enumerate(cards)
-            if owner == me
-        ]
-        v["me"] = {
-            "id": me,
-            "money": seat.money,
-            "finish_hand": list(seat.hand),
-            "finish_placed": placed,
-        }
-    return v
+    everyone = {s.id for s in state.seats}
+    # What a seat sees of the others depends on it only while money or finish
+    # cards are hidden: seats that see the same get the same (shared) lists.
+    seen: dict[tuple[str | None, frozenset[str]], tuple[list[dict[str, Any]], dict[str, Any] | None]] = {}
+
+    def others(me: str | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        visible = _money_visible(state, me)
+        key = (None if show_owners else me, frozenset(visible))
+        if key not in seen:
+            players = []
+            for s in state.seats:
+                entry: dict[str, Any] = {
+                    "id": s.id,
+                    "bets": [{"camel": c, "value": val} for c, val in s.bets],
+                    "pyramid_tickets": s.pyramid_tickets,
+                    "tile": None if s.tile is None else {"space": s.tile[0], "side": s.tile[1]},
+                    "partner": s.partner,
+                    "copy": None
+                    if s.copy is None
+                    else {"choice": s.copy.kind, "camel": s.copy.camel, "value": s.copy.value},
+                }
+                if show_owners or s.id == me:
+                    entry["finish_cards"] = {pile: counts[pile][s.id] for pile in PILES}
+                if s.id in visible:
+                    entry["money"] = s.money
+                players.append(entry)
+            seen[key] = (players, None if state.last_leg is None else _leg(state.last_leg, visible))
+        return seen[key]
+
+    def one(player: str | None) -> dict[str, Any]:
+        me = player if player is not None and player in everyone else None
+        v = dict(shared)
+        v["players"], v["last_leg"] = others(me)
+        if me is not None:
+            seat = state.seat(me)
+            placed = [
+                {"pile": pile, "camel": camel, "position": i + 1}
+                for pile, cards in pile_cards.items()
+                for i, (owner, camel) in enumerate(cards)
+                if owner == me
+            ]
+            v["me"] = {
+                "id": me,
+                "money": seat.money,
+                "finish_hand": list(seat.hand),
+                "finish_placed": placed,
+            }
+        return v
+
+    return one
 
 
 def public_players(state: State) -> dict[str, dict[str, Any]]:

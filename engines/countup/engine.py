@@ -47,7 +47,7 @@ class CountUpEngine(SkeletonEngine):
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State
-    modules = Modules(actions.apply, views.view, views.public_players, result.result, describe.describe)
+    modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS

@@ -7,6 +7,7 @@ and whole sheets only once the round has ended (R14: everyone scores openly).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engines.countup import count as cnt
@@ -92,7 +93,13 @@ def _sheets(state: State, player: str | None) -> dict[str, Any]:
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:
-    me = player if player in state.players else None
+    return viewer(state)(player)
+
+
+def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
+    """Every seat's ``view`` of one state: what no seat changes is built once
+    and shared (the server encodes it once per push); each call adds its
+    seat's own fields and its own sheet."""
     opts = state.options
     n = len(state.players)
     top = cnt.round_max(state)
@@ -103,7 +110,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "round": state.round,
         "rounds": ROUNDS,
         "players": list(state.players),
-        "me": me,
+        "me": None,
         "sheet_mode": opts.sheet_mode,
         "max": top,
         "number_range": [1, top - 1],
@@ -122,7 +129,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "bonus_row": list(opts.bonus[state.round - 1]),
         "interval_ms": opts.count_interval_ms,
         "caller": state.caller,
-        "you_call": me is not None and me == state.caller,
+        "you_call": False,
         "my_numbers": None,
         "count": {
             "value": state.count,
@@ -136,7 +143,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             "markers": {p: s.marker for p, s in zip(state.players, state.seats, strict=True)},
             "calls": [_call(c) for c in state.calls],
         },
-        "sheets": _sheets(state, me),
+        "sheets": _sheets(state, None),
         "rounds_played": [_record(state.players, r) for r in state.rounds],
         "result": None,
         # Seats without a phone; the sheets on paper this round (the app cannot read
@@ -148,9 +155,6 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             if p in state.paper and state.phase == BONUS and state.bonus_pending(i)
         ],
     }
-    if me is not None:
-        numbers = state.seats[state.index(me)].numbers
-        v["my_numbers"] = list(numbers) if numbers is not None else None
     if state.phase == BONUS:
         v["bonus"] = {
             p: {
@@ -172,7 +176,22 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             },
             "stars": {p: stars(state.rounds, i) for i, p in enumerate(state.players)},
         }
-    return v
+    shared = v
+
+    def one(player: str | None) -> dict[str, Any]:
+        v = dict(shared)
+        if player is None or player not in state.players:
+            return v
+        v["me"] = player
+        v["you_call"] = player == state.caller
+        numbers = state.seats[state.index(player)].numbers
+        v["my_numbers"] = list(numbers) if numbers is not None else None
+        if numbers is not None and shared["sheets"][player]["numbers"] is None:
+            # Its own locked numbers, before the round ends shows every sheet.
+            v["sheets"] = {**shared["sheets"], player: {**shared["sheets"][player], "numbers": list(numbers)}}
+        return v
+
+    return one
 
 
 def public_players(state: State) -> dict[str, dict[str, Any]]:

@@ -6,6 +6,7 @@ virtual deck has dealt). Secret for ever: No counts. Secret until the reveal: vo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engines.kingup import castle, scoring
@@ -32,9 +33,14 @@ from engines.kingup.state import (
 
 
 def view(state: State, player: str | None) -> dict[str, Any]:
-    seat = state.seat(player) if player in state.players else None
+    return viewer(state)(player)
+
+
+def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
+    """Every seat's ``view`` of one state: all but ``me`` is the same for every
+    seat, built once and shared (the server encodes it once per push)."""
     c = state.config
-    return {
+    shared: dict[str, Any] = {
         "game": "kingup",
         "play_mode": c.play_mode,
         "goal_card_mode": c.goal_mode,
@@ -57,7 +63,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         # Seats without a phone, and which of them the table waits on for an entry.
         "paper": list(state.paper),
         "paper_waiting": paper_waiting(state),
-        "me": _me(state, seat),
+        "me": None,
         "round_results": [_result(state, r) for r in state.results],
         "result": scoring.game_result(state),
         "rules": _rules(state),
@@ -66,6 +72,14 @@ def view(state: State, player: str | None) -> dict[str, Any]:
             ch: {"ko": ko, "en": en} for ch, (ko, en) in zip(CHARACTERS, c.names, strict=True)
         },
     }
+
+    def one(player: str | None) -> dict[str, Any]:
+        v = dict(shared)
+        if player is not None and player in state.players:
+            v["me"] = _me(state, state.seat(player))
+        return v
+
+    return one
 
 
 def public_players(state: State) -> dict[str, dict[str, Any]]:

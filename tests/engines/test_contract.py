@@ -87,8 +87,13 @@ def play_out(engine: Engine, seed: int, n_players: int, max_steps: int = 3000) -
                 assert isinstance(engine.describe(ev, lang, names), str)
         state = new_state
         assert engine.load(json.loads(json.dumps(engine.dump(state)))) == state
-        for viewer in (None, *players):
-            json.dumps(engine.view(state, viewer))
+        # One viewer builds every seat's view of a push (shared fields once):
+        # each equals a view built alone, and none alters what another shares
+        # (all are compared after all were built, spectators among them).
+        seats = (*players, None, *reversed(players), "not_seated")
+        viewer = engine.viewer(state)
+        together = [viewer(p) for p in seats]
+        assert json.dumps(together) == json.dumps([engine.view(state, p) for p in seats])
         json.dumps(engine.public_players(state))
     return state, steps
 
