@@ -27,6 +27,7 @@ import redis
 from server import reads
 from server.errors import ApiError, store_unavailable
 from server.model import Snapshot, TableDoc
+from server.offload import start
 from server.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -385,17 +386,17 @@ class Hub:
         made, not when the change message comes back from the store (that
         message is then skipped, unparsed). The pub/sub hop sooner on every
         phone of the table (p50 ~0.2 ms lower in docs/performance.md), and
-        neither the document nor the state is decoded again. A thread of its own, as a slow phone's send may block; under
-        gevent it runs before the commit returns (starting a thread waits for
-        it to run), so the table's phones see the change before the action's
-        result goes out."""
+        neither the document nor the state is decoded again. On a greenlet or
+        thread of its own, as a slow phone's send may block; under gevent it
+        runs before the commit returns (``offload.start``), so the table's
+        phones see the change before the action's result goes out."""
         if self._news(table_id, version):
-            threading.Thread(target=self.push, args=(table_id, False, doc, state), daemon=True).start()
+            start(self.push, table_id, False, doc, state)
 
     def changed(self, table_id: str, version: int) -> None:
         if self._news(table_id, version):
             # Off the listener thread, so one slow phone never delays other tables.
-            threading.Thread(target=self.push, args=(table_id,), daemon=True).start()
+            start(self.push, table_id)
 
     def committed(self, table_id: str, version: int, raw: str | None) -> None:
         """A change whose message carries the document: no load in the fan-out.
@@ -404,7 +405,7 @@ class Hub:
         process committed itself went out already (``wrote``)."""
         if self._news(table_id, version):
             doc = cast(TableDoc, orjson.loads(raw)) if raw is not None else None
-            threading.Thread(target=self.push, args=(table_id, False, doc), daemon=True).start()
+            start(self.push, table_id, False, doc)
 
     def presence_changed(self, table_id: str) -> None:
         if not self._local(table_id):
@@ -413,7 +414,7 @@ class Hub:
             if table_id in self._presence_due:
                 return  # a push is already on its way and will read the latest
             self._presence_due.add(table_id)
-        threading.Thread(target=self._push_presence_soon, args=(table_id,), daemon=True).start()
+        start(self._push_presence_soon, table_id)
 
     def _push_presence_soon(self, table_id: str) -> None:
         time.sleep(PRESENCE_COALESCE)
@@ -507,7 +508,7 @@ class Hub:
             plan[tid] = (live, gone)
             v, seen = versions.get(tid, (0, now))
             if now - seen >= HEAL_AFTER and any(c.open and c.sent_version < v for c in conns):
-                threading.Thread(target=self.push, args=(tid,), daemon=True).start()
+                start(self.push, tid)
         if not plan:
             return
         found: dict[str, set[str] | None] = {}
@@ -546,7 +547,7 @@ class Hub:
         with self.lock:
             ids = list(self.conns)
         for tid in ids:
-            threading.Thread(target=self.push, args=(tid, True), daemon=True).start()
+            start(self.push, tid, True)
 
     def push(self, table_id: str, force: bool = False, doc: TableDoc | None = None,
              state: Any = None) -> None:

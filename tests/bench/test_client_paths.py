@@ -1,4 +1,4 @@
-"""bench/resp.py, bench/wsread.py and bench/idle_floor.py end to end on tiny counts (no timing is
+"""bench/resp.py, bench/wsread.py, bench/idle_floor.py and bench/spawn.py end to end on tiny counts (no timing is
 asserted: figures belong in docs/performance.md)."""
 
 from __future__ import annotations
@@ -35,3 +35,9 @@ def test_idle_floor_bench_prints_the_servers_cpu() -> None:
     out = run("bench/idle_floor.py", "--phones", "20", "--seconds", "0.5")
     assert re.search(r"picows on asyncio, 20 idle phones, a beat after 2 s of silence, a ping every 8 s: "
                      r"server CPU [\d.]+ % of a core", out), out
+
+
+def test_spawn_bench_times_both_ways() -> None:
+    out = run("bench/spawn.py", "--n", "50", "--rounds", "1")
+    assert re.search(r"round 1: threading\.Thread\(\.\.\.\)\.start\(\): [\d.]+ µs a start", out), out
+    assert re.search(r"round 1: offload\.start \(a bare greenlet\): [\d.]+ µs a start", out), out
