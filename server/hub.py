@@ -28,6 +28,7 @@ from server import reads
 from server.errors import ApiError, store_unavailable
 from server.model import Snapshot, TableDoc
 from server.offload import start
+from server.sockio import send_whole
 from server.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -108,17 +109,6 @@ def text_frame(payload: bytes) -> bytes:
     else:
         head = bytes((0x81, 127)) + n.to_bytes(8, "big")
     return head + payload
-
-
-def send_whole(sock: Any, data: bytes) -> None:
-    """All of ``data`` on ``sock``: one ``send`` when the socket's buffer takes
-    it whole, as it does for nearly every frame; ``sendall`` for what is left.
-    gevent's ``sendall`` asks the kernel for the buffer size (a getsockopt)
-    and slices a memoryview before every send: 2.5 % of the worker's busy
-    time at 5,000 phones, for frames of a few KB."""
-    sent = sock.send(data)
-    if sent < len(data):
-        sock.sendall(memoryview(data)[sent:])
 
 
 class Connection:

@@ -31,6 +31,8 @@ from typing import Any
 import hiredis
 import redis
 
+from server.sockio import send_whole
+
 #: A connection that has been idle in the pool may have died with a Redis
 #: restart; a command that fails on one is sent once more on a new one (the
 #: commit script is a compare-and-set, so a repeat of one that did land is
@@ -60,7 +62,7 @@ class Link:
             raise
 
     def send(self, command: tuple[Any, ...]) -> None:
-        self.sock.sendall(hiredis.pack_command(command))
+        send_whole(self.sock, hiredis.pack_command(command))
 
     def reply(self) -> Any:
         """The next reply; a Redis error reply raises ``ResponseError``."""
