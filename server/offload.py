@@ -29,12 +29,20 @@ def offload(fn: Callable[[], T]) -> T:
     return result
 
 
+#: Whether gevent has patched threading, once it has (a worker patches it
+#: before it serves, and nothing unpatches it).
+_gevent = False
+
+
 def _patched() -> bool:
-    try:
-        from gevent import monkey
-    except ImportError:
-        return False
-    return bool(monkey.is_module_patched("threading"))
+    global _gevent
+    if not _gevent:
+        try:
+            from gevent import monkey
+        except ImportError:
+            return False
+        _gevent = bool(monkey.is_module_patched("threading"))
+    return _gevent
 
 
 def start(fn: Callable[..., Any], *args: Any) -> None:
