@@ -1,5 +1,6 @@
-"""bench/resp.py, bench/wsread.py, bench/idle_floor.py and bench/spawn.py end to end on tiny counts (no timing is
-asserted: figures belong in docs/performance.md)."""
+"""bench/resp.py, bench/wsread.py, bench/idle_floor.py, bench/spawn.py and
+bench/codec.py end to end on tiny counts (no timing is asserted: figures
+belong in docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,9 @@ def test_spawn_bench_times_both_ways() -> None:
     out = run("bench/spawn.py", "--n", "50", "--rounds", "1")
     assert re.search(r"round 1: threading\.Thread\(\.\.\.\)\.start\(\): [\d.]+ µs a start", out), out
     assert re.search(r"round 1: offload\.start \(a bare greenlet\): [\d.]+ µs a start", out), out
+
+
+def test_codec_bench_dumps_every_game() -> None:
+    out = run("bench/codec.py", "--steps", "5", "--rounds", "1")
+    for game in ("camelup", "countup", "kingup"):
+        assert re.search(rf"{game}: \d+ states, dumped in turn: [\d.]+ µs a state", out), out
