@@ -159,6 +159,23 @@ def test_payload_is_validated_by_schema(table) -> None:
     assert r.json["error"]["code"] == "invalid_payload", "request_id is required"
 
 
+def test_json_beyond_the_standard_is_refused_and_changes_nothing(table) -> None:
+    # The server's parser (orjson) refuses NaN and a lone surrogate, which
+    # Python's json module took; an integer past 64 bits reads as a float,
+    # which the action's schema refuses.
+    host, *_ = table
+    host.act("start")
+    before = host.get().json
+    for raw, code in (('{"action": {"type": "add", "n": NaN}, "request_id": "q1"}', "invalid_json"),
+                      ('{"action": {"type": "add", "n": 1}, "request_id": "\\ud800"}', "invalid_json"),
+                      ('{"action": {"type": "add", "n": 1' + "0" * 30 + '}, "request_id": "q3"}',
+                       "invalid_payload")):
+        r = host.client.post(f"/api/tables/{host.table}/actions", data=raw, headers=host.auth,
+                             content_type="application/json")
+        assert r.status_code == 400 and r.json["error"]["code"] == code, raw
+    assert host.get().json == before
+
+
 def test_host_only_actions(table) -> None:
     host, a, _ = table
     for t, payload in (("start", {}), ("seats", {"order": ["p2", "p1", "p3"]}), ("remove", {"player": "p3"}),
