@@ -18,7 +18,8 @@ import threading
 import time
 import zlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 import orjson
@@ -140,6 +141,33 @@ class Connection:
         self.fd = self.beat_fd()
         #: Its heartbeat slice (``Hub.add``).
         self.slice = 0
+        #: Frames held while the phone's own action runs (``corked``).
+        self.held: list[bytes] | None = None
+
+    @contextmanager
+    def corked(self) -> Iterator[None]:
+        """Holds what is written to this socket meanwhile and sends it in one
+        go at the end: while its own action runs, the table's new state (the
+        push runs before the commit returns) and then the action's result,
+        two frames in one system call instead of two, in that order. The
+        heartbeat skips the socket meanwhile (a pong would tell the new
+        version before the held state does). Only for the hub's own framing."""
+        if self.fd is None:
+            yield
+            return
+        with self.lock:
+            self.held = []
+        try:
+            yield
+        finally:
+            with self.lock:
+                frames, self.held = self.held, None
+                if frames and self.open:
+                    try:
+                        send_whole(self.ws.sock, b"".join(frames))
+                        self.sent_at = time.monotonic()
+                    except Exception:  # a dead peer; its own loop notices and cleans up
+                        self.open = False
 
     def send_presence(self, online: frozenset[str]) -> None:
         """A ``presence`` frame, only when it tells this phone something new."""
@@ -159,6 +187,8 @@ class Connection:
             self.ws.send(payload.decode())
         elif not self.ws.connected:
             raise ConnectionError("closed")
+        elif self.held is not None:
+            self.held.append(text_frame(payload))
         else:
             send_whole(self.ws.sock, text_frame(payload))
 
@@ -182,7 +212,7 @@ class Connection:
         if not self.lock.acquire(blocking=fd is None):
             return
         try:
-            if not self.open or not getattr(self.ws, "connected", True):
+            if not self.open or not getattr(self.ws, "connected", True) or self.held is not None:
                 return
             if fd is None:
                 self._write(payload)

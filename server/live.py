@@ -96,8 +96,9 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
     try:
         if kind == "action":
             body = {k: msg[k] for k in ("action", "request_id", "version", "as") if k in msg}
-            result = tables.act(conn.table_id, conn.token, body)
-            conn.send({"type": "result", "request_id": rid, **result})
+            with conn.corked():  # the table's new state and this result: one send
+                result = tables.act(conn.table_id, conn.token, body)
+                conn.send({"type": "result", "request_id": rid, **result})
         elif kind == "sync":
             doc = tables.load(conn.table_id)
             if msg.get("version") != doc["version"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import Any
 
 import pytest
 import websocket
@@ -273,3 +274,60 @@ def test_a_frame_goes_out_whole_when_the_first_send_takes_part_of_it() -> None:
     send_whole(part, b"frame")
     assert (whole.wire, whole.calls) == (b"frame", ["send"])
     assert (part.wire, part.calls) == (b"frame", ["send", "sendall"])
+
+
+def test_an_action_s_state_and_result_leave_in_one_send_and_no_beat_comes_between() -> None:
+    """``Connection.corked``: while a phone's own action runs, the table's new
+    state and the result are held and go out in one send, in that order; the
+    heartbeat skips the socket meanwhile (its pong would name the new version
+    before the state frame did)."""
+    import socket
+
+    from server.hub import Connection, text_frame
+
+    ours, phone = socket.socketpair()
+    ours.setblocking(False)
+
+    class Sock:
+        def __init__(self) -> None:
+            self.sends: list[bytes] = []
+
+        def fileno(self) -> int:
+            return ours.fileno()
+
+        def send(self, data: bytes) -> int:
+            self.sends.append(bytes(data))
+            return ours.send(data)
+
+        def sendall(self, data: Any) -> None:
+            self.sends.append(bytes(data))
+            ours.sendall(data)
+
+    class WS:
+        sock = Sock()
+        connected = True
+
+    try:
+        conn = Connection(WS(), "t1", "p1", "token")
+        assert conn.fd == ours.fileno()
+        state = b'{"type":"state","version":2}'
+        with conn.corked():
+            conn.send_encoded(2, state)
+            conn.beat(conn.fd)
+            conn.send({"type": "result", "request_id": "r1", "version": 2})
+            assert WS.sock.sends == []
+        result = b'{"type":"result","request_id":"r1","version":2}'
+        assert WS.sock.sends == [text_frame(state) + text_frame(result)]
+        conn.beat(conn.fd)
+        expected = text_frame(state) + text_frame(result) + text_frame(b'{"type":"pong","version":2}')
+        phone.settimeout(5)
+        got = b""
+        while len(got) < len(expected):
+            got += phone.recv(65536)
+        assert got == expected
+        with conn.corked():  # nothing written: nothing sent
+            pass
+        assert len(WS.sock.sends) == 1
+    finally:
+        ours.close()
+        phone.close()
