@@ -27,6 +27,7 @@ import redis
 
 from server import reads
 from server.errors import ApiError, store_unavailable
+from server.keys import dumps
 from server.model import Snapshot, TableDoc
 from server.offload import start
 from server.sockio import send_whole
@@ -82,7 +83,7 @@ PRESENCE_COALESCE = 0.05
 
 
 def encode(msg: dict[str, Any]) -> bytes:
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS)
+    return dumps(msg)
 
 
 def encode_state(snapshot: Snapshot) -> bytes:

@@ -586,3 +586,14 @@ def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str
     hub.push(doc["id"], False, old)
     assert conn.open and "closed" not in frames
     assert conn.sent_version == 2 and '"version":2' in frames[-1]
+
+
+def test_json_with_a_key_that_is_not_a_string_is_still_written() -> None:
+    """``keys.dumps`` tries orjson's plain (faster) encoding first, and writes a
+    non-string key as Python's json did, as a string."""
+    from server.keys import dumps
+
+    assert dumps({"a": [1, {"b": None}]}) == b'{"a":[1,{"b":null}]}'
+    assert dumps({"odds": {1: 0.5, 2: 0.25}}) == b'{"odds":{"1":0.5,"2":0.25}}'
+    with pytest.raises(TypeError):
+        dumps({"a": object()})
