@@ -63,31 +63,6 @@ def positional(cls: type[T]) -> type[T]:
 # --- dump -------------------------------------------------------------------------------
 
 _ENCODERS: dict[type, _Encoder | None] = {}
-#: Where a frozen dataclass keeps its own JSON once dumped (``_kept``).
-_KEPT = "__codec_json__"
-
-
-def _kept(build: _Encoder) -> _Encoder:
-    """``build``, its JSON kept on the frozen dataclass it dumped (in the
-    instance's ``__dict__``, beside its fields: equality, hashing and ``repr``
-    see only the fields). An applied action makes a new state that shares
-    every part it left alone with the old one, so the next ``dump`` builds only
-    what changed: a Count Up state late in a game took ~200 µs to dump whole.
-    The JSON is shared by every dump of that part and must not be changed.
-    It is kept with the object's ``id``: a copy of an object's ``__dict__``
-    (``copy.copy``, an engine's fast ``replace``) carries it along, and only
-    the object it was made from may use it."""
-
-    def enc(value: Any) -> JSON:
-        held = value.__dict__
-        kept = held.get(_KEPT)
-        if kept is not None and kept[0] == id(value):
-            return kept[1]
-        out = build(value)
-        held[_KEPT] = (id(value), out)
-        return out
-
-    return enc
 
 
 def _encoder(t: type) -> _Encoder | None:
@@ -141,10 +116,6 @@ def _encoder(t: type) -> _Encoder | None:
 
                 def enc(value: Any) -> JSON:
                     return {n: dump(getattr(value, n)) for n in names}
-
-        params = getattr(t, "__dataclass_params__", None)
-        if params is not None and params.frozen and not hasattr(t, "__slots__"):
-            enc = _kept(enc)
 
     _ENCODERS[t] = enc
     return enc
