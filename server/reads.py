@@ -27,11 +27,14 @@ HISTORY_PAGE_MAX = 500
 def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
     """Drops host-only templates for other seats; strips the ``host`` marker."""
     out = []
+    host_actions = engine.host_actions
     for t in templates:
-        host_only = t.get("host") is True or t["type"] in engine.host_actions
-        if host_only and not host:
+        marked = "host" in t
+        if not host and ((marked and t["host"] is True) or t["type"] in host_actions):
             continue
-        out.append({k: v for k, v in t.items() if k != "host"})
+        # A template without the marker goes out as it is (legal_actions makes
+        # them anew on every call): copying each was 1.5 % of a push.
+        out.append({k: v for k, v in t.items() if k != "host"} if marked else t)
     return out
 
 
@@ -64,7 +67,12 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if seats is None:
         seats = players(engine, doc, state, online)
     host = player is not None and player == doc["host"]
-    seat = next((s for s in doc["seats"] if s["id"] == player), None)
+    seat = None
+    if player is not None:
+        for s in doc["seats"]:
+            if s["id"] == player:
+                seat = s
+                break
     sealed = bool(seat and seat.get("sealed"))
     legal: list[Action] = []
     if state is not None:
