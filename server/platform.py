@@ -105,7 +105,7 @@ def start_game(c: Call) -> Outcome:
     action: Action = {"type": "start", "players": players, "options": options}
     if paper:
         action["paper"] = paper
-    return Outcome(doc, action, [{"type": "started"}])
+    return Outcome(doc, action, [{"type": "started"}], state=state)
 
 
 def reorder_seats(c: Call) -> Outcome:
@@ -188,7 +188,7 @@ def undo_last(c: Call) -> Outcome:
             event["kept"] = True
         if "rid" in undone:
             rids.append(undone["rid"])
-    return Outcome(doc, {"type": "undo", "target": target}, [event], undone_requests=rids)
+    return Outcome(doc, {"type": "undo", "target": target}, [event], undone_requests=rids, state=state)
 
 
 def play_again(c: Call) -> Outcome:
@@ -279,6 +279,7 @@ def make_phoneless(c: Call) -> Outcome:
         raise ApiError(409, "already_phoneless", f"{seat['name']} already has no phone.")
     action: Action = {"type": "phoneless", "player": target}
     events: list[Event] = [{"type": "phoneless", "player": target}]
+    state: Any = None
     if doc["status"] == "playing":
         state = c.engine.load(doc["state"])
         # Given a phone again by a rejoin code, a seat stays on paper this game.
@@ -293,7 +294,7 @@ def make_phoneless(c: Call) -> Outcome:
             events += more
     seat["phone"] = False
     seat["th"] = NO_TOKEN
-    return Outcome(doc, action, events)
+    return Outcome(doc, action, events, state=state)
 
 
 def set_proxies(c: Call) -> Outcome:
