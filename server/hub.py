@@ -151,8 +151,10 @@ class Connection:
         go at the end: while its own action runs, the table's new state (the
         push runs before the commit returns) and then the action's result,
         two frames in one system call instead of two, in that order. The
-        heartbeat skips the socket meanwhile (a pong would tell the new
-        version before the held state does). Only for the hub's own framing."""
+        heartbeat still beats it meanwhile (a commit may wait seconds on a
+        slow store, and the phone gives a silent socket up after 5), sending
+        what is held first, since its pong names the version that brings.
+        Only for the hub's own framing."""
         if self.fd is None:
             yield
             return
@@ -213,7 +215,7 @@ class Connection:
         if not self.lock.acquire(blocking=fd is None):
             return
         try:
-            if not self.open or not getattr(self.ws, "connected", True) or self.held is not None:
+            if not self.open or not getattr(self.ws, "connected", True):
                 return
             if fd is None:
                 self._write(payload)
@@ -223,11 +225,15 @@ class Connection:
                     # now be another connection's: never write to it.
                     self.open = False
                     return
-                frame = text_frame(payload)
+                # Frames held for the phone's own action go first: the pong
+                # names the version they bring.
+                frame = b"".join((*self.held, text_frame(payload))) if self.held else text_frame(payload)
                 if os.write(fd, frame) != len(frame):
                     # Half a frame on the wire: this stream cannot go on.
                     self.open = False
                     return
+                if self.held:
+                    self.held.clear()
             self.sent_at = time.monotonic() if now is None else now
         except BlockingIOError:
             pass

@@ -276,17 +276,19 @@ def test_a_frame_goes_out_whole_when_the_first_send_takes_part_of_it() -> None:
     assert (part.wire, part.calls) == (b"frame", ["send", "sendall"])
 
 
-def test_an_action_s_state_and_result_leave_in_one_send_and_no_beat_comes_between() -> None:
+def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtakes_them() -> None:
     """``Connection.corked``: while a phone's own action runs, the table's new
-    state and the result are held and go out in one send, in that order; the
-    heartbeat skips the socket meanwhile (its pong would name the new version
-    before the state frame did)."""
+    state and the result are held and go out in one send, in that order. The
+    heartbeat still beats the socket meanwhile (a slow store may hold the action
+    for seconds): with nothing held its pong goes out at once, and with a state
+    held it goes out after that state, whose version it names."""
     import socket
 
     from server.hub import Connection, text_frame
 
     ours, phone = socket.socketpair()
     ours.setblocking(False)
+    phone.settimeout(5)
 
     class Sock:
         def __init__(self) -> None:
@@ -307,27 +309,39 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_no_beat_comes_betwee
         sock = Sock()
         connected = True
 
+    def read(n: int) -> bytes:
+        got = b""
+        while len(got) < n:
+            got += phone.recv(65536)
+        return got
+
     try:
         conn = Connection(WS(), "t1", "p1", "token")
         assert conn.fd == ours.fileno()
         state = b'{"type":"state","version":2}'
+        result = b'{"type":"result","request_id":"r1","version":2}'
         with conn.corked():
             conn.send_encoded(2, state)
-            conn.beat(conn.fd)
             conn.send({"type": "result", "request_id": "r1", "version": 2})
             assert WS.sock.sends == []
-        result = b'{"type":"result","request_id":"r1","version":2}'
         assert WS.sock.sends == [text_frame(state) + text_frame(result)]
-        conn.beat(conn.fd)
-        expected = text_frame(state) + text_frame(result) + text_frame(b'{"type":"pong","version":2}')
-        phone.settimeout(5)
-        got = b""
-        while len(got) < len(expected):
-            got += phone.recv(65536)
-        assert got == expected
+        assert read(len(WS.sock.sends[0])) == text_frame(state) + text_frame(result)
+
+        with conn.corked():  # a slow commit: nothing held yet, the beat goes out
+            conn.beat(conn.fd)
+            pong2 = text_frame(b'{"type":"pong","version":2}')
+            assert read(len(pong2)) == pong2
+            conn.send_encoded(3, b'{"type":"state","version":3}')
+            conn.beat(conn.fd)  # the held state first, then the pong naming it
+            both = text_frame(b'{"type":"state","version":3}') + text_frame(b'{"type":"pong","version":3}')
+            assert read(len(both)) == both
+            conn.send({"type": "result", "request_id": "r2", "version": 3})
+        later = text_frame(b'{"type":"result","request_id":"r2","version":3}')
+        assert WS.sock.sends[-1] == later and read(len(later)) == later
+        sent = len(WS.sock.sends)
         with conn.corked():  # nothing written: nothing sent
             pass
-        assert len(WS.sock.sends) == 1
+        assert len(WS.sock.sends) == sent
     finally:
         ours.close()
         phone.close()
