@@ -359,7 +359,7 @@ class Engine(ABC):
         """``view`` of ``state`` for one seat after another (a push builds every
         seat's): a game may build what all seats see once and share it. The
         views it gives must equal ``view``'s, and no seat's may alter what
-        another's shares (the server encodes shared objects once)."""
+        another's shares (the objects are the same in every seat's view)."""
         return lambda player: self.view(state, player)
 
     def analysis(self, state: Any, player: str | None) -> dict[str, Any] | None:

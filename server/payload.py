@@ -65,7 +65,8 @@ def parse(raw: str | bytes) -> Any:
         raise _too_deep()
     try:
         # orjson, as for everything else the server parses: strict RFC 8259
-        # (no NaN, no lone surrogate, integers within 64 bits), all refused here.
+        # (NaN, Infinity and a lone surrogate are refused here; an integer past
+        # 64 bits reads as a float, which no action's schema takes).
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None

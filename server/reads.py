@@ -78,8 +78,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if state is not None:
         # A sealed seat sees what a spectator sees: its own view and its legal
         # moves would both reveal its secrets to whoever holds the new token.
-        view = (engine.view(state, None if sealed else player) if viewer is None
-                else viewer(None if sealed else player))
+        view = (viewer or engine.viewer(state))(None if sealed else player)
         if player is not None and not sealed:
             legal = host_filter(engine, engine.legal_actions(state, player), host)
     else:

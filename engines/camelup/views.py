@@ -126,8 +126,8 @@ def view(state: State, player: str | None) -> dict[str, Any]:
 
 def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
     """Every seat's ``view`` of one state: the fields no seat changes are built
-    once and shared (the same objects in every seat's view, which the server
-    encodes once per push); each call adds its seat's own fields."""
+    once and shared (the same objects in every seat's view, never changed
+    after); each call adds its seat's own fields."""
     opts = state.options
     shared: dict[str, Any] = {
         "mode": opts.mode,

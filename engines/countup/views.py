@@ -98,8 +98,8 @@ def view(state: State, player: str | None) -> dict[str, Any]:
 
 def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
     """Every seat's ``view`` of one state: what no seat changes is built once
-    and shared (the server encodes it once per push); each call adds its
-    seat's own fields and its own sheet."""
+    and shared (the same objects in every seat's view, never changed after);
+    each call adds its seat's own fields and its own sheet."""
     opts = state.options
     n = len(state.players)
     top = cnt.round_max(state)

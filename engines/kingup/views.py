@@ -38,7 +38,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
 
 def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
     """Every seat's ``view`` of one state: all but ``me`` is the same for every
-    seat, built once and shared (the server encodes it once per push)."""
+    seat, built once and shared (the same objects in every seat's view)."""
     c = state.config
     shared: dict[str, Any] = {
         "game": "kingup",
