@@ -3,11 +3,12 @@ action (``engine.dump`` into the table's document):
 
     .venv/bin/python bench/codec.py [--seed 5] [--players 5] [--steps 400] [--rounds 3]
 
-For each game it plays one seeded random game (legal actions only, the
-engine's own ``sample`` and ``draw``), then, per round, dumps every state of it
-in order: each state shares with the one before all that its action left
-alone. Prints µs per state. Run it from a tree (PYTHONPATH) to measure that
-tree's codec (``PYTHONPATH=<tree>``): the same command on two builds compares them.
+For each game it plays one seeded random game (legal actions only, chosen as
+the engines' contract test chooses them), then, per round, dumps every state
+of it in order: each state shares with the one before all that its action
+left alone. Prints µs per state. ``PYTHONPATH=<tree>`` measures that tree's
+codec (the tree needs ``tests/engines/driver.legal_choices``): the same
+command on two builds compares them.
 """
 
 from __future__ import annotations
@@ -27,20 +28,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 from engines import registry  # noqa: E402
 from engines.base import Engine  # noqa: E402
 from server import schemas  # noqa: E402
-from server.errors import ApiError  # noqa: E402
-from server.reads import host_filter  # noqa: E402
-
-
-def valid(engine: Engine, action: dict[str, Any]) -> bool:
-    """Whether the phone's payload of ``action`` passes the action's schema."""
-    schema = schemas.action_schema(engine, action["type"])
-    if schema is None:
-        return False
-    try:
-        schemas.validate(schema, {k: v for k, v in action.items() if k != "type"}, f"bench:{action['type']}")
-    except ApiError:
-        return False
-    return True
+from tests.engines.driver import legal_choices  # noqa: E402
 
 
 def play(engine: Engine, seed: int, players: int, steps: int) -> list[Any]:
@@ -55,13 +43,7 @@ def play(engine: Engine, seed: int, players: int, steps: int) -> list[Any]:
     for _ in range(steps):
         if engine.status(state)["over"]:
             break
-        choices = []
-        for p in seats:
-            for template in host_filter(engine, engine.legal_actions(state, p), p == seats[0]):
-                action = engine.sample(state, p, template, rng)
-                if action is not None and valid(engine, action):
-                    choices.append((p, action))
-        player, template = rng.choice(choices)
+        player, template = rng.choice(legal_choices(engine, state, seats, rng))
         action = engine.draw(state, {**template, "player": player, "host": player == seats[0]}, rng)
         state, _ = engine.apply(state, action)
         states.append(state)
@@ -80,7 +62,6 @@ def main() -> None:
         assert engine is not None
         times = []
         for _ in range(args.rounds):
-            # Fresh objects each round: what one round kept must not help the next.
             states = play(engine, args.seed, args.players, args.steps)
             gc.collect()
             gc.disable()  # a collection inside one round made it ten times slower

@@ -16,6 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from engines.base import Action, Engine, EngineError, Event
+from server.reads import host_filter
 
 
 def action(kind: str, player: str, host: bool = False, **payload: Any) -> Action:
@@ -115,3 +116,27 @@ class Table:
 
     def view(self, player: str | None) -> dict[str, Any]:
         return view(self.engine, self.state, player)
+
+
+def valid_payload(engine: Engine, action: Action) -> bool:
+    """Whether ``action``'s payload passes its type's schema, as a phone's must."""
+    schema = engine.action_schemas.get(action["type"])
+    if schema is None:
+        return False
+    payload = {k: v for k, v in action.items() if k != "type"}
+    return not list(Draft202012Validator(schema).iter_errors(payload))
+
+
+def legal_choices(engine: Engine, state: Any, players: Sequence[str],
+                  rng: random.Random) -> list[tuple[str, Action]]:
+    """Every seat's legal actions now, completed by the engine's ``sample`` and
+    valid by their schemas. ``players[0]`` is the host: the server drops host
+    actions from other seats' lists. The contract test's play-outs and
+    bench/codec.py choose from these."""
+    choices = []
+    for p in players:
+        for template in host_filter(engine, engine.legal_actions(state, p), p == players[0]):
+            act = engine.sample(state, p, template, rng)
+            if act is not None and valid_payload(engine, act):
+                choices.append((p, act))
+    return choices

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from engines import registry
 from engines.base import Engine, EngineError
 from server import schemas
-from server.tables import host_filter
+from tests.engines.driver import legal_choices
 from tests.toy_engine import TOY
 
 ENGINES: list[Engine] = [TOY, *(registry.get(n) for n in registry.names())]
@@ -40,14 +40,6 @@ def test_schemas_are_valid_and_complete(engine: Engine) -> None:
     assert set(engine.title) == {"ko", "en"}
 
 
-def _valid(engine: Engine, template: dict) -> bool:
-    schema = engine.action_schemas.get(template["type"])
-    if schema is None:
-        return False
-    payload = {k: v for k, v in template.items() if k != "type"}
-    return not list(Draft202012Validator(schema).iter_errors(payload))
-
-
 def play_out(engine: Engine, seed: int, n_players: int, max_steps: int = 3000) -> tuple[object, int]:
     rng = random.Random(seed)
     options = schemas.options_with_defaults(engine, {})
@@ -61,13 +53,7 @@ def play_out(engine: Engine, seed: int, n_players: int, max_steps: int = 3000) -
     for steps in range(max_steps):  # noqa: B007  (returned: how far the game got)
         if engine.status(state)["over"]:
             break
-        # players[0] is the host; the server drops host actions from other seats' lists.
-        choices = []
-        for p in players:
-            for template in host_filter(engine, engine.legal_actions(state, p), p == players[0]):
-                action = engine.sample(state, p, template, rng)
-                if action is not None and _valid(engine, action):
-                    choices.append((p, action))
+        choices = legal_choices(engine, state, players, rng)
         assert choices, f"{engine.name} seed {seed}: nobody can act and the game is not over"
         player, template = rng.choice(choices)
         action = {**template, "player": player, "host": player == players[0]}
