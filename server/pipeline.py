@@ -123,7 +123,7 @@ class Pipeline:
             return commit
 
         try:
-            primed = Primed(capped, fn.raw) if isinstance(fn, Primed) else capped
+            primed = Primed(capped, fn.raw, fn.doc) if isinstance(fn, Primed) else capped
             return self.store.update(table_id, primed, hits)
         except KeyError:
             raise not_found() from None
@@ -283,7 +283,7 @@ class Pipeline:
                     if wait is not None:
                         raise rate_limited(wait, "actions at this table") from None
                 raise
-        return self._commit_action(table_id, token, body, raw0, call, hits)
+        return self._commit_action(table_id, token, body, raw0, doc0, call, hits)
 
     def _action_call(self, table_id: str, doc0: TableDoc, token: str | None, body: Any) -> _ActionCall:
         """What an action asks for, checked as far as it can be before the
@@ -313,7 +313,7 @@ class Pipeline:
             self.refuse_random(set(action) & set(engine.random_action_fields.get(atype, ())), "Actions")
         return _ActionCall(engine, atype, action, handler, proxy_for)
 
-    def _commit_action(self, table_id: str, token: str | None, body: Any, raw0: str,
+    def _commit_action(self, table_id: str, token: str | None, body: Any, raw0: str, doc0: TableDoc,
                        call: _ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
         engine, atype, action, handler, proxy_for = (
             call.engine, call.atype, call.action, call.handler, call.proxy_for)
@@ -372,7 +372,8 @@ class Pipeline:
                           more_requests=retired, drop_requests=self._expired(tx, v), state=out.state)
 
         # Built on the document read above: one round trip when the table did not move since.
-        return self.update(table_id, Primed(fn, raw0), hits)
+        # doc0 is only read (the seat, the version); the change is made on tx.copy().
+        return self.update(table_id, Primed(fn, raw0, doc0), hits)
 
     def _expired(self, tx: Tx, version: int) -> list[str]:
         """The request_ids to forget at ``version``: those older than the

@@ -271,6 +271,33 @@ def test_an_action_takes_the_state_this_process_committed(redis_url: str, monkey
     assert one.store.states.get(tid, one.load(tid)["version"]) is not None
 
 
+def test_an_action_parses_its_document_once_to_check_and_once_to_change(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The document the action checked the seat on is the commit's to read
+    (``Primed.doc``); only the copy it changes is parsed again."""
+    from server import pipeline
+    from server import store as store_module
+
+    store = Store.connect(redis_url, ttl=600)
+    store.latest.start()
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    tables.act(tid, host, body("start"))
+    parsed: list[str] = []
+    real = store_module.loads
+
+    def counting(raw: Any) -> Any:
+        if isinstance(raw, str) and raw.startswith('{"id":'):
+            parsed.append(raw)
+        return real(raw)
+
+    monkeypatch.setattr(store_module, "loads", counting)
+    monkeypatch.setattr(pipeline, "loads", counting)
+    tables.act(tid, host, body("note", text="hi"))
+    assert len(parsed) == 2 and parsed[0] == parsed[1]
+    assert tables.load(tid)["version"] == 4
+
+
 def test_an_action_on_a_document_another_instance_changed(redis_url: str, round_trips: list[str]) -> None:
     """This process's latest document is one change behind (the other
     instance's message is not in yet): the commit refuses it, the table is read
