@@ -1,18 +1,19 @@
 """CPU per action of the server's own path, measured in one process, so the
-figure holds on a busy machine (no sockets, no load generator, no scheduler):
+figure holds on a busy machine (no network, no load generator, no scheduler):
 
     .venv/bin/python bench/action_cpu.py [--tables 60] [--actions 1500] [--redis-url URL] [--gevent]
 
 It starts its own redis-server (or uses --redis-url), makes tables of 3-8 seats
-over the three games (like bench/load.py), registers one in-memory socket per
-seat with the process's fan-out hub (its real pub/sub listener), then plays real
-legal actions one after the other. Timed, per action: ``Tables.act`` (auth,
+over the three games (like bench/load.py), registers one socket per seat with the
+process's fan-out hub (its real pub/sub listener; a socket pair whose far end the
+bench reads, so the hub writes its own frames as it does to a phone), then plays
+real legal actions one after the other. Timed, per action: ``Tables.act`` (auth,
 rate limits, validation, the engine, the commit) until the hub has handed every
 seat of that table the new version (the listener, the per-seat view, its
 encoding). Untimed: choosing the next action. Prints the median and mean CPU
 ms per action of this process (all threads) and Redis's CPU per action.
-Run it from a tree (PYTHONPATH) to measure that tree's server: the same
-command on two builds compares them. ``--gevent`` runs it as the server runs
+``PYTHONPATH=<tree>`` measures that tree's server: the same command on two
+builds compares them. ``--gevent`` runs it as the server runs
 (gevent's monkey-patching, every thread a greenlet); without it the fan-out's
 threads are OS threads that contend with the committing one for the GIL.
 """
@@ -38,7 +39,6 @@ import socket
 import statistics
 import subprocess
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -47,7 +47,9 @@ import orjson
 import redis
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# Appended, not first: a PYTHONPATH of another tree wins, so this script can
+# time another build's server.
+sys.path.append(str(ROOT))
 
 from bench.load import SEATS, fill  # noqa: E402
 from engines import registry  # noqa: E402
@@ -58,32 +60,50 @@ from server.tables import Tables  # noqa: E402
 
 
 class Socket:
-    """Keeps the last state frame (the next action is picked from it, whatever
-    presence frames the hub's rounds sent since); tells the waiting action when
-    its table is done."""
+    """One phone's socket: a real socket pair, so the hub writes finished
+    frames to it as it does to a phone (``Connection.offer``, the heartbeat's
+    ``os.write``); the bench reads the other end. ``last`` is the last
+    ``state`` frame read (the next action is picked from it, whatever
+    presence frames the hub's rounds sent since)."""
 
-    def __init__(self, bench: Bench) -> None:
-        self.bench, self.last = bench, ""
-        self.conn: Any = None
+    def __init__(self) -> None:
+        self.sock, self.peer = socket.socketpair()
+        # Non-blocking underneath, as gevent's sockets are (without gevent too):
+        # the hub then writes it itself.
+        os.set_blocking(self.sock.fileno(), False)
+        self.connected = True
+        self.last = ""
+        self.buf = b""
 
-    def send(self, data: str) -> None:
-        if data.startswith('{"type":"state"'):
-            self.last = data
-        self.bench.check()
+    def drain(self) -> None:
+        """Reads what the hub wrote (untimed) and keeps the last state frame."""
+        fd = self.peer.fileno()
+        while True:
+            try:
+                data = os.read(fd, 1 << 20)
+            except BlockingIOError:
+                break
+            if not data:
+                break
+            self.buf += data
+        while len(self.buf) >= 2:
+            n, head = self.buf[1] & 0x7F, 2
+            if n == 126:
+                n, head = int.from_bytes(self.buf[2:4], "big"), 4
+            elif n == 127:
+                n, head = int.from_bytes(self.buf[2:10], "big"), 10
+            if len(self.buf) < head + n:
+                break
+            text = self.buf[head:head + n].decode()
+            self.buf = self.buf[head + n:]
+            if text.startswith('{"type":"state"'):
+                self.last = text
+
+    def send(self, data: str) -> None:  # the library's path: a hub that cannot write the socket itself
+        raise AssertionError("the hub wrote through the library, not its own frames")
 
     def close(self, **_: Any) -> None:
         pass
-
-
-class Bench:
-    def __init__(self) -> None:
-        self.want = 0
-        self.conns: list[Any] = []
-        self.done = threading.Event()
-
-    def check(self) -> None:
-        if self.want and all(c.sent_version >= self.want for c in self.conns):
-            self.done.set()
 
 
 def redis_cpu(r: redis.Redis) -> float:
@@ -143,25 +163,27 @@ def run(url: str, args: argparse.Namespace) -> None:
         tokens = [("p1", host)] + [(pid, tok) for pid, tok in
                                    (tables.join(doc["id"], {"name": f"P{k + 2}"}) for k in range(n - 1))]
         tables.act(doc["id"], host, {"action": {"type": "start"}, "request_id": "start"})
-        bench = Bench()
+        conns: list[live.Connection] = []
         for pid, tok in tokens:
-            sock = Socket(bench)
+            sock = Socket()
+            sock.peer.setblocking(False)
             conn = live.Connection(sock, doc["id"], pid, tok)
-            sock.conn = conn
+            assert conn.fd is not None, "the hub must be able to write this socket itself"
             hub.add(conn)
-            bench.conns.append(conn)
+            conns.append(conn)
             conn.send_state(tables.snapshot(tables.load(doc["id"]), pid))
-        plans.append((doc["id"], game, bench, dict(zip([p for p, _ in tokens], [t for _, t in tokens], strict=True))))
+        plans.append((doc["id"], game, conns, dict(zip([p for p, _ in tokens], [t for _, t in tokens], strict=True))))
     r = redis.Redis.from_url(url)
     cpu: list[float] = []
     skipped = lost = 0
     r0 = redis_cpu(r)
     for k in range(args.actions):
-        tid, game, bench, seat_tokens = plans[rng.randrange(len(plans))]
+        tid, game, conns, seat_tokens = plans[rng.randrange(len(plans))]
         options = []
-        for conn in bench.conns:
-            snap = orjson.loads(conn.ws.last) if conn.ws.last.startswith('{"type":"state"') else None
-            if snap is None:
+        for conn in conns:
+            conn.ws.drain()
+            snap = orjson.loads(conn.ws.last) if conn.ws.last else None
+            if snap is None or conn.player is None:
                 continue
             options += [(conn.player, a) for t in snap["legal"]
                         if (a := fill(game, t, snap["view"], rng)) is not None]
@@ -169,20 +191,21 @@ def run(url: str, args: argparse.Namespace) -> None:
             skipped += 1
             continue
         player, action = rng.choice(options)
-        bench.done.clear()
         t0 = time.process_time()
         result = tables.act(tid, seat_tokens[player], {"action": action, "request_id": f"b{k}"})
-        bench.want = result["version"]
-        bench.check()
-        if not bench.done.wait(10):
-            print(f"fan-out did not arrive: {tid} ({game}) at version {bench.want}", file=sys.stderr)
+        # The push is done when every seat's socket has been handed the version
+        # (on the committing greenlet itself, or on one it started).
+        deadline = time.monotonic() + 10
+        while any(c.sent_version < result["version"] for c in conns) and time.monotonic() < deadline:
+            time.sleep(0.0005)
+        if any(c.sent_version < result["version"] for c in conns):
+            print(f"fan-out did not arrive: {tid} ({game}) at version {result['version']}", file=sys.stderr)
             lost += 1
             continue
         cpu.append(time.process_time() - t0)
-        bench.want = 0
     r1 = redis_cpu(r)
     hub.stop.set()
-    phones = sum(len(b.conns) for _, _, b, _ in plans)
+    phones = sum(len(c) for _, _, c, _ in plans)
     print(f"load average {os.getloadavg()[0]:.1f}; {len(plans)} tables, {phones} seats, "
           f"{len(cpu)} actions ({skipped} picks with nothing to play, {lost} fan-outs lost)")
     print(f"server CPU per action: median {statistics.median(cpu) * 1e3:.2f} ms, "
