@@ -345,3 +345,81 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
     finally:
         ours.close()
         phone.close()
+
+
+def test_a_push_on_the_committing_greenlet_never_waits_on_a_phone() -> None:
+    """``Connection.offer``: a frame the socket takes at once is written at
+    once; a socket whose send lock is taken or whose buffer is full is left to
+    a greenlet of its own (False, nothing written); a frame the buffer takes
+    only part of is finished by a greenlet that keeps the send lock meanwhile,
+    so no other frame cuts into it."""
+    import select
+    import socket
+
+    from server.hub import Connection, text_frame
+
+    ours, phone = socket.socketpair()
+    ours.setblocking(False)  # as gevent's sockets are underneath
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+
+    class Sock:
+        """gevent's sendall: waits until the socket takes the rest."""
+
+        def fileno(self) -> int:
+            return ours.fileno()
+
+        def sendall(self, data: Any) -> None:
+            view = memoryview(data)
+            while view:
+                select.select([], [ours], [], 5)
+                try:
+                    view = view[ours.send(view):]
+                except BlockingIOError:
+                    pass
+
+    class WS:
+        sock = Sock()
+        connected = True
+
+    def read_all(settle: float = 0.3) -> bytes:
+        got = b""
+        while select.select([phone], [], [], settle)[0]:
+            chunk = phone.recv(1 << 20)
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+    try:
+        conn = Connection(WS(), "t1", "p1", "token")
+        state2 = b'{"type":"state","version":2}'
+        assert conn.offer(2, state2) and conn.sent_version == 2
+        assert read_all() == text_frame(state2)
+        assert conn.offer(2, state2)  # stale: done with, nothing sent
+        with conn.lock:  # another send under way
+            assert not conn.offer(3, b'{"type":"state","version":3}')
+        assert conn.sent_version == 2 and read_all() == b""
+
+        filler = b"x" * 1024  # the phone stops reading: the buffer fills
+        try:
+            while True:
+                ours.send(filler)
+        except BlockingIOError:
+            pass
+        assert not conn.offer(3, b'{"type":"state","version":3}')
+        assert conn.sent_version == 2
+        assert read_all().strip(b"x") == b""
+
+        big = b'{"type":"state","version":4,"pad":"' + b"y" * 300_000 + b'"}'
+        assert conn.offer(4, big)  # the buffer takes part of it; a greenlet the rest
+        assert conn.sent_version == 4
+        # The finishing greenlet holds the lock: nothing else may write meanwhile.
+        assert not conn.offer(5, b'{"type":"state","version":5}')
+        assert read_all() == text_frame(big)
+        assert conn.lock.acquire(timeout=5)  # released once the frame is out
+        conn.lock.release()
+        assert conn.offer(5, b'{"type":"state","version":5}')
+        assert read_all() == text_frame(b'{"type":"state","version":5}')
+    finally:
+        ours.close()
+        phone.close()
