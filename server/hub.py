@@ -286,7 +286,9 @@ class Connection:
             return False
         finishing = False
         try:
-            if version < self.sent_version or (version == self.sent_version and not force) or not self.open:
+            if version < self.sent_version or (version == self.sent_version and not force):
+                return True
+            if not self.open or not getattr(self.ws, "connected", True):  # closing: nothing more to it
                 return True
             frame = text_frame(data)
             if self.held is not None:

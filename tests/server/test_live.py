@@ -420,6 +420,8 @@ def test_a_push_on_the_committing_greenlet_never_waits_on_a_phone() -> None:
         conn.lock.release()
         assert conn.offer(5, b'{"type":"state","version":5}')
         assert read_all() == text_frame(b'{"type":"state","version":5}')
+        WS.connected = False  # the close handshake has begun: no frame after it
+        assert conn.offer(6, b'{"type":"state","version":6}') and read_all() == b""
     finally:
         ours.close()
         phone.close()
