@@ -51,7 +51,8 @@ def start(fn: Callable[..., Any], *args: Any) -> None:
     once it blocks, as after ``Thread.start``, which waits until the new
     thread runs), otherwise on a daemon thread. Under gevent a ``Thread``
     costs ~23 µs to make and start and a bare greenlet ~11 µs
-    (``bench/spawn.py``); the hub starts one for every push."""
+    (``bench/spawn.py``); the hub starts one for every push its listener or
+    its rounds start (a commit's own push runs on the committing greenlet)."""
     if _patched():
         import gevent
 
