@@ -150,7 +150,7 @@ def run(url: str, args: argparse.Namespace) -> None:
     store = Store.connect(url, ttl=3600)
     big = 10**9
     # Seeded draws (dice, cards): the same actions on every run of one seed.
-    tables = Tables(store, registry.get, limits=Limits(seat_actions=big, table_actions=big),
+    tables = Tables(store, registry.get, limits=Limits(seat_actions=big, seat_entries=big, log_entries=big),
                     rng=random.Random(args.seed + 1))
     hub = live.Hub(tables)
     hub.ensure_listening()

@@ -47,6 +47,7 @@ import json
 import os
 import random
 import resource
+import secrets
 import shutil
 import signal
 import socket
@@ -262,7 +263,9 @@ async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link 
         try:
             _, link = await asyncio.wait_for(picows.ws_connect(
                 lambda: Link(phone, stats), url, max_frame_size=2**22,
-                websocket_handshake_timeout=60), 60)
+                websocket_handshake_timeout=60,
+                # The seat token rides in the subprotocols, as the web client sends it.
+                extra_headers={"Sec-WebSocket-Protocol": f"tablemate, tablemate.token.{phone.token}"}), 60)
             return cast(Link, link)
         except Exception:
             if stopping or attempt == attempts - 1:
@@ -272,7 +275,7 @@ async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link 
 
 
 async def phone_loop(phone: Phone, stats: Stats) -> None:
-    url = phone.base.replace("http", "ws", 1) + f"/api/tables/{phone.table.id}/ws?token={phone.token}"
+    url = phone.base.replace("http", "ws", 1) + f"/api/tables/{phone.table.id}/ws"
     phone.ws = await _connect(phone, stats, url, 5)
     if phone.ws is None:
         stats.connect_errors += 1
@@ -463,13 +466,23 @@ def start_redis(port: int) -> subprocess.Popen[bytes]:
     raise TimeoutError("redis")
 
 
+#: Shows the server's own figures on /healthz (its collector's longest pause).
+STATS_TOKEN = secrets.token_urlsafe(16)
+
+
 def start_instance(redis_url: str, port: int, root: Path = ROOT) -> subprocess.Popen[bytes]:
     env = {**os.environ, "REDIS_URL": redis_url, "BIND": f"127.0.0.1:{port}", "PYTHONPATH": str(root),
            "TABLEMATE_RATE_CREATE": "1000000000", "TABLEMATE_RATE_JOIN": "1000000000",
            "TABLEMATE_RATE_CODE": "1000000000", "LOG_LEVEL": "warning",
+           "TABLEMATE_STATS_TOKEN": STATS_TOKEN,
            # A few phones at a high --rate play far faster than people: measure
            # the server, not its flood limits (which real play stays far below).
-           "TABLEMATE_RATE_ACTIONS_SEAT": "1000000000", "TABLEMATE_RATE_ACTIONS_TABLE": "1000000000"}
+           "TABLEMATE_RATE_ACTIONS_SEAT": "1000000000", "TABLEMATE_MAX_SEAT_LOG": "1000000000",
+           "TABLEMATE_MAX_LOG": "1000000000",
+           # Every phone of the generator comes from one address: lift the
+           # per-address socket cap (server/admission.py), which a real
+           # crowd of phones never shares.
+           "TABLEMATE_WS_PER_ADDRESS": "1000000000"}
     log = open(Path(tempfile.gettempdir()) / f"tablemate-bench-{port}.log", "w")  # noqa: SIM115
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(root / "server/gunicorn_conf.py"),
                              "server:create_app()"], cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -614,7 +627,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu = [(b - a) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
         server_cpu_s = sum(cpu1) - sum(cpu0)
         rss = [p.memory_info().rss / 2**20 for p in server_procs]
-        health = [http(b, "GET", "/healthz") for b in bases]
+        health = [http(b, "GET", "/healthz", token=STATS_TOKEN) for b in bases]
         stopping = True
         silent = sum(1 for p in all_phones if p.ws is not None and p.version == 0)
         if silent:

@@ -1,6 +1,6 @@
-"""A lost phone mid-game (issue 12), on real phones: the PIN chosen in the
-lobby unlocks the seat's secrets on the phone that takes the seat over; until
-then that phone, like the host who made the rejoin code, sees none of them."""
+"""A lost phone mid-game (issues 12 and 30), on real phones: the host gets a
+one-time rejoin code, never a token; the phone that redeems it is sealed (no
+secret, no move) until the PIN chosen in the lobby unlocks it there."""
 
 from __future__ import annotations
 
@@ -33,20 +33,28 @@ def test_the_lobby_pin_unlocks_a_seat_taken_over_mid_game(phone, server):
     card = api(server, "GET", f"/api/tables/{table}", token=a["token"])["view"]["me"]["goal_card"]
     assert card is not None
 
-    # Mina's phone dies; the host makes a rejoin code, and could scan it first.
+    # Mina's phone dies; the host makes a rejoin code: a code, not a token.
     rejoin = api(server, "POST", f"/api/tables/{table}/players/{a['id']}/rejoin", token=host)
-    peek = api(server, "GET", f"/api/tables/{table}", token=rejoin["player"]["token"])
-    assert peek["sealed"] and peek["view"]["me"] is None and peek["legal"] == [{"type": "unlock"}]
+    assert "token" not in rejoin["player"] and rejoin["rejoin_url"].endswith(f"#claim={rejoin['claim']}")
 
     new = phone("ko-KR")
     new.goto(rejoin["rejoin_url"])
     expect(new).to_have_url(re.compile(rf"/t/{table}$"))
-    expect(new.get_by_role("heading", name="이 휴대폰에서는 비밀 정보가 가려져 있어요")).to_be_visible()
+    expect(new.get_by_role("heading", name="이 휴대폰에서는 자리가 잠겨 있어요")).to_be_visible()
+    token = new.evaluate("t => localStorage.getItem(`tablemate.token.${t}`)", table)
+    peek = api(server, "GET", f"/api/tables/{table}", token=token)
+    assert peek["sealed"] and peek["view"]["me"] is None and peek["legal"] == [{"type": "unlock"}]
+    # The code died on use: scanned again (by the host, say), it opens nothing.
+    late = phone("en-US")
+    late.goto(rejoin["rejoin_url"])
+    expect(late.get_by_text("This rejoin code was already used or has expired.")).to_be_visible()
+    expect(late.get_by_text("This game has already started.")).to_be_visible()
+    assert late.evaluate("t => localStorage.getItem(`tablemate.token.${t}`)", table) is None
     new.get_by_label("비밀번호 (숫자 4–8자리)").fill("0000")
     new.get_by_role("button", name="잠금 해제").click()
     expect(new.get_by_role("alert").filter(has_text="이 자리의 비밀번호가 아니에요")).to_be_visible()
     new.get_by_label("비밀번호 (숫자 4–8자리)").fill("4821")
     new.get_by_role("button", name="잠금 해제").click()
-    expect(new.get_by_role("heading", name="이 휴대폰에서는 비밀 정보가 가려져 있어요")).to_be_hidden()
-    after = api(server, "GET", f"/api/tables/{table}", token=rejoin["player"]["token"])
+    expect(new.get_by_role("heading", name="이 휴대폰에서는 자리가 잠겨 있어요")).to_be_hidden()
+    after = api(server, "GET", f"/api/tables/{table}", token=token)
     assert after["sealed"] is False and after["view"]["me"]["goal_card"] == card

@@ -156,18 +156,18 @@ def test_join_by_code_rejoin_qr_and_removal(phone, games):
     expect(seat_names(host, "Seats")).to_have_text(["Host", "지수"])
     expect(old.locator("li.mine .seat-name")).to_have_text("지수")
 
-    # 지수 lost that phone: the host shows a rejoin QR for the seat (two taps:
-    # it ends the old link) and a new phone scans it.
+    # 지수 lost that phone: the host shows a rejoin QR for the seat (two taps)
+    # and a new phone scans it: a one-time code, which ends the old link once used.
     host.get_by_role("button", name="Manage 지수").click()
     host.get_by_role("button", name="Rejoin QR").click()
-    host.get_by_role("button", name="Tap again: 지수's current link will stop working").click()
+    host.get_by_role("button", name="Tap again: the phone that scans it takes 지수's seat, once").click()
     rejoin_url = decode_qr(host, host.get_by_role("img", name="Rejoin QR code for 지수"))
-    assert re.fullmatch(rf".*/t/{table}#rejoin=[A-Za-z0-9_-]+", rejoin_url), rejoin_url
+    assert re.fullmatch(rf".*/t/{table}#claim=[A-Za-z0-9_-]+", rejoin_url), rejoin_url
 
     new = phone("ko-KR")
     new.goto(rejoin_url)
     expect(new.locator("li.mine .seat-name")).to_have_text("지수")
-    # The token left the address bar at once.
+    # The code left the address bar at once.
     expect(new).to_have_url(re.compile(rf"/t/{table}$"))
     # The old phone's link stopped working: it is told so and offered the form.
     expect(old.get_by_role("alert").filter(has_text="좌석 링크가 더 이상 유효하지 않아요")).to_be_visible()

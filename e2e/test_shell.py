@@ -5,12 +5,13 @@ shown as the generic debug screen."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from e2e.conftest import ROOT, AppServer
 from tests import api_client
@@ -32,6 +33,11 @@ def started_table(server: str, game: str, players: int = 3) -> tuple[str, str]:
     return table, token
 
 
+def hold_seat(ctx: BrowserContext, table: str, token: str) -> None:
+    """Every page of ``ctx`` holds the seat's token, as a phone that joined keeps it."""
+    ctx.add_init_script(f"localStorage.setItem({json.dumps('tablemate.token.' + table)}, {json.dumps(token)})")
+
+
 def wait_controlled(page: Page) -> None:
     page.evaluate("navigator.serviceWorker.ready")
     page.wait_for_function("!!navigator.serviceWorker.controller")
@@ -44,7 +50,8 @@ def test_offline_reload_of_each_game_shows_the_real_game(phone, server, games):
         if game not in names:
             pytest.fail(f"{game} is not served")
         table, token = started_table(server, game)
-        page.goto(f"/t/{table}#rejoin={token}")
+        hold_seat(page.context, table, token)
+        page.goto(f"/t/{table}")
         expect(page.locator(root)).to_be_visible()
         wait_controlled(page)
 
@@ -136,8 +143,9 @@ def test_failed_game_download_is_retried_then_offered(browser: Browser, server: 
 
     try:
         ctx.route(KINGUP_MODULE, flaky)
+        hold_seat(ctx, table, token)
         page = ctx.new_page()
-        page.goto(f"/t/{table}#rejoin={token}")
+        page.goto(f"/t/{table}")
         if failures == 1:
             expect(page.locator(".game-kingup")).to_be_visible()
             assert seen["n"] >= 2
@@ -168,7 +176,8 @@ def test_a_table_page_from_the_bundles_asks_for_a_handful_of_scripts(browser: Br
         page = ctx.new_page()
         scripts: list[str] = []
         page.on("request", lambda r: scripts.append(r.url.removeprefix(server)) if r.resource_type == "script" else None)
-        page.goto(f"/t/{table}#rejoin={token}")
+        hold_seat(ctx, table, token)
+        page.goto(f"/t/{table}")
         expect(page.locator(GAMES[game])).to_be_visible()
         assert len(scripts) == len(set(scripts)) <= MAX_TABLE_SCRIPTS, scripts
         assert all(re.fullmatch(r"/[a-z]+-[A-Z0-9]{8}\.js", s) for s in scripts), scripts
@@ -192,7 +201,8 @@ def test_a_stale_build_still_serves_a_working_app(browser: Browser, redis_url: s
         page = ctx.new_page()
         scripts: list[str] = []
         page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
-        page.goto(f"/t/{table}#rejoin={token}")
+        hold_seat(ctx, table, token)
+        page.goto(f"/t/{table}")
         expect(page.locator(".game-kingup")).to_be_visible()
         assert any("/ui.js?v=" in s for s in scripts), scripts
         page.goto("/")

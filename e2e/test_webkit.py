@@ -226,8 +226,10 @@ def seated_table(server: str, game: str, names: list[str], options: dict | None 
 
 
 def open_seat(phone: WebKitPhone, table: str, token: str) -> None:
-    # The rejoin link's way in: the token rides in the fragment, never to the server.
-    phone.go(f"/t/{table}#rejoin={token}")
+    # As a phone that joined: the seat token kept in localStorage.
+    phone.go("/")
+    phone.js(f"localStorage.setItem('tablemate.token.{table}', {json.dumps(token)})")
+    phone.go(f"/t/{table}")
     phone.until(lambda: phone.css(".game-area > *:not(.loading)"), "the game screen")
     phone.until(lambda: phone.connection() == "open", "an open connection")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,7 @@ from engines.base import Engine
 from server import payload, qr, reads, schemas
 from server.errors import ApiError, rate_limited, store_unavailable
 from server.model import TableDoc
+from server.seats import CLAIM_TTL
 from server.security import client_address
 from server.tables import Tables
 
@@ -121,9 +123,19 @@ def act(table_id: str) -> Any:
 def rejoin(table_id: str, player: str) -> Any:
     t = tables()
     t.load(table_id)
-    token = t.rejoin(table_id, _token(), player)
-    url = f"{join_url(table_id)}#rejoin={token}"
-    return jsonify({"player": {"id": player, "token": token}, "rejoin_url": url, "qr_svg": qr.svg(url)})
+    code = t.rejoin(table_id, _token(), player)
+    url = f"{join_url(table_id)}#claim={code}"
+    return jsonify({"player": {"id": player}, "claim": code, "expires_in": CLAIM_TTL,
+                    "rejoin_url": url, "qr_svg": qr.svg(url)})
+
+
+@bp.post("/api/tables/<table_id>/claim")
+def claim(table_id: str) -> Any:
+    # Counted with joins: a code is as hard to guess as a token, but every
+    # guess costs a store round trip.
+    _limit("join", "RATE_JOIN")
+    pid, token = tables().claim(table_id, _json())
+    return jsonify({"player": {"id": pid, "token": token}}), 201
 
 
 def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
@@ -205,12 +217,20 @@ def openapi() -> Any:
 
 @bp.get("/healthz")
 def healthz() -> Any:
+    """Whether this instance can reach its store. The process's own figures
+    (live sockets, the longest collector pause) are for the operator only
+    (``TABLEMATE_STATS_TOKEN`` as a bearer token): how busy a server is
+    tells an attacker when a flood is working."""
     from server.gc_tuning import max_pause_ms
 
     if not tables().store.ping():
         raise store_unavailable()
-    return jsonify({"ok": True, "sockets": services().hub.count(),
-                    "gc_max_pause_ms": max_pause_ms()})
+    body: dict[str, Any] = {"ok": True}
+    secret = current_app.config.get("STATS_TOKEN")
+    token = _token()
+    if secret and token and hmac.compare_digest(token.encode(), secret.encode()):
+        body.update(sockets=services().hub.count(), gc_max_pause_ms=max_pause_ms())
+    return jsonify(body)
 
 
 def init_app(app: Flask) -> None:

@@ -33,28 +33,36 @@ def trust_proxy(value: str | None) -> str | int:
 
 @dataclass(frozen=True)
 class Limits:
-    """What one table may use; the rates are per minute and shared by every
-    instance through Redis (``Store.hit_many``).
+    """What one seat and one table may use (``server/budget.py``); the rates
+    are per minute and shared by every instance through Redis
+    (``Store.hit_many``). Every budget is a seat's own: a shared pool lets a
+    few flooding seats lock the others out.
 
-    The action rates leave real play behind (Count Up's caller at its fastest
-    pace: 600 a minute; the other e2e games peak at 9 a minute per seat and 33
-    per table, bench/load.py --short at 8 and 10) and stop a flooding phone
-    within a minute. The log's cap is four times the
-    longest game in the tests (Camel Up with undo and redo every few actions:
-    under 700 changes).
+    The action rate leaves real play behind (Count Up's caller at its fastest
+    pace: 600 a minute; the other e2e games peak at 9 a minute per seat,
+    bench/load.py --short at 8) and stops a flooding phone within a minute. A
+    seat's share of a game's log is several times what the longest game in the
+    tests needs (Camel Up with undo and redo every few actions: under 700
+    changes in all; Count Up's caller at most 280 numbers a game).
     """
 
     #: Actions per seat and minute (``TABLEMATE_RATE_ACTIONS_SEAT``).
     # Count Up's caller sends one action per number, as fast as one every 100 ms
     # (countIntervalMs' minimum): 600 a minute from one seat is real play.
     seat_actions: int = 900
-    #: Actions per table and minute, all seats together (``TABLEMATE_RATE_ACTIONS_TABLE``).
-    table_actions: int = 1800
+    #: Chatter (renames, PINs, seat order, ...: ``budget.CHATTER``) per seat and
+    #: minute (``TABLEMATE_RATE_CHATTER``), within ``seat_actions``.
+    chatter_rate: int = 10
+    #: Chatter per seat and game (``TABLEMATE_MAX_CHATTER``).
+    seat_chatter: int = 30
+    #: Other logged changes per seat and game, the host twice as many (``TABLEMATE_MAX_SEAT_LOG``).
+    seat_entries: int = 1000
     #: Fresh analyses per table and minute (``TABLEMATE_RATE_ANALYSIS``); one
     #: per board position and viewer, shared by every phone that asks.
     analyses: int = 60
-    #: Logged changes per table; past it actions are refused (``table_log_full``).
-    log_entries: int = 3000
+    #: Logged changes per table, every game together (``TABLEMATE_MAX_LOG``):
+    #: past it no new game starts (``table_log_full``), the current one finishes.
+    log_entries: int = 10000
     #: A request_id is remembered (its retry returns the first result) for at
     #: least this many versions after it was applied.
     request_window: int = 500
@@ -63,7 +71,9 @@ class Limits:
     def from_config(cls, cfg: Any) -> Limits:
         return cls(
             seat_actions=int(cfg.get("RATE_ACTIONS_SEAT", cls.seat_actions)),
-            table_actions=int(cfg.get("RATE_ACTIONS_TABLE", cls.table_actions)),
+            chatter_rate=int(cfg.get("RATE_CHATTER", cls.chatter_rate)),
+            seat_chatter=int(cfg.get("MAX_CHATTER", cls.seat_chatter)),
+            seat_entries=int(cfg.get("MAX_SEAT_LOG", cls.seat_entries)),
             analyses=int(cfg.get("RATE_ANALYSIS", cls.analyses)),
             log_entries=int(cfg.get("MAX_LOG", cls.log_entries)),
             request_window=int(cfg.get("REQUEST_WINDOW", cls.request_window)),
@@ -81,17 +91,28 @@ def from_env() -> dict[str, Any]:
         "TABLE_TTL": int(os.environ.get("TABLEMATE_TABLE_TTL", str(6 * 3600))),
         "FIXED_RANDOM": _flag("TABLEMATE_FIXED_RANDOM"),
         "PUBLIC_URL": os.environ.get("TABLEMATE_PUBLIC_URL") or None,
+        # A bearer token that shows the process's own figures on /healthz (operators, bench/).
+        "STATS_TOKEN": os.environ.get("TABLEMATE_STATS_TOKEN") or None,
         "TRUST_PROXY": trust_proxy(os.environ.get("TABLEMATE_TRUST_PROXY")),
         # Per client address and minute, shared by every instance through Redis.
         "RATE_CREATE": int(os.environ.get("TABLEMATE_RATE_CREATE", "30")),
         "RATE_JOIN": int(os.environ.get("TABLEMATE_RATE_JOIN", "60")),
         "RATE_CODE": int(os.environ.get("TABLEMATE_RATE_CODE", "30")),
-        # Per seat, per table and minute (server/config.py: Limits).
+        # Per seat, per game and per table (server/config.py: Limits; server/budget.py).
         "RATE_ACTIONS_SEAT": int(os.environ.get("TABLEMATE_RATE_ACTIONS_SEAT", str(Limits.seat_actions))),
-        "RATE_ACTIONS_TABLE": int(os.environ.get("TABLEMATE_RATE_ACTIONS_TABLE", str(Limits.table_actions))),
+        "RATE_CHATTER": int(os.environ.get("TABLEMATE_RATE_CHATTER", str(Limits.chatter_rate))),
+        "MAX_CHATTER": int(os.environ.get("TABLEMATE_MAX_CHATTER", str(Limits.seat_chatter))),
+        "MAX_SEAT_LOG": int(os.environ.get("TABLEMATE_MAX_SEAT_LOG", str(Limits.seat_entries))),
+        "MAX_LOG": int(os.environ.get("TABLEMATE_MAX_LOG", str(Limits.log_entries))),
         "RATE_ANALYSIS": int(os.environ.get("TABLEMATE_RATE_ANALYSIS", str(Limits.analyses))),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WS_MAX_MESSAGE": 16 * 1024,
+        # Live sockets per seat, per client address and per process (server/admission.py).
+        # The process cap leaves a tenth of gunicorn's connections to HTTP.
+        "WS_PER_SEAT": int(os.environ.get("TABLEMATE_WS_PER_SEAT", "5")),
+        "WS_PER_ADDRESS": int(os.environ.get("TABLEMATE_WS_PER_ADDRESS", "64")),
+        "WS_MAX": int(os.environ.get("TABLEMATE_WS_MAX") or
+                      int(os.environ.get("TABLEMATE_MAX_CONNECTIONS", "10000")) * 9 // 10),
         # Per-message deflate on the sockets: off unless asked for (memory per phone).
         "WS_COMPRESSION": _flag("TABLEMATE_WS_COMPRESSION"),
         # The server's heartbeat (s): a socket that was sent nothing for this long gets a pong.

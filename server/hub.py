@@ -338,12 +338,12 @@ class Connection:
         except (AttributeError, OSError):
             pass
 
-    def kick(self, code: str, message: str) -> None:
+    def kick(self, code: str, message: str, close: int = CLOSE_BAD_TOKEN) -> None:
         self.send({"type": "error", "error": {"code": code, "message": message}})
         with self.lock:
             self.open = False
             try:
-                self.ws.close(reason=CLOSE_BAD_TOKEN, message=code)
+                self.ws.close(reason=close, message=code)
             except Exception:  # already closed
                 pass
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import redis
 from flask import Flask, current_app, g, request
@@ -28,6 +28,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import payload, wsread
+from server.admission import CLOSE_TOO_MANY, Admission, Caps
 from server.errors import ApiError, store_unavailable
 from server.hub import (
     BEAT,
@@ -52,6 +53,33 @@ FLOOD_STRIKES = 40
 PING = '{"type":"ping"}'
 
 SocketView = Callable[[Any, str], None]
+
+#: The socket's subprotocol. A seated phone also offers ``TOKEN_PROTOCOL`` +
+#: its seat token (``new WebSocket(url, ["tablemate", "tablemate.token." +
+#: token])``): the handshake's headers, unlike its URL, are not kept by
+#: proxies, browser histories or access logs. Seat tokens are URL-safe base64,
+#: which a subprotocol may hold as it is.
+PROTOCOL = "tablemate"
+TOKEN_PROTOCOL = "tablemate.token."
+
+
+def socket_token(header: str | None) -> str | None:
+    """The seat token a handshake's ``Sec-WebSocket-Protocol`` offers, None
+    for a spectator.
+
+    >>> socket_token("tablemate, tablemate.token.abc_D-1")
+    'abc_D-1'
+    >>> socket_token("tablemate") is None, socket_token(None) is None
+    (True, True)
+    >>> socket_token("tablemate.token.")  # an empty token opens no seat
+    '\\x00invalid'
+    """
+    for entry in (header or "").split(","):
+        entry = entry.strip()
+        if entry.startswith(TOKEN_PROTOCOL):
+            # Like a malformed Authorization header: a bad token, never the spectator.
+            return entry[len(TOKEN_PROTOCOL):] or "\x00invalid"
+    return None
 
 
 class TokenBucket:
@@ -82,6 +110,11 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         # No store round trip: the hub refreshes every socket's presence together
         # (hub.refresh). The pong is the heartbeat's: this socket's version.
         conn.beat()
+        return
+    if not isinstance(raw, str):
+        # The protocol is JSON text; a binary frame is some other client's data,
+        # never an action, even when its bytes happen to be JSON.
+        conn.send(_error("binary_frame", "Messages must be text frames of JSON, not binary."))
         return
     try:
         msg = payload.parse(raw)
@@ -128,12 +161,18 @@ def leave(conn: Connection, tables: Tables) -> None:
 
 def init_app(app: Flask, hub: Hub) -> None:
     sock = Sock(app)
+    admission = Admission(Caps(per_seat=int(app.config["WS_PER_SEAT"]),
+                               per_address=int(app.config["WS_PER_ADDRESS"]),
+                               total=int(app.config["WS_MAX"])))
+    app.extensions["tablemate.admission"] = admission
     silent_limit = hub.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
     # The phones' own pings (each a frame to parse) can be rare: the server's
     # heartbeat tells a phone it is there (hub.BEAT).
     beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
     app.config["SOCK_SERVER_OPTIONS"] = {
         "max_message_size": app.config["WS_MAX_MESSAGE"],
+        # The protocol the server answers with; the token's entry is never echoed.
+        "subprotocols": [PROTOCOL],
         # Each socket's handler reads its own frames (server/wsread.py).
         "thread_class": wsread.NoThread,
     }
@@ -143,7 +182,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         # Refuse before the upgrade, so a client sees a real 401/404/403.
         if request.endpoint != "table_socket":
             return None
-        from server.security import origin_ok
+        from server.security import client_address, origin_ok
 
         if not origin_ok():
             raise ApiError(403, "bad_origin", "This socket must be opened from this site.")
@@ -153,15 +192,29 @@ def init_app(app: Flask, hub: Hub) -> None:
             # messages of a few KB (docs/performance.md). Declining is the
             # client's offer not reaching the handshake: no library patched.
             request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        if "token" in request.args:
+            # A URL is kept by proxies, browser histories and access logs: the
+            # seat token travels in the handshake's subprotocol list instead.
+            raise ApiError(400, "token_in_url",
+                           f"Send the seat token as the subprotocol '{TOKEN_PROTOCOL}<token>', not in the URL.")
         table_id = request.view_args["table_id"] if request.view_args else ""
         doc = hub.tables.load(table_id)
-        token = request.args.get("token") or None
+        token = socket_token(request.headers.get("Sec-WebSocket-Protocol"))
         seat = hub.tables.authenticate(doc, token)
+        address = client_address()
+        admission.admit(address)  # released when the request ends (below)
+        g.ws_address = address
         # Not the document: ``g`` lives as long as the socket, and a decoded
         # document per phone was about half of a phone's server memory
         # (docs/performance.md, "A document per socket").
         g.ws_auth = (seat["id"] if seat else None, token)
         return None
+
+    @app.teardown_request
+    def release_socket(_exc: BaseException | None) -> None:
+        address = g.pop("ws_address", None)
+        if address is not None:
+            admission.release(address)
 
     # flask_sock is untyped: name the decorator's type so the view stays typed.
     route: Callable[[SocketView], SocketView] = sock.route("/api/tables/<table_id>/ws", endpoint="table_socket")
@@ -173,6 +226,9 @@ def init_app(app: Flask, hub: Hub) -> None:
         hub.ensure_listening()
         conn = Connection(ws, table_id, player, token)
         hub.add(conn)
+        for old in admission.seated(conn):
+            cast(Connection, old).kick("too_many_sockets", "This seat is open on too many phones; "
+                                       "this one was the oldest.", CLOSE_TOO_MANY)
         bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
         strikes = 0
         try:
@@ -235,6 +291,7 @@ def init_app(app: Flask, hub: Hub) -> None:
             log.exception("socket handler failed")
             conn.send(_error("internal", "Something went wrong on the server; reconnecting."))
         finally:
+            admission.left(conn)
             hub.remove(conn)
             leave(conn, tables)
             wsread.finish(ws)

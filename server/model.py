@@ -27,14 +27,29 @@ class Seat(TypedDict):
     th: str
     #: The seat's recovery PIN, salted and stretched (``seats.pin_hash``); never the PIN.
     pin: NotRequired[PinHash]
-    #: True after the host re-issued this seat's token mid-game: its secrets are
-    #: withheld from the new token until the seat's own PIN unlocks it.
+    #: True after a rejoin code opened this seat on a new phone mid-game: that
+    #: token sees no secret and may only ``unlock`` until the seat's own PIN
+    #: proves its owner holds it (the host saw the code first).
     sealed: NotRequired[bool]
+    #: This game's logged changes by this seat: chatter (``budget.CHATTER``)
+    #: and the rest (``server/budget.py``; absent: none yet).
+    chat: NotRequired[int]
+    n: NotRequired[int]
+    #: A pending rejoin code for this seat (``claim``), kept as its SHA-256;
+    #: the phone that redeems it gets a fresh token and the code dies.
+    claim: NotRequired[Claim]
     #: False for a seat without a phone (absent: it has one). Such a seat has
     #: no token (``th`` is ``seats.NO_TOKEN``, which no token hashes to); the
     #: host, or any seated phone when ``TableDoc.proxies`` is "all", acts for
     #: it with ``as`` (``pipeline.Pipeline.act``).
     phone: NotRequired[bool]
+
+
+class Claim(TypedDict):
+    #: SHA-256 of the rejoin code (``seats.token_hash``); the code itself is never kept.
+    h: str
+    #: When it expires (epoch seconds).
+    exp: float
 
 
 class PinHash(TypedDict):

@@ -189,9 +189,24 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "operationId": "rejoinSeat", "security": [{"bearer": []}],
                 "parameters": [TABLE_ID, {"name": "player", "in": "path", "required": True,
                                           "schema": {"type": "string"}}],
+                "description": "Host only: a one-time rejoin code for the seat, never a token. The "
+                               "phone that redeems it (`/claim`) gets a fresh token; mid-game that seat "
+                               "is sealed until its own PIN unlocks it.",
                 "responses": {**_ok(200, {"type": "object", "properties": {
-                    "player": PLAYER_TOKEN, "rejoin_url": {"type": "string"}, "qr_svg": {"type": "string"}},
-                    "required": ["player", "rejoin_url", "qr_svg"]}), **_err(401, 403, 404, 503)},
+                    "player": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+                    "claim": {"type": "string"}, "expires_in": {"type": "integer"},
+                    "rejoin_url": {"type": "string"}, "qr_svg": {"type": "string"}},
+                    "required": ["player", "claim", "expires_in", "rejoin_url", "qr_svg"]}),
+                    **_err(401, 403, 404, 409, 429, 503)},
+            }},
+            "/api/tables/{table_id}/claim": {"post": {
+                "operationId": "claimSeat", "parameters": [TABLE_ID],
+                "requestBody": _body(schemas.CLAIM_BODY),
+                "description": "Redeems a rejoin code once: the seat's id and a fresh token; the seat's "
+                               "old token stops working.",
+                "responses": {**_ok(201, {"type": "object", "properties": {"player": PLAYER_TOKEN},
+                                          "required": ["player"]}),
+                              **_err(400, 404, 413, 429, 503)},
             }},
             "/api/tables/{table_id}/history": {"get": {
                 "operationId": "history", "security": AUTH,

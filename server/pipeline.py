@@ -16,27 +16,36 @@ from typing import Any, TypedDict, TypeVar
 
 from engines.base import Engine, EngineError, Rng
 from server import schemas
+from server.budget import CHATTER, charge
 from server.config import Limits
 from server.errors import ApiError, busy, not_found, rate_limited
 from server.game_step import game_outcome, may_proxy
 from server.model import (
     Action,
     ActionResult,
+    Claim,
     Event,
     Kind,
     LogEntry,
+    PinHash,
     RequestRecord,
+    Seat,
     TableDoc,
 )
-from server.platform import HANDLERS, Call, Handler, Outcome, issue_rejoin
+from server.offload import offload
+from server.platform import HANDLERS, Call, Handler, Outcome, claim_seat, issue_rejoin, sealed_seat
 from server.seats import (
+    CLAIM_TTL,
     NO_TOKEN,
     authenticate,
     check_unique,
     clean_name,
+    find_claim,
+    new_claim,
     new_code,
     new_table_id,
     new_token,
+    pin_hash,
     plausible_code,
     plausible_id,
     token_hash,
@@ -44,6 +53,10 @@ from server.seats import (
 from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx, loads
 
 R = TypeVar("R")
+
+#: The actions that carry a PIN, and how many of each a seat may send per window (s).
+PIN_ACTIONS = frozenset({"pin", "unlock"})
+PIN_TRIES, PIN_WINDOW = 5, 600
 
 
 def log_entry(v: int, by: str | None, rnd: int, kind: Kind, action: Action,
@@ -75,6 +88,8 @@ class _ActionCall:
     action: dict[str, Any]
     handler: Handler | None  # a table change (server/platform.HANDLERS); None: a game action
     proxy_for: str | None
+    #: ``pin``/``unlock``: the PIN stretched off the event loop (``seats.pin_hash``).
+    pin: PinHash | None = None
 
 
 class Pipeline:
@@ -108,18 +123,16 @@ class Pipeline:
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
                hits: Sequence[tuple[str, str, int]] = ()) -> R:
         """The one write path: ``Store.update`` with its failures as API errors,
-        and the log's cap (``Limits.log_entries``) on every logged change;
-        ``hits``: rate counters, counted once, 429 ``rate_limited`` when over."""
-        cap = self.limits.log_entries
+        and every logged change counted against its seat's budgets
+        (``server/budget.py``); ``hits``: rate counters, counted once, 429
+        ``rate_limited`` when over."""
+        limits = self.limits
 
         def capped(tx: Tx) -> Commit[R]:
             commit = fn(tx)
-            # One entry per version (the create entry is version 1), so the
-            # version is the log's length; a retry (doc None) still answers.
-            if commit.doc is not None and commit.entry is not None and commit.entry["v"] > cap:
-                raise ApiError(409, "table_log_full",
-                               f"This table has reached its limit of {cap} changes; "
-                               "the host can start a new table to keep playing.")
+            # A retry (doc None) still answers.
+            if commit.doc is not None and commit.entry is not None:
+                charge(commit.doc, commit.entry, limits)
             return commit
 
         try:
@@ -132,12 +145,17 @@ class Pipeline:
         except RateLimited as exc:
             raise rate_limited(exc.wait, "actions at this table") from None
 
-    def action_hits(self, table_id: str, player: str) -> list[tuple[str, str, int]]:
-        """The rate counters one action of ``player`` counts against: the
-        seat's and the table's (``Store.update`` counts them with the write)."""
+    def action_hits(self, table_id: str, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
+        """The rate counters one action of ``player`` counts against
+        (``Store.update`` counts them with the write): the seat's, and for
+        chatter (``budget.CHATTER``) the seat's chatter counter too. No
+        counter is shared by the table's seats: a shared one is what a few
+        flooding seats used up for everyone."""
         lim = self.limits
-        return [("act-seat", f"{table_id}:{player}", lim.seat_actions),
-                ("act-table", table_id, lim.table_actions)]
+        hits = [("act-seat", f"{table_id}:{player}", lim.seat_actions)]
+        if atype in CHATTER:
+            hits.append(("chat-seat", f"{table_id}:{player}", lim.chatter_rate))
+        return hits
 
     def refuse_random(self, fields: set[str], what: str) -> None:
         if fields and not self.fixed_random:
@@ -238,17 +256,43 @@ class Pipeline:
         return self.update(table_id, fn)
 
     def rejoin(self, table_id: str, token: str | None, player: str) -> str:
-        """Host only: a fresh token for ``player``; the old one stops working."""
-        new = new_token()
+        """Host only: a one-time rejoin code for ``player``'s seat (``claim``
+        redeems it); never a seat token."""
+        code = new_claim()
+        claim: Claim = {"h": token_hash(code), "exp": time.time() + CLAIM_TTL}
+        sender = authenticate(self.load(table_id), token, seated=True)["id"]
 
         def fn(tx: Tx) -> Commit[None]:
             doc = tx.copy()
-            me = authenticate(doc, token, seated=True)["id"]
-            out = issue_rejoin(doc, doc["host"] == me, player, token_hash(new))
+            seat = authenticate(doc, token, seated=True)
+            if seat.get("sealed"):
+                raise sealed_seat()
+            me = seat["id"]
+            out = issue_rejoin(doc, doc["host"] == me, player, claim)
             return Commit(out.doc, logged(out, me))
 
-        self.update(table_id, fn)
-        return new
+        # Chatter: counted as such, so a host cannot fill the log with codes.
+        self.update(table_id, fn, self.action_hits(table_id, sender, "rejoin"))
+        return code
+
+    def claim(self, table_id: str, body: Any) -> tuple[str, str]:
+        """Redeems a rejoin code: the seat's id and its fresh token. The code
+        dies on use; an unknown, used or expired one is 404 ``claim_not_found``
+        (one code for all three: a refusal tells a guesser nothing)."""
+        schemas.validate(schemas.CLAIM_BODY, body, "claim")
+        new = new_token()
+        self.load(table_id)
+
+        def fn(tx: Tx) -> Commit[str]:
+            doc = tx.copy()
+            seat = find_claim(doc, body["claim"], time.time())
+            if seat is None:
+                raise ApiError(404, "claim_not_found",
+                               "This rejoin code was used already or has expired; ask the host for a new one.")
+            out = claim_seat(doc, seat, token_hash(new))
+            return Commit(out.doc, logged(out, seat["id"]), result=seat["id"])
+
+        return self.update(table_id, fn), new
 
     # -- actions ---------------------------------------------------------------
 
@@ -265,7 +309,8 @@ class Pipeline:
                 doc0: TableDoc = loads(raw0)
                 # Counted against the phone that sends it, even when entered for
                 # another seat: with the commit (Store.update), or here when refused.
-                hits = self.action_hits(table_id, authenticate(doc0, token, seated=True)["id"])
+                atype = body["action"]["type"]
+                hits = self.action_hits(table_id, authenticate(doc0, token, seated=True)["id"], atype)
                 call = self._action_call(table_id, doc0, token, body)
                 break
             except ApiError as exc:
@@ -302,16 +347,29 @@ class Pipeline:
         handler = HANDLERS.get(atype)
         if proxy_for is not None and handler is not None:
             raise ApiError(403, "not_allowed", '"as" enters game actions only, not table changes.')
-        if atype == "unlock":
-            # A 4-digit PIN must not be guessable online: 5 tries per seat per 10 minutes.
-            seat0 = authenticate(doc0, token, seated=True)
-            wait = self.store.hit("unlock", f"{table_id}:{seat0['id']}", 5, window=600)
-            if wait is not None:
-                raise ApiError(429, "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
-                               headers={"Retry-After": str(wait)})
+        pin: PinHash | None = None
+        if atype in PIN_ACTIONS:
+            pin = self._stretch_pin(table_id, authenticate(doc0, token, seated=True), atype, action["pin"])
         if handler is None:
             self.refuse_random(set(action) & set(engine.random_action_fields.get(atype, ())), "Actions")
-        return _ActionCall(engine, atype, action, handler, proxy_for)
+        return _ActionCall(engine, atype, action, handler, proxy_for, pin)
+
+    def _stretch_pin(self, table_id: str, seat: Seat, atype: str, pin: str) -> PinHash | None:
+        """A PIN's stretched hash (``unlock``: with the seat's stored salt; None
+        when it has none, which the handler refuses), computed in a worker
+        thread: ~25 ms of PBKDF2 on the event loop would stall every socket of
+        the process. Counted first, 5 a seat per 10 minutes for each of
+        ``pin`` and ``unlock``: a 4-digit PIN must not be guessable online,
+        and a flood of PIN changes must not buy a phone that much CPU."""
+        wait = self.store.hit(atype, f"{table_id}:{seat['id']}", PIN_TRIES, window=PIN_WINDOW)
+        if wait is not None:
+            raise ApiError(429, "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
+                           headers={"Retry-After": str(wait)})
+        stored = seat.get("pin")
+        if atype == "unlock" and stored is None:
+            return None
+        salt = stored["salt"] if atype == "unlock" and stored is not None else None
+        return offload(lambda: pin_hash(pin, salt))
 
     def _commit_action(self, table_id: str, token: str | None, body: Any, raw0: str, doc0: TableDoc,
                        call: _ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
@@ -322,6 +380,8 @@ class Pipeline:
 
         def fn(tx: Tx) -> Commit[ActionResult]:
             seat = authenticate(tx.doc, token, seated=True)
+            if seat.get("sealed") and atype != "unlock":
+                raise sealed_seat()
             cached: RequestRecord | None = tx.cached_result(request_id)
             if cached is not None:
                 if cached["by"] != seat["id"]:
@@ -339,7 +399,7 @@ class Pipeline:
             me = seat["id"]
             host = doc["host"] == me
             if handler is not None:
-                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log))
+                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin))
             else:
                 # The state this process committed at this version, if it did.
                 state = self.store.states.get(table_id, doc["version"])

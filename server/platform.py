@@ -9,13 +9,14 @@ are found in ``HANDLERS``, whose keys are exactly ``schemas.PLATFORM_ACTIONS``.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Engine, EngineError, Rng
 from server.errors import ApiError
-from server.model import Action, Event, Kind, LogEntry, StartRecord, TableDoc
+from server.model import Action, Claim, Event, Kind, LogEntry, PinHash, Seat, StartRecord, TableDoc
 from server.replay import initial_state, paper_action, replayed
 from server.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
 
@@ -54,6 +55,8 @@ class Call:
     rng: Rng
     #: The table's action log, read under the same WATCH (only undo needs it).
     log: Callable[[], Iterable[LogEntry]] = field(default=lambda: ())
+    #: ``pin``/``unlock``: the PIN already stretched, off the event loop (the pipeline).
+    pin: PinHash | None = None
 
 
 Handler = Callable[[Call], Outcome]
@@ -62,6 +65,14 @@ Handler = Callable[[Call], Outcome]
 def need_host(host: bool, what: str) -> None:
     if not host:
         raise ApiError(403, "not_host", f"Only the host can {what}.")
+
+
+def sealed_seat() -> ApiError:
+    """What a sealed seat gets for anything but ``unlock``: whoever holds a
+    token issued mid-game must not play, rename or re-PIN the seat before its
+    owner's PIN proves who holds it."""
+    return ApiError(409, "seat_sealed",
+                    "This seat is locked until its owner enters the seat's PIN on this phone.")
 
 
 def need_lobby(doc: TableDoc, what: str) -> None:
@@ -218,25 +229,36 @@ def play_again(c: Call) -> Outcome:
     return Outcome(doc, {"type": "play_again"}, [{"type": "new_game", "finished": finished}])
 
 
-def issue_rejoin(doc: TableDoc, host: bool, player: str, th: str) -> Outcome:
-    """Host only: the seat ``player`` opens with the token hash ``th`` from now on
-    (the old token stops working). Not an action type: it has its own endpoint,
-    because its answer, the new token, must reach the host alone.
-
-    Mid-game the new token could be read by whoever holds it, the host first:
-    the seat is sealed, so its secrets stay hidden until its own PIN unlocks
-    it (``unlock``). In the lobby there are no secrets yet."""
+def issue_rejoin(doc: TableDoc, host: bool, player: str, claim: Claim) -> Outcome:
+    """Host only: a one-time rejoin code for the seat ``player`` (``claim``
+    keeps its SHA-256 and expiry; a newer code replaces it). Not an action
+    type: it has its own endpoint, because its answer, the code, must reach
+    the host alone. The host never holds a seat token: the phone that redeems
+    the code gets a fresh one (``claim_seat``), and the seat's current token
+    keeps working until then (a code shown by mistake breaks nothing)."""
     need_host(host, "issue a rejoin code")
     seat = seat_of(doc, player)
+    seat["claim"] = claim
+    return Outcome(doc, {"type": "rejoin", "player": player}, [{"type": "rejoin_issued", "player": player}])
+
+
+def claim_seat(doc: TableDoc, seat: Seat, th: str) -> Outcome:
+    """The phone that redeemed ``seat``'s rejoin code: the seat opens with the
+    token hash ``th`` from now on, the old token stops working and the code
+    is gone. Mid-game the seat is sealed: the host saw the code first and may
+    have redeemed it, so whoever holds the new token sees no secret and may
+    only ``unlock`` until the seat's own PIN (chosen earlier on its own
+    phone) proves its owner holds it. In the lobby there are no secrets yet."""
+    seat.pop("claim", None)
     seat["th"] = th
     # A seat without a phone gets one. Mid-game it stays on paper in the
     # engine: what it keeps secret this game is already on cards and paper.
     seat.pop("phone", None)
-    event: Event = {"type": "rejoin_issued", "player": player}
+    event: Event = {"type": "claimed", "player": seat["id"]}
     if doc["status"] != "lobby":
         seat["sealed"] = True
         event["sealed"] = True
-    return Outcome(doc, {"type": "rejoin", "player": player}, [event])
+    return Outcome(doc, {"type": "claim", "player": seat["id"]}, [event])
 
 
 def set_pin(c: Call) -> Outcome:
@@ -244,8 +266,8 @@ def set_pin(c: Call) -> Outcome:
     holder of a re-issued token would just choose a PIN and unlock."""
     seat = seat_of(c.doc, c.me)
     if seat.get("sealed"):
-        raise ApiError(409, "seat_sealed", "Unlock this seat with its PIN first.")
-    seat["pin"] = pin_hash(c.payload["pin"])
+        raise sealed_seat()
+    seat["pin"] = c.pin if c.pin is not None else pin_hash(c.payload["pin"])
     return Outcome(c.doc, {"type": "pin"}, [{"type": "pin_set", "player": c.me}])
 
 
@@ -257,7 +279,12 @@ def unlock_seat(c: Call) -> Outcome:
         raise ApiError(409, "not_sealed", "This seat is not locked.")
     if "pin" not in seat:
         raise ApiError(409, "no_pin", "This seat has no PIN, so it stays locked for this game.")
-    if not pin_ok(seat, c.payload["pin"]):
+    stored = seat["pin"]
+    if c.pin is not None and c.pin["salt"] == stored["salt"]:
+        ok = hmac.compare_digest(c.pin["hash"], stored["hash"])
+    else:  # stretched before a concurrent change of the seat's PIN: again, here
+        ok = pin_ok(seat, c.payload["pin"])
+    if not ok:
         raise ApiError(403, "bad_pin", "That PIN is not this seat's.")
     del seat["sealed"]
     return Outcome(c.doc, {"type": "unlock"}, [{"type": "unlocked", "player": c.me}])

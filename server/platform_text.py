@@ -15,6 +15,7 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "remove": ("{by}님이 {name}님을 내보냈습니다.", "{by} removed {name}."),
     "host": ("{player}님이 호스트가 되었습니다.", "{player} is now the host."),
     "rejoin": ("{by}님이 {player}님의 재접속 코드를 만들었습니다.", "{by} issued a rejoin code for {player}."),
+    "claim": ("{by}님 자리가 새 휴대폰에서 열렸습니다.", "{by}'s seat opened on a new phone."),
     "undo": ("{by}님이 마지막 행동을 취소했습니다.", "{by} undid the last action."),
     "pin": ("{by}님이 복구 비밀번호를 정했습니다.", "{by} set a recovery PIN."),
     "unlock": ("{by}님이 비밀번호로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
@@ -36,10 +37,10 @@ KEPT_TEXT = (
 )
 
 
-#: Added to a mid-game rejoin line: the new phone does not see the seat's secrets.
+#: Added to a mid-game claim line: the new phone does not see the seat's secrets.
 SEALED_TEXT = (
-    " 새 휴대폰에서는 {player}님이 비밀번호를 입력할 때까지 비밀 정보가 보이지 않습니다.",
-    " The new phone sees none of {player}'s secrets until {player} enters their PIN.",
+    " {by}님이 비밀번호를 입력할 때까지 이 휴대폰에는 비밀 정보가 보이지 않고 아무것도 할 수 없습니다.",
+    " It sees none of {by}'s secrets and can do nothing until {by} enters their PIN.",
 )
 
 
@@ -75,6 +76,6 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
     text = (ko if lang == "ko" else en).format(**fields)
     if atype == "undo" and ev.get("kept"):
         text += KEPT_TEXT[0 if lang == "ko" else 1]
-    if atype == "rejoin" and ev.get("sealed"):
+    if atype == "claim" and ev.get("sealed"):
         text += SEALED_TEXT[0 if lang == "ko" else 1].format(**fields)
     return text

@@ -40,6 +40,14 @@ JOIN_BODY: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+#: A rejoin code (``POST /api/tables/<id>/claim``): URL-safe base64 from ``seats.new_claim``.
+CLAIM_BODY: dict[str, Any] = {
+    "type": "object",
+    "properties": {"claim": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,64}$"}},
+    "required": ["claim"],
+    "additionalProperties": False,
+}
+
 ACTION_BODY: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -49,7 +57,9 @@ ACTION_BODY: dict[str, Any] = {
             "required": ["type"],
         },
         "request_id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "version": {"type": "integer", "minimum": 0},
+        # At most 2**31 (a table logs far fewer changes): a larger number is
+        # no version any table has, and 2**64 would not fit the store's integers.
+        "version": {"type": "integer", "minimum": 0, "maximum": 2**31},
         # A seat without a phone this (game) action is entered for.
         "as": PLAYER_ID,
     },

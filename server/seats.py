@@ -32,6 +32,26 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 bits
 
 
+def new_claim() -> str:
+    """A rejoin code: one use, as unguessable as a token (it becomes one)."""
+    return secrets.token_urlsafe(24)  # 192 bits
+
+
+#: How long (s) a rejoin code can be redeemed: time to hand a phone over and scan.
+CLAIM_TTL = 15 * 60
+
+
+def find_claim(doc: TableDoc, code: str, now: float) -> Seat | None:
+    """The seat whose pending, unexpired rejoin code is ``code`` (constant-time compare)."""
+    digest = token_hash(code)
+    found = None
+    for seat in doc["seats"]:
+        claim = seat.get("claim")
+        if claim is not None and hmac.compare_digest(claim["h"], digest) and claim["exp"] > now:
+            found = seat
+    return found
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -98,8 +118,10 @@ def clean_name(name: str) -> str:
     24
     """
     name = unicodedata.normalize("NFC", name).strip()
-    # A ZWJ (U+200D) joins emoji; other format characters (bidi overrides) are refused.
-    if any(unicodedata.category(c) in {"Cc", "Cs", "Co", "Cn"} or
+    # A ZWJ (U+200D) joins emoji; other format characters (bidi overrides) are
+    # refused, and so are the line and paragraph separators (U+2028/9), which
+    # break a name onto two lines and end a line in JavaScript's older parsers.
+    if any(unicodedata.category(c) in {"Cc", "Cs", "Co", "Cn", "Zl", "Zp"} or
            (unicodedata.category(c) == "Cf" and c != "\u200d") for c in name):
         raise ApiError(400, "bad_name", "Names may not contain control characters.")
     name = name[: schemas.NAME_LIMIT].strip()

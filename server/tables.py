@@ -73,6 +73,9 @@ class Tables:
     def rejoin(self, table_id: str, token: str | None, player: str) -> str:
         return self.pipeline.rejoin(table_id, token, player)
 
+    def claim(self, table_id: str, body: Any) -> tuple[str, str]:
+        return self.pipeline.claim(table_id, body)
+
     def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
         return self.pipeline.act(table_id, token, body)
 

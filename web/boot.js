@@ -40,10 +40,11 @@
   /** @type {string|null} */
   let token = null;
   if (new URLSearchParams(location.search).get('view') !== 'spectator') {
-    // A rejoin link's seat, else the seat this phone keeps for the table.
-    token = new URLSearchParams(location.hash.slice(1)).get('rejoin');
+    // A rejoin link carries a code the page redeems for a new seat token
+    // first (screens/session.js): nothing asked for now would be of use.
+    if (new URLSearchParams(location.hash.slice(1)).get('claim')) return;
     try {
-      token = token || localStorage.getItem(`tablemate.token.${table}`);
+      token = localStorage.getItem(`tablemate.token.${table}`);
       // The tab opens on the last snapshot it showed and the socket brings
       // the current one: nothing here would be waited for.
       const kept = JSON.parse(sessionStorage.getItem(`tablemate.snapshot.${table}`) || 'null');

@@ -431,8 +431,16 @@ export class Live {
   /** @private */
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const q = this.opts.token ? `?token=${encodeURIComponent(this.opts.token)}` : '';
-    return `${proto}//${location.host}/api/tables/${encodeURIComponent(this.opts.table)}/ws${q}`;
+    return `${proto}//${location.host}/api/tables/${encodeURIComponent(this.opts.table)}/ws`;
+  }
+
+  /**
+   * The socket's subprotocols: the seat token rides in the handshake's
+   * headers, never in the URL, which proxies and browser histories keep.
+   * @private
+   */
+  protocols() {
+    return this.opts.token ? ['tablemate', `tablemate.token.${this.opts.token}`] : ['tablemate'];
   }
 
   /** @private @param {ConnStatus} status */
@@ -449,7 +457,7 @@ export class Live {
     this.setStatus(this.everOpened ? 'offline' : 'connecting');
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(this.url(), this.protocols());
     } catch {
       this.retry();
       return;
@@ -479,6 +487,12 @@ export class Live {
       if (this.stopped) return;
       if (ev.code === 4401) {
         this.fatal(new ApiError(401, 'bad_token', ev.reason || 'This seat token is no longer valid.'));
+        return;
+      }
+      if (ev.code === 4409) {
+        // Pushed out by a newer socket of this seat (server/admission.py):
+        // reconnecting would push that one out in turn.
+        this.fatal(new ApiError(409, 'too_many_sockets', ev.reason || 'This seat is open on too many phones.'));
         return;
       }
       this.retry();

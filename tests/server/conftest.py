@@ -57,6 +57,15 @@ def open_table(client: Any, joiners: int = 2, game: str = "toy", options: dict |
     return phones
 
 
+def take_seat(client: Any, host: Phone, pid: str) -> Phone:
+    """A new phone takes seat ``pid`` with the host's one-time rejoin code."""
+    r = client.post(f"/api/tables/{host.table}/players/{pid}/rejoin", headers=host.auth, json={})
+    assert r.status_code == 200, r.json
+    c = client.post(f"/api/tables/{host.table}/claim", json={"claim": r.json["claim"]})
+    assert c.status_code == 201, c.json
+    return Phone(client, host.table, pid, c.json["player"]["token"])
+
+
 @pytest.fixture
 def table(client):
     return open_table(client)

@@ -40,6 +40,11 @@ def history_entries(base: str, table: str, token: str | None = None, lang: str =
         query = f"lang={lang}&before={page['next_before']}"
 
 
+def socket_protocols(token: str | None) -> list[str]:
+    """What a phone offers as the socket's subprotocols: its seat token rides there, not in the URL."""
+    return ["tablemate", f"tablemate.token.{token}"] if token else ["tablemate"]
+
+
 class LivePhone:
     def __init__(self, base: str, table: str, pid: str | None, token: str | None) -> None:
         self.base, self.table, self.id, self.token = base, table, pid, token
@@ -53,9 +58,7 @@ class LivePhone:
     def connect(self, base: str | None = None) -> dict[str, Any]:
         base = base or self.base
         url = base.replace("http", "ws", 1) + f"/api/tables/{self.table}/ws"
-        if self.token:
-            url += f"?token={self.token}"
-        self.ws = websocket.create_connection(url, timeout=10)
+        self.ws = websocket.create_connection(url, timeout=10, subprotocols=socket_protocols(self.token))
         return self.wait_state(lambda s: True)
 
     def recv(self, timeout: float = 10, presence: bool = False) -> dict[str, Any]:
@@ -117,6 +120,15 @@ class LivePhone:
         if self.ws is not None:
             self.ws.close()
             self.ws = None
+
+
+def take_seat(base: str, host: LivePhone, pid: str) -> str:
+    """A new phone's token for seat ``pid``, redeemed with the host's rejoin code."""
+    status, body = http(base, "POST", f"/api/tables/{host.table}/players/{pid}/rejoin", {}, host.token)
+    assert status == 200, body
+    status, body = http(base, "POST", f"/api/tables/{host.table}/claim", {"claim": body["claim"]})
+    assert status == 201, body
+    return str(body["player"]["token"])
 
 
 def open_live_table(base: str, joiners: int = 2, options: dict | None = None) -> list[LivePhone]:

@@ -300,10 +300,14 @@ def test_rejoin_replaces_the_seat_token(table) -> None:
     r = host.client.post(f"/api/tables/{host.table}/players/p2/rejoin", headers=host.auth, json={})
     assert r.status_code == 200
     body = r.json
-    assert body["player"]["id"] == "p2" and body["rejoin_url"].endswith(f"#rejoin={body['player']['token']}")
+    assert body["player"] == {"id": "p2"}, "a code, never a token"
+    assert body["rejoin_url"].endswith(f"#claim={body['claim']}") and body["expires_in"] == 900
     assert body["qr_svg"].startswith("<svg")
+    assert a.get().status_code == 200, "the old token works until the code is redeemed"
+    c = host.client.post(f"/api/tables/{host.table}/claim", json={"claim": body["claim"]})
+    assert c.status_code == 201 and c.json["player"]["id"] == "p2"
     assert a.get().status_code == 401, "the old token stops working"
-    a.token = body["player"]["token"]
+    a.token = c.json["player"]["token"]
     assert a.get().json["me"] == "p2"
     r = a.client.post(f"/api/tables/{a.table}/players/p3/rejoin", headers=a.auth, json={})
     assert r.status_code == 403 and r.json["error"]["code"] == "not_host"

@@ -29,7 +29,7 @@ def real_random_client(redis_url: str):
     # action rate, so the action limits are lifted (tests/server/test_limits.py).
     app = create_app({"REDIS_URL": redis_url, "FIXED_RANDOM": False,
                       "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000,
-                      "RATE_ACTIONS_SEAT": 10**6, "RATE_ACTIONS_TABLE": 10**6})
+                      "RATE_ACTIONS_SEAT": 10**6})
     return app, app.test_client()
 
 

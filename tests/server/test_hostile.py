@@ -32,6 +32,44 @@ def test_strings_full_of_brackets_are_not_nesting(client) -> None:
     assert r.status_code == 201, r.json
 
 
+@pytest.mark.parametrize("name", ["a\u2028b", "Mi\u2029na"])
+def test_line_and_paragraph_separators_are_refused_in_names(client, name: str) -> None:
+    """U+2028/9 break a name onto two lines wherever it is shown, and end a
+    line inside a JavaScript string in older parsers."""
+    r = client.post("/api/tables", json={"game": "toy", "name": name})
+    assert r.status_code == 400 and r.json["error"]["code"] == "bad_name", repr(name)
+    host, _a, _b = open_table(client)
+    r = host.act("rename", player="p1", name=name)
+    assert r.status_code == 400 and r.json["error"]["code"] == "bad_name"
+
+
+@pytest.mark.parametrize("version", [2**64, 2**31 + 1, -1])
+def test_a_version_no_table_could_have_is_refused(client, version: int) -> None:
+    host, _a, _b = open_table(client)
+    before = host.get().json
+    r = client.post(f"/api/tables/{host.table}/actions", headers=host.auth,
+                    json={"action": {"type": "rename", "player": "p1", "name": "X"}, "request_id": "v", "version": version})
+    assert r.status_code == 400 and r.json["error"]["code"] == "invalid_payload", r.json
+    assert host.get().json == before
+
+
+def test_a_binary_frame_is_never_applied(app_server_factory) -> None:
+    """The protocol is JSON text: a binary frame holding a valid action's JSON
+    gets an error frame and changes nothing; the socket stays usable."""
+    server = app_server_factory()
+    host, _a = open_live_table(server.url, joiners=1)
+    host.connect()
+    assert host.ws is not None
+    action = {"type": "action", "action": {"type": "rename", "player": "p1", "name": "Binary"}, "request_id": "b"}
+    host.ws.send_binary(json.dumps(action).encode())
+    err = host.wait_message("error")
+    assert err["error"]["code"] == "binary_frame"
+    host.send({"type": "ping"})
+    assert host.wait_message("pong")["version"] == 2
+    status, snap = http(server.url, "GET", f"/api/tables/{host.table}")
+    assert snap["version"] == 2 and snap["players"][0]["name"] == "Host"
+
+
 @pytest.mark.parametrize("name", ["\u200d", "\u3164", "\u115f", "\u2800", "\u3164\u3164 \u200d", "\ufeff\u2060"])
 def test_names_of_invisible_characters_are_refused(client, name: str) -> None:
     r = client.post("/api/tables", json={"game": "toy", "name": name})

@@ -91,26 +91,20 @@ def test_a_seat_over_its_limit_gets_an_error_frame_over_the_socket(app_server_fa
     p2.close()
 
 
-def test_the_table_limit_counts_every_seat(redis_url: str) -> None:
-    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=100, RATE_ACTIONS_TABLE=7)
-    host, p2, p3 = started(client)  # 1 of 7
-    for p in (host, p2, p3, host, p2, p3):
-        assert p.act("note", text="x").status_code == 200
-    for p in (host, p2, p3):
-        assert_rate_limited(p.act("note", text="over"))
-
-
-def test_a_flooding_seat_does_not_use_up_its_tables_limit(redis_url: str) -> None:
-    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=3, RATE_ACTIONS_TABLE=8)
-    host, p2, p3 = started(client)
-    for _ in range(3):
-        assert p2.act("note", text="x").status_code == 200
-    for _ in range(20):
-        assert_rate_limited(p2.act("note", text="flood"))
-    # 1 (start) + 3 counted for the table: the others still have its 4 left.
-    for p in (host, host, p3, p3):
-        assert p.act("note", text="h").status_code == 200
-    assert_rate_limited(p3.act("note", text="table full"))
+def test_two_flooding_seats_leave_the_others_their_whole_budget(redis_url: str) -> None:
+    """Issue 30: two seats together used up the table's per-minute pool and
+    locked the others out. There is no shared pool: each seat has its own."""
+    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=4)
+    host, p2, p3, p4 = started(client, joiners=3)
+    for flooder in (p2, p3):
+        for _ in range(4):
+            assert flooder.act("note", text="x").status_code == 200
+        for _ in range(20):
+            assert_rate_limited(flooder.act("note", text="flood"))
+    # The host used 1 (start): 3 left; p4 all 4.
+    for p in (host, host, host, p4, p4, p4, p4):
+        assert p.act("note", text="mine").status_code == 200
+    assert_rate_limited(p4.act("note", text="its own limit"))
 
 
 def test_refused_actions_count_too(redis_url: str) -> None:
@@ -143,11 +137,11 @@ def http_headers(base: str, table: str, token: str, rid: str) -> tuple[int, dict
 
 
 def test_limits_hold_across_two_instances_on_one_redis(app_server_factory) -> None:
-    env = {"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_RATE_ACTIONS_SEAT": "4", "TABLEMATE_RATE_ACTIONS_TABLE": "6"}
+    env = {"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_RATE_ACTIONS_SEAT": "4"}
     one, two = app_server_factory(env), app_server_factory(env)
     host, p2, p3 = open_live_table(one.url)
     roomy_window(20)
-    assert host.act_http("start")[0] == 200  # table: 1
+    assert host.act_http("start")[0] == 200
     bases = [one.url, two.url]
     # p2 alternates instances: each saw only two of its four, yet the fifth is refused.
     for i in range(4):
@@ -156,43 +150,101 @@ def test_limits_hold_across_two_instances_on_one_redis(app_server_factory) -> No
     status, headers, body = http_headers(two.url, p2.table, p2.token, "p2-over")
     assert status == 429 and body["error"]["code"] == "rate_limited"
     assert 1 <= int(headers["Retry-After"]) <= 61
-    # The table has used 5 of 6: one more from p3 on either instance, then no more.
-    assert http_headers(two.url, p3.table, p3.token, "p3-0")[0] == 200
-    status, headers, body = http_headers(one.url, p3.table, p3.token, "p3-1")
-    assert status == 429 and body["error"]["code"] == "rate_limited" and "Retry-After" in headers
-    # The socket of the other instance counts against the same limit.
+    # p3 has its own four, on either instance; the socket of the other instance
+    # counts against the same limit.
+    for i in range(4):
+        assert http_headers(bases[i % 2], p3.table, p3.token, f"p3-{i}")[0] == 200
     p3.connect(two.url)
     p3.send({"type": "action", "action": {"type": "note", "text": "ws"}, "request_id": "p3-ws"})
     err = p3.wait_message("error")
     assert err["error"]["code"] == "rate_limited" and err["request_id"] == "p3-ws" and err["retry_after"] >= 1
     p3.close()
     final = http(one.url, "GET", f"/api/tables/{host.table}")[1]
-    assert final["version"] == 3 + 1 + 4 + 1, "only the allowed actions were applied"
+    assert final["version"] == 3 + 1 + 4 + 4, "only the allowed actions were applied"
 
 
 # -- the log, request ids, history -------------------------------------------------
 
-def test_the_log_is_capped_with_a_clear_code(redis_url: str) -> None:
-    app, client = make_client(redis_url, MAX_LOG=12)
-    host, p2, _ = started(client)  # versions 1-3 joins, 4 start
-    for i in range(8):
-        assert p2.act("note", text=f"n{i}", request_id=f"n{i}").status_code == 200
-    assert host.get().json["version"] == 12
+def test_renames_have_a_rate_of_their_own(redis_url: str) -> None:
+    """Issue 30: 2,995 self-renames in 3 minutes filled the log, and then no
+    action, not even undo, worked. Chatter (renames, PINs, seat order, host,
+    proxies, rejoin codes) has a small rate of its own per seat."""
+    _, client = make_client(redis_url, RATE_CHATTER=3)
+    host, p2, _ = started(client)
+    for i in range(3):
+        assert p2.act("rename", player=p2.id, name=f"Bo{i}").status_code == 200
     before = host.get().json
-    for p in (host, p2):
-        r = p.act("note", text="more")
-        assert r.status_code == 409 and r.json["error"]["code"] == "table_log_full", r.json
-    assert host.act("undo").json["error"]["code"] == "table_log_full"
+    assert_rate_limited(p2.act("rename", player=p2.id, name="Bo-flood"))
+    assert_rate_limited(p2.act("pin", pin="1234"))
     assert host.get().json == before
-    store = app.extensions["tablemate"].store
-    assert len(store.log(host.table)) == 12
+    # Its game actions are not chatter, and the others have their own rate.
+    assert p2.act("note", text="still playing").status_code == 200
+    assert host.act("rename", player=p2.id, name="Named-by-host").status_code == 200
+
+
+def test_renames_cannot_fill_the_log_or_silence_anyone(redis_url: str) -> None:
+    _, client = make_client(redis_url, RATE_CHATTER=100, MAX_CHATTER=5, MAX_SEAT_LOG=20)
+    host, p2, p3 = started(client)
+    for i in range(5):
+        assert p2.act("rename", player=p2.id, name=f"Cy{i}").status_code == 200
+    before = host.get().json
+    r = p2.act("rename", player=p2.id, name="Cy-more")
+    assert r.status_code == 409 and r.json["error"]["code"] == "chatter_limit", r.json
+    assert host.get().json == before, "a refused rename leaves the table as it was"
+    # Chatter never counts against a game share: p2 still has all 20.
+    for i in range(20):
+        assert p2.act("note", text=f"n{i}").status_code == 200
+    # Everyone else renames and plays; the host's undo works.
+    for p in (host, p3):
+        assert p.act("rename", player=p.id, name=f"{p.id}-new").status_code == 200
+    assert host.act("undo").status_code == 200
+
+
+def test_a_seat_at_its_game_share_stops_alone(redis_url: str) -> None:
+    _, client = make_client(redis_url, MAX_SEAT_LOG=6)
+    host, p2, p3 = started(client)  # joined in the lobby; the game's shares start at "start"
+    for i in range(6):
+        assert p2.act("note", text=f"n{i}").status_code == 200
+    before = host.get().json
+    r = p2.act("note", text="one too many")
+    assert r.status_code == 409 and r.json["error"]["code"] == "seat_log_full", r.json
+    assert host.get().json == before
+    for i in range(6):
+        assert p3.act("note", text=f"m{i}").status_code == 200
+    # The host has twice the share (undo, seats without a phone): 1 (start) + 11.
+    for i in range(11):
+        assert host.act("note", text=f"h{i}").status_code == 200
+    assert host.act("note", text="over").json["error"]["code"] == "seat_log_full"
+
+
+def test_a_full_log_lets_the_game_finish_but_not_a_new_one_start(redis_url: str) -> None:
+    """The whole log's cap blocks only a new game: the one being played can
+    be finished, by every seat, and undone."""
+    app, client = make_client(redis_url, MAX_LOG=10)
+    host, p2, p3 = open_table(client, 2, options={"start": 0, "target": 4})
+    assert host.act("start").status_code == 200  # v4
+    for i in range(7):
+        assert p2.act("note", text=f"n{i}", request_id=f"n{i}").status_code == 200
+    assert host.get().json["version"] == 11, "past the cap"
+    assert host.act("add", n=3).status_code == 200
+    assert host.act("undo").status_code == 200
+    assert host.act("add", n=3).status_code == 200
+    assert p2.act("add", n=3).status_code == 200
+    assert p3.act("add", n=3).status_code == 200
+    assert host.act("next_round").status_code == 200
+    assert host.act("add", n=2).status_code == 200  # 5: the host wins
+    assert host.get().json["status"] == "over"
+    before = host.get().json
+    r = host.act("play_again")
+    assert r.status_code == 409 and r.json["error"]["code"] == "table_log_full", r.json
+    assert host.get().json == before
     # A retry of an applied action still gets its first answer.
-    again = p2.act("note", text="n7", request_id="n7")
-    assert again.status_code == 200 and again.json["version"] == 12
+    again = p2.act("note", text="n6", request_id="n6")
+    assert again.status_code == 200 and again.json["version"] == 11
 
 
 def test_request_ids_are_kept_for_a_window_then_dropped(redis_url: str) -> None:
-    app, client = make_client(redis_url, REQUEST_WINDOW=20, RATE_ACTIONS_SEAT=10**6, RATE_ACTIONS_TABLE=10**6)
+    app, client = make_client(redis_url, REQUEST_WINDOW=20, RATE_ACTIONS_SEAT=10**6)
     host, p2, _ = started(client)
     first = p2.act("note", text="first", request_id="first")
     assert first.status_code == 200
@@ -235,7 +287,7 @@ def versions(page: Any) -> list[int]:
 
 
 def test_history_is_paged(redis_url: str) -> None:
-    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=10**6, RATE_ACTIONS_TABLE=10**6)
+    _, client = make_client(redis_url, RATE_ACTIONS_SEAT=10**6)
     host, p2, _ = started(client)
     for i in range(246):
         assert p2.act("note", text=f"n{i}").status_code == 200

@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 import websocket
 
-from tests.server.livehelpers import LivePhone, history_entries, http, open_live_table
+from tests.server.livehelpers import (
+    LivePhone,
+    history_entries,
+    http,
+    open_live_table,
+    socket_protocols,
+    take_seat,
+)
 
 
 @pytest.fixture
@@ -80,23 +87,41 @@ def test_bad_token_and_unknown_table_refused_before_upgrade(server) -> None:
     host, _ = open_live_table(server.url, joiners=1)
     base = server.url.replace("http", "ws", 1)
     other, = open_live_table(server.url, joiners=0)
-    for url, status in ((f"{base}/api/tables/{host.table}/ws?token=nope", 401),
-                        (f"{base}/api/tables/{host.table}/ws?token={other.token}", 401),
-                        (f"{base}/api/tables/nosuchtable0000/ws", 404)):
+    here = f"{base}/api/tables/{host.table}/ws"
+    for url, token, status in ((here, "nope", 401), (here, other.token, 401),
+                               (f"{base}/api/tables/nosuchtable0000/ws", None, 404)):
         with pytest.raises(websocket.WebSocketBadStatusException) as exc:
-            websocket.create_connection(url, timeout=5)
+            websocket.create_connection(url, timeout=5, subprotocols=socket_protocols(token))
         assert exc.value.status_code == status
     with pytest.raises(websocket.WebSocketBadStatusException) as exc:
-        websocket.create_connection(f"{base}/api/tables/{host.table}/ws?token={host.token}",
-                                    origin="https://evil.example", timeout=5)
+        websocket.create_connection(here, origin="https://evil.example", timeout=5,
+                                    subprotocols=socket_protocols(host.token))
     assert exc.value.status_code == 403
+
+
+def test_the_seat_token_never_rides_in_the_socket_url(server) -> None:
+    """The token is offered as a subprotocol; one in the URL (which proxies and
+    browser histories keep) is refused, even a valid one, so no client keeps
+    sending it there."""
+    host, _ = open_live_table(server.url, joiners=1)
+    here = server.url.replace("http", "ws", 1) + f"/api/tables/{host.table}/ws"
+    with pytest.raises(websocket.WebSocketBadStatusException) as exc:
+        websocket.create_connection(f"{here}?token={host.token}", timeout=5)
+    assert exc.value.status_code == 400 and b"token_in_url" in (exc.value.resp_body or b"")
+    ws = websocket.create_connection(here, timeout=5, subprotocols=socket_protocols(host.token))
+    try:
+        # The server answers with the bare protocol, never echoing the token back.
+        assert ws.getsubprotocol() == "tablemate"
+        first = json.loads(ws.recv())
+        assert first["type"] == "state" and first["me"] == "p1"
+    finally:
+        ws.close()
 
 
 def test_replaced_token_closes_the_old_socket(server) -> None:
     host, a = open_live_table(server.url, joiners=1)
     a.connect()
-    status, body = http(server.url, "POST", f"/api/tables/{host.table}/players/p2/rejoin", {}, host.token)
-    assert status == 200
+    take_seat(server.url, host, "p2")
     msg = a.recv()
     while msg["type"] == "state":
         msg = a.recv()

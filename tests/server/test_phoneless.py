@@ -12,7 +12,7 @@ import pytest
 from server import results
 from server.seats import NO_TOKEN, find_seat, new_token
 from tests.engines.camelup.conftest import SETUP
-from tests.server.conftest import Phone, open_table
+from tests.server.conftest import Phone, open_table, take_seat
 
 
 def add_phoneless(client: Any, host: Phone, name: str, **extra: Any):
@@ -198,17 +198,14 @@ def test_phoneless_mid_game_is_replayed_by_undo_and_results(app, client) -> None
 
 def test_the_rejoin_qr_gives_a_seat_its_phone(app, client, seated) -> None:
     host, guest, kid = seated
-    r = client.post(f"/api/tables/{host.table}/players/{kid}/rejoin", headers=host.auth)
-    assert r.status_code == 200
-    kid_phone = Phone(client, host.table, kid, r.json["player"]["token"])
+    kid_phone = take_seat(client, host, kid)
     assert kid_phone.get().json["me"] == kid
     assert "phone" not in host.get().json["players"][2]
     assert host.act("start").status_code == 200
     assert "paper" not in doc_of(app, host.table)["start"], "it had a phone at the start"
     # Mid-game: it gets its phone back but stays on paper for this game.
     assert host.act("phoneless", player=guest.id).status_code == 200
-    r = client.post(f"/api/tables/{host.table}/players/{guest.id}/rejoin", headers=host.auth)
-    back = Phone(client, host.table, guest.id, r.json["player"]["token"])
+    back = take_seat(client, host, guest.id)
     snap = back.get().json
     assert snap["me"] == guest.id and "phone" not in snap["players"][1]
     assert doc_of(app, host.table)["state"]["paper"] == [guest.id]

@@ -45,6 +45,8 @@ class Pool:
         self.client = client
         self.seats: list[Seat] = []
         self.codes: list[str] = []
+        #: Rejoin codes the host was given, by table: a claim case may redeem one.
+        self.claims: dict[str, list[str]] = {}
         for game in games:
             n = max(game["min_players"], min(3, game["max_players"]))
             self._open(game["name"], n, start=True)
@@ -68,8 +70,10 @@ class Pool:
         self.seats += seats
 
     def track(self, case: Any, response: Any) -> None:
-        """Keeps the pool's tokens valid: a rejoin replaces a seat's token."""
+        """Keeps the pool's tokens valid: a redeemed rejoin code replaces a seat's token."""
         if response.status_code == 200 and case.operation.path.endswith("/rejoin"):
+            self.claims.setdefault(case.path_parameters["table_id"], []).append(response.json()["claim"])
+        elif response.status_code == 201 and case.operation.path.endswith("/claim"):
             player = response.json()["player"]
             for seat in self.seats:
                 if seat.table == case.path_parameters["table_id"] and seat.id == player["id"]:
@@ -139,6 +143,12 @@ def _substitute(case: Any, data: Any, pool: Pool) -> None:
     headers["Accept-Encoding"] = "identity"
     case.headers = headers
     body = case.body
+    if case.operation.path.endswith("/claim") and isinstance(body, dict) and seat is not None:
+        if _pick(data, {"real": 1, "generated": 1}, "claim") == "real":
+            code = _index(data, pool.claims.get(seat.table, []), "claim code")
+            if code is not None:
+                body["claim"] = code
+        return
     if seat is None or who != "own" or not case.operation.path.endswith("/actions") or not isinstance(body, dict):
         return
     how = _pick(data, {"legal": 5, "generated": 3, "stale": 1}, "action")

@@ -24,6 +24,18 @@ def test_security_headers_and_csp(client) -> None:
     assert client.get("/api/games").headers["Cache-Control"] == "no-store"
 
 
+def test_healthz_shows_the_process_figures_to_the_operator_only(redis_url: str) -> None:
+    """How many sockets a server holds tells an attacker whether a flood works."""
+    app = create_app({"REDIS_URL": redis_url, "EXTRA_ENGINES": [TOY], "STATS_TOKEN": "operator-secret"})
+    client = app.test_client()
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Bearer operator-secre"}):
+        assert client.get("/healthz", headers=headers).json == {"ok": True}
+    stats = client.get("/healthz", headers={"Authorization": "Bearer operator-secret"}).json
+    assert stats["ok"] is True and stats["sockets"] == 0 and "gc_max_pause_ms" in stats
+    unset = create_app({"REDIS_URL": redis_url, "EXTRA_ENGINES": [TOY]}).test_client()
+    assert unset.get("/healthz", headers={"Authorization": "Bearer "}).json == {"ok": True}
+
+
 DOCUMENT_ONLY = ("Content-Security-Policy", "X-Frame-Options", "Permissions-Policy", "Cross-Origin-Opener-Policy")
 
 

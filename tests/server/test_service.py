@@ -149,10 +149,15 @@ def test_rejoin_replaces_the_token(tables: Tables) -> None:
     expect("not_host", tables.rejoin, tid, guest, "p1")
     expect("bad_token", tables.rejoin, tid, None, "p2")
     expect("no_such_player", tables.rejoin, tid, host, "p7")
-    new = tables.rejoin(tid, host, "p2")
+    code = tables.rejoin(tid, host, "p2")
+    doc = tables.load(tid)
+    expect("bad_token", tables.authenticate, doc, code)  # a code is not a token
+    assert tables.authenticate(doc, guest) == seats.seat_of(doc, "p2"), "until it is redeemed"
+    pid, new = tables.claim(tid, {"claim": code})
     doc = tables.load(tid)
     expect("bad_token", tables.authenticate, doc, guest)
-    assert tables.authenticate(doc, new) == seats.seat_of(doc, "p2")
+    assert pid == "p2" and tables.authenticate(doc, new) == seats.seat_of(doc, "p2")
+    assert expect("claim_not_found", tables.claim, tid, {"claim": code}).status == 404
 
 
 # -- platform actions --------------------------------------------------------------
@@ -313,7 +318,7 @@ def test_socket_hub_uses_authenticate(tables: Tables) -> None:
     wrong_seat = live.Connection(FakeSocket(), tid, "p1", guest)
     assert hub.still_seated(doc, keep) and hub.still_seated(doc, spectator)
     assert not hub.still_seated(doc, wrong_seat)
-    tables.rejoin(tid, host, "p2")
+    tables.claim(tid, {"claim": tables.rejoin(tid, host, "p2")})
     assert not hub.still_seated(tables.load(tid), keep)
 
 

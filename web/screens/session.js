@@ -1,7 +1,7 @@
 // /t/<table id>: owns the seat token and the live connection of one table and
 // shows the join form, the lobby or the table, whichever the snapshot calls for.
 
-import { Live, fetchSnapshot, sendAction } from '../net.js';
+import { Live, api, fetchSnapshot, sendAction } from '../net.js';
 import { createStore } from '../store.js';
 import { clearToken, getToken, setToken } from '../tokens.js';
 import { clearError, gameTitle, h, showError, toast, vibrate } from '../ui.js';
@@ -36,14 +36,13 @@ import { tableScreen } from './table.js';
  */
 export function tableRoute(root, app, id) {
   const spectator = new URLSearchParams(location.search).get('view') === 'spectator';
-  // A rejoin link carries the seat token in the fragment, which never reaches
-  // a server or a log; keep it and take it out of the address bar at once.
+  // A rejoin link carries a one-time code in the fragment, which never
+  // reaches a server's log; take it out of the address bar at once and
+  // redeem it for this phone's own seat token (start()).
   const fragment = new URLSearchParams(location.hash.slice(1));
-  const rejoin = fragment.get('rejoin');
-  if (rejoin) {
-    setToken(id, rejoin);
-    history.replaceState(null, '', location.pathname + location.search);
-  }
+  /** @type {string|null} */
+  let claim = spectator ? null : fragment.get('claim');
+  if (fragment.has('claim')) history.replaceState(null, '', location.pathname + location.search);
 
   let alive = true;
   /** @type {Live|null} */
@@ -173,9 +172,44 @@ export function tableRoute(root, app, id) {
     if (view) view.update(state, prev);
   }
 
+  /**
+   * Redeems the rejoin link's code: this phone gets a seat token of its own
+   * (the host, who showed the code, never held one). A code used or expired
+   * is said on the join form; a network failure tries again.
+   * @returns {Promise<string|undefined|false>} a notice for the join form, or false: wait for a retry
+   */
+  async function redeem() {
+    const code = claim;
+    if (!code) return undefined;
+    root.append(h('p', { class: 'loading', t: 'common.loading' }));
+    try {
+      const res = /** @type {{player: {id: string, token: string}}} */ (
+        await api(`/api/tables/${encodeURIComponent(id)}/claim`, { method: 'POST', body: { claim: code } }));
+      setToken(id, res.player.token);
+      claim = null;
+      return undefined;
+    } catch (e) {
+      const err = /** @type {import('../net.js').ApiError} */ (e);
+      if (err.code === 'claim_not_found') { claim = null; return 'join.claim_used'; }
+      if (err.status && err.status < 500 && err.status !== 429) { claim = null; showError(err); return undefined; }
+      showError(err);
+      return false;
+    }
+  }
+
   /** @param {string} [notice] i18n key of a message for the join form */
   async function start(notice) {
     teardown();
+    if (claim) {
+      const said = await redeem();
+      if (!alive) return;
+      if (said === false) {
+        retryTimer = window.setTimeout(() => { if (alive) start(notice); }, 3000);
+        return;
+      }
+      notice = said || notice;
+      root.replaceChildren();
+    }
     const token = spectator ? null : getToken(id);
     session.token = token;
     root.append(h('p', { class: 'loading', t: 'common.loading' }));
