@@ -84,6 +84,10 @@ keepalive = 5
 # Off unless asked for (TABLEMATE_ACCESS_LOG=-): query strings carry tokens, which
 # server/security.py's filter redacts from every line.
 accesslog = os.environ.get("TABLEMATE_ACCESS_LOG") or None
+# HTTPS served by gunicorn itself, for play on a LAN (docs/deploy.md): a certificate
+# the phones trust. The key may also sit in the certificate's file.
+certfile = os.environ.get("TABLEMATE_TLS_CERT") or None
+keyfile = os.environ.get("TABLEMATE_TLS_KEY") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 
@@ -114,7 +118,8 @@ def post_worker_init(worker: Any) -> None:  # gunicorn's hook signature (gunicor
         from server.lan import announce
 
         _, _, port = bind.rpartition(":")
-        announce(int(port), embedded=not os.environ.get("REDIS_URL"))
+        announce(int(port), embedded=not os.environ.get("REDIS_URL"), tls=certfile is not None,
+                 public_url=os.environ.get("TABLEMATE_PUBLIC_URL") or None)
 
 
 def worker_exit(server: Any, worker: Any) -> None:  # gunicorn's hook signature (untyped)
