@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -84,7 +85,10 @@ class AppServer:
     def __init__(self, redis_url: str | None, env: dict[str, str] | None = None,
                  port: int | None = None) -> None:
         self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        # Served over TLS (TABLEMATE_TLS_CERT): the certificate is its own CA here.
+        cert = (env or {}).get("TABLEMATE_TLS_CERT")
+        self.url = f"{'https' if cert else 'http'}://127.0.0.1:{self.port}"
+        self.ssl = ssl.create_default_context(cafile=cert) if cert else None
         full_env = {
             **os.environ,
             "BIND": f"127.0.0.1:{self.port}",
@@ -105,7 +109,7 @@ class AppServer:
     def healthy(self) -> bool:
         if self.proc.poll() is not None:
             raise RuntimeError(f"app server exited: {Path(self.log.name).read_text()[-2000:]}")
-        with urllib.request.urlopen(self.url + "/healthz", timeout=2) as r:
+        with urllib.request.urlopen(self.url + "/healthz", timeout=2, context=self.ssl) as r:
             return r.status == 200
 
     def stop(self) -> None:

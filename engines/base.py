@@ -346,6 +346,13 @@ class Engine(ABC):
         """Returns the new state and the (public) events. Never mutates
         ``state``. Raises ``EngineError`` and changes nothing when refused."""
 
+    def seals(self, events: Sequence[Event]) -> bool:
+        """Whether the action that produced ``events`` revealed a secret, so
+        undo can no longer go back past it: by default, when one of them is in
+        ``sealing_events``. A game whose reveal depends on an event's fields
+        (a called number someone wrote) says so here."""
+        return any(e["type"] in self.sealing_events for e in events)
+
     def paper_seats(self, state: Any) -> tuple[str, ...]:
         """The seats ``set_paper`` marked, in the order they were marked."""
         paper: tuple[str, ...] = getattr(state, "paper", ())

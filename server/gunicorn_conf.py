@@ -10,12 +10,70 @@ unpatched ones (gevent's ``MonkeyPatchWarning``). Everything that needs the
 app runs in worker hooks.
 """
 
+import json
 import os
 import tempfile
+from ssl import SSLError
 from typing import Any
 
+from gunicorn import util
+from gunicorn.http import errors as http_errors
+from gunicorn.workers.ggevent import GeventWorker
+
 bind = os.environ.get("BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
-worker_class = "gevent"
+
+
+def refusal(exc: BaseException) -> tuple[int, str, str, str]:
+    """(status, reason, code, message) of the answer to a request gunicorn
+    could not hand to the app: the client's fault (a malformed or oversized
+    request) or, for anything else, the server's (500 ``internal``, as the
+    app answers its own crashes).
+
+    >>> refusal(http_errors.LimitRequestLine(9000, 4094))[:3]
+    (414, 'URI Too Long', 'request_line_too_long')
+    >>> refusal(http_errors.InvalidRequestLine("GARBAGE"))[:3]
+    (400, 'Bad Request', 'bad_request')
+    >>> refusal(RuntimeError("boom"))[:3]
+    (500, 'Internal Server Error', 'internal')
+    """
+    if isinstance(exc, http_errors.LimitRequestLine):
+        return (414, "URI Too Long", "request_line_too_long",
+                "The request line (method and address) is too long.")
+    if isinstance(exc, http_errors.LimitRequestHeaders):
+        return (431, "Request Header Fields Too Large", "headers_too_large",
+                "The request's headers are too many or too large.")
+    # A response header the app built is the app's fault, like a bad configuration.
+    servers = (http_errors.InvalidResponseHeader, http_errors.InvalidResponseHeaderName,
+               http_errors.ConfigurationProblem)
+    if isinstance(exc, (http_errors.ParseException, SSLError)) and not isinstance(exc, servers):
+        return 400, "Bad Request", "bad_request", "The request is not valid HTTP."
+    return 500, "Internal Server Error", "internal", "Something went wrong on the server."
+
+
+class JsonErrorWorker(GeventWorker):  # type: ignore[misc]  # gunicorn is untyped
+    """gunicorn's gevent worker, whose own answers (requests refused before the
+    app sees them) carry the API's JSON error envelope, not an HTML page.
+
+    Defined here, not in ``server``: gunicorn loads the worker class in the
+    master, which must not import the app (see above)."""
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        status, reason, code, message = refusal(exc)
+        ip = addr[0] if addr else ""
+        if status < 500:
+            self.log.warning("Invalid request from ip=%s: %s", ip, exc)
+        else:
+            self.log.exception("Error handling request (ip=%s)", ip)
+        body = json.dumps({"error": {"code": code, "message": message}}).encode()
+        head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+        try:
+            util.write_nonblock(client, head.encode("latin-1") + body)
+        except Exception:
+            self.log.debug("Failed to send error message.")
+
+
+worker_class = JsonErrorWorker
 # One worker per instance: the embedded store lives in that process, and with
 # Redis we scale by adding instances (fan-out goes through Redis anyway).
 workers = int(os.environ.get("WEB_CONCURRENCY", "1"))
@@ -26,6 +84,10 @@ keepalive = 5
 # Off unless asked for (TABLEMATE_ACCESS_LOG=-): query strings carry tokens, which
 # server/security.py's filter redacts from every line.
 accesslog = os.environ.get("TABLEMATE_ACCESS_LOG") or None
+# HTTPS served by gunicorn itself, for play on a LAN (docs/deploy.md): a certificate
+# the phones trust. The key may also sit in the certificate's file.
+certfile = os.environ.get("TABLEMATE_TLS_CERT") or None
+keyfile = os.environ.get("TABLEMATE_TLS_KEY") or None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 
@@ -56,7 +118,8 @@ def post_worker_init(worker: Any) -> None:  # gunicorn's hook signature (gunicor
         from server.lan import announce
 
         _, _, port = bind.rpartition(":")
-        announce(int(port), embedded=not os.environ.get("REDIS_URL"))
+        announce(int(port), embedded=not os.environ.get("REDIS_URL"), tls=certfile is not None,
+                 public_url=os.environ.get("TABLEMATE_PUBLIC_URL") or None)
 
 
 def worker_exit(server: Any, worker: Any) -> None:  # gunicorn's hook signature (untyped)

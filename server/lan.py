@@ -38,12 +38,26 @@ def lan_ip() -> str:
     return next((a for a in addrs if not a.startswith("127.")), "127.0.0.1")
 
 
-def announce(port: int, embedded: bool) -> None:
-    url = f"http://{lan_ip()}:{port}/"
+#: Printed under a plain-HTTP address: what a phone sends on the Wi-Fi is readable there.
+PLAIN_HTTP_WARNING = (
+    "  Warning: plain HTTP. Anyone on this Wi-Fi can read what the phones send,\n"
+    "  seat tokens and PINs included. For HTTPS set TABLEMATE_TLS_CERT and\n"
+    "  TABLEMATE_TLS_KEY (docs/deploy.md).\n"
+)
+
+
+def announce(port: int, embedded: bool, tls: bool = False, public_url: str | None = None) -> None:
+    """Prints the address phones open, as text and a QR code: ``public_url``
+    when set (a host name the certificate names), else this machine's LAN
+    address, over HTTPS when ``tls`` (gunicorn serves TLS itself)."""
+    scheme = "https" if tls else "http"
+    url = public_url.rstrip("/") + "/" if public_url else f"{scheme}://{lan_ip()}:{port}/"
     out = sys.stdout
     out.write("\n" + qr.terminal(url))
-    out.write(f"\n  Tablemate is running: {url}\n  (this computer: http://localhost:{port}/)\n")
+    out.write(f"\n  Tablemate is running: {url}\n  (this computer: {scheme}://localhost:{port}/)\n")
     if embedded:
         out.write("  Store: embedded (no REDIS_URL); tables vanish when this process stops.\n")
+    if not url.startswith("https://"):
+        out.write(PLAIN_HTTP_WARNING)
     out.write("  Scan the QR code with a phone on the same Wi-Fi.\n\n")
     out.flush()

@@ -415,12 +415,14 @@ class Pipeline:
                 entry["entered_for"] = proxy_for
             if out.kind == "game":
                 entry["rid"] = request_id
-                if any(e["type"] in engine.sealing_events for e in out.events):
-                    # A reveal: nothing before it (this action included) can be undone.
-                    out.doc["undoable"] = []
-                    out.doc["sealed_at"] = v
-                else:
-                    out.doc["undoable"].append(v)
+            if engine.seals(out.events):
+                # A reveal: nothing before it (this action included) can be undone,
+                # even when a table change made it (a seat going phoneless can
+                # start Count Up's count).
+                out.doc["undoable"] = []
+                out.doc["sealed_at"] = v
+            elif out.kind == "game":
+                out.doc["undoable"].append(v)
             result: ActionResult = {"version": v, "events": out.events}
             record: RequestRecord = {"by": me, "result": result, "v": v}
             retired: list[tuple[str, RequestRecord]] = []

@@ -7,6 +7,7 @@ run inside the die roll that triggers them, so legs never pause in full mode.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
@@ -203,13 +204,22 @@ def _face_down_bet(state: State, seat: Seat, pile: str, action: Action) -> tuple
 
 def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
     """The host turns the piles over and records, in pile order, the camel of
-    each face-down card; then the piles are paid as for any game (R37, R38)."""
+    each face-down card; then the piles are paid as for any game (R37, R38).
+
+    The entry is checked only against what the host may know (the piles'
+    sizes and owners, its own entry): checked against a seat's hand, a refusal
+    would tell the host which camels that seat's phone placed before it went
+    on paper, and a retry would tell the next. A face-down card naming a camel
+    the seat's phone had already placed is void instead: a seat holds one card
+    per camel (R13), so it neither pays nor costs and leaves its pile; the
+    reveal names it (``pile_revealed``'s ``void``)."""
     _only(action, *PILES)
     _host(action)
     if state.phase != PAPER_CARDS:
         raise refusal("wrong_phase", "No face-down finish cards wait to be recorded now.")
     named: dict[str, list[str]] = {}
     piles: dict[str, tuple[tuple[str, str], ...]] = {}
+    void: dict[str, list[Event]] = {}
     for pile, cards in (("winner", state.winner_pile), ("loser", state.loser_pile)):
         camels = action.get(pile)
         down = state.face_down(cards)
@@ -223,17 +233,19 @@ def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
                 if camel not in RACING:
                     raise bad(f"{pile}: {camel!r} is not a racing camel.")
                 named.setdefault(owner, []).append(camel)
+                if camel not in state.seat(owner).hand:
+                    void.setdefault(pile, []).append({"player": owner, "camel": camel})
+                    continue
             new.append((owner, camel))
         piles[pile] = tuple(new)
     for owner, camels in named.items():
-        # One card per camel each (R13): not twice, not one already placed by phone.
-        hand = state.seat(owner).hand
-        if len(set(camels)) != len(camels) or not set(camels) <= set(hand):
+        twice = sorted({c for c in camels if camels.count(c) > 1})
+        if twice:
             raise EngineError("card_not_in_hand", f"{owner} holds one finish card per camel: "
-                              f"{', '.join(camels)} cannot all be theirs.")
+                              f"{', '.join(twice)} cannot lie face down twice.")
     seats = tuple(evolve(s, hand=tuple(c for c in s.hand if c not in named.get(s.id, ()))) for s in state.seats)
     state = evolve(state, seats=seats, winner_pile=piles["winner"], loser_pile=piles["loser"])
-    return _score_piles(state)
+    return _score_piles(state, void)
 
 
 def sample_paper_cards(state: State, rng: Rng) -> Action:
@@ -491,7 +503,7 @@ def end_race(state: State) -> tuple[State, list[Event]]:
     return state, [ended, scored, *events]
 
 
-def _score_piles(state: State) -> tuple[State, list[Event]]:
+def _score_piles(state: State, void: Mapping[str, list[Event]] | None = None) -> tuple[State, list[Event]]:
     """R36-R39: the winner pile, then the loser pile, then the winners."""
     ranking = board.ranking(state.track, state.past, state.past_dir)
     before = {s.id: s.money for s in state.seats}
@@ -517,14 +529,15 @@ def _score_piles(state: State) -> tuple[State, list[Event]]:
     state = evolve(state, seats=seats, phase=OVER, current=None, result=result)
     events: list[Event] = []
     for pile, cards in (("winner", wcards), ("loser", lcards)):
-        events.append(
-            {
-                "type": "pile_revealed",
-                "pile": pile,
-                # Every field of the card: player, camel, correct, k, delta, paid.
-                "cards": [asdict(c) for c in cards],
-            }
-        )
+        event: Event = {
+            "type": "pile_revealed",
+            "pile": pile,
+            # Every field of the card: player, camel, correct, k, delta, paid.
+            "cards": [asdict(c) for c in cards],
+        }
+        if void and void.get(pile):
+            event["void"] = void[pile]
+        events.append(event)
     events.append({"type": "game_over", "winners": list(won), "money": final})
     return state, events
 

@@ -168,11 +168,18 @@ def _race_ended(e: Event, w: _Words) -> str:
 def _pile(e: Event, w: _Words) -> str:
     pile = PILE[w.lang][e["pile"]]
     if not e["cards"]:
-        return f"{pile}: 카드 없음" if w.ko() else f"The {pile} pile is empty"
-    cards = ", ".join(
-        f"{w.who(c['player'])} {w.camel(c['camel'])} {c['delta']:+d}" for c in e["cards"]
-    )
-    return f"{pile} 공개: {cards}" if w.ko() else f"The {pile} pile: {cards}"
+        line = f"{pile}: 카드 없음" if w.ko() else f"The {pile} pile is empty"
+    else:
+        cards = ", ".join(
+            f"{w.who(c['player'])} {w.camel(c['camel'])} {c['delta']:+d}" for c in e["cards"]
+        )
+        line = f"{pile} 공개: {cards}" if w.ko() else f"The {pile} pile: {cards}"
+    void = ", ".join(f"{w.who(c['player'])} {w.camel(c['camel'])}" for c in e.get("void", ()))
+    if not void:
+        return line
+    if w.ko():
+        return f"{line} (무효: {void}, 휴대폰으로 이미 놓은 낙타라 0)"
+    return f"{line} (void: {void}, a camel its phone had already placed, worth 0)"
 
 
 def _game_over(e: Event, w: _Words) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engines.base import Action, Event, Modules, Rng, SkeletonEngine
@@ -43,7 +44,9 @@ class CountUpEngine(SkeletonEngine):
     action_schemas = ACTION_SCHEMAS
     random_action_fields = RANDOM_ACTION_FIELDS
     random_option_fields = RANDOM_OPTION_FIELDS
-    sealing_events = frozenset({"round_ended", "round_scored", "game_over"})
+    #: ``count_ready``: the phone sheets are locked for the round (R7); nothing
+    #: may reopen entry once the count can show what is on them.
+    sealing_events = frozenset({"count_ready", "round_ended", "round_scored", "game_over"})
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State
@@ -135,6 +138,13 @@ class CountUpEngine(SkeletonEngine):
         if state.phase == BONUS and state.paper_sheet(i) and _has_bonus(seat):
             out.append({"type": "bonus"})
         return out
+
+    def seals(self, events: Sequence[Event]) -> bool:
+        """Besides ``sealing_events``: a call that showed a number on a sheet the
+        app holds (someone declared it) stays called. A quiet call, and a tap the
+        caller made for a paper sheet (``declared``: the table's own input, no
+        secret of the app), stay undoable (docs/rules/countup.md)."""
+        return super().seals(events) or any(e["type"] == "called" and e["declared"] for e in events)
 
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         return sample.sample(state, player, template, rng)

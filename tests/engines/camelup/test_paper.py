@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from engines.base import EngineError
 from engines.camelup import ENGINE
 from engines.camelup.state import FACE_DOWN, PAPER_CARDS
 from tests.engines import driver
@@ -132,3 +133,58 @@ def test_old_states_without_paper_still_load(mk) -> None:
     data = ENGINE.dump(mk(FOUR, NEAR_END))
     assert "paper" not in data, "stored as it was before seats on paper"
     assert ENGINE.load(data).paper == ()
+
+
+def _phone_then_paper(mk: Any, do: Any, phone_camel: str) -> Any:
+    """p2 bets ``phone_camel`` on the winner pile by phone, loses its phone,
+    then places a face-down card on the same pile; red's die ends the race."""
+    s = mk(FOUR, NEAR_END)
+    s, _ = do(s, "leg_bet", "p1", camel="yellow")
+    s, _ = do(s, "finish_bet", "p2", pile="winner", camel=phone_camel)
+    s = paper(s, "p2")
+    for player, camel in (("p3", "green"), ("p4", "purple"), ("p1", "blue")):
+        s, _ = do(s, "leg_bet", player, camel=camel)
+    s, _ = do(s, "finish_bet", "p2", pile="winner")
+    for player, camel in (("p3", "blue"), ("p4", "green")):
+        s, _ = do(s, "leg_bet", player, camel=camel)
+    s, _ = do(s, "pyramid", "p1", die="red", value=2)
+    assert s.phase == PAPER_CARDS
+    return s
+
+
+def test_what_the_host_records_never_tells_a_card_the_seat_placed_by_phone(mk, do) -> None:
+    """Issue 30: the same entry gets the same answer whichever camel the seat's
+    phone placed, so no refusal (and no retry) tells the host that camel."""
+    entries = [{"winner": [c], "loser": []} for c in ("red", "blue", "green")]
+    entries += [{"winner": ["red", "blue"], "loser": []}, {"winner": ["teal"], "loser": []}]
+    for entry in entries:
+        answers = set()
+        for phone_camel in ("red", "blue", "yellow"):
+            s = _phone_then_paper(mk, do, phone_camel)
+            try:
+                ENGINE.apply(s, {"type": "paper_cards", "player": "p1", "host": True, **entry})
+                answers.add("accepted")
+            except EngineError as exc:
+                answers.add((exc.code, exc.message))
+        assert len(answers) == 1, (entry, answers)
+
+
+def test_a_face_down_card_repeating_a_phone_card_is_void(mk, do) -> None:
+    s = _phone_then_paper(mk, do, "red")
+    # The host's own entry is still checked: one card per camel among those it names.
+    face_down_twice = replace(s, loser_pile=(("p2", FACE_DOWN),))
+    driver.refuse(ENGINE, face_down_twice, "card_not_in_hand", "paper_cards", "p1", True,
+                  winner=["blue"], loser=["blue"])
+    before = {x.id: x.money for x in s.seats}
+    s, events = do(s, "paper_cards", "p1", True, winner=["red"], loser=[])
+    winner = events[0]
+    assert winner["pile"] == "winner" and winner["void"] == [{"player": "p2", "camel": "red"}]
+    assert [(c["player"], c["camel"], c["paid"]) for c in winner["cards"]] == [("p2", "red", 8)], \
+        "the phone's red alone is paid: one card per camel"
+    assert "void" not in events[1]
+    assert {x.id: x.money for x in s.seats}["p2"] == before["p2"] + 8
+    assert s.winner_pile == (("p2", "red"),)
+    lines = {lang: ENGINE.describe(winner, lang, {"p2": "Bo"}) for lang in ("en", "ko")}
+    assert lines["en"].endswith("(void: Bo red, a camel its phone had already placed, worth 0)"), lines
+    assert "무효: Bo" in lines["ko"], lines
+    assert ENGINE.load(ENGINE.dump(s)) == s

@@ -305,6 +305,33 @@ def test_marker_cap_without_end_at_20(table):
     assert t.markers() == {"A": 20, "B": 10, "C": 9}
 
 
+def test_which_actions_seal_undo(table):
+    """The count starting, and a call that shows a number on a sheet the app
+    holds, are reveals; a quiet call, a lock during entry and the caller's taps
+    (paper mode, a paper seat at a phone table) are not."""
+    t = table(("A", "B", "C"))
+    t.cards([7, 8, 9])
+    assert not ENGINE.seals(t.act("numbers", "A", numbers=[1, 12, 24, 34, 41]))
+    assert not ENGINE.seals(t.act("numbers", "B", numbers=[3, 15, 32, 35, 43]))
+    assert ENGINE.seals(t.act("numbers", "C", numbers=[11, 21, 33, 36, 46]))  # count_ready
+    assert ENGINE.seals(t.call()), "1: A's number"
+    assert not ENGINE.seals(t.call()), "2: nobody's"
+    assert ENGINE.seals(t.call()), "3: B's number"
+    assert ENGINE.seals(t.call("end")), "the round ends"
+    paper = table(("A", "B", "C"), sheetMode="paper")
+    paper.cards([7, 8, 9])
+    assert not ENGINE.seals(paper.call())
+    assert not ENGINE.seals(paper.act("declare", players=["A", "B"]))
+    mixed = table(("A", "B", "C"))
+    mixed.act("set_paper", host=True, seat="C")
+    mixed.cards([7, 8, 9])
+    mixed.act("numbers", "A", numbers=[1, 12, 24, 34, 41])
+    assert ENGINE.seals(mixed.act("numbers", "B", numbers=[3, 15, 32, 35, 43]))
+    assert ENGINE.seals(mixed.call()), "1: A's number"
+    assert not ENGINE.seals(mixed.call())
+    assert not ENGINE.seals(mixed.act("paper_declare", "C", number=2))
+
+
 def test_unknown_action_and_spectator(table):
     t = table()
     refused(t, "bad_action", "dance")

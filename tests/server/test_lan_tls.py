@@ -1,0 +1,98 @@
+"""`make run` on a LAN (issue 30, item 8): plain HTTP is announced with a warning
+(anyone on the Wi-Fi reads tokens and PINs); with TABLEMATE_TLS_CERT / _KEY
+gunicorn serves HTTPS, and the address and QR code printed are https."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+import websocket
+
+from conftest import AppServer, skip_or_fail, wait_for
+from server import lan
+
+
+def announced(capsys: pytest.CaptureFixture[str], tls: bool = False, public_url: str | None = None) -> str:
+    lan.announce(8000, embedded=True, tls=tls, public_url=public_url)
+    return capsys.readouterr().out
+
+
+def test_plain_http_is_announced_with_a_warning(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(lan, "lan_ip", lambda: "192.168.1.20")
+    out = announced(capsys)
+    assert "Tablemate is running: http://192.168.1.20:8000/" in out
+    assert "Warning: plain HTTP" in out and "TABLEMATE_TLS_CERT" in out
+
+
+def test_tls_is_announced_as_https_without_the_warning(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(lan, "lan_ip", lambda: "192.168.1.20")
+    out = announced(capsys, tls=True)
+    assert "Tablemate is running: https://192.168.1.20:8000/" in out
+    assert "(this computer: https://localhost:8000/)" in out
+    assert "Warning" not in out
+    # A host name the certificate names (TABLEMATE_PUBLIC_URL) is what the phones open.
+    out = announced(capsys, tls=True, public_url="https://tablemate.example.net:8000")
+    assert "Tablemate is running: https://tablemate.example.net:8000/" in out
+    assert "Warning" not in out
+    # The QR code carries the same address: the code for it, row for row.
+    assert lan.qr.terminal("https://tablemate.example.net:8000/") in out
+
+
+def announcement(server: AppServer) -> str:
+    wait_for(lambda: "Scan the QR code" in server.logs(), timeout=10, what="the start-up announcement")
+    return server.logs()
+
+
+@pytest.fixture
+def certificate(tmp_path: Path) -> tuple[str, str]:
+    """A self-signed certificate for 127.0.0.1 and localhost, made by the openssl CLI."""
+    if shutil.which("openssl") is None:
+        skip_or_fail("the openssl command is needed to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True, capture_output=True, timeout=60)
+    return str(cert), str(key)
+
+
+def test_the_server_serves_https_and_wss_with_a_certificate(redis_url, certificate) -> None:
+    cert, key = certificate
+    server = AppServer(redis_url, {"TABLEMATE_TLS_CERT": cert, "TABLEMATE_TLS_KEY": key})
+    try:
+        assert server.url.startswith("https://")
+        req = urllib.request.Request(server.url + "/api/tables", method="POST",
+                                     data=json.dumps({"game": "toy", "name": "Host"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10, context=server.ssl) as r:
+            created = json.loads(r.read())
+        assert r.status == 201
+        table, token = created["table"], created["player"]["token"]
+        ws = websocket.create_connection(
+            f"wss://127.0.0.1:{server.port}/api/tables/{table}/ws?token={token}",
+            timeout=10, sslopt={"ca_certs": cert})
+        try:
+            assert json.loads(ws.recv())["type"] == "state"
+        finally:
+            ws.close()
+        logs = announcement(server)
+        assert "Tablemate is running: https://" in logs and f":{server.port}/" in logs
+        assert "Warning: plain HTTP" not in logs
+    finally:
+        server.close()
+
+
+def test_the_server_without_a_certificate_warns(redis_url) -> None:
+    server = AppServer(redis_url)
+    try:
+        logs = announcement(server)
+        assert "Tablemate is running: http://" in logs
+        assert "Warning: plain HTTP" in logs
+    finally:
+        server.close()
