@@ -15,6 +15,7 @@ import websocket
 
 from conftest import AppServer, skip_or_fail, wait_for
 from server import lan
+from tests.server.livehelpers import socket_protocols
 
 
 def announced(capsys: pytest.CaptureFixture[str], tls: bool = False, public_url: str | None = None) -> str:
@@ -75,8 +76,8 @@ def test_the_server_serves_https_and_wss_with_a_certificate(redis_url, certifica
         assert r.status == 201
         table, token = created["table"], created["player"]["token"]
         ws = websocket.create_connection(
-            f"wss://127.0.0.1:{server.port}/api/tables/{table}/ws?token={token}",
-            timeout=10, sslopt={"ca_certs": cert})
+            f"wss://127.0.0.1:{server.port}/api/tables/{table}/ws",
+            timeout=10, sslopt={"ca_certs": cert}, subprotocols=socket_protocols(token))
         try:
             assert json.loads(ws.recv())["type"] == "state"
         finally:
