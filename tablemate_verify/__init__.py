@@ -29,7 +29,7 @@ from tablemate_verify.record import (
     open_scope,
     publish,
     rng_for,
-    seal,
+    seal_value,
 )
 from tablemate_verify.seal import check_seal, seal_hash
 from tablemate_verify.words import phrase
@@ -38,5 +38,5 @@ __all__ = [
     "FORMAT", "FairError", "Line", "OutcomeRecord", "OutcomeRng", "ProofError", "Report",
     "ScopeRecord", "SealRecord", "SeedEntry", "Stream", "add_seed", "check", "check_seal",
     "commitment", "keep", "new_secret", "open_scope", "phrase", "publish", "replay", "rng_for",
-    "seal", "seal_hash",
+    "seal_hash", "seal_value",
 ]

@@ -26,10 +26,13 @@ class ProofError(ValueError):
 
 @dataclass(frozen=True)
 class Line:
-    """One finding. ``where`` names it for a program: ``{"scope": label}``
-    plus ``"index"`` (and ``"draw"``, from 0) for an outcome, or ``{"seal": label}``."""
+    """One finding. ``code`` says which (``outcome_ok``, ``draw_mismatch``...:
+    docs/fairness.md lists them; web/fairness.js gives the same); ``where``
+    names what: ``{"scope": label}`` plus ``"index"`` (and ``"draw"``, from 0)
+    for an outcome, or ``{"seal": label}``. ``text`` is for people (English)."""
 
     status: Status
+    code: str
     where: dict[str, Any]
     text: str
 
@@ -49,8 +52,8 @@ class Report:
     def count(self, status: Status) -> int:
         return sum(1 for line in self.lines if line.status == status)
 
-    def add(self, status: Status, where: dict[str, Any], text: str) -> None:
-        self.lines.append(Line(status, where, text))
+    def add(self, status: Status, code: str, where: dict[str, Any], text: str) -> None:
+        self.lines.append(Line(status, code, where, text))
 
 
 def check(proof: Any) -> Report:
@@ -81,19 +84,19 @@ def _check_scope(scope: dict[str, Any], report: Report) -> None:
     in_force = [_in_force(o, len(seeds), label) for o in outcomes]
     secret = scope.get("secret")
     if secret is None:
-        report.add("open", at, f"scope {label}: open, its secret is not revealed yet "
+        report.add("open", "scope_open", at, f"scope {label}: open, its secret is not revealed yet "
                                f"({len(outcomes)} outcomes, {len(seeds)} seeds so far)")
         return
     secret = _hex(scope, "secret", f"scope {label}")
     if commitment(secret) != committed:
-        report.add("mismatch", at, f"scope {label}: the revealed secret hashes to "
+        report.add("mismatch", "secret_mismatch", at, f"scope {label}: the revealed secret hashes to "
                                    f"{commitment(secret)}, not to its commitment {committed}")
         return
-    report.add("ok", at, f"scope {label}: the secret matches its commitment")
+    report.add("ok", "secret_ok", at, f"scope {label}: the secret matches its commitment")
     by_index = sorted(zip(outcomes, in_force, strict=True), key=lambda p: p[0]["index"])
     for (prev, k_prev), (o, k) in zip(by_index, by_index[1:], strict=False):
         if k < k_prev or (o["index"] == prev["index"] and k != k_prev):
-            report.add("mismatch", {**at, "index": o["index"]},
+            report.add("mismatch", "seeds_went_back", {**at, "index": o["index"]},
                        f"scope {label}, outcome {o['index']}: {k} seeds in force, "
                        f"fewer than the {k_prev} of outcome {prev['index']} before it")
     _check_late_seeds(label, entries, outcomes, in_force, report)
@@ -113,7 +116,7 @@ def _check_late_seeds(label: str, entries: list[dict[str, Any]], outcomes: list[
         for p, e in enumerate(entries):
             accepted = e.get("v")
             if _whole(accepted) and drawn > accepted and k <= p:
-                report.add("mismatch", {"scope": label, "index": o["index"]},
+                report.add("mismatch", "late_seed", {"scope": label, "index": o["index"]},
                            f"scope {label}, outcome {o['index']} (version {drawn}): the seed of "
                            f"{e.get('seat')} accepted at version {accepted} is not in force")
                 break
@@ -140,17 +143,17 @@ def _check_outcome(secret: str, label: str, seeds: list[str], o: dict[str, Any],
         except ValueError as e:
             raise ProofError(f"{name}, draw {d}: {e}") from e
         if not canon.same(expected, draw["result"]):
-            report.add("mismatch", where, f"{name}, draw {d} ({draw['op']}): the proof says "
+            report.add("mismatch", "draw_mismatch", where, f"{name}, draw {d} ({draw['op']}): the proof says "
                                           f"{canon.dumps(draw['result'])}, the secret and seeds give "
                                           f"{canon.dumps(expected)}")
             return
         for name_, value in _linked(draw, expected, name, d):
             if name_ not in fields or not canon.same(fields[name_], value):
                 got = canon.dumps(fields[name_]) if name_ in fields else "nothing"
-                report.add("mismatch", where, f"{name}: the game recorded {name_} = {got}, "
+                report.add("mismatch", "field_mismatch", where, f"{name}: the game recorded {name_} = {got}, "
                                               f"but draw {d} gave {canon.dumps(value)}")
                 return
-    report.add("ok", {"scope": label, "index": index},
+    report.add("ok", "outcome_ok", {"scope": label, "index": index},
                f"{name}: {len(draws)} draws match ({len(seeds)} player seeds)")
 
 
@@ -173,7 +176,7 @@ def _check_seal(seal: dict[str, Any], report: Report) -> None:
     at = {"seal": label}
     hash_ = _hex(seal, "hash", f"seal {label}")
     if seal.get("salt") is None:
-        report.add("open", at, f"seal {label}: still sealed")
+        report.add("open", "seal_open", at, f"seal {label}: still sealed")
         return
     salt = _hex(seal, "salt", f"seal {label}")
     if "value" not in seal:
@@ -183,9 +186,9 @@ def _check_seal(seal: dict[str, Any], report: Report) -> None:
     except ValueError as e:
         raise ProofError(f"seal {label}: {e}") from e
     if ok:
-        report.add("ok", at, f"seal {label}: the revealed value matches its hash")
+        report.add("ok", "seal_ok", at, f"seal {label}: the revealed value matches its hash")
     else:
-        report.add("mismatch", at, f"seal {label}: the revealed value "
+        report.add("mismatch", "seal_mismatch", at, f"seal {label}: the revealed value "
                                    f"{canon.dumps(seal['value'])} is not what was sealed")
 
 

@@ -123,7 +123,7 @@ def keep(scope: ScopeRecord, rng: OutcomeRng, fields: dict[str, Any] | None = No
     return record
 
 
-def seal(label: str, value: Any) -> SealRecord:
+def seal_value(label: str, value: Any) -> SealRecord:
     """``value`` sealed with a fresh salt; publish its ``hash`` at once."""
     salt = new_secret()
     return {"label": check_label(label), "hash": seal_hash(label, salt, value), "salt": salt,
