@@ -93,9 +93,11 @@ class Stream:
         self.used = 0
 
     def _generate(self) -> Iterator[int]:
+        # message() of every block, written once: only the block number changes.
+        head = message(self.label, self.seeds, self.index, 0)[:-2]
         block = 0
         while True:
-            mac = hmac.digest(self._key, message(self.label, self.seeds, self.index, block), "sha256")
+            mac = hmac.digest(self._key, b"%s%d]" % (head, block), "sha256")
             for i in range(0, 32, 4):
                 yield int.from_bytes(mac[i:i + 4], "big")
             block += 1

@@ -117,7 +117,7 @@ def keep(scope: ScopeRecord, rng: OutcomeRng, fields: dict[str, Any] | None = No
     if v is not None:
         record["v"] = v
     for old in scope["outcomes"]:
-        if old["index"] == record["index"] and canon.same(old["draws"], record["draws"]):
+        if old["index"] == record["index"] and old["draws"] == record["draws"]:
             return old
     scope["outcomes"].append(record)
     return record
