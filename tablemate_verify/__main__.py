@@ -59,7 +59,8 @@ def render(proof: dict[str, Any], report: Report, out: TextIO) -> None:
     opened = report.count("open")
     still = f"; {opened} not revealed yet" if opened else ""
     if first is None:
-        print(f"OK: {report.count('ok')} checks pass{still}.", file=out)
+        passed = report.count("ok")
+        print(f"OK: {passed} {'check passes' if passed == 1 else 'checks pass'}{still}.", file=out)
     else:
         print(f"MISMATCH: {first.text}", file=out)
 

@@ -111,7 +111,7 @@ def keep(scope: ScopeRecord, rng: OutcomeRng, fields: dict[str, Any] | None = No
     """Records what ``rng`` drew (once per index and draws: the same outcome
     redone is not listed twice). Returns the record."""
     record: OutcomeRecord = {"index": rng.stream.index, "seeds": len(rng.stream.seeds),
-                             "draws": rng.draws}
+                             "draws": list(rng.draws)}
     if fields is not None:
         record["fields"] = canon.plain(fields)
     if v is not None:

@@ -143,7 +143,7 @@ def test_plain_pip_install_boots_the_production_server(workdir: Path) -> None:
                                              "commitment": hashlib.sha256(bytes.fromhex(secret)).hexdigest()}]}))
     verify = subprocess.run([str(venv / "bin/python"), "-m", "tablemate_verify", str(proof)],
                             env=env, cwd=workdir, capture_output=True, text=True)
-    assert verify.returncode == 0 and "OK: 1 checks pass." in verify.stdout, verify.stdout + verify.stderr
+    assert verify.returncode == 0 and "OK: 1 check passes." in verify.stdout, verify.stdout + verify.stderr
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = workdir / "server.log"

@@ -7,7 +7,7 @@
 
 const WORDS = 4;
 const BITS = 11;
-const HASH = /^[0-9a-f]{11,}/;
+const HASH = /^[0-9a-f]{11,}$/;
 
 /** @type {Map<string, Promise<string[]>>} */
 const lists = new Map();

@@ -24,7 +24,7 @@ _JS = r"""
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as fair from './web/fairness.js';
-import { loadWords, phrase, phraseFrom } from './web/words.js';
+import { loadWords, phrase, phraseFrom, wordIndices } from './web/words.js';
 
 const { vectors, proofs } = JSON.parse(readFileSync(0, 'utf8'));
 const out = { streams: [], outcomes: [], rejections: [], commitments: [], seals: [], canonical: [],
@@ -59,6 +59,9 @@ for (const v of vectors.phrases) out.phrases.push({ en: phraseFrom(v.hash, en), 
 let failed = 'none';
 try { await loadWords('ko2', async () => ({ ok: false, json: async () => null })); } catch (e) { failed = e.message; }
 out.failedLoad = failed;
+out.badHashes = ['', 'abc', 'ABCDEF01234', 'abcdef01234xyz', 'abcdef01234'].map((h) => {
+  try { wordIndices(h); return 'accepted'; } catch { return 'refused'; }
+});
 for (const [name, p] of Object.entries(proofs)) {
   try {
     const r = await fair.checkProof(p);
@@ -124,6 +127,8 @@ def test_the_same_phrases_from_lists_loaded_once(js: dict[str, Any]) -> None:
     assert js["phrases"] == [{"en": v["en"], "ko": v["ko"]} for v in VECTORS["phrases"]]
     assert js["asked"] == ["/web/words/en.json", "/web/words/ko.json"]
     assert js["failedLoad"] == "the ko2 word list did not load"
+    # As Python's word_indices: lowercase hex only, at least 11 digits.
+    assert js["badHashes"] == ["refused"] * 4 + ["accepted"]
 
 
 @pytest.mark.parametrize("name", list(proofs()))

@@ -48,7 +48,7 @@ def test_a_phrase_is_the_first_44_bits() -> None:
     assert phrase("80080080080" + "0" * 53, "ko") == phrase("80080080080" + "f" * 53, "ko")
 
 
-@pytest.mark.parametrize("bad", ["", "abc", "ABCDEF01234", "zz" * 32])
+@pytest.mark.parametrize("bad", ["", "abc", "ABCDEF01234", "zz" * 32, "abcdef01234xyz"])
 def test_a_phrase_needs_a_hex_hash(bad: str) -> None:
     with pytest.raises(ValueError):
         phrase(bad, "en")
