@@ -28,6 +28,28 @@ export class ProofError extends Error {
   }
 }
 
+/**
+ * Web Crypto's hashes exist only on a secure page (https, or localhost): on a
+ * plain-http LAN address a phone can still make its seed but cannot check.
+ */
+export function canCheck() {
+  return typeof crypto !== 'undefined' && typeof crypto.subtle === 'object' && crypto.subtle !== null;
+}
+
+/** Thrown by every check where `canCheck()` is false. */
+export class CheckUnavailable extends Error {
+  constructor() {
+    super('this page is not secure (https): the browser offers no SHA-256 here');
+    this.code = 'no_web_crypto';
+  }
+}
+
+/** @returns {SubtleCrypto} */
+function subtle() {
+  if (!canCheck()) throw new CheckUnavailable();
+  return crypto.subtle;
+}
+
 /** @param {Uint8Array} bytes */
 function toHex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -92,7 +114,7 @@ function same(a, b) {
 
 /** @param {BufferSource} bytes */
 async function sha256Hex(bytes) {
-  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+  return toHex(new Uint8Array(await subtle().digest('SHA-256', bytes)));
 }
 
 /**
@@ -140,7 +162,7 @@ export class Stream {
 
   /** @param {string} secret @param {string} label @param {string[]} seeds @param {number} index */
   static async open(secret, label, seeds, index) {
-    const key = await crypto.subtle.importKey('raw', fromHex(hex32(secret, 'secret')),
+    const key = await subtle().importKey('raw', fromHex(hex32(secret, 'secret')),
       { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     if (!Number.isSafeInteger(index) || index < 0) throw new ProofError(`${index} is not an outcome index`);
     return new Stream(key, checkLabel(label), seeds.map((s) => hex32(s, 'seed')), index);
@@ -149,7 +171,7 @@ export class Stream {
   async word() {
     if (this.buffer.length === 0) {
       const msg = utf8.encode(canonical([OUTCOME_TAG, this.label, this.seeds, this.index, this.block]));
-      const mac = new DataView(await crypto.subtle.sign('HMAC', this.key, msg));
+      const mac = new DataView(await subtle().sign('HMAC', this.key, msg));
       for (let i = 0; i < 32; i += 4) this.buffer.push(mac.getUint32(i, false));
       this.block += 1;
     }
@@ -249,11 +271,13 @@ function unique(labels, what) {
 /**
  * Checks a table's proof (GET /api/tables/<id>/proof): the same lines, in
  * the same order, with the same codes as Python's tablemate_verify.check.
- * Throws ProofError when it is not a proof at all.
+ * Throws ProofError when it is not a proof at all, CheckUnavailable on a page
+ * that is not secure.
  * @param {unknown} proof
  * @returns {Promise<Report>}
  */
 export async function checkProof(proof) {
+  subtle();
   const p = obj(proof, 'the proof');
   if (p.format !== FORMAT) throw new ProofError(`not a ${FORMAT} document`);
   const scopes = list(p, 'scopes', 'the proof').map((s) => obj(s, 'a scope'));

@@ -72,6 +72,7 @@ for (const [name, p] of Object.entries(proofs)) {
 }
 const seeds = [fair.newSeed(), fair.newSeed()];
 out.seeds = seeds;
+out.can = fair.canCheck();
 const leg = proofs.faithful.scopes[0];
 out.counted = [fair.seedCounted(leg, leg.seeds[1].seed), fair.seedCounted(leg, 'ff'.repeat(32))];
 out.badCanonical = [1.5, 2 ** 53, '\ud800'].map((v) => { try { fair.canonical(v); return 'accepted'; } catch (e) { return e.code; } });
@@ -149,4 +150,29 @@ def test_a_phone_makes_its_own_seed_and_sees_it_counted(js: dict[str, Any]) -> N
     a, b = js["seeds"]
     assert len(a) == len(b) == 64 and a != b and int(a, 16) >= 0
     assert js["counted"] == [5, -1]
+    assert js["can"] is True
 
+
+
+_INSECURE = r"""
+// A plain-http LAN page: crypto.getRandomValues, but no crypto.subtle.
+const real = globalThis.crypto;
+Object.defineProperty(globalThis, 'crypto', { value: { getRandomValues: (a) => real.getRandomValues(a) }, configurable: true });
+const fair = await import('./web/fairness.js');
+const out = { can: fair.canCheck(), seed: fair.newSeed().length };
+for (const [name, run] of [['check', () => fair.checkProof({})], ['commitment', () => fair.commitmentOf('00'.repeat(32))],
+                           ['seal', () => fair.sealHash('t/x', '00'.repeat(32), 1)]]) {
+  try { await run(); out[name] = 'ran'; } catch (e) { out[name] = e.code; }
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_a_page_without_web_crypto_says_so_and_still_makes_seeds() -> None:
+    if not NODE:
+        skip_or_fail("node not found (the web/ checks need it)")
+    run = subprocess.run([NODE, "--input-type=module", "-e", _INSECURE], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, env={"PATH": ""})
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {"can": False, "seed": 64, "check": "no_web_crypto",
+                                      "commitment": "no_web_crypto", "seal": "no_web_crypto"}
