@@ -6,6 +6,7 @@ proof says was drawn, from the public inputs the proof lists.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
@@ -84,13 +85,13 @@ def _check_scope(scope: dict[str, Any], report: Report) -> None:
     in_force = [_in_force(o, len(seeds), label) for o in outcomes]
     secret = scope.get("secret")
     if secret is None:
-        report.add("open", "scope_open", at, f"scope {label}: open, its secret is not revealed yet "
-                               f"({len(outcomes)} outcomes, {len(seeds)} seeds so far)")
+        report.add("open", "scope_open", at, f"scope {label}: open, its secret is not revealed "
+                   f"yet ({len(outcomes)} outcomes, {len(seeds)} seeds so far)")
         return
     secret = _hex(scope, "secret", f"scope {label}")
     if commitment(secret) != committed:
-        report.add("mismatch", "secret_mismatch", at, f"scope {label}: the revealed secret hashes to "
-                                   f"{commitment(secret)}, not to its commitment {committed}")
+        report.add("mismatch", "secret_mismatch", at, f"scope {label}: the revealed secret hashes "
+                   f"to {commitment(secret)}, not to its commitment {committed}")
         return
     report.add("ok", "secret_ok", at, f"scope {label}: the secret matches its commitment")
     by_index = sorted(zip(outcomes, in_force, strict=True), key=lambda p: p[0]["index"])
@@ -122,6 +123,14 @@ def _check_late_seeds(label: str, entries: list[dict[str, Any]], outcomes: list[
                 break
 
 
+def _show(value: Any) -> str:
+    """A value in a report line: its canonical JSON, or any JSON for one with no canonical form."""
+    try:
+        return canon.dumps(value)
+    except canon.CanonError:
+        return json.dumps(value, ensure_ascii=False)
+
+
 def _whole(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -143,15 +152,15 @@ def _check_outcome(secret: str, label: str, seeds: list[str], o: dict[str, Any],
         except ValueError as e:
             raise ProofError(f"{name}, draw {d}: {e}") from e
         if not canon.same(expected, draw["result"]):
-            report.add("mismatch", "draw_mismatch", where, f"{name}, draw {d} ({draw['op']}): the proof says "
-                                          f"{canon.dumps(draw['result'])}, the secret and seeds give "
-                                          f"{canon.dumps(expected)}")
+            report.add("mismatch", "draw_mismatch", where,
+                       f"{name}, draw {d} ({draw['op']}): the proof says {_show(draw['result'])}, "
+                       f"the secret and seeds give {_show(expected)}")
             return
         for name_, value in _linked(draw, expected, name, d):
             if name_ not in fields or not canon.same(fields[name_], value):
-                got = canon.dumps(fields[name_]) if name_ in fields else "nothing"
-                report.add("mismatch", "field_mismatch", where, f"{name}: the game recorded {name_} = {got}, "
-                                              f"but draw {d} gave {canon.dumps(value)}")
+                got = _show(fields[name_]) if name_ in fields else "nothing"
+                report.add("mismatch", "field_mismatch", where, f"{name}: the game recorded "
+                           f"{name_} = {got}, but draw {d} gave {_show(value)}")
                 return
     report.add("ok", "outcome_ok", {"scope": label, "index": index},
                f"{name}: {len(draws)} draws match ({len(seeds)} player seeds)")
@@ -189,7 +198,7 @@ def _check_seal(seal: dict[str, Any], report: Report) -> None:
         report.add("ok", "seal_ok", at, f"seal {label}: the revealed value matches its hash")
     else:
         report.add("mismatch", "seal_mismatch", at, f"seal {label}: the revealed value "
-                                   f"{canon.dumps(seal['value'])} is not what was sealed")
+                   f"{_show(seal['value'])} is not what was sealed")
 
 
 def _in_force(o: dict[str, Any], total: int, label: str) -> int:

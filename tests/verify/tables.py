@@ -120,6 +120,9 @@ def _items(p: dict[str, Any]) -> None:
 #: name → (alteration, the first mismatch's code and where).
 TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], None], str, dict[str, Any]]] = {
     "draw": (lambda p: _set(p, 0, 3, 1), "draw_mismatch", {"scope": LEG1, "index": 3, "draw": 1}),
+    # A value with no canonical form (a float) is a mismatch too, not a crash.
+    "float": (lambda p: _draw(p, 0, 0, 0).update(result=1.5), "draw_mismatch",
+              {"scope": LEG1, "index": 0, "draw": 0}),
     "items": (_items, "draw_mismatch", {"scope": LEG1, "index": 1, "draw": 0}),
     "field": (_field, "field_mismatch", {"scope": LEG1, "index": 2, "draw": 1}),
     "seeds_back": (_seeds_back, "seeds_went_back", {"scope": LEG1, "index": 4}),
