@@ -109,18 +109,31 @@ def rng_for(scope: ScopeRecord, index: int) -> OutcomeRng:
 def keep(scope: ScopeRecord, rng: OutcomeRng, fields: dict[str, Any] | None = None,
          v: int | None = None) -> OutcomeRecord:
     """Records what ``rng`` drew (once per index and draws: the same outcome
-    redone is not listed twice). Returns the record."""
-    record: OutcomeRecord = {"index": rng.stream.index, "seeds": len(rng.stream.seeds),
-                             "draws": list(rng.draws)}
+    redone is not listed twice). Returns the record.
+
+    ``fields``: the action's random fields as the game logs them. Each is
+    linked to the first draw not yet linked whose result is its value, in
+    the order given (a draw the caller linked already keeps its ``field``),
+    so the check also proves the game logged what was drawn."""
+    draws = [dict(d) for d in rng.draws]
+    record: OutcomeRecord = {"index": rng.stream.index, "seeds": len(rng.stream.seeds), "draws": draws}
     if fields is not None:
         record["fields"] = canon.plain(fields)
+        for name, value in record["fields"].items():
+            d = next((d for d in draws if "field" not in d and canon.same(d["result"], value)), None)
+            if d is not None:
+                d["field"] = name
     if v is not None:
         record["v"] = v
     for old in scope["outcomes"]:
-        if old["index"] == record["index"] and old["draws"] == record["draws"]:
+        if old["index"] == record["index"] and _bare(old["draws"]) == _bare(draws):
             return old
     scope["outcomes"].append(record)
     return record
+
+
+def _bare(draws: list[Draw]) -> list[Draw]:
+    return [{k: v for k, v in d.items() if k != "field"} for d in draws]
 
 
 def seal_value(label: str, value: Any) -> SealRecord:

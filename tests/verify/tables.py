@@ -45,7 +45,6 @@ def roll_leg(leg: ScopeRecord, rolls: int, v: int) -> None:
         rng = rng_for(leg, index)
         die = rng.choice(left)
         value = rng.choice(FACES)
-        rng.draws[0]["field"], rng.draws[1]["field"] = "die", "value"
         keep(leg, rng, {"die": die, "value": value}, v=v + index)
         left.remove(die)
 

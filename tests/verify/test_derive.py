@@ -155,3 +155,18 @@ def test_seeds_are_refused_when_malformed_repeated_or_late() -> None:
 def test_scopes_have_fresh_secrets() -> None:
     a, b = open_scope("t/x/leg/1"), open_scope("t/x/leg/1")
     assert a["secret"] != b["secret"] and a["commitment"] != b["commitment"]
+
+
+def test_keep_links_each_field_to_the_draw_that_gave_it() -> None:
+    scope = open_scope("t/x/leg/1")
+    rng = rng_for(scope, 0)
+    die = rng.choice(["blue", "white"])
+    value = rng.choice([1, 1, 2, 2, 3, 3])
+    grey = rng.choice([("white", 1), ("black", 3)])
+    rng.draws[2]["field"] = ["color", "n"]  # a caller's own link is kept
+    record = keep(scope, rng, {"die": die, "value": value, "color": grey[0], "n": grey[1], "other": "x"})
+    assert [d.get("field") for d in record["draws"]] == ["die", "value", ["color", "n"]]
+    # The same outcome redone is kept once, whatever links the second call makes.
+    again = rng_for(scope, 0)
+    again.choice(["blue", "white"]), again.choice([1, 1, 2, 2, 3, 3]), again.choice([("white", 1), ("black", 3)])
+    assert keep(scope, again) is record and len(scope["outcomes"]) == 1
