@@ -19,6 +19,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engines ./engines
 COPY server ./server
+COPY tablemate_verify ./tablemate_verify
 RUN pip install --no-cache-dir .
 
 COPY web ./web

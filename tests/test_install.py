@@ -18,6 +18,7 @@ run); the project's ``.venv`` never is.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -36,7 +37,7 @@ from conftest import ROOT, free_port, wait_for
 pytestmark = pytest.mark.slow
 
 # What the Dockerfile copies into the image.
-IMAGE_FILES = ("pyproject.toml", "README.md", "engines", "server", "web")
+IMAGE_FILES = ("pyproject.toml", "README.md", "engines", "server", "tablemate_verify", "web")
 # Never carried into a "fresh" copy: environments and caches of this checkout.
 NOT_FRESH = shutil.ignore_patterns(
     ".venv", "node_modules", "__pycache__", "*.pyc", ".pytest_cache", ".ruff_cache",
@@ -134,6 +135,15 @@ def test_plain_pip_install_boots_the_production_server(workdir: Path) -> None:
                           env=env, cwd=workdir, capture_output=True, text=True, check=True)
     conf = Path(site.stdout.strip()) / "gunicorn_conf.py"
     assert str(venv) in str(conf), f"server imported from {conf}, not the venv"
+    # The proof checker is in the wheel, with its word lists (package data).
+    proof = workdir / "proof.json"
+    secret = "07" * 32
+    proof.write_text(json.dumps({"format": "tablemate-proof/1", "table": "t", "game": "camelup", "sealed": [],
+                                 "scopes": [{"label": "t/x/leg/1", "secret": secret, "seeds": [], "outcomes": [],
+                                             "commitment": hashlib.sha256(bytes.fromhex(secret)).hexdigest()}]}))
+    verify = subprocess.run([str(venv / "bin/python"), "-m", "tablemate_verify", str(proof)],
+                            env=env, cwd=workdir, capture_output=True, text=True)
+    assert verify.returncode == 0 and "OK: 1 check passes." in verify.stdout, verify.stdout + verify.stderr
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = workdir / "server.log"

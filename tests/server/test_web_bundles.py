@@ -86,6 +86,22 @@ def test_the_home_page_names_no_table_screen(client, assets: Assets) -> None:
     assert not {bundles.entries[g] for g in bundles.entries if g.startswith("/games/")} & set(scripts)
 
 
+def test_the_proof_checks_are_bundles_no_page_loads_first(client, assets: Assets) -> None:
+    """web/fairness.js and web/words.js (issue 31) are fetched when a phone
+    checks a proof: entries of their own, on no page's first load, and with
+    the word lists precached by the worker so a phone offline has them."""
+    bundles = assets.bundles
+    assert bundles is not None
+    checks = {bundles.entries["/fairness.js"], bundles.entries["/words.js"]}
+    for html in (page(client, "/"), *(table_page(client, g) for g in ("camelup", "kingup", "countup"))):
+        assert not checks & set(scripts_of(html))
+        assert not re.search(r"<link[^>]+/words/", html), "no word list is preloaded"
+    body = client.get("/sw.js", headers={"Accept-Encoding": "identity"}).data.decode()
+    files = json.loads(re.search(r"const BUILD = (\{.*\});", body).group(1))["files"]
+    assert checks <= set(files.values())
+    assert {"/words/en.json", "/words/ko.json"} <= set(files)
+
+
 def test_import_map_names_what_is_loaded_by_url_and_is_allowed_by_the_csp(client, assets: Assets) -> None:
     resp = client.get("/", headers={"Accept-Encoding": "identity"})
     html = resp.data.decode()
