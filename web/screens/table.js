@@ -289,8 +289,14 @@ export function tableScreen(root, session) {
       // goes as it; a screen may also name such a seat for one action (`as`),
       // e.g. the caller's one tap for a paper seat's raised hand.
       const may = (/** @type {string|null|undefined} */ pid) => (pid && snap && snap.proxies && snap.proxies[pid] ? pid : undefined);
-      const as = may(opts.as) || may(entering);
-      return session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
+      const once = may(opts.as);
+      const as = once || may(entering);
+      const sent = session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
+      // An entry made for the seat chosen in the switcher brings the phone back
+      // to its own seat: on its own turn, a phone still "entering for" another
+      // seat showed every button greyed.
+      if (!once && as) sent.then(() => { if (entering === as) enterFor(null); }, () => { /* stays, to try again */ });
+      return sent;
     },
     vibrate,
     gameLegal(s) { return gameLegal(s, session.game()); },
@@ -369,6 +375,14 @@ export function tableScreen(root, session) {
     phoneless.update(snap);
   }
 
+  /** The game screen as `pid`'s (a seat without a phone), or this phone's own (null). */
+  function enterFor(/** @type {string|null} */ pid) {
+    if (!alive) return;
+    entering = pid;
+    renderProxies();
+    if (instance && snap) instance.update(shownSnapshot(snap, entering));
+  }
+
   /** The "Enter moves for" switcher: shown while some seat without a phone can be entered for. */
   function renderProxies() {
     if (!snap) return;
@@ -381,11 +395,7 @@ export function tableScreen(root, session) {
     const choice = (pid, label) => h('button', {
       type: 'button', class: entering === pid ? 'primary' : '', 'aria-pressed': String(entering === pid),
       'data-proxy': pid || 'self', text: label,
-      onclick: () => {
-        entering = pid;
-        renderProxies();
-        if (instance && snap) instance.update(shownSnapshot(snap, entering));
-      },
+      onclick: () => enterFor(pid),
     });
     proxyButtons.replaceChildren(choice(null, t('table.enter_self')),
       ...seatsFor.map((pid) => choice(pid, ctx.name(pid))));
