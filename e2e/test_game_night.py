@@ -1,15 +1,19 @@
 """What a family tripped on during a game night (issue 33), on the platform's
 screens (the toy game, so each rule is predictable): the "Enter moves for"
-switcher goes back to the host's own seat after each entry, ..."""
+switcher goes back to the host's own seat after each entry; a phone cut off
+from the server says so wherever it is scrolled; ..."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from e2e.camelup_helpers import call, open_as, send
 from e2e.phoneless_helpers import add_phoneless
+from tests.server.tcpproxy import TcpProxy
 
 
 def toy_table(server: str, host: str = "민수", guests: tuple[str, ...] = ("Bora",),
@@ -52,3 +56,43 @@ def test_an_entry_for_a_seat_without_a_phone_returns_to_the_own_seat(phone, serv
     host.get_by_role("button", name="add n=3").click()
     expect(host.get_by_role("button", name="add n=3")).to_have_count(0)
     assert history_ko(server, table)[-1] == "민수 +3"
+
+
+@pytest.fixture
+def proxy(own_server) -> Iterator[TcpProxy]:
+    """A TCP proxy to a server of the test's own, which can go silent (Wi-Fi
+    that drops at the table: no FIN, no RST)."""
+    p = TcpProxy([own_server.port])
+    yield p
+    p.close()
+
+
+def test_a_phone_cut_off_says_so_wherever_it_is_scrolled(phone, toy, own_server, proxy) -> None:
+    table, (host_token, _) = toy_table(own_server.base)
+    send(own_server.base, table, host_token, {"type": "start"})
+    page: Page = phone("ko-KR", base_url=proxy.url)
+    open_as(page, table, host_token)
+    expect(page.locator("html")).to_have_attribute("data-connection", "open")
+    banner = page.locator(".stale-banner")
+    expect(banner).to_be_hidden()
+    # A short screen, scrolled to its end: the header's pill is far out of sight.
+    page.set_viewport_size({"width": 390, "height": 420})
+    page.locator("button[aria-controls='players-panel']").click()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate("window.scrollY") > 300
+    expect(page.locator(".conn")).not_to_be_in_viewport()
+
+    proxy.silent.set()
+    expect(banner).to_be_visible(timeout=10_000)
+    expect(banner).to_be_in_viewport()
+    expect(banner).to_have_text("연결이 끊겼어요. 화면이 최신이 아닐 수 있어요. 다시 연결하는 중…")
+    # The game screen under it is greyed: the numbers on it may be old.
+    game = page.locator(".game-area")
+    assert float(game.evaluate("e => getComputedStyle(e).opacity")) < 0.7
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(banner).to_be_in_viewport()
+
+    proxy.silent.clear()
+    expect(page.locator("html")).to_have_attribute("data-connection", "open", timeout=20_000)
+    expect(banner).to_be_hidden()
+    assert float(game.evaluate("e => getComputedStyle(e).opacity")) == 1

@@ -71,7 +71,8 @@ export function lobbyScreen(root, session) {
 
   const footer = h('div', { class: 'bottom-bar stack' }, count, limit, startBtn, waiting);
 
-  root.append(h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
+  const screenEl = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
+    conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, gameName, h('h1', { id: 'lobby-title', t: 'lobby.title' })), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'lobby.spectator' }) : null,
     h('div', { class: 'card join-card' },
@@ -89,7 +90,9 @@ export function lobbyScreen(root, session) {
     pin.el,
     optionsBox,
     session.spectator ? null : bigScreen,
-    session.spectator ? null : footer));
+    session.spectator ? null : footer);
+  conn.covers(screenEl);
+  root.append(screenEl);
 
   /** @type {import('./session.js').SessionState|null} */
   let last = null;
@@ -152,6 +155,7 @@ export function lobbyScreen(root, session) {
     update,
     destroy() {
       alive = false;
+      conn.destroy();
       offLang();
     },
   };

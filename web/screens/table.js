@@ -150,7 +150,8 @@ export function tableScreen(root, session) {
     }
   }
 
-  root.append(h('section', { class: 'table', 'aria-labelledby': 'table-title' },
+  const screenEl = h('section', { class: 'table', 'aria-labelledby': 'table-title' },
+    conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'table.spectator' }) : null,
     overBanner,
@@ -162,7 +163,9 @@ export function tableScreen(root, session) {
     historyPanel,
     playersPanel,
     h('div', { class: 'bottom-bar' }, session.spectator ? null : undoSheet,
-      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undoBtn))));
+      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undoBtn)));
+  conn.covers(screenEl);
+  root.append(screenEl);
 
   /** @type {import('../net.js').Snapshot|null} */
   let snap = null;
@@ -436,6 +439,7 @@ export function tableScreen(root, session) {
     update,
     destroy() {
       alive = false;
+      conn.destroy();
       for (const off of offs) off();
       results.destroy();
       if (instance) instance.destroy();
