@@ -1,7 +1,8 @@
 """What a family tripped on during a game night (issue 33), on the platform's
 screens (the toy game, so each rule is predictable): the "Enter moves for"
 switcher goes back to the host's own seat after each entry; a phone cut off
-from the server says so wherever it is scrolled; ..."""
+from the server says so wherever it is scrolled; "play again" reopens the lobby
+under its code and the next game's history has groups of its own; ..."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from playwright.sync_api import Page, expect
 
 from e2e.camelup_helpers import call, open_as, send
 from e2e.phoneless_helpers import add_phoneless
+from e2e.test_results import BOARD, GOALS, finished_kingup
 from tests.server.tcpproxy import TcpProxy
 
 
 def toy_table(server: str, host: str = "민수", guests: tuple[str, ...] = ("Bora",),
-              paper: tuple[str, ...] = ()) -> tuple[str, list[str]]:
+              paper: tuple[str, ...] = (), **options: int) -> tuple[str, list[str]]:
     """A toy table made through the API: its id and the phones' tokens (the host's first)."""
-    res = call(server, "POST", "/api/tables", {"game": "toy", "name": host, "options": {}})
+    res = call(server, "POST", "/api/tables", {"game": "toy", "name": host, "options": options})
     table, tokens = res["table"], [res["player"]["token"]]
     tokens += [call(server, "POST", f"/api/tables/{table}/players", {"name": g})["player"]["token"] for g in guests]
     for name in paper:
@@ -96,3 +98,26 @@ def test_a_phone_cut_off_says_so_wherever_it_is_scrolled(phone, toy, own_server,
     expect(page.locator("html")).to_have_attribute("data-connection", "open", timeout=20_000)
     expect(banner).to_be_hidden()
     assert float(game.evaluate("e => getComputedStyle(e).opacity")) == 1
+
+
+def test_play_again_shows_the_code_and_keeps_each_game_apart_in_the_history(phone, server) -> None:
+    table, host_token = finished_kingup(server)
+    host: Page = phone("ko-KR")
+    open_as(host, table, host_token)
+    host.get_by_role("button", name="같은 자리로 한 판 더").click()
+    expect(host.get_by_role("heading", name="대기실")).to_be_visible()
+    code = host.locator("#lobby-code")
+    expect(code).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
+    assert call(server, "GET", f"/api/codes/{code.inner_text()}") == {"table": table, "status": "lobby"}
+
+    host.get_by_role("button", name="게임 시작").click()
+    send(server, table, host_token, {"type": "score_round", "board": BOARD,
+                                     "goals": {p: list(g) for p, g in GOALS.items()}})
+    host.locator("button[aria-controls='history-panel']").click()
+    headings = host.locator("#history-panel .history-round h3")
+    # Newest first: the second game's round, its lobby, then the first game's rounds.
+    expect(headings).to_have_text(["2번째 게임 · 1라운드", "2번째 게임 · 첫 라운드 전", "1번째 게임 · 3라운드",
+                                   "1번째 게임 · 2라운드", "1번째 게임 · 1라운드", "1번째 게임 · 첫 라운드 전"])
+    second = host.locator("#history-panel .history-round").first.get_by_role("listitem")
+    # Only the second game's lines (its start, the board, the scores), none of the first game's.
+    expect(second).to_have_text([re.compile("^1라운드 점수"), re.compile("최종 보드를 입력"), "게임 시작!"])

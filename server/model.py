@@ -84,6 +84,11 @@ class TableDoc(TypedDict):
     sealed_at: NotRequired[int]
     #: Who may act for a seat without a phone: "host" (absent) or "all" seated phones.
     proxies: NotRequired[Literal["host", "all"]]
+    #: The lobby's join code while a game is on: it keeps naming the table (its
+    #: key's TTL is refreshed with the table's), and "play again" shows it again.
+    held_code: NotRequired[str]
+    #: The versions of every "play again": the history groups each game apart.
+    rematches: NotRequired[list[int]]
 
 
 class Stashed(TypedDict):
@@ -170,6 +175,8 @@ class HistoryLine(TypedDict):
 
 
 class HistoryRound(TypedDict):
+    #: Which game of the table (1, then one more after each "play again").
+    game: int
     round: int
     #: The group's heading in the asked language ("Leg 2", "1라운드").
     label: str

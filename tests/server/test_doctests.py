@@ -6,10 +6,10 @@ import doctest
 
 import pytest
 
-from server import platform_text, seats, security
+from server import platform_text, reads, seats, security
 
 
-@pytest.mark.parametrize("module", [security, seats, platform_text], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [security, seats, platform_text, reads], ids=lambda m: m.__name__)
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -22,6 +22,7 @@ export function lobbyScreen(root, session) {
   const conn = connBadge();
   const gameName = h('p', { class: 'eyebrow', text: session.title() });
   const codeEl = h('strong', { class: 'code', id: 'lobby-code' });
+  const codeLine = h('p', { class: 'code-line' }, h('span', { t: 'lobby.code' }), ' ', codeEl);
   const seats = seatsComponent(session, 'lobby');
   const phoneless = phonelessTools(session);
   const pin = pinCard(session, 'lobby');
@@ -79,7 +80,7 @@ export function lobbyScreen(root, session) {
       h('h2', { class: 'center', t: 'lobby.scan' }),
       h('figure', { class: 'qr-box' },
         h('img', { src: `/api/tables/${encodeURIComponent(session.id)}/qr.png`, alt: 'lobby.qr_alt', width: 320, height: 320 })),
-      h('p', { class: 'code-line' }, h('span', { t: 'lobby.code' }), ' ', codeEl),
+      codeLine,
       h('p', { class: 'link-line' }, h('span', { t: 'lobby.link' }), ' ', h('span', { class: 'link-text', id: 'lobby-link', text: joinUrl })),
       session.spectator ? null : shareRow),
     h('section', { class: 'card', 'aria-labelledby': 'lobby-seats' },
@@ -108,7 +109,9 @@ export function lobbyScreen(root, session) {
     // Only the connection changed (the socket opened, say): nothing else to draw.
     if (!snap || (prev && prev.snapshot === snap)) return;
     gameName.textContent = session.title();
-    codeEl.textContent = snap.code || '—';
+    codeEl.textContent = snap.code || '';
+    // A table without a code (one started before codes were kept) is joined by its link.
+    codeLine.hidden = !snap.code;
     seats.update(snap);
     phoneless.update(snap);
     pin.update(snap);

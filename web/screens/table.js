@@ -181,7 +181,7 @@ export function tableScreen(root, session) {
 
   /**
    * @typedef {{version: number, by?: string, text: string, undone?: boolean}} HistoryEntry
-   * @typedef {{round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
+   * @typedef {{game?: number, round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
    * @typedef {{rounds?: HistoryRound[], more?: boolean, next_before?: number|null}} HistoryPage
    */
   /** @type {HistoryPage[]} the pages shown, newest first (the server sends the latest 200 entries) */
@@ -223,19 +223,23 @@ export function tableScreen(root, session) {
   }
 
   function renderHistory() {
-    // A round may run across two pages: merge by round, oldest entries first.
-    /** @type {Map<number, HistoryEntry[]>} */
+    // A round may run across two pages: merge by game and round (each "play
+    // again" starts its rounds at 1 again), oldest entries first.
+    /** @type {Map<string, {game: number, round: number, label?: string, entries: HistoryEntry[]}>} */
     const byRound = new Map();
-    /** @type {Map<number, string>} the server's heading of each round ("1레그") */
-    const labels = new Map();
     for (const page of historyPages.slice().reverse()) {
       for (const r of page.rounds || []) {
         if (!r.entries || !r.entries.length) continue;
-        byRound.set(r.round, [...(byRound.get(r.round) || []), ...r.entries]);
-        if (r.label) labels.set(r.round, r.label);
+        const game = r.game || 1;
+        const key = `${game}:${r.round}`;
+        const group = byRound.get(key) || { game, round: r.round, entries: [] };
+        group.entries = [...group.entries, ...r.entries];
+        // The server's heading of each round ("1레그", "2번째 게임 · 1레그").
+        if (r.label) group.label = r.label;
+        byRound.set(key, group);
       }
     }
-    const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([round, entries]) => ({ round, entries, label: labels.get(round) }));
+    const rounds = [...byRound.values()].sort((a, b) => a.game - b.game || a.round - b.round);
     if (!rounds.length) {
       historyList.replaceChildren(h('p', { class: 'hint', t: 'table.history_empty' }));
       return;
