@@ -41,6 +41,8 @@ const ko = {
   'status.pyramid_mode': '피라미드 전용',
   'status.my_money': '내 돈 {n}파운드',
   'status.watch': '보는 중',
+  'status.record_cards': '내 차례: 엎어 둔 카드를 기록하세요',
+  'status.host_records': '{name} 님이 엎어 둔 카드를 기록하는 중',
   'status.leg_gains': '{leg}레그 정산: {gains}',
 
   'board.title': '경주 트랙',
@@ -106,6 +108,7 @@ const ko = {
   'paper.help': '베팅 칸을 뒤집어, 휴대폰 없는 자리의 카드마다 낙타를 놓인 순서대로 고르세요. 그다음 베팅 칸을 계산합니다.',
   'paper.wait': '호스트가 휴대폰 없는 자리의 카드를 입력하면 베팅 칸을 계산합니다.',
   'paper.card': '{position}번째 카드 ({name})',
+  'paper.taken': '{pile} {position}번째 카드에 이미 골랐어요',
   'paper.confirm': '기록하고 베팅 칸 계산',
   'partner.title': '베팅 파트너십',
   'partner.open': '파트너 정하기',
@@ -267,6 +270,8 @@ const en = {
   'status.pyramid_mode': 'Pyramid only',
   'status.my_money': 'You have {n} EP',
   'status.watch': 'Watching',
+  'status.record_cards': 'Your turn: record the face-down cards',
+  'status.host_records': 'Waiting for {name} to record the face-down cards',
   'status.leg_gains': 'Leg {leg} paid: {gains}',
 
   'board.title': 'Race track',
@@ -332,6 +337,7 @@ const en = {
   'paper.help': 'Turn the piles over and pick, in pile order, the camel on each card of a seat without a phone. Then the piles are paid.',
   'paper.wait': 'The piles are paid once the host records the cards of the seats without a phone.',
   'paper.card': 'Card {position} ({name})',
+  'paper.taken': 'Already picked: {pile}, card {position}',
   'paper.confirm': 'Record and pay the piles',
   'partner.title': 'Betting partnership',
   'partner.open': 'Form a partnership',
