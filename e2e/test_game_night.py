@@ -2,7 +2,8 @@
 screens (the toy game, so each rule is predictable): the "Enter moves for"
 switcher goes back to the host's own seat after each entry; a phone cut off
 from the server says so wherever it is scrolled; "play again" reopens the lobby
-under its code and the next game's history has groups of its own; ..."""
+under its code and the next game's history has groups of its own; the undo
+confirm names what undo takes back, or says in the game's words why nothing."""
 
 from __future__ import annotations
 
@@ -121,3 +122,32 @@ def test_play_again_shows_the_code_and_keeps_each_game_apart_in_the_history(phon
     second = host.locator("#history-panel .history-round").first.get_by_role("listitem")
     # Only the second game's lines (its start, the board, the scores), none of the first game's.
     expect(second).to_have_text([re.compile("^1라운드 점수"), re.compile("최종 보드를 입력"), "게임 시작!"])
+
+
+def test_the_undo_confirm_names_what_it_takes_back_or_why_nothing(phone, server) -> None:
+    made = call(server, "POST", "/api/tables", {"game": "kingup", "name": "민수", "options": {"playMode": "score_only"}})
+    table, host_token = made["table"], made["player"]["token"]
+    for name in ("Mina", "Bo"):
+        call(server, "POST", f"/api/tables/{table}/players", {"name": name})
+    send(server, table, host_token, {"type": "start"})
+    send(server, table, host_token, {"type": "goal", "characters": list(GOALS["p1"])})
+    send(server, table, host_token, {"type": "rename", "player": "p2", "name": "미나"})
+    host: Page = phone("ko-KR")
+    open_as(host, table, host_token)
+    sheet = host.locator("#undo-sheet")
+    undo = host.locator("button[aria-controls='undo-sheet']")
+    # The newest line is the rename; undo takes back the goal card, and says so.
+    undo.click()
+    expect(sheet.locator(".undo-what")).to_have_text(re.compile("^되돌릴 행동: (?!.*미나).*민수"))
+    expect(sheet.get_by_role("button", name="네, 되돌려요")).to_be_visible()
+    sheet.get_by_role("button", name="취소").click()
+
+    # The round's scores are revealed: nothing before them can be undone.
+    goals = {p: list(g) for p, g in GOALS.items() if p != "p1"}
+    send(server, table, host_token, {"type": "score_round", "board": BOARD, "goals": goals})
+    expect(host.locator(".ku-result").first).to_be_visible()
+    undo.click()
+    expect(sheet.locator(".undo-what")).to_have_text(
+        "투표나 라운드 점수가 공개된 뒤로는 되돌릴 수 없어요. 공개된 투표와 점수는 그대로예요.")
+    expect(sheet.get_by_role("button", name="네, 되돌려요")).to_be_hidden()
+    expect(sheet).not_to_contain_text("시트")

@@ -160,6 +160,15 @@ class Snapshot(TypedDict):
     proxies: NotRequired[dict[str, list[Action]]]
     #: Who may act for seats without a phone: "host" or "all".
     proxies_who: NotRequired[str]
+    #: The host's, once a game has started: what undo would take back now.
+    undo: NotRequired[UndoInfo]
+
+
+class UndoInfo(TypedDict):
+    #: The version of the game action undo takes back; None: nothing to undo.
+    target: int | None
+    #: Nothing to undo because a reveal sealed everything before it.
+    sealed: bool
 
 
 class HistoryLine(TypedDict):

@@ -57,6 +57,11 @@ SNAPSHOT = {
             "additionalProperties": {"type": "array", "items": {"type": "object"}}},
         "proxies_who": {"enum": ["host", "all"],
                         "description": "Who may act for seats without a phone (platform action `proxies`)."},
+        "undo": {"type": "object", "description": (
+            "The host's, once a game has started: the version of the game action `undo` takes back "
+            "(`target`, null when none), and whether a reveal sealed everything before it (`sealed`)."),
+            "properties": {"target": {"type": ["integer", "null"]}, "sealed": {"type": "boolean"}},
+            "required": ["target", "sealed"]},
     },
     "required": ["table", "game", "version", "status", "host", "me", "players", "view", "legal"],
 }

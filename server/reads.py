@@ -101,6 +101,11 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         "min_players": doc["min_players"], "max_players": doc["max_players"],
         "round": doc["round"], "players": seats, "view": view, "legal": legal,
     }
+    if host and doc["status"] != "lobby":
+        # What the undo confirm names: the action it takes back (not merely the
+        # newest line of history), or why there is none.
+        target = doc["undoable"][-1] if doc["undoable"] else None
+        snap["undo"] = {"target": target, "sealed": target is None and "sealed_at" in doc}
     if seat is not None:
         snap["sealed"] = sealed
         snap["pin"] = "pin" in seat

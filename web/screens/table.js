@@ -2,7 +2,7 @@
 // public scores, the history and (for the host) undo and seat tools.
 
 import { loadGame } from '../games-loader.js';
-import { getLang, has, onLangChange, t } from '../i18n.js';
+import { errorText, getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
@@ -103,7 +103,7 @@ export function tableScreen(root, session) {
   historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
   // Undo asks first, in a sheet above the bar, and says what it will take back:
-  // the newest history entry still standing.
+  // the game action the server names (`snap.undo.target`), or why there is none.
   const undoWhat = h('p', { class: 'undo-what' });
   const undoYes = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger-fill', t: 'table.undo_confirm' }));
   const undoNo = h('button', { type: 'button', t: 'common.cancel' });
@@ -114,16 +114,36 @@ export function tableScreen(root, session) {
     undoSheet.hidden = true;
     undoBtn.setAttribute('aria-expanded', 'false');
   };
-  undoBtn.addEventListener('click', async () => {
+  /** @type {number|null|undefined} the version the open sheet names */
+  let undoShown;
+  undoBtn.addEventListener('click', () => {
     if (!undoSheet.hidden) { closeUndo(); return; }
-    undoWhat.textContent = t('common.loading');
     undoSheet.hidden = false;
     undoBtn.setAttribute('aria-expanded', 'true');
-    undoYes.disabled = false;
-    undoYes.focus();
-    const last = await lastAction();
-    undoWhat.textContent = last ? t('table.undo_what', { what: last }) : t('table.undo_last');
+    fillUndo();
   });
+
+  /** The sheet for what undo would take back now; none: why not, and no confirm. */
+  async function fillUndo() {
+    /** @type {{target: number|null, sealed: boolean}|undefined} */
+    const info = snap ? /** @type {any} */ (snap).undo : undefined;
+    const target = info ? info.target : undefined;
+    undoShown = target;
+    const none = target === null;
+    undoYes.hidden = none;
+    undoYes.disabled = none;
+    if (none) {
+      // A reveal (votes, scores, piles) sealed the game so far: the game says what it was.
+      undoWhat.textContent = info && info.sealed ? errorText({ code: 'undo_sealed' }, snap ? snap.game : '') : t('error.nothing_to_undo');
+      undoNo.focus();
+      return;
+    }
+    undoWhat.textContent = t('common.loading');
+    undoYes.focus();
+    const last = await lastAction(target);
+    if (undoShown !== target) return;
+    undoWhat.textContent = last ? t('table.undo_what', { what: last }) : t('table.undo_last');
+  }
   undoNo.addEventListener('click', () => { closeUndo(); undoBtn.focus(); });
   undoYes.addEventListener('click', async () => {
     undoYes.disabled = true;
@@ -134,13 +154,18 @@ export function tableScreen(root, session) {
     closeUndo();
   });
 
-  /** The newest history line not undone yet, in the screen's language. */
-  async function lastAction() {
+  /**
+   * The history line of the action at version `target` (none: the newest not
+   * undone yet), in the screen's language.
+   * @param {number} [target]
+   */
+  async function lastAction(target) {
     try {
+      // That entry alone: on a longer page it may fold into a stretch of
+      // calls ("4–10 counted by …") while undo takes back only its last number.
+      const below = target === undefined ? '' : `&before=${target + 1}`;
       /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
-      // The newest entry alone: on a longer page it may fold into a stretch
-      // of calls ("4–10 counted by …") while undo takes back only its last number.
-      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1`, { token: session.token });
+      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1${below}`, { token: session.token });
       const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
       // One action may make several lines (a die that ends a leg): all of them.
       const newest = Math.max(...entries.map((e) => e.version));
@@ -362,6 +387,8 @@ export function tableScreen(root, session) {
     const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
     undoBtn.hidden = !isHost;
     if (!isHost) closeUndo();
+    // The table moved on while the sheet was open: it names what undo takes back now.
+    else if (!undoSheet.hidden && /** @type {any} */ (snap).undo && /** @type {any} */ (snap).undo.target !== undoShown) fillUndo();
     renderScoreboard();
     if (!playersPanel.hidden) renderPlayers();
     renderProxies();

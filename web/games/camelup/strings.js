@@ -206,6 +206,7 @@ const ko = {
   'fix.done': '{space}칸을 고쳤어요.',
 
 
+  'error.undo_sealed': '결승 베팅 칸이 공개된 뒤로는 되돌릴 수 없어요. 공개된 카드는 그대로예요.',
   'error.no_ticket_left': '그 색의 티켓이 모두 나갔어요.',
   'error.space_not_allowed': '그 칸에는 관중 타일을 놓을 수 없어요.',
   'error.card_not_in_hand': '그 결승 베팅 카드는 이미 놓았어요.',
@@ -435,6 +436,7 @@ const en = {
   'fix.done': 'Space {space} corrected.',
 
 
+  'error.undo_sealed': "Undo stops at the race's end: the revealed finish piles stay as they are.",
   'error.no_ticket_left': 'All tickets of that colour are taken.',
   'error.space_not_allowed': 'A spectator tile cannot go on that space.',
   'error.card_not_in_hand': 'That finish card is already on a pile.',

@@ -156,6 +156,7 @@ const ko = {
   'winner.ended_last_round': '4라운드를 모두 마쳤어요.',
 
   // Engine errors
+  'error.undo_sealed': '공개된 뒤로는 되돌릴 수 없어요. 공개된 시트와 선언은 그대로예요.',
   'error.not_caller': '호스트나 호스트가 정한 호출자만 카운트를 부를 수 있어요.',
   'error.waiting_for_cards': '호스트가 먼저 이번 라운드 카드를 입력해야 해요.',
   'error.not_counting': '모두 숫자를 잠근 뒤에 카운트가 시작돼요.',
@@ -347,6 +348,7 @@ const en = {
   'winner.ended_two_stars': 'A second ☆20 ended the game.',
   'winner.ended_last_round': 'All 4 rounds were played.',
 
+  'error.undo_sealed': 'Undo stops at the last reveal: revealed sheets and declarations stay as they are.',
   'error.not_caller': 'Only the host or the caller the host named can call the count.',
   'error.waiting_for_cards': 'The host must first type in this round\'s cards.',
   'error.not_counting': 'The count starts once every sheet is locked.',
