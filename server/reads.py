@@ -259,10 +259,13 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]
         else:
             texts = [HistoryText(describe_platform(e, lang, names))]
-        proxied = e.get("entered_for")
-        for x in texts:
+        for i, x in enumerate(texts):
             rnd = e["round"] if x.round is None else x.round
             text = x.text
+            # An action entered for a seat without a phone is its first line; the
+            # lines after it are what the rules did on their own (a leg's
+            # scoring, the next leg's start): nobody's, so nobody's mark.
+            proxied = e.get("entered_for") if i == 0 else None
             if proxied is not None:
                 text = entered_by(text, lang, names.get(proxied, proxied), names.get(e["by"] or "", "?"))
             lines.append(_Line(e["v"], e["v"], e["by"], text, e["v"] in undone, rnd, game, x.count, x.quiet,
