@@ -98,16 +98,18 @@ def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # n
     by_http("p2", {"type": "pyramid", "die": "purple", "value": 3})
     by_http("p3", {"type": "leg_bet", "camel": "blue"})
 
-    # Dana again, still entered by the host: a leg bet through the screen.
+    # Dana again: her card placed, the host was back on its own seat; it
+    # switches to her again for a leg bet through the screen.
     wait_version(host, version)
+    expect(host.locator(".proxy-now")).to_be_hidden()
+    host.locator(".proxy-bar button[data-proxy='p4']").click()
     expect(host.locator(".proxy-now")).to_have_text("Dana 님 대신 입력 중")
     do_bet(host, "green")
     version = after(fixed, table, version)
     game.apply("p4", {"type": "leg_bet", "camel": "green"})
     assert history_ko(fixed, table)[-1].startswith("Dana (민수 입력): 초록")
 
-    # Back to the host's own seat, and the leg's fifth die.
-    host.locator(".proxy-bar button[data-proxy='self']").click()
+    # Back on the host's own seat by itself, and the leg's fifth die.
     expect(host.locator(".proxy-now")).to_be_hidden()
     by_http("p1", {"type": "pyramid", "die": "yellow", "value": 2})
     final = snapshot(fixed, table, host_token)
@@ -131,7 +133,7 @@ def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # n
             version = after(fixed, table, version)
             finish_versions[version] = "p4"
             game.apply("p4", {"type": "finish_bet", "pile": "loser"})
-            host.locator(".proxy-bar button[data-proxy='self']").click()
+            expect(host.locator(".proxy-bar button[data-proxy='self']")).to_have_attribute("aria-pressed", "true")
             continue
         if len(game.state.loser_pile) and turn in seats:
             by_http(turn, {"type": "pyramid", "die": "red", "value": 1})

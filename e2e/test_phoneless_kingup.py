@@ -114,6 +114,9 @@ def test_three_phones_and_a_paper_seat_play_a_round(phone, server):
     # Crowned: the round waits for Mina's printed card, entered by the host.
     for p in PHONES[1:]:
         expect(pages[p].locator(".ku-paper-waiting")).to_contain_text(PAPER)
+    # The vote entered, the host is back on its own seat: it switches again.
+    expect(host.locator(".ku-proxy-hint")).to_contain_text(PAPER)
+    enter_for(mina)
     pick(host, ".ku-paper", cards[mina])
     host.locator("button.ku-paper-card-send").click()
     game.apply(mina, {"type": "goal", "characters": cards[mina]})

@@ -186,6 +186,8 @@ def encode(table_id: str, base: str, commit: Any, assumed: list[str],
     doc = commit.doc
     records = [(rid, dumps(rec)) for rid, rec in
                ([commit.request] if commit.request is not None else []) + commit.more_requests]
-    return Change(table_id, base, dumps(doc), int(doc["version"]), doc.get("code") or None,
+    # A game's held code lives as long as its table: "play again" shows it again.
+    code = doc.get("code") or doc.get("held_code") or None
+    return Change(table_id, base, dumps(doc), int(doc["version"]), code,
                   dumps(commit.entry) if commit.entry is not None else None,
                   list(assumed), records, list(commit.drop_requests), list(hits or []), window)

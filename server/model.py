@@ -99,6 +99,11 @@ class TableDoc(TypedDict):
     sealed_at: NotRequired[int]
     #: Who may act for a seat without a phone: "host" (absent) or "all" seated phones.
     proxies: NotRequired[Literal["host", "all"]]
+    #: The lobby's join code while a game is on: it keeps naming the table (its
+    #: key's TTL is refreshed with the table's), and "play again" shows it again.
+    held_code: NotRequired[str]
+    #: The versions of every "play again": the history groups each game apart.
+    rematches: NotRequired[list[int]]
 
 
 class Stashed(TypedDict):
@@ -170,6 +175,15 @@ class Snapshot(TypedDict):
     proxies: NotRequired[dict[str, list[Action]]]
     #: Who may act for seats without a phone: "host" or "all".
     proxies_who: NotRequired[str]
+    #: The host's, once a game has started: what undo would take back now.
+    undo: NotRequired[UndoInfo]
+
+
+class UndoInfo(TypedDict):
+    #: The version of the game action undo takes back; None: nothing to undo.
+    target: int | None
+    #: Nothing to undo because a reveal sealed everything before it.
+    sealed: bool
 
 
 class HistoryLine(TypedDict):
@@ -185,6 +199,8 @@ class HistoryLine(TypedDict):
 
 
 class HistoryRound(TypedDict):
+    #: Which game of the table (1, then one more after each "play again").
+    game: int
     round: int
     #: The group's heading in the asked language ("Leg 2", "1라운드").
     label: str

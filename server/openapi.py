@@ -57,6 +57,11 @@ SNAPSHOT = {
             "additionalProperties": {"type": "array", "items": {"type": "object"}}},
         "proxies_who": {"enum": ["host", "all"],
                         "description": "Who may act for seats without a phone (platform action `proxies`)."},
+        "undo": {"type": "object", "description": (
+            "The host's, once a game has started: the version of the game action `undo` takes back "
+            "(`target`, null when none), and whether a reveal sealed everything before it (`sealed`)."),
+            "properties": {"target": {"type": ["integer", "null"]}, "sealed": {"type": "boolean"}},
+            "required": ["target", "sealed"]},
     },
     "required": ["table", "game", "version", "status", "host", "me", "players", "view", "legal"],
 }
@@ -211,7 +216,7 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             "/api/tables/{table_id}/history": {"get": {
                 "operationId": "history", "security": AUTH,
                 "description": "The latest `limit` log entries below version `before`, as lines by round "
-                               "(Camel Up: by leg), each group headed by its `label`. An entry may make "
+                               "(Camel Up: by leg) of each game, each group headed by its `label`. An entry may make "
                                "several lines (the die that ends a leg, the leg's scoring, the next leg's "
                                "start), and a stretch of numbers counted aloud (Count Up) makes one line "
                                "covering versions `first` to `version`. "
@@ -225,7 +230,9 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                            "maximum": reads.HISTORY_PAGE_MAX, "default": reads.HISTORY_PAGE}}],
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "version": {"type": "integer"}, "rounds": {"type": "array", "items": {
-                        "type": "object", "required": ["round", "label", "entries"], "properties": {
+                        "type": "object", "required": ["game", "round", "label", "entries"], "properties": {
+                            "game": {"type": "integer", "description":
+                                     "which game of the table: 1, then one more after each play_again"},
                             "round": {"type": "integer"}, "label": {"type": "string"},
                             "entries": {"type": "array", "items": {
                                 "type": "object", "required": ["version", "first", "by", "text", "undone"],

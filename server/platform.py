@@ -110,8 +110,11 @@ def start_game(c: Call) -> Outcome:
         raise engine_error(exc) from exc
     doc["start"] = start
     set_state(c.engine, doc, state)
-    # The code stops being shown, but keeps naming this table in the store
-    # (until it expires) so a late joiner learns the game has started.
+    # The code stops being shown, but keeps naming this table in the store so
+    # a late joiner learns the game has started, and "play again" reopens the
+    # lobby under it (the commit keeps its key alive with the table's).
+    if doc["code"]:
+        doc["held_code"] = doc["code"]
     doc["code"] = None
     action: Action = {"type": "start", "players": players, "options": options}
     if paper:
@@ -208,13 +211,17 @@ def play_again(c: Call) -> Outcome:
     the host starts the next game with one more tap (or changes seats first).
     The version and the log go on: the finished game stays in the history, and
     the next ``start`` records where its game begins (undo and results read
-    only what follows it). New seats can join through the table's link; the
-    short join code, released at the first start, is not reissued."""
+    only what follows it), and the history groups each game apart
+    (``rematches``). The lobby shows the join code again: it kept naming this
+    table during the game (``held_code``)."""
     need_host(c.host, "start a new game")
     doc = c.doc
     if doc["status"] != "over":
         raise ApiError(409, "not_over", "A new game can start only once this one is over.")
     finished = doc["start"].get("v") if doc["start"] is not None else None
+    doc["rematches"] = [*doc.get("rematches", []), doc["version"] + 1]
+    if "held_code" in doc:
+        doc["code"] = doc.pop("held_code")
     doc["status"] = "lobby"
     doc["state"] = None
     doc["start"] = None

@@ -4,15 +4,16 @@ here writes (the analysis limit's counter is the caller's)."""
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Engine
-from engines.history import HistoryText, heading
+from engines.history import ROUND_WORDS, HistoryText, heading
 from server.model import Action, Analysis, History, HistoryLine, LogEntry, Snapshot, TableDoc
 from server.offload import offload
 from server.platform_text import describe_platform
@@ -100,6 +101,11 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         "min_players": doc["min_players"], "max_players": doc["max_players"],
         "round": doc["round"], "players": seats, "view": view, "legal": legal,
     }
+    if host and doc["status"] != "lobby":
+        # What the undo confirm names: the action it takes back (not merely the
+        # newest line of history), or why there is none.
+        target = doc["undoable"][-1] if doc["undoable"] else None
+        snap["undo"] = {"target": target, "sealed": target is None and "sealed_at" in doc}
     if seat is not None:
         snap["sealed"] = sealed
         snap["pin"] = "pin" in seat
@@ -118,6 +124,8 @@ class _Line:
     text: str
     undone: bool
     round: int
+    #: Which game of the table the line belongs to (``rematches``).
+    game: int = 1
     count: int | None = None
     quiet: bool = False
     #: The seat without a phone this line's action was entered for (``as``).
@@ -126,7 +134,7 @@ class _Line:
     def joins(self, other: _Line) -> bool:
         """Whether ``other`` may be folded into this line (the same caller's
         count, in the same round, both standing or both undone)."""
-        return (other.by, other.round, other.undone) == (self.by, self.round, self.undone)
+        return (other.by, other.game, other.round, other.undone) == (self.by, self.game, self.round, self.undone)
 
 
 def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
@@ -137,12 +145,12 @@ def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
     after the round's previous call, known when on the page or when the page
     holds the ``whole`` log."""
     out: list[_Line] = []
-    last: dict[int, int] = {}  # round → the last number called on the page
+    last: dict[tuple[int, int], int] = {}  # (game, round) → the last number called on the page
     i = 0
     while i < len(lines):
         run = lines[i]
         if run.count is not None and not run.quiet and not run.undone:
-            last[run.round] = run.count
+            last[run.game, run.round] = run.count
         if not run.quiet or run.count is None:
             out.append(run)
             i += 1
@@ -151,7 +159,7 @@ def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
         while (j < len(lines) and lines[j].quiet and run.joins(lines[j])
                and lines[j].count == (lines[j - 1].count or 0) + 1):
             j += 1
-        before = last.get(run.round, 0 if whole else None)
+        before = last.get((run.game, run.round), 0 if whole else None)
         lo = run.count if before is None else min(run.count, before + 1)
         hi = lines[j - 1].count or run.count
         tail = lines[j] if j < len(lines) else None
@@ -161,10 +169,11 @@ def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
         else:
             tail = None
         if not run.undone:
-            last[run.round] = max(hi, tail.count or hi) if tail else hi
+            last[run.game, run.round] = max(hi, tail.count or hi) if tail else hi
         who = names.get(run.by or "", run.by or "?")
         parts = ([engine.stretch(lo, hi, who, lang)] if hi >= lo else []) + ([tail.text] if tail else [])
-        out.append(_Line(lines[j - 1].version, run.first, run.by, "; ".join(parts), run.undone, run.round))
+        out.append(_Line(lines[j - 1].version, run.first, run.by, "; ".join(parts), run.undone, run.round,
+                         run.game))
         i = j
     return out
 
@@ -202,6 +211,22 @@ def entered_by(text: str, lang: str, seat: str, by: str) -> str:
     return f"{mark}: {text}"
 
 
+#: How the history heads a round of a table that played more than one game.
+GAME_HEADING = {"ko": "{n}번째 게임 · {round}", "en": "Game {n} · {round}"}
+
+
+def game_heading(game: int, round_no: int, lang: str, several: bool,
+                 words: Mapping[str, tuple[str, str]] = ROUND_WORDS) -> str:
+    """A round's heading (``words``: the engine's ``round_words``); with
+    ``several`` games at the table, which game's.
+
+    >>> game_heading(2, 0, "ko", True), game_heading(1, 3, "en", False)
+    ('2번째 게임 · 첫 라운드 전', 'Round 3')
+    """
+    head = heading(round_no, lang, words)
+    return GAME_HEADING["ko" if lang == "ko" else "en"].format(n=game, round=head) if several else head
+
+
 def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             before: int | None = None, limit: int = HISTORY_PAGE, complete: bool = True) -> History:
     """One page of the log as lines of a score pad, by round: the latest
@@ -225,21 +250,27 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
     # Short of the whole log, an empty remainder says nothing: the table's
     # first entry (version 1) is the only proof that nothing is older.
     more = len(older) > len(page) or (not complete and bool(page) and page[0]["v"] > 1)
+    # Each "play again" begins a game of its own: its rounds start at 1 again.
+    rematches = sorted({*doc.get("rematches", ()), *(e["v"] for e in entries if e["action"]["type"] == "play_again")})
     lines: list[_Line] = []
     for e in page:
+        game = 1 + bisect.bisect_right(rematches, e["v"])
         if e["kind"] == "game":
             texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]
         else:
             texts = [HistoryText(describe_platform(e, lang, names))]
-        proxied = e.get("entered_for")
-        for x in texts:
+        for i, x in enumerate(texts):
             rnd = e["round"] if x.round is None else x.round
             text = x.text
+            # An action entered for a seat without a phone is its first line; the
+            # lines after it are what the rules did on their own (a leg's
+            # scoring, the next leg's start): nobody's, so nobody's mark.
+            proxied = e.get("entered_for") if i == 0 else None
             if proxied is not None:
                 text = entered_by(text, lang, names.get(proxied, proxied), names.get(e["by"] or "", "?"))
-            lines.append(_Line(e["v"], e["v"], e["by"], text, e["v"] in undone, rnd, x.count, x.quiet,
+            lines.append(_Line(e["v"], e["v"], e["by"], text, e["v"] in undone, rnd, game, x.count, x.quiet,
                                proxied))
-    rounds: dict[int, list[HistoryLine]] = {}
+    rounds: dict[tuple[int, int], list[HistoryLine]] = {}
     for line in _fold(engine, lines, lang, names, whole=bool(page) and page[0]["v"] == 1):
         item: HistoryLine = {
             "version": line.version, "first": line.first, "by": line.by, "text": line.text,
@@ -247,11 +278,12 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
         }
         if line.entered_for is not None:
             item["entered_for"] = line.entered_for
-        rounds.setdefault(line.round, []).append(item)
+        rounds.setdefault((line.game, line.round), []).append(item)
+    several = bool(rematches)
     return {
         "version": doc["version"],
-        "rounds": [{"round": r, "label": heading(r, lang, engine.round_words), "entries": rounds[r]}
-                   for r in sorted(rounds)],
+        "rounds": [{"game": g, "round": r, "label": game_heading(g, r, lang, several, engine.round_words), "entries": rounds[g, r]}
+                   for g, r in sorted(rounds)],
         "more": more,
         "next_before": page[0]["v"] if more else None,
     }

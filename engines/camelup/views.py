@@ -183,10 +183,15 @@ def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
             "waiting_paper": None if state.current is None or state.seats[state.current].id not in state.paper
             else state.seats[state.current].id,
             # Once the race is over: where the face-down cards lie, so the host
-            # can record their camels in pile order (PAPER_CARDS phase).
+            # can record their camels in pile order (PAPER_CARDS phase). A seat
+            # holds one card per camel (R13): the cards of one seat name
+            # different camels, which the recorder keeps to (``distinct``).
             "paper_cards": None if state.phase != PAPER_CARDS else {
-                pile: [{"position": pos, "player": owner} for pos, owner in state.face_down(cards)]
-                for pile, cards in pile_cards.items()
+                **{
+                    pile: [{"position": pos, "player": owner} for pos, owner in state.face_down(cards)]
+                    for pile, cards in pile_cards.items()
+                },
+                "distinct": "player",
             },
         }
     )

@@ -356,6 +356,29 @@ def test_undo_walks_back_and_stops_at_start(table) -> None:
     assert {"type": "undo"} not in snap["legal"]
 
 
+def test_the_hosts_snapshot_says_what_undo_takes_back_or_why_nothing(client) -> None:
+    host, *others = open_table(client, joiners=2, game="kingup", options={"playMode": "score_only"})
+    assert "undo" not in host.get().json, "the lobby has nothing to undo"
+    host.act("start")
+    assert host.get().json["undo"] == {"target": None, "sealed": False}
+    goal = host.act("goal", characters=list("DABCIL")).json["version"]
+    host.act("rename", player="p2", name="Bora")  # a platform change: undo passes over it
+    assert host.get().json["undo"] == {"target": goal, "sealed": False}
+    assert all("undo" not in p.get().json for p in others), "the host's alone"
+    board = {"D": "throne", "A": 5, "G": 5, "K": 5, "B": 4, "H": 4, "C": 3, "E": 3, "M": 3, "I": 2, "J": 1,
+             "L": 0, "F": "eliminated"}
+    goals = {"p2": list("GKHFJL"), "p3": list("AGMEJF")}  # p1's is recorded
+    r = host.act("score_round", board=board, goals=goals)
+    assert r.status_code == 200, r.json
+    # The scores are revealed: undo stops there, and the snapshot says so.
+    snap = host.get().json
+    assert snap["undo"] == {"target": None, "sealed": True} and {"type": "undo"} not in snap["legal"]
+    r = host.act("undo")
+    assert r.status_code == 409 and r.json["error"]["code"] == "undo_sealed"
+    nxt = host.act("next_round").json["version"]
+    assert host.get().json["undo"] == {"target": nxt, "sealed": False}
+
+
 def test_undo_reopens_a_finished_game(client) -> None:
     host, a = open_table(client, joiners=1, options={"target": 2})
     host.act("start")

@@ -6,10 +6,11 @@ import doctest
 
 import pytest
 
-from server import gunicorn_conf, platform_text, seats, security
+from server import gunicorn_conf, live, platform_text, reads, seats, security
 
 
-@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf, reads, live],
+                         ids=lambda m: m.__name__)
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

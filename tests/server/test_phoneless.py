@@ -238,3 +238,29 @@ def test_a_camelup_seat_that_lost_its_phone_shows_no_card_it_placed(app, client)
         assert act_as(host, bo.id, "finish_bet", pile="loser").status_code == 200
         assert history(client, host.table)[-1].startswith("P2 (entered by Host)")
     assert proxies[0] == proxies[1]
+
+
+def test_the_history_credits_only_the_entered_action_to_the_seat_without_a_phone(client) -> None:
+    """The die a seat without a phone rolls (entered by the host) ends the leg:
+    its roll is marked as entered for that seat; the leg's scoring and the
+    next leg's start are the game's own steps, credited to nobody."""
+    host, bo = open_table(client, joiners=1, game="camelup", options={"setup": SETUP})
+    kid = add_phoneless(client, host, "하린").json["player"]["id"]
+    assert host.act("start").status_code == 200
+    dice = iter(("blue", "green", "yellow", "red", "purple"))
+    assert host.act("leg_bet", camel="green").status_code == 200
+    for phone in (bo, kid, host, bo, kid):  # the leg's five dice, the fifth 하린's
+        if phone == kid:
+            r = act_as(host, kid, "pyramid", die=next(dice), value=1)
+        else:
+            r = phone.act("pyramid", die=next(dice), value=1)
+        assert r.status_code == 200, r.json
+    rounds = client.get(f"/api/tables/{host.table}/history?lang=ko").json["rounds"]
+    last = rounds[-2]["entries"][-2:] + rounds[-1]["entries"]
+    texts = [e["text"] for e in last]
+    assert texts[0].startswith("하린 (Host 입력): 보라 주사위 1"), texts
+    assert [t.split(" ")[0] for t in texts[1:]] == ["1레그", "2레그"], texts
+    assert not any("입력" in t for t in texts[1:]), texts
+    assert [e.get("entered_for") for e in last] == [kid, None, None]
+    en = history(client, host.table)[-3:]
+    assert en[0].startswith("하린 (entered by Host)") and not any("entered by" in t for t in en[1:]), en

@@ -196,6 +196,59 @@ def test_play_again_keeps_every_seat_and_confines_undo_to_the_new_game(client) -
     assert any("new game" in t for t in texts)
 
 
+def test_play_again_reopens_the_lobby_under_its_join_code(app, client) -> None:
+    phones = kingup_table(client)
+    host = phones[0]
+    code = host.get().json["code"]
+    host.act("start")
+    assert host.get().json["code"] is None
+    # During the game the code still names the table: a late joiner learns it started.
+    assert client.get(f"/api/codes/{code}").json["status"] == "playing"
+    play_kingup(host)
+    assert host.act("play_again").status_code == 200
+    assert [p.get().json["code"] for p in phones] == [code] * 4
+    assert client.get(f"/api/codes/{code}").json == {"table": host.table, "status": "lobby"}
+    # The code's key lives as long as the table's document: every commit refreshes both.
+    store = app.extensions["tablemate"].tables.store
+    assert store.r.ttl(f"tm:code:{code}") > 0
+    assert host.act("start").status_code == 200
+    store.r.expire(f"tm:code:{code}", 5)
+    assert host.act("rename", player="p2", name="Bora").status_code == 200
+    assert store.r.ttl(f"tm:code:{code}") > 60
+    play_kingup(host, [EX5_ROUNDS[2]] * 3)
+    assert host.act("play_again").status_code == 200
+    assert host.get().json["code"] == code
+
+
+def test_each_game_after_play_again_has_its_own_history_groups(client) -> None:
+    phones = kingup_table(client)
+    host = phones[0]
+    host.act("start")
+    play_kingup(host)
+    one = client.get(f"/api/tables/{host.table}/history?lang=en").json
+    assert [(r["game"], r["round"], r["label"]) for r in one["rounds"]] == [
+        (1, 0, "Before the first round"), (1, 1, "Round 1"), (1, 2, "Round 2"), (1, 3, "Round 3")]
+    assert host.act("play_again").status_code == 200
+    assert host.act("start").status_code == 200
+    play_kingup(host, [EX5_ROUNDS[2]])
+    for lang, words in (("en", ("Game {g} · Round {r}", "Game 2 · Before the first round")),
+                        ("ko", ("{g}번째 게임 · {r}라운드", "2번째 게임 · 첫 라운드 전"))):
+        history = client.get(f"/api/tables/{host.table}/history?lang={lang}").json
+        groups = [(r["game"], r["round"]) for r in history["rounds"]]
+        assert groups == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1)]
+        labels = {(r["game"], r["round"]): r["label"] for r in history["rounds"]}
+        assert labels[1, 2] == words[0].format(g=1, r=2) and labels[2, 1] == words[0].format(g=2, r=1)
+        assert labels[2, 0] == words[1]
+        # "A new game" opens the second game's group; its first round holds only its own lines.
+        second = history["rounds"][-2:]
+        assert "new game" in second[0]["entries"][0]["text"] or "새 게임" in second[0]["entries"][0]["text"]
+        first_round_v = {e["version"] for r in history["rounds"] if r["game"] == 1 for e in r["entries"]}
+        assert all(e["version"] > max(first_round_v) for e in second[1]["entries"])
+    # A page that starts after the second game's start still knows which game it shows.
+    last = client.get(f"/api/tables/{host.table}/history?lang=en&limit=1").json
+    assert [(r["game"], r["round"]) for r in last["rounds"]] == [(2, 1)]
+
+
 def test_result_replays_only_the_current_game() -> None:
     doc: Any = {"start": {"players": [], "options": {}, "v": 10}}
     log: Any = [{"v": v, "kind": k, "action": {"type": t, **extra}}

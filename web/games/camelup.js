@@ -36,9 +36,12 @@ const SEL_TYPE = { bet: 'leg_bet', tile: 'spectator', finish: 'finish_bet', part
 function statusBar(ctx, snap) {
   const v = snap.view;
   const full = v.mode !== 'pyramid';
-  const mine = full && v.current_player !== null && v.current_player === ctx.me;
+  // The race waits for the host's record of the face-down cards: the host's turn.
+  const recording = v.phase === 'paper_cards';
+  const mine = full && (recording ? mayRecord(snap) : v.current_player !== null && v.current_player === ctx.me);
   let title;
   if (v.phase === 'over') title = ctx.t('status.race_over');
+  else if (recording) title = mine ? ctx.t('status.record_cards') : ctx.t('status.host_records', { name: ctx.name(snap.host) });
   else if (!full) title = v.phase === 'leg_over' ? ctx.t('status.leg_over', { leg: v.leg }) : ctx.t('status.pyramid_mode');
   else if (mine) title = ctx.t('status.your_turn');
   else title = v.current_player ? ctx.t('status.turn', { name: ctx.name(v.current_player) }) : ctx.t('status.watch');
@@ -59,12 +62,19 @@ function statusBar(ctx, snap) {
     gains ? h('p', { class: 'cm-leg-gains', text: ctx.t('status.leg_gains', { leg: report.leg, gains }) }) : null);
 }
 
+/** Whether this phone is to record the face-down cards (the host's `legal` holds it). @param {any} snap */
+function mayRecord(snap) {
+  return (snap.legal || []).some((/** @type {any} */ a) => a.type === 'paper_cards');
+}
+
 export default /** @satisfies {GameModule} */ ({
   strings: STRINGS,
 
   /** My turn: the view names me as the current player (full mode only; the
-   * host's board correction and a partner's copy choice are not turns). */
+   * host's board correction and a partner's copy choice are not turns), or
+   * the race waits for my record of the face-down cards. */
   yourTurn(snap) {
+    if (snap.view && snap.view.phase === 'paper_cards') return mayRecord(snap);
     return Boolean(snap.view && snap.view.current_player && snap.view.current_player === snap.me);
   },
 
@@ -214,7 +224,7 @@ export default /** @satisfies {GameModule} */ ({
       const tileSel = ui.sel && ui.sel.kind === 'tile' ? ui.sel.space : null;
       const lastKey = [last.tent, last.text, last.fresh];
 
-      const status = part('status', [base, v.phase, v.mode, v.current_player, v.leg, (v.tents || []).length, v.pyramid_tickets_left, v.me && v.me.money, v.last_leg], () => statusBar(ctx, snap));
+      const status = part('status', [base, v.phase, v.mode, snap.host, mayRecord(snap), v.current_player, v.leg, (v.tents || []).length, v.pyramid_tickets_left, v.me && v.me.money, v.last_leg], () => statusBar(ctx, snap));
       const board = part('board', [base, v.board, v.colours, tiles, tileSel], () => boardCard(ctx, v, {
         targets: tiles ? new Set(tiles) : null,
         selected: tileSel,

@@ -22,6 +22,7 @@ export function lobbyScreen(root, session) {
   const conn = connBadge();
   const gameName = h('p', { class: 'eyebrow', text: session.title() });
   const codeEl = h('strong', { class: 'code', id: 'lobby-code' });
+  const codeLine = h('p', { class: 'code-line' }, h('span', { t: 'lobby.code' }), ' ', codeEl);
   const seats = seatsComponent(session, 'lobby');
   const phoneless = phonelessTools(session);
   const pin = pinCard(session, 'lobby');
@@ -71,14 +72,15 @@ export function lobbyScreen(root, session) {
 
   const footer = h('div', { class: 'bottom-bar stack' }, count, limit, startBtn, waiting);
 
-  root.append(h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
+  const screenEl = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
+    conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, gameName, h('h1', { id: 'lobby-title', t: 'lobby.title' })), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'lobby.spectator' }) : null,
     h('div', { class: 'card join-card' },
       h('h2', { class: 'center', t: 'lobby.scan' }),
       h('figure', { class: 'qr-box' },
         h('img', { src: `/api/tables/${encodeURIComponent(session.id)}/qr.png`, alt: 'lobby.qr_alt', width: 320, height: 320 })),
-      h('p', { class: 'code-line' }, h('span', { t: 'lobby.code' }), ' ', codeEl),
+      codeLine,
       h('p', { class: 'link-line' }, h('span', { t: 'lobby.link' }), ' ', h('span', { class: 'link-text', id: 'lobby-link', text: joinUrl })),
       session.spectator ? null : shareRow),
     h('section', { class: 'card', 'aria-labelledby': 'lobby-seats' },
@@ -89,7 +91,9 @@ export function lobbyScreen(root, session) {
     pin.el,
     optionsBox,
     session.spectator ? null : bigScreen,
-    session.spectator ? null : footer));
+    session.spectator ? null : footer);
+  conn.covers(screenEl);
+  root.append(screenEl);
 
   /** @type {import('./session.js').SessionState|null} */
   let last = null;
@@ -105,7 +109,9 @@ export function lobbyScreen(root, session) {
     // Only the connection changed (the socket opened, say): nothing else to draw.
     if (!snap || (prev && prev.snapshot === snap)) return;
     gameName.textContent = session.title();
-    codeEl.textContent = snap.code || '—';
+    codeEl.textContent = snap.code || '';
+    // A table without a code (one started before codes were kept) is joined by its link.
+    codeLine.hidden = !snap.code;
     seats.update(snap);
     phoneless.update(snap);
     pin.update(snap);
@@ -152,6 +158,7 @@ export function lobbyScreen(root, session) {
     update,
     destroy() {
       alive = false;
+      conn.destroy();
       offLang();
     },
   };

@@ -2,7 +2,7 @@
 // public scores, the history and (for the host) undo and seat tools.
 
 import { loadGame } from '../games-loader.js';
-import { getLang, has, onLangChange, t } from '../i18n.js';
+import { errorText, getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
@@ -103,7 +103,7 @@ export function tableScreen(root, session) {
   historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
   // Undo asks first, in a sheet above the bar, and says what it will take back:
-  // the newest history entry still standing.
+  // the game action the server names (`snap.undo.target`), or why there is none.
   const undoWhat = h('p', { class: 'undo-what' });
   const undoYes = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger-fill', t: 'table.undo_confirm' }));
   const undoNo = h('button', { type: 'button', t: 'common.cancel' });
@@ -114,16 +114,36 @@ export function tableScreen(root, session) {
     undoSheet.hidden = true;
     undoBtn.setAttribute('aria-expanded', 'false');
   };
-  undoBtn.addEventListener('click', async () => {
+  /** @type {number|null|undefined} the version the open sheet names */
+  let undoShown;
+  undoBtn.addEventListener('click', () => {
     if (!undoSheet.hidden) { closeUndo(); return; }
-    undoWhat.textContent = t('common.loading');
     undoSheet.hidden = false;
     undoBtn.setAttribute('aria-expanded', 'true');
-    undoYes.disabled = false;
-    undoYes.focus();
-    const last = await lastAction();
-    undoWhat.textContent = last ? t('table.undo_what', { what: last }) : t('table.undo_last');
+    fillUndo();
   });
+
+  /** The sheet for what undo would take back now; none: why not, and no confirm. */
+  async function fillUndo() {
+    /** @type {{target: number|null, sealed: boolean}|undefined} */
+    const info = snap ? /** @type {any} */ (snap).undo : undefined;
+    const target = info ? info.target : undefined;
+    undoShown = target;
+    const none = target === null;
+    undoYes.hidden = none;
+    undoYes.disabled = none;
+    if (none) {
+      // A reveal (votes, scores, piles) sealed the game so far: the game says what it was.
+      undoWhat.textContent = info && info.sealed ? errorText({ code: 'undo_sealed' }, snap ? snap.game : '') : t('error.nothing_to_undo');
+      undoNo.focus();
+      return;
+    }
+    undoWhat.textContent = t('common.loading');
+    undoYes.focus();
+    const last = await lastAction(target);
+    if (undoShown !== target) return;
+    undoWhat.textContent = last ? t('table.undo_what', { what: last }) : t('table.undo_last');
+  }
   undoNo.addEventListener('click', () => { closeUndo(); undoBtn.focus(); });
   undoYes.addEventListener('click', async () => {
     undoYes.disabled = true;
@@ -134,13 +154,18 @@ export function tableScreen(root, session) {
     closeUndo();
   });
 
-  /** The newest history line not undone yet, in the screen's language. */
-  async function lastAction() {
+  /**
+   * The history line of the action at version `target` (none: the newest not
+   * undone yet), in the screen's language.
+   * @param {number} [target]
+   */
+  async function lastAction(target) {
     try {
+      // That entry alone: on a longer page it may fold into a stretch of
+      // calls ("4–10 counted by …") while undo takes back only its last number.
+      const below = target === undefined ? '' : `&before=${target + 1}`;
       /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
-      // The newest entry alone: on a longer page it may fold into a stretch
-      // of calls ("4–10 counted by …") while undo takes back only its last number.
-      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1`, { token: session.token });
+      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1${below}`, { token: session.token });
       const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
       // One action may make several lines (a die that ends a leg): all of them.
       const newest = Math.max(...entries.map((e) => e.version));
@@ -150,7 +175,8 @@ export function tableScreen(root, session) {
     }
   }
 
-  root.append(h('section', { class: 'table', 'aria-labelledby': 'table-title' },
+  const screenEl = h('section', { class: 'table', 'aria-labelledby': 'table-title' },
+    conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'table.spectator' }) : null,
     overBanner,
@@ -162,7 +188,9 @@ export function tableScreen(root, session) {
     historyPanel,
     playersPanel,
     h('div', { class: 'bottom-bar' }, session.spectator ? null : undoSheet,
-      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undoBtn))));
+      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undoBtn)));
+  conn.covers(screenEl);
+  root.append(screenEl);
 
   /** @type {import('../net.js').Snapshot|null} */
   let snap = null;
@@ -178,7 +206,7 @@ export function tableScreen(root, session) {
 
   /**
    * @typedef {{version: number, by?: string, text: string, undone?: boolean}} HistoryEntry
-   * @typedef {{round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
+   * @typedef {{game?: number, round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
    * @typedef {{rounds?: HistoryRound[], more?: boolean, next_before?: number|null}} HistoryPage
    */
   /** @type {HistoryPage[]} the pages shown, newest first (the server sends the latest 200 entries) */
@@ -220,19 +248,23 @@ export function tableScreen(root, session) {
   }
 
   function renderHistory() {
-    // A round may run across two pages: merge by round, oldest entries first.
-    /** @type {Map<number, HistoryEntry[]>} */
+    // A round may run across two pages: merge by game and round (each "play
+    // again" starts its rounds at 1 again), oldest entries first.
+    /** @type {Map<string, {game: number, round: number, label?: string, entries: HistoryEntry[]}>} */
     const byRound = new Map();
-    /** @type {Map<number, string>} the server's heading of each round ("1레그") */
-    const labels = new Map();
     for (const page of historyPages.slice().reverse()) {
       for (const r of page.rounds || []) {
         if (!r.entries || !r.entries.length) continue;
-        byRound.set(r.round, [...(byRound.get(r.round) || []), ...r.entries]);
-        if (r.label) labels.set(r.round, r.label);
+        const game = r.game || 1;
+        const key = `${game}:${r.round}`;
+        const group = byRound.get(key) || { game, round: r.round, entries: [] };
+        group.entries = [...group.entries, ...r.entries];
+        // The server's heading of each round ("1레그", "2번째 게임 · 1레그").
+        if (r.label) group.label = r.label;
+        byRound.set(key, group);
       }
     }
-    const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([round, entries]) => ({ round, entries, label: labels.get(round) }));
+    const rounds = [...byRound.values()].sort((a, b) => a.game - b.game || a.round - b.round);
     if (!rounds.length) {
       historyList.replaceChildren(h('p', { class: 'hint', t: 'table.history_empty' }));
       return;
@@ -289,8 +321,14 @@ export function tableScreen(root, session) {
       // goes as it; a screen may also name such a seat for one action (`as`),
       // e.g. the caller's one tap for a paper seat's raised hand.
       const may = (/** @type {string|null|undefined} */ pid) => (pid && snap && snap.proxies && snap.proxies[pid] ? pid : undefined);
-      const as = may(opts.as) || may(entering);
-      return session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
+      const once = may(opts.as);
+      const as = once || may(entering);
+      const sent = session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
+      // An entry made for the seat chosen in the switcher brings the phone back
+      // to its own seat: on its own turn, a phone still "entering for" another
+      // seat showed every button greyed.
+      if (!once && as) sent.then(() => { if (entering === as) enterFor(null); }, () => { /* stays, to try again */ });
+      return sent;
     },
     vibrate,
     gameLegal(s) { return gameLegal(s, session.game()); },
@@ -349,6 +387,8 @@ export function tableScreen(root, session) {
     const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
     undoBtn.hidden = !isHost;
     if (!isHost) closeUndo();
+    // The table moved on while the sheet was open: it names what undo takes back now.
+    else if (!undoSheet.hidden && /** @type {any} */ (snap).undo && /** @type {any} */ (snap).undo.target !== undoShown) fillUndo();
     renderScoreboard();
     if (!playersPanel.hidden) renderPlayers();
     renderProxies();
@@ -369,6 +409,14 @@ export function tableScreen(root, session) {
     phoneless.update(snap);
   }
 
+  /** The game screen as `pid`'s (a seat without a phone), or this phone's own (null). */
+  function enterFor(/** @type {string|null} */ pid) {
+    if (!alive) return;
+    entering = pid;
+    renderProxies();
+    if (instance && snap) instance.update(shownSnapshot(snap, entering));
+  }
+
   /** The "Enter moves for" switcher: shown while some seat without a phone can be entered for. */
   function renderProxies() {
     if (!snap) return;
@@ -381,11 +429,7 @@ export function tableScreen(root, session) {
     const choice = (pid, label) => h('button', {
       type: 'button', class: entering === pid ? 'primary' : '', 'aria-pressed': String(entering === pid),
       'data-proxy': pid || 'self', text: label,
-      onclick: () => {
-        entering = pid;
-        renderProxies();
-        if (instance && snap) instance.update(shownSnapshot(snap, entering));
-      },
+      onclick: () => enterFor(pid),
     });
     proxyButtons.replaceChildren(choice(null, t('table.enter_self')),
       ...seatsFor.map((pid) => choice(pid, ctx.name(pid))));
@@ -426,6 +470,7 @@ export function tableScreen(root, session) {
     update,
     destroy() {
       alive = false;
+      conn.destroy();
       for (const off of offs) off();
       results.destroy();
       if (instance) instance.destroy();

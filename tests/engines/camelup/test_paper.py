@@ -83,7 +83,7 @@ def test_a_full_race_with_a_paper_seat_pays_by_pile_order(mk, do) -> None:
     assert s.phase == PAPER_CARDS and s.result is None and ENGINE.status(s)["over"] is False
     spectator = driver.view(ENGINE, s, None)
     assert spectator["paper_cards"] == {"winner": [{"position": 3, "player": "p4"}],
-                                        "loser": [{"position": 3, "player": "p4"}]}
+                                        "loser": [{"position": 3, "player": "p4"}], "distinct": "player"}
     for camel in ("blue", "yellow"):  # the phones' wrong guesses stay hidden until the piles are paid
         assert f'"{camel}"' not in json.dumps(spectator["finish_piles"])
     assert ENGINE.legal_actions(s, "p1") == [{"type": "paper_cards"}]

@@ -29,24 +29,47 @@ export function paperCardsCard(ctx, snap, picks, ui, rerender) {
     return card;
   }
   card.append(h('p', { class: 'hint', text: ctx.t('paper.help') }));
-  for (const pile of /** @type {Array<'winner'|'loser'>} */ (['winner', 'loser'])) {
+  const piles = /** @type {Array<'winner'|'loser'>} */ (['winner', 'loser']);
+  for (const pile of piles) {
     const list = cards[pile] || [];
     while (picks[pile].length < list.length) picks[pile].push(null);
     picks[pile].length = list.length;
+  }
+  /**
+   * Where `camel` is already picked on another card of the same seat (the
+   * view's `distinct`: one seat's cards name different camels), as words.
+   * @param {'winner'|'loser'} pile @param {number} i @param {string} camel
+   */
+  const takenAt = (pile, i, camel) => {
+    if (cards.distinct !== 'player') return null;
+    const owner = cards[pile][i].player;
+    for (const p of piles) {
+      const at = (cards[p] || []).findIndex((/** @type {{player: string}} */ c, /** @type {number} */ j) =>
+        (p !== pile || j !== i) && c.player === owner && picks[p][j] === camel);
+      if (at >= 0) return ctx.t('paper.taken', { pile: ctx.t(`finish.pile.${p}`), position: cards[p][at].position });
+    }
+    return null;
+  };
+  for (const pile of piles) {
+    const list = cards[pile] || [];
     if (!list.length) continue;
     card.append(h('h3', { text: ctx.t(`finish.pile.${pile}`) }));
     list.forEach((/** @type {{position: number, player: string}} */ c, /** @type {number} */ i) => {
       card.append(h('div', { class: 'cm-paper-card', role: 'group', 'aria-label': ctx.t('paper.card', { position: c.position, name: ctx.name(c.player) }), dataset: { pile, position: String(c.position) } },
         h('p', { class: 'cm-paper-label', text: ctx.t('paper.card', { position: c.position, name: ctx.name(c.player) }) }),
-        h('div', { class: 'cm-choice-row cm-hand' }, ...v.camels.racing.map((/** @type {string} */ camel) => h('button', {
-          type: 'button',
-          class: `cm-card-pick cm-c-${colourWord(v, camel)}`,
-          'aria-pressed': String(picks[pile][i] === camel),
-          disabled: ui.busy,
-          dataset: { camel },
-          text: colourName(ctx, v, camel),
-          onclick: () => { picks[pile][i] = camel; rerender(); },
-        })))));
+        h('div', { class: 'cm-choice-row cm-hand' }, ...v.camels.racing.map((/** @type {string} */ camel) => {
+          const taken = takenAt(pile, i, camel);
+          return h('button', {
+            type: 'button',
+            class: `cm-card-pick cm-c-${colourWord(v, camel)}`,
+            'aria-pressed': String(picks[pile][i] === camel),
+            disabled: ui.busy || taken !== null,
+            title: taken,
+            dataset: { camel },
+            text: colourName(ctx, v, camel),
+            onclick: () => { picks[pile][i] = camel; rerender(); },
+          });
+        }))));
     });
   }
   const ready = [...picks.winner, ...picks.loser].every((c) => c !== null);

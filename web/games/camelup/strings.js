@@ -41,6 +41,8 @@ const ko = {
   'status.pyramid_mode': '피라미드 전용',
   'status.my_money': '내 돈 {n}파운드',
   'status.watch': '보는 중',
+  'status.record_cards': '내 차례: 엎어 둔 카드를 기록하세요',
+  'status.host_records': '{name} 님이 엎어 둔 카드를 기록하는 중',
   'status.leg_gains': '{leg}레그 정산: {gains}',
 
   'board.title': '경주 트랙',
@@ -106,6 +108,7 @@ const ko = {
   'paper.help': '베팅 칸을 뒤집어, 휴대폰 없는 자리의 카드마다 낙타를 놓인 순서대로 고르세요. 그다음 베팅 칸을 계산합니다.',
   'paper.wait': '호스트가 휴대폰 없는 자리의 카드를 입력하면 베팅 칸을 계산합니다.',
   'paper.card': '{position}번째 카드 ({name})',
+  'paper.taken': '{pile} {position}번째 카드에 이미 골랐어요',
   'paper.confirm': '기록하고 베팅 칸 계산',
   'partner.title': '베팅 파트너십',
   'partner.open': '파트너 정하기',
@@ -203,6 +206,7 @@ const ko = {
   'fix.done': '{space}칸을 고쳤어요.',
 
 
+  'error.undo_sealed': '결승 베팅 칸이 공개된 뒤로는 되돌릴 수 없어요. 공개된 카드는 그대로예요.',
   'error.no_ticket_left': '그 색의 티켓이 모두 나갔어요.',
   'error.space_not_allowed': '그 칸에는 관중 타일을 놓을 수 없어요.',
   'error.card_not_in_hand': '그 결승 베팅 카드는 이미 놓았어요.',
@@ -267,6 +271,8 @@ const en = {
   'status.pyramid_mode': 'Pyramid only',
   'status.my_money': 'You have {n} EP',
   'status.watch': 'Watching',
+  'status.record_cards': 'Your turn: record the face-down cards',
+  'status.host_records': 'Waiting for {name} to record the face-down cards',
   'status.leg_gains': 'Leg {leg} paid: {gains}',
 
   'board.title': 'Race track',
@@ -332,6 +338,7 @@ const en = {
   'paper.help': 'Turn the piles over and pick, in pile order, the camel on each card of a seat without a phone. Then the piles are paid.',
   'paper.wait': 'The piles are paid once the host records the cards of the seats without a phone.',
   'paper.card': 'Card {position} ({name})',
+  'paper.taken': 'Already picked: {pile}, card {position}',
   'paper.confirm': 'Record and pay the piles',
   'partner.title': 'Betting partnership',
   'partner.open': 'Form a partnership',
@@ -429,6 +436,7 @@ const en = {
   'fix.done': 'Space {space} corrected.',
 
 
+  'error.undo_sealed': "Undo stops at the race's end: the revealed finish piles stay as they are.",
   'error.no_ticket_left': 'All tickets of that colour are taken.',
   'error.space_not_allowed': 'A spectator tile cannot go on that space.',
   'error.card_not_in_hand': 'That finish card is already on a pile.',

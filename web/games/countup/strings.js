@@ -43,7 +43,7 @@ const ko = {
   'entry.slot': '{n}번',
   'entry.lock': '숫자 잠그기',
   'check.ok': '좋아요: 잠글 수 있어요.',
-  'check.bad_number': '"{text}"{text:은/는} 숫자가 아니에요.',
+  'check.bad_number': '"{text}": 자연수만 적을 수 있어요.',
   'check.out_of_range': '{n}: 1부터 {top}까지만 적을 수 있어요.',
   'check.restricted_digit': '{n}: 끝자리 {d:은/는} 이번 라운드에 금지예요 (금지 끝자리 {digits}).',
   'check.duplicate': '{n:을/를} 두 번 적었어요: 5개 모두 달라야 해요.',
@@ -156,6 +156,7 @@ const ko = {
   'winner.ended_last_round': '4라운드를 모두 마쳤어요.',
 
   // Engine errors
+  'error.undo_sealed': '공개된 뒤로는 되돌릴 수 없어요. 공개된 시트와 선언은 그대로예요.',
   'error.not_caller': '호스트나 호스트가 정한 호출자만 카운트를 부를 수 있어요.',
   'error.waiting_for_cards': '호스트가 먼저 이번 라운드 카드를 입력해야 해요.',
   'error.not_counting': '모두 숫자를 잠근 뒤에 카운트가 시작돼요.',
@@ -239,7 +240,7 @@ const en = {
   'entry.slot': '#{n}',
   'entry.lock': 'Lock my numbers',
   'check.ok': 'All good: you can lock them.',
-  'check.bad_number': '"{text}" is not a number.',
+  'check.bad_number': '"{text}": only whole numbers can be written.',
   'check.out_of_range': '{n}: only 1 to {top} can be written.',
   'check.restricted_digit': '{n} ends in {d}, which is restricted this round (restricted: {digits}).',
   'check.duplicate': '{n} is written twice: the 5 numbers must differ.',
@@ -347,6 +348,7 @@ const en = {
   'winner.ended_two_stars': 'A second ☆20 ended the game.',
   'winner.ended_last_round': 'All 4 rounds were played.',
 
+  'error.undo_sealed': 'Undo stops at the last reveal: revealed sheets and declarations stay as they are.',
   'error.not_caller': 'Only the host or the caller the host named can call the count.',
   'error.waiting_for_cards': 'The host must first type in this round\'s cards.',
   'error.not_counting': 'The count starts once every sheet is locked.',

@@ -159,6 +159,7 @@ export const STRINGS = {
     'figure.total': '합계',
 
 
+    'error.undo_sealed': '투표나 라운드 점수가 공개된 뒤로는 되돌릴 수 없어요. 공개된 투표와 점수는 그대로예요.',
     'error.bad_character': 'A부터 M까지의 캐릭터를 고르세요.',
     'error.bad_level': '배치는 1~4층에만 할 수 있어요.',
     'error.already_placed': '이미 보드에 있는 캐릭터예요.',
@@ -339,6 +340,7 @@ export const STRINGS = {
     'figure.total': 'Total',
 
 
+    'error.undo_sealed': 'Undo stops at the last reveal: revealed votes and round scores stay as they are.',
     'error.bad_character': 'Pick a character from A to M.',
     'error.bad_level': 'Characters are placed on levels 1 to 4 only.',
     'error.already_placed': 'That character is already on the board.',

@@ -1,0 +1,86 @@
+"""What a family tripped on during a game night (issue 33), on Camel Up's
+screens: the host's record of a seat's face-down finish cards, and what the
+host's status says while the race waits for it."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from e2e.camelup_helpers import (
+    POSITION_A,
+    api_create_table,
+    call,
+    open_as,
+    send,
+    snapshot,
+    wait_version,
+)
+from e2e.phoneless_helpers import add_phoneless
+
+# The Camel Up tests' fixed-random server (dice and the board given by the test).
+from e2e.test_camelup import fixed  # noqa: F401
+
+
+def send_as(base: str, table: str, token: str, seat: str, action: dict[str, Any]) -> dict[str, Any]:
+    """``action`` entered by ``token``'s phone for ``seat``, a seat without a phone."""
+    body = {"action": action, "request_id": f"night-{time.time_ns()}", "as": seat}
+    return call(base, "POST", f"/api/tables/{table}/actions", body, token)
+
+
+def race_waiting_for_paper_cards(base: str) -> tuple[str, str, str]:
+    """민수 (host), Bora and 하린 (no phone): 하린 puts one face-down card on
+    each pile, red crosses the line, and the race waits for the host to
+    record 하린's cards. The table, the host's and Bora's tokens."""
+    table, host = api_create_table(base, "민수", {"setup": POSITION_A})
+    bora = call(base, "POST", f"/api/tables/{table}/players", {"name": "Bora"})["player"]["token"]
+    harin = add_phoneless(base, table, host, "하린")
+    send(base, table, host, {"type": "start"})
+    send(base, table, host, {"type": "set_stack", "space": 16, "camels": ["red"]})
+    for pile in ("winner", "loser"):
+        send(base, table, host, {"type": "leg_bet", "camel": "blue"})
+        send(base, table, bora, {"type": "leg_bet", "camel": "green"})
+        send_as(base, table, host, harin, {"type": "finish_bet", "pile": pile})
+    send(base, table, host, {"type": "pyramid", "die": "red", "value": 1})
+    assert snapshot(base, table)["view"]["phase"] == "paper_cards"
+    return table, host, bora
+
+
+def test_face_down_cards_of_one_seat_cannot_name_one_camel_twice(phone, fixed) -> None:  # noqa: F811 (the fixture)
+    table, host_token, _ = race_waiting_for_paper_cards(fixed)
+    host: Page = phone("ko-KR", base_url=fixed)
+    open_as(host, table, host_token)
+    wait_version(host, snapshot(fixed, table)["version"])
+    recorder = host.locator(".cm-paper-cards")
+    winner = recorder.locator(".cm-paper-card[data-pile='winner']")
+    loser = recorder.locator(".cm-paper-card[data-pile='loser']")
+    winner.locator(".cm-card-pick[data-camel='red']").click()
+    # 하린 holds one card per camel: red is taken on her other card, and says where.
+    taken = loser.locator(".cm-card-pick[data-camel='red']")
+    expect(taken).to_be_disabled()
+    expect(taken).to_have_attribute("title", "우승 베팅 칸 1번째 카드에 이미 골랐어요")
+    expect(loser.locator(".cm-card-pick:disabled")).to_have_count(1)
+    # Changing the first pick frees red again.
+    winner.locator(".cm-card-pick[data-camel='blue']").click()
+    expect(taken).to_be_enabled()
+    expect(loser.locator(".cm-card-pick[data-camel='blue']")).to_be_disabled()
+    loser.locator(".cm-card-pick[data-camel='red']").click()
+    recorder.locator(".cm-confirm-paper").click()
+    expect(host.locator(".cm-paper-cards")).to_have_count(0)
+    assert snapshot(fixed, table)["status"] == "over"
+
+
+def test_the_host_is_told_to_record_the_cards_and_the_others_why_they_wait(phone, fixed) -> None:  # noqa: F811
+    table, host_token, bora_token = race_waiting_for_paper_cards(fixed)
+    version = snapshot(fixed, table)["version"]
+    host: Page = phone("ko-KR", base_url=fixed)
+    bora: Page = phone("en-US", base_url=fixed)
+    open_as(host, table, host_token)
+    open_as(bora, table, bora_token)
+    for page in (host, bora):
+        wait_version(page, version)
+    expect(host.locator(".cm-status-title")).to_have_text("내 차례: 엎어 둔 카드를 기록하세요")
+    expect(host.locator(".cm-status")).to_have_class("cm-status my-turn")
+    expect(bora.locator(".cm-status-title")).to_have_text("Waiting for 민수 to record the face-down cards")

@@ -1,0 +1,42 @@
+"""Words a phone shows, from the web modules themselves run in node (issue 33's
+cosmetic findings): each check imports a module as the app does and asks it
+for the text of one case."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from conftest import skip_or_fail
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE = shutil.which("node")
+
+
+def run(js: str) -> Any:
+    """The JSON a module snippet writes to stdout (``out(value)``)."""
+    if not NODE:
+        skip_or_fail("node not found (the web/ checks need it)")
+    prelude = "const out = (v) => process.stdout.write(JSON.stringify(v));\n"
+    done = subprocess.run([NODE, "--input-type=module", "-e", prelude + js], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={"PATH": ""})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_sheet_entry_that_is_not_a_number_is_quoted_once() -> None:
+    got = run("""
+        import { addStrings, tIn } from './web/i18n.js';
+        import STRINGS from './web/games/countup/strings.js';
+        import { sheetProblems } from './web/games/countup/sheet.js';
+        addStrings('countup', STRINGS);
+        const check = { size: 5, distinct: true, range: [1, 50], refused: {} };
+        const [p] = sheetProblems(['-3', '', '', '', ''], check, []);
+        const words = {};
+        for (const lang of ['ko', 'en']) words[lang] = tIn(lang, `countup.check.${p.code}`, p.params);
+        out(words);
+    """)
+    assert got == {"ko": '"-3": 자연수만 적을 수 있어요.', "en": '"-3": only whole numbers can be written.'}
