@@ -38,11 +38,15 @@ def services(app: Any) -> Any:
 
 
 def seen(phones: list[Phone]) -> list[dict[str, Any]]:
-    """What every phone shows, without the version counter (which moves on)."""
+    """What every phone shows, without the version counter (which moves on),
+    nor the version the host's undo would take back (which moves with it)."""
     out = []
     for p in phones:
         snap = p.get().json
-        out.append({k: v for k, v in snap.items() if k != "version"})
+        shown = {k: v for k, v in snap.items() if k != "version"}
+        if "undo" in shown:
+            shown["undo"] = {**shown["undo"], "target": shown["undo"]["target"] is not None}
+        out.append(shown)
     return out
 
 
