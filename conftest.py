@@ -1,4 +1,5 @@
-"""Shared fixtures for tests/ and e2e/: a real redis-server and live app servers."""
+"""Shared fixtures for tests/ and e2e/: a real redis-server, a real Redis Cluster
+and live app servers."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import redis
+import redis.cluster
 
 ROOT = Path(__file__).resolve().parent
 #: CI sets CI=true: there a missing browser or game must fail the run, so a
@@ -52,14 +54,14 @@ def wait_for(check: Callable[[], object], timeout: float = 15.0, what: str = "co
 class RedisServer:
     """A throw-away redis-server on a free loopback port."""
 
-    def __init__(self, persist_dir: str | None = None) -> None:
+    def __init__(self, persist_dir: str | None = None, extra_args: tuple[str, ...] = ()) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.fail("redis-server is not installed; run the README's test command (make test)")
         self.port = free_port()
         self.dir = persist_dir or tempfile.mkdtemp(prefix="tm-redis-")
         args = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", self.dir, "--protected-mode", "no"]
+                "--appendonly", "no", "--dir", self.dir, "--protected-mode", "no", *extra_args]
         self.args = args
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.url = f"redis://127.0.0.1:{self.port}/0"
@@ -77,6 +79,85 @@ class RedisServer:
         """Stops the server and removes its folder (a restart needs ``stop``)."""
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+#: How ``REDIS_URL`` names a Redis Cluster (docs/cluster-notes.md): any one master as
+#: ``redis+cluster://host:port`` (``rediss+cluster://`` over TLS). redis-py's
+#: ``RedisCluster.from_url`` takes only ``redis://``/``rediss://`` of one seed node and
+#: discovers the rest; a plain client given the ``+cluster`` form refuses the scheme
+#: instead of talking to one node and failing later with MOVED.
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+
+
+def cluster_seed_url(url: str) -> str:
+    """The ``redis://``/``rediss://`` seed URL redis-py's ``RedisCluster`` takes."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in CLUSTER_SCHEMES:
+        raise ValueError(f"not a cluster URL (redis+cluster:// or rediss+cluster://): {url!r}")
+    return f"{CLUSTER_SCHEMES[scheme]}://{rest}"
+
+
+def redis_major(binary: str) -> int:
+    """The major version of a redis-server binary (``Redis server v=7.0.15 ...``)."""
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True).stdout
+    return int(out.split("v=", 1)[1].split(".", 1)[0])
+
+
+class RedisCluster:
+    """A throw-away Redis Cluster of ``masters`` masters and no replicas on loopback.
+
+    Redis 7 is needed (sharded pub/sub, ``cluster-port``). Each node gets two free
+    ports (clients and the cluster bus: the default bus port, port + 10000, may be
+    taken or out of range) and its own folder, no persistence. About a second to
+    start: ``redis-cli --cluster create`` waits a second for the nodes to meet."""
+
+    def __init__(self, masters: int = 3, node_timeout_ms: int = 5000) -> None:
+        server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+        if server is None or cli is None:
+            pytest.fail("redis-server and redis-cli are needed; run the README's test command (make test)")
+        if redis_major(server) < 7:
+            skip_or_fail("Redis Cluster tests need redis-server 7 or newer (sharded pub/sub)")
+        self.nodes: list[RedisServer] = []
+        try:
+            for _ in range(masters):
+                # A node timeout well above a stall of a loaded CI machine: with no
+                # replicas, a master wrongly marked failed takes the cluster down.
+                self.nodes.append(RedisServer(extra_args=(
+                    "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                    "--cluster-port", str(free_port()),
+                    "--cluster-node-timeout", str(node_timeout_ms))))
+            addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
+            made = subprocess.run(
+                [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+                capture_output=True, text=True, timeout=60)
+            if made.returncode != 0:
+                raise RuntimeError(f"redis-cli --cluster create failed:\n{made.stdout}{made.stderr}")
+            for node in self.nodes:
+                plain = redis.Redis(port=node.port, decode_responses=True)
+                wait_for(lambda r=plain: r.cluster("info")["cluster_state"] == "ok",
+                         timeout=30, what=f"cluster_state:ok on {node.port}")
+        except BaseException:
+            self.close()
+            raise
+        self.ports = [n.port for n in self.nodes]
+        self.url = f"redis+cluster://127.0.0.1:{self.ports[0]}"
+
+    def client(self, **kwargs: object) -> redis.cluster.RedisCluster:
+        """redis-py's cluster client, as the server would build it from ``url``."""
+        return redis.cluster.RedisCluster.from_url(
+            cluster_seed_url(self.url), **{"decode_responses": True, **kwargs})
+
+    def node_client(self, port: int) -> redis.Redis:
+        """A plain client of one node (no redirects followed)."""
+        return redis.Redis(port=port, decode_responses=True)
+
+    def flush(self) -> None:
+        for port in self.ports:
+            self.node_client(port).flushall()
+
+    def close(self) -> None:
+        for node in self.nodes:
+            node.close()
 
 
 class AppServer:
@@ -154,6 +235,20 @@ def redis_server() -> Iterator[RedisServer]:
 def redis_url(redis_server: RedisServer) -> str:
     redis_server.client().flushall()
     return redis_server.url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisCluster]:
+    cluster = RedisCluster()
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
+def redis_cluster_url(redis_cluster: RedisCluster) -> str:
+    """The cluster's ``redis+cluster://`` URL, every master flushed first."""
+    redis_cluster.flush()
+    return redis_cluster.url
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@
 #                         (the app needs no Redis: it falls back to an embedded store),
 #                         and node + npm for the web build (scripts/build-web.sh), as root
 #   bootstrap.sh test  -> also the test extras and the system packages the tests use
-#                         (redis-server, chromium, WebKitGTK's driver and Xvfb, fonts,
+#                         (redis-server and redis-cli, chromium, WebKitGTK's driver and Xvfb, fonts,
 #                         node for the web type check), as root
 # Prerequisites: Debian (or a derivative), Python 3.11+, make; root for system packages.
 set -euo pipefail
@@ -99,7 +99,9 @@ if [ "$mode" = "test" ]; then
   # Playwright drives (its own browser download is not possible here).
   # webkit2gtk-driver: WebKitWebDriver and MiniBrowser, WebKitGTK (Safari's
   # engine) for the e2e/test_webkit.py tests, driven by Selenium under Xvfb.
-  need=(redis-server:redis-server chromium:chromium
+  # redis-tools: redis-cli joins the test Redis Cluster (conftest.RedisCluster);
+  # Debian's redis-server depends on it, named so another redis-server still gets it.
+  need=(redis-server:redis-server redis-cli:redis-tools chromium:chromium
         WebKitWebDriver:webkit2gtk-driver xvfb-run:xvfb xauth:xauth)
   apt_install "${need[@]}" || die "could not install the test system packages (see above)."
   # The fonts only change how screenshots look: a failure is reported loudly
