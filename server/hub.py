@@ -347,10 +347,7 @@ class Connection:
             # What the socket's buffer takes is no sign of life (it takes a
             # little now and then from a peer that reads nothing), so a socket
             # that once kept frames waiting is watched until its peer takes some.
-            try:
-                taken = self.written - self._unread()
-            except OSError:
-                taken = self.taken
+            taken = self.written - self._unread()
             if self.stalled is None or taken > self.taken:
                 self.stalled = now if self.out else None
                 self.taken = taken
@@ -366,8 +363,12 @@ class Connection:
 
     def _unread(self) -> int:
         """Bytes in the socket's send buffer its peer has not taken (TCP: not
-        sent or not acknowledged yet)."""
-        return int.from_bytes(fcntl.ioctl(cast(int, self.fd), termios.TIOCOUTQ, bytes(4)), sys.byteorder)
+        sent or not acknowledged yet); 0 where the system cannot tell (Linux
+        can), and then what the buffer took counts as taken."""
+        try:
+            return int.from_bytes(fcntl.ioctl(cast(int, self.fd), termios.TIOCOUTQ, bytes(4)), sys.byteorder)
+        except (AttributeError, OSError):
+            return 0
 
     def _writev(self, frames: list[bytes | memoryview]) -> int:
         """One non-blocking write of ``frames`` (gevent's sockets are
