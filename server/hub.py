@@ -88,6 +88,12 @@ REFRESH_BATCH = 100
 #: frame or two in its outbox and one greenlet waiting on it; then its phone,
 #: if it is there, reconnects and resyncs by version.
 STALL_LIMIT = 10.0
+#: The kernel's send buffer of a socket the hub writes (bytes; Linux counts
+#: twice this, with its overhead). Left alone, Linux grows it up to
+#: ``tcp_wmem``'s maximum (4 MB) even for a peer that reads nothing, so such a
+#: socket could take megabytes of stale frames before anything waited for it
+#: and ``STALL_LIMIT`` began to count. A phone's frames are a few KB.
+SEND_BUFFER = 64 * 1024
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
 PRESENCE_COALESCE = 0.05
@@ -179,6 +185,8 @@ class Connection:
         self.seat_hash: str | None = None
         #: Where the hub writes; None: through the library, blocking (``beat_fd``).
         self.fd = self.beat_fd()
+        if self.fd is not None:
+            self.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         #: Its heartbeat slice (``Hub.add``).
         self.slice = 0
         #: The frames the socket has not taken yet, oldest first.

@@ -16,13 +16,18 @@ from tests.server.livehelpers import open_live_table
 
 #: How soon (s) a phone that reads must have each new version.
 PROMPT = 2.0
+#: Changes made as fast as they go first: enough to fill a stuck socket's buffers.
+FAST = 250
 
 
 def stuck_socket(base: str, table: str) -> websocket.WebSocket:
-    """A spectator that completes the handshake and then never reads: with a
-    receive buffer of a few KB the server's send buffer soon fills."""
+    """A spectator that completes the handshake and then never reads. A
+    receive buffer of a few KB and a small segment size, as a phone's network
+    has: with loopback's 64 KB segments the server's kernel would buffer
+    megabytes for it before its send buffer filled."""
     url = base.replace("http", "ws", 1) + f"/api/tables/{table}/ws"
-    return websocket.create_connection(url, timeout=10, sockopt=((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096), (socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)))
+    small = ((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096), (socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536))
+    return websocket.create_connection(url, timeout=10, sockopt=small)
 
 
 def unread(ws: websocket.WebSocket) -> int:
@@ -46,7 +51,6 @@ def test_a_socket_that_never_reads_holds_up_no_other_phone_and_is_given_up(app_s
     stuck = [stuck_socket(two.url, phones[0].table) for _ in range(3)]
     began = time.monotonic()
     closed: dict[int, float] = {}
-    worst = 0.0
     i = 0
     # Changes come fast (the stuck sockets' buffers fill), then every quarter
     # second, as a game goes on, until every stuck socket has been given up.
@@ -54,14 +58,12 @@ def test_a_socket_that_never_reads_holds_up_no_other_phone_and_is_given_up(app_s
         assert time.monotonic() < began + STALL_LIMIT + 20, f"{len(closed)} of {len(stuck)} stuck sockets closed"
         status, body = phones[i % len(phones)].act_http("note", text=f"note {i} " + "x" * 30)
         assert status == 200, body
-        committed = time.monotonic()
         for p in phones:
             assert p.wait_version(body["version"], timeout=PROMPT)["version"] == body["version"]
-        worst = max(worst, time.monotonic() - committed)
         i += 1
-        if i == 150:
+        if i == FAST:
             assert all(unread(s) >= 4096 for s in stuck), "the stuck sockets took a few frames, then none"
-        if i < 150:
+        if i < FAST:
             continue
         # A stuck socket pings (it is not silent, so only taking nothing can
         # close it); a ping to a closed socket fails once the server reset it.
@@ -72,7 +74,7 @@ def test_a_socket_that_never_reads_holds_up_no_other_phone_and_is_given_up(app_s
                 except (OSError, websocket.WebSocketException):
                     closed[k] = time.monotonic()
         time.sleep(0.25)
-    assert worst < PROMPT
+    assert all(t - began >= STALL_LIMIT for t in closed.values()), "not before STALL_LIMIT"
     for s in stuck:
         s.sock.close()
     for p in phones:
