@@ -84,7 +84,7 @@ REFRESH_BATCH = 100
 #: up (``Connection``). A phone gives a socket up after 5 s without a frame
 #: (web/net.js, ``DEAD_MS``; the server beats every 2 s), so one that still
 #: reads has reconnected long before; twice that leaves a slow link alone
-#: (any byte taken starts the count again). Until then such a socket costs a
+#: (any byte the phone takes starts the count again). Until then such a socket costs a
 #: frame or two in its outbox and one greenlet waiting on it; then its phone,
 #: if it is there, reconnects and resyncs by version.
 STALL_LIMIT = 10.0
