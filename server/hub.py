@@ -10,10 +10,14 @@ frames, coalesced per table, without a version bump.
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import secrets
+import select
 import socket
+import sys
+import termios
 import threading
 import time
 import zlib
@@ -30,7 +34,6 @@ from server.errors import ApiError, store_unavailable
 from server.keys import dumps
 from server.model import Snapshot, TableDoc
 from server.offload import start
-from server.sockio import send_whole
 from server.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -77,6 +80,20 @@ BEAT_SLICES = 50
 REFRESH_TICKS = 10
 REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
 REFRESH_BATCH = 100
+#: Seconds a socket may take nothing of what waits for it before it is given
+#: up (``Connection``). A phone gives a socket up after 5 s without a frame
+#: (web/net.js, ``DEAD_MS``; the server beats every 2 s), so one that still
+#: reads has reconnected long before; twice that leaves a slow link alone
+#: (any byte the phone takes starts the count again). Until then such a socket costs a
+#: frame or two in its outbox and one greenlet waiting on it; then its phone,
+#: if it is there, reconnects and resyncs by version.
+STALL_LIMIT = 10.0
+#: The kernel's send buffer of a socket the hub writes (bytes; Linux counts
+#: twice this, with its overhead). Left alone, Linux grows it up to
+#: ``tcp_wmem``'s maximum (4 MB) even for a peer that reads nothing, so such a
+#: socket could take megabytes of stale frames before anything waited for it
+#: and ``STALL_LIMIT`` began to count. A phone's frames are a few KB.
+SEND_BUFFER = 64 * 1024
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
 PRESENCE_COALESCE = 0.05
@@ -113,16 +130,44 @@ def text_frame(payload: bytes) -> bytes:
     return head + payload
 
 
+def close_frame(code: int, reason: str) -> bytes:
+    """A close frame as a server sends it (RFC 6455 §5.5.1): the status code,
+    then the reason (a control frame's payload is at most 125 bytes)."""
+    body = code.to_bytes(2, "big") + reason.encode()[:123]
+    return bytes((0x88, len(body))) + body
+
+
+#: A frame waiting in a socket's outbox: its kind ("state", "presence",
+#: "pong": complete, so a newer one replaces it; None: any other, or the
+#: rest of a frame begun) and its bytes.
+Waiting = tuple[str | None, bytes | memoryview]
+
+
 class Connection:
-    """One phone's socket. Sends are serialized: fan-out and the socket's own
-    loop may send at the same time."""
+    """One phone's socket, and what waits to be written to it.
+
+    Nothing sent to a socket the hub writes itself (``fd``) ever waits for
+    the phone, except on the socket's own handler: a frame goes into the
+    socket's outbox (``out``), as much of it as the socket takes at once is
+    written, and what is left is written by the socket's one writer greenlet
+    (``_drain``), which waits until the socket takes more. A push (``offer``,
+    ``send_presence``, ``tell``, ``kick``, the hub's heartbeat) so never
+    waits on one phone; the handler's own frames (``send``, ``send_encoded``,
+    ``beat()``, the end of ``corked``) wait for their own phone, so a phone
+    that does not read stops being read. The outbox stays small: snapshots,
+    presence and pongs are complete, so a newer one replaces the one still
+    waiting. A socket that takes nothing of what waits for ``STALL_LIMIT`` s
+    is given up: its phone reconnects and resyncs by version.
+    """
 
     def __init__(self, ws: Any, table_id: str, player: str | None, token: str | None) -> None:
         self.ws = ws
         self.table_id = table_id
         self.player = player
         self.token = token
+        #: The newest version this socket was given (written, or waiting in ``out``).
         self.sent_version = 0
+        #: Guards the outbox and each write; never held while waiting for a phone.
         self.lock = threading.Lock()
         self.open = True
         #: Presence member: several phones may hold one seat; each counts.
@@ -138,12 +183,26 @@ class Connection:
         self.listed = False
         #: The seat's token hash this socket's token was last found to open.
         self.seat_hash: str | None = None
-        #: Where the hub's heartbeat writes; None: the socket's loop beats.
+        #: Where the hub writes; None: through the library, blocking (``beat_fd``).
         self.fd = self.beat_fd()
+        if self.fd is not None:
+            self.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         #: Its heartbeat slice (``Hub.add``).
         self.slice = 0
-        #: Frames held while the phone's own action runs (``corked``).
-        self.held: list[bytes] | None = None
+        #: The frames the socket has not taken yet, oldest first.
+        self.out: list[Waiting] = []
+        #: Whether the outbox is held while the phone's own action runs (``corked``).
+        self.holding = False
+        #: Whether the socket's writer greenlet is on its way.
+        self.writer = False
+        #: Bytes the hub wrote to the socket, and how many of them its peer had
+        #: taken when last seen, since when (monotonic): a socket with frames
+        #: waiting whose peer takes nothing for ``STALL_LIMIT`` s is given up.
+        self.written = 0
+        self.taken = 0
+        self.stalled: float | None = None
+        #: Kicked: the outbox ends with a close frame, and takes nothing more.
+        self.closing = False
 
     @contextmanager
     def corked(self) -> Iterator[None]:
@@ -159,98 +218,32 @@ class Connection:
             yield
             return
         with self.lock:
-            self.held = []
+            self.holding = True
         try:
             yield
         finally:
             with self.lock:
-                frames, self.held = self.held, None
-                if frames and self.open:
-                    try:
-                        send_whole(self.ws.sock, b"".join(frames))
-                        self.sent_at = time.monotonic()
-                    except Exception:  # a dead peer; its own loop notices and cleans up
-                        self.open = False
+                self.holding = False
+            self._drain()
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """A message of the socket's own handler (a result, an error): waits
+        until this phone has taken it, so a phone that does not read is not
+        read either."""
+        self._put(None, encode(msg), wait=True)
+
+    def tell(self, msg: dict[str, Any]) -> None:
+        """A message pushed to this phone: never waits."""
+        self._put(None, encode(msg))
 
     def send_presence(self, online: frozenset[str]) -> None:
-        """A ``presence`` frame, only when it tells this phone something new."""
+        """A ``presence`` frame, only when it tells this phone something new; never waits."""
         with self.lock:
             if online == self.presence:
                 return
             self.presence = online
-        self.send({"type": "presence", "version": self.sent_version, "connected": sorted(online)})
-
-    def send(self, msg: dict[str, Any]) -> None:
-        self.send_raw(encode(msg))
-
-    def _write(self, payload: bytes) -> None:
-        """One whole text message; the caller holds the send lock. Past the
-        library as a finished frame when the hub may write the socket."""
-        if self.fd is None:
-            self.ws.send(payload.decode())
-        elif not self.ws.connected:
-            raise ConnectionError("closed")
-        elif self.held is not None:
-            self.held.append(text_frame(payload))
-        else:
-            send_whole(self.ws.sock, text_frame(payload))
-
-    def beat_fd(self) -> int | None:
-        """The socket's file descriptor when the hub's heartbeat can write to it
-        without ever blocking (gevent's sockets are non-blocking underneath); None
-        when this socket's own loop must beat (a blocking server, a stand-in)."""
-        try:
-            fd = int(self.ws.sock.fileno())
-            return None if os.get_blocking(fd) else fd
-        except (AttributeError, OSError, ValueError):
-            return None
-
-    def beat(self, fd: int | None = None, now: float | None = None) -> None:
-        """The heartbeat: a ``pong`` with the version this socket holds. With
-        ``fd`` (the hub's round over every socket) it is one non-blocking write
-        of a finished frame, skipped when a send is under way (that send is
-        news enough) or the socket's buffer is full (a peer that stopped
-        reading; the silence limit closes it)."""
-        payload = b'{"type":"pong","version":%d}' % self.sent_version
-        if not self.lock.acquire(blocking=fd is None):
-            return
-        try:
-            if not self.open or not getattr(self.ws, "connected", True):
-                return
-            if fd is None:
-                self._write(payload)
-            else:
-                if self.ws.sock.fileno() != fd:
-                    # Closed (a closed socket's number is -1), so the number may
-                    # now be another connection's: never write to it.
-                    self.open = False
-                    return
-                # Frames held for the phone's own action go first: the pong
-                # names the version they bring.
-                frame = b"".join((*self.held, text_frame(payload))) if self.held else text_frame(payload)
-                if os.write(fd, frame) != len(frame):
-                    # Half a frame on the wire: this stream cannot go on.
-                    self.open = False
-                    return
-                if self.held:
-                    self.held.clear()
-            self.sent_at = time.monotonic() if now is None else now
-        except BlockingIOError:
-            pass
-        except Exception:  # a dead peer; its own loop notices and cleans up
-            self.open = False
-        finally:
-            self.lock.release()
-
-    def send_raw(self, data: bytes) -> None:
-        with self.lock:
-            if not self.open:
-                return
-            try:
-                self._write(data)
-                self.sent_at = time.monotonic()
-            except Exception:  # a dead peer; its own loop notices and cleans up
-                self.open = False
+        self._put("presence", encode({"type": "presence", "version": self.sent_version,
+                                      "connected": sorted(online)}))
 
     def send_state(self, snapshot: Snapshot, force: bool = False) -> None:
         online = frozenset(p["id"] for p in snapshot["players"] if p.get("connected"))
@@ -258,80 +251,206 @@ class Connection:
 
     def send_encoded(self, version: int, data: bytes, force: bool = False,
                      online: frozenset[str] | None = None) -> None:
-        with self.lock:
-            if self._stale(version, force) or not self.open:
-                return
-            self.sent_version = version
-            if online is not None:
-                self.presence = online
-            try:
-                self._write(data)
-                self.sent_at = time.monotonic()
-            except Exception:  # a dead peer; its own loop notices and cleans up
-                self.open = False
-
-    def _stale(self, version: int, force: bool) -> bool:
-        """Whether ``version`` would take this socket back, or send again what it
-        has (unless ``force``): snapshots may race (two changes fanned out at once)."""
-        return version < self.sent_version or (version == self.sent_version and not force)
+        """``offer`` from the socket's own handler (its first snapshot, a
+        sync): waits until this phone has taken it."""
+        self._put("state", data, True, version, force, online)
 
     def offer(self, version: int, data: bytes, force: bool = False,
-              online: frozenset[str] | None = None) -> bool:
-        """``send_encoded`` that never waits, for a push made on the committing
-        greenlet (``Hub.wrote``): True when done with (written, held for the
-        phone's own action, stale, or the socket is closed); False when it
-        would have to wait (another send holds the lock, the socket's buffer
-        is full, or the hub cannot write this socket without blocking), and
-        the caller then sends it with ``send_encoded`` on a greenlet of its
-        own. A frame the buffer takes only part of is finished on a greenlet
-        that keeps the send lock until it is, so no other frame cuts in."""
-        if self.fd is None or not self.lock.acquire(blocking=False):
-            return False
-        finishing = False
-        try:
-            if self._stale(version, force) or not self.open or not getattr(self.ws, "connected", True):
-                return True  # nothing to send: an old version, or a socket being closed
-            frame = text_frame(data)
-            if self.held is not None:
-                self.held.append(frame)
-                written = len(frame)
-            else:
-                if self.ws.sock.fileno() != self.fd:  # closed: the number may be another's now
-                    self.open = False
-                    return True
-                try:
-                    written = os.write(self.fd, frame)
-                except BlockingIOError:
-                    return False
-                except OSError:  # a dead peer; its own loop notices and cleans up
-                    self.open = False
-                    return True
-            self.sent_version = version
-            if online is not None:
-                self.presence = online
-            self.sent_at = time.monotonic()
-            if written < len(frame):
-                finishing = True
-                start(self._finish, memoryview(frame)[written:])
-            return True
-        finally:
-            if not finishing:
-                self.lock.release()
+              online: frozenset[str] | None = None) -> None:
+        """A pushed snapshot (``data``, encoded) of ``version``: never waits.
+        Nothing is sent that would take the socket back, or send again what
+        it was given (unless ``force``): snapshots may race."""
+        self._put("state", data, False, version, force, online)
 
-    def _finish(self, rest: memoryview) -> None:
-        """The rest of a frame ``offer`` began, sent under the lock it took."""
-        try:
-            self.ws.sock.sendall(rest)
-        except Exception:  # a dead peer; its own loop notices and cleans up
+    def _stale(self, version: int, force: bool) -> bool:
+        return version < self.sent_version or (version == self.sent_version and not force)
+
+    def _accepts(self) -> bool:
+        """Whether a frame may still be sent: not on a closed socket, nor
+        after a close frame (ours, or the library's close handshake)."""
+        return self.open and not self.closing and getattr(self.ws, "connected", True)
+
+    def _put(self, kind: str | None, payload: bytes, wait: bool = False, version: int | None = None,
+             force: bool = False, online: frozenset[str] | None = None) -> None:
+        """One whole text message (a ``state`` of ``version`` when given) for
+        this socket. ``wait``: the socket's own handler, which waits for its
+        own phone to take it."""
+        with self.lock:
+            if not self._accepts() or (version is not None and self._stale(version, force)):
+                return
+            if version is not None:
+                self.sent_version = version
+                if online is not None:
+                    self.presence = online
+            if self.fd is None:
+                # Through the library, blocking: a server whose sockets the hub
+                # cannot write without blocking (the debugging server), a stand-in.
+                try:
+                    self.ws.send(payload.decode())
+                    self.sent_at = time.monotonic()
+                except Exception:  # a dead peer; its own loop notices and cleans up
+                    self.open = False
+                return
+            self._queue(kind, text_frame(payload))
+            spawn = not wait and self._hand_on(self._flush())
+        if wait:
+            self._drain()
+        elif spawn:
+            start(self._drain, True)
+
+    def _queue(self, kind: str | None, frame: bytes) -> None:
+        """Adds a frame to the outbox (the lock held). A state replaces the
+        state waiting, in its place (so before a result that names its
+        version), and the presence frames waiting (it says who is connected
+        as of now); a presence or a pong replaces the one waiting and goes
+        last. A frame begun is kind None: nothing replaces it."""
+        if kind is None or not self.out:
+            self.out.append((kind, frame))
+        elif kind == "state":
+            kept = [(k, f) if k != "state" else (kind, frame) for k, f in self.out if k != "presence"]
+            if not any(k == "state" for k, _ in self.out):
+                kept.append((kind, frame))
+            self.out = kept
+        else:
+            self.out = [w for w in self.out if w[0] != kind]
+            self.out.append((kind, frame))
+
+    def _hand_on(self, left: float | None) -> bool:
+        """Whether to start the socket's writer (the lock held), after a flush
+        that left something waiting (``left`` not None); at most one runs."""
+        if left is None or self.writer or self.holding:
+            return False
+        self.writer = True
+        return True
+
+    def _flush(self, now: float | None = None, held_too: bool = False) -> float | None:
+        """Writes what waits, as much as the socket takes at once, in one
+        system call (the lock held), and gives the socket up if its peer has
+        taken nothing for ``STALL_LIMIT`` s. The seconds left until then when
+        some still waits; None when nothing does, or it is held for the
+        phone's own action (unless ``held_too``)."""
+        if (not self.out and self.stalled is None) or (self.holding and not held_too):
+            return None
+        if not self.open or not getattr(self.ws, "connected", True) or self.ws.sock.fileno() != self.fd:
+            # Closed, or its close handshake begun: nothing more goes on this
+            # stream (and a closed socket's number may be another's now).
             self.open = False
+            self.out.clear()
+            return None
+        now = time.monotonic() if now is None else now
+        if self.out:
+            try:
+                n = self._writev([frame for _, frame in self.out])
+            except BlockingIOError:
+                n = 0
+            except OSError:  # a dead peer; its own loop notices and cleans up
+                self.open = False
+                self.out.clear()
+                return None
+            if n:
+                self.sent_at = now
+                self.written += n
+                self._took(n)
+        if self.stalled is not None or self.out:
+            # What the socket's buffer takes is no sign of life (it takes a
+            # little now and then from a peer that reads nothing), so a socket
+            # that once kept frames waiting is watched until its peer takes some.
+            taken = self.written - self._unread()
+            if self.stalled is None or taken > self.taken:
+                self.stalled = now if self.out else None
+                self.taken = taken
+            elif now - self.stalled >= STALL_LIMIT:  # its phone reconnects and resyncs by version
+                self.give_up()
+                self.out.clear()
+                return None
+        if not self.out:
+            if self.closing:
+                self.give_up()
+            return None
+        return cast(float, self.stalled) + STALL_LIMIT - now
+
+    def _unread(self) -> int:
+        """Bytes in the socket's send buffer its peer has not taken (TCP: not
+        sent or not acknowledged yet); 0 where the system cannot tell (Linux
+        can), and then what the buffer took counts as taken."""
+        try:
+            return int.from_bytes(fcntl.ioctl(cast(int, self.fd), termios.TIOCOUTQ, bytes(4)), sys.byteorder)
+        except (AttributeError, OSError):
+            return 0
+
+    def _writev(self, frames: list[bytes | memoryview]) -> int:
+        """One non-blocking write of ``frames`` (gevent's sockets are
+        non-blocking underneath); the number of bytes the socket took."""
+        return os.writev(cast(int, self.fd), frames)
+
+    def _took(self, n: int) -> None:
+        """Drops the ``n`` bytes written from the front of the outbox; a frame
+        written in part stays first, as kind None: finished before any other."""
+        while n:
+            kind, frame = self.out[0]
+            if n < len(frame):
+                self.out[0] = (None, memoryview(frame)[n:])
+                return
+            n -= len(frame)
+            del self.out[0]
+
+    def _drain(self, writer: bool = False) -> None:
+        """Writes what waits as the socket takes it, waiting (this greenlet
+        alone) until it takes more. ``writer``: the socket's writer greenlet."""
+        try:
+            while True:
+                with self.lock:
+                    left = self._flush()
+                    if left is None:
+                        if writer:
+                            self.writer = False
+                        return
+                poller = select.poll()  # gevent's, under gevent
+                poller.register(cast(int, self.fd), select.POLLOUT)
+                poller.poll(left * 1000)
+        except Exception:  # never a writer's flag left set on a socket still written
+            self.open = False
+            log.exception("socket writer failed")
+
+    def beat_fd(self) -> int | None:
+        """The socket's file descriptor when the hub can write to it without
+        ever blocking (gevent's sockets are non-blocking underneath); None
+        when only the library can, blocking (a blocking server, a stand-in):
+        then the socket's own loop beats."""
+        try:
+            fd = int(self.ws.sock.fileno())
+            return None if os.get_blocking(fd) else fd
+        except (AttributeError, OSError, ValueError):
+            return None
+
+    def beat(self, fd: int | None = None, now: float | None = None) -> None:
+        """The heartbeat: a ``pong`` with the version this socket holds,
+        after what waits (its version is what that brings). Without ``fd``:
+        the socket's own handler (a ping's answer). With it (the hub's round
+        over every socket) it never waits, and is skipped when another send
+        is under way (that send is news enough); frames held for the phone's
+        own action go out with it."""
+        payload = b'{"type":"pong","version":%d}' % self.sent_version
+        if fd is None:
+            self._put("pong", payload, wait=True)
+            return
+        if not self.lock.acquire(blocking=False):
+            return
+        try:
+            if not self._accepts():
+                return
+            self._queue("pong", text_frame(payload))
+            spawn = self._hand_on(self._flush(now, held_too=True))
         finally:
             self.lock.release()
+        if spawn:
+            start(self._drain, True)
 
     def give_up(self) -> None:
-        """Ends a socket the phone has gone silent on: its handler, waiting in
-        a read without a timeout (server/wsread.py), wakes up to a closed
-        stream. No close frame: a silent peer would not read it, and writing
-        to it could block the heartbeat round this runs in."""
+        """Ends a socket its phone has gone silent on, or takes nothing from:
+        its handler, waiting in a read without a timeout (server/wsread.py),
+        wakes up to a closed stream. No close frame: such a peer would not
+        read it."""
         self.open = False
         try:
             self.ws.sock.shutdown(socket.SHUT_RDWR)
@@ -339,13 +458,29 @@ class Connection:
             pass
 
     def kick(self, code: str, message: str, close: int = CLOSE_BAD_TOKEN) -> None:
-        self.send({"type": "error", "error": {"code": code, "message": message}})
+        """Tells the phone why and closes the socket (``close``: 4401 by
+        default, and the phone stops reconnecting). Never waits: the error and
+        the close frame go as any push, and the socket is shut once the phone
+        has taken them."""
+        msg = {"type": "error", "error": {"code": code, "message": message}}
+        if self.fd is None:
+            self.tell(msg)
+            with self.lock:
+                self.open = False
+                try:
+                    self.ws.close(reason=close, message=code)
+                except Exception:  # already closed
+                    pass
+            return
         with self.lock:
-            self.open = False
-            try:
-                self.ws.close(reason=close, message=code)
-            except Exception:  # already closed
-                pass
+            if not self._accepts():
+                return
+            self._queue(None, text_frame(encode(msg)))
+            self._queue(None, close_frame(close, code))
+            self.closing = True
+            spawn = self._hand_on(self._flush())
+        if spawn:
+            start(self._drain, True)
 
 
 class Frames:
@@ -473,12 +608,11 @@ class Hub:
         the change before the action's result goes out: a greenlet of its own
         for every push (``offload.start``) cost ~0.06 ms of an action's ~0.54
         (``bench/action_cpu.py --gevent``), switching between two deep stacks
-        and mapping the new one's frame memory. It never waits on a phone:
-        what a socket cannot take at once goes on a greenlet after all
-        (``Connection.offer``)."""
+        and mapping the new one's frame memory. Like every push it never
+        waits on a phone (``Connection``)."""
         if self._news(table_id, version):
             try:
-                self.push(table_id, False, doc, state, waits=False)
+                self.push(table_id, False, doc, state)
             except Exception:  # the commit stands: never fail the action for its push
                 log.exception("push of a commit failed")
 
@@ -628,7 +762,7 @@ class Hub:
             conns = [c for peers in self.conns.values() for c in peers]
         msg = {"type": "error", **store_unavailable().envelope()}
         for c in conns:
-            c.send(msg)
+            c.tell(msg)
 
     def resync_all(self) -> None:
         # Phones were told the store was down and wait for a snapshot to clear
@@ -639,11 +773,11 @@ class Hub:
             start(self.push, tid, True)
 
     def push(self, table_id: str, force: bool = False, doc: TableDoc | None = None,
-             state: Any = None, waits: bool = True) -> None:
+             state: Any = None) -> None:
         """Sends the table's phones their views of ``doc`` (None: loaded now);
-        ``state``: its engine state when the caller has it decoded. Without
-        ``waits`` (a push on the committing greenlet) a socket that cannot
-        take its frame at once is sent it on a greenlet of its own."""
+        ``state``: its engine state when the caller has it decoded. It never
+        waits on a phone: a socket that cannot take its frame at once is sent
+        it later by its own writer (``Connection.offer``)."""
         conns = self._local(table_id)
         if not conns:
             return
@@ -663,28 +797,11 @@ class Hub:
                 c.kick("table_not_found", "This table has expired.")
             return
         frames = Frames(self, doc, online, state)
-        waiting: list[tuple[Connection, bytes | None]] = []
         for c, ok in zip(conns, seated, strict=True):
-            data = frames.get(c.player) if ok else None
-            if waits:
-                self._deliver(c, doc["version"], data, force, online)
-            elif data is None or not c.offer(doc["version"], data, force, online):
-                waiting.append((c, data))
-        if waiting:
-            start(self._deliver_all, doc["version"], waiting, force, online)
-
-    def _deliver(self, c: Connection, version: int, data: bytes | None,
-                 force: bool, online: frozenset[str]) -> None:
-        """One socket's part of a push: its frame, or None: its seat is gone."""
-        if data is None:
-            c.kick("bad_token", "This seat was removed or re-issued to another phone.")
-        else:
-            c.send_encoded(version, data, force=force, online=online)
-
-    def _deliver_all(self, version: int, waiting: list[tuple[Connection, bytes | None]],
-                     force: bool, online: frozenset[str]) -> None:
-        for c, data in waiting:
-            self._deliver(c, version, data, force, online)
+            if ok:
+                c.offer(doc["version"], frames.get(c.player), force, online)
+            else:
+                c.kick("bad_token", "This seat was removed or re-issued to another phone.")
 
     def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""

@@ -52,7 +52,8 @@ def start(fn: Callable[..., Any], *args: Any) -> None:
     thread runs), otherwise on a daemon thread. Under gevent a ``Thread``
     costs ~23 µs to make and start and a bare greenlet ~11 µs
     (``bench/spawn.py``); the hub starts one for every push its listener or
-    its rounds start (a commit's own push runs on the committing greenlet)."""
+    its rounds start (a commit's own push runs on the committing greenlet),
+    and one writer for a socket that cannot take its frames at once."""
     if _patched():
         import gevent
 

@@ -315,24 +315,19 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
     ours.setblocking(False)
     phone.settimeout(5)
 
-    class Sock:
-        def __init__(self) -> None:
-            self.sends: list[bytes] = []
-
-        def fileno(self) -> int:
-            return ours.fileno()
-
-        def send(self, data: bytes) -> int:
-            self.sends.append(bytes(data))
-            return ours.send(data)
-
-        def sendall(self, data: Any) -> None:
-            self.sends.append(bytes(data))
-            ours.sendall(data)
-
     class WS:
-        sock = Sock()
+        sock = ours
         connected = True
+
+    class Recording(Connection):
+        """Each system call's bytes, as the socket took them."""
+
+        sends: list[bytes] = []
+
+        def _writev(self, frames: list[Any]) -> int:
+            n = super()._writev(frames)
+            self.sends.append(b"".join(frames)[:n])
+            return n
 
     def read(n: int) -> bytes:
         got = b""
@@ -341,16 +336,16 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
         return got
 
     try:
-        conn = Connection(WS(), "t1", "p1", "token")
+        conn = Recording(WS(), "t1", "p1", "token")
         assert conn.fd == ours.fileno()
         state = b'{"type":"state","version":2}'
         result = b'{"type":"result","request_id":"r1","version":2}'
         with conn.corked():
             conn.send_encoded(2, state)
             conn.send({"type": "result", "request_id": "r1", "version": 2})
-            assert WS.sock.sends == []
-        assert WS.sock.sends == [text_frame(state) + text_frame(result)]
-        assert read(len(WS.sock.sends[0])) == text_frame(state) + text_frame(result)
+            assert conn.sends == []
+        assert conn.sends == [text_frame(state) + text_frame(result)]
+        assert read(len(conn.sends[0])) == text_frame(state) + text_frame(result)
 
         with conn.corked():  # a slow commit: nothing held yet, the beat goes out
             conn.beat(conn.fd)
@@ -359,94 +354,14 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
             conn.send_encoded(3, b'{"type":"state","version":3}')
             conn.beat(conn.fd)  # the held state first, then the pong naming it
             both = text_frame(b'{"type":"state","version":3}') + text_frame(b'{"type":"pong","version":3}')
-            assert read(len(both)) == both
+            assert conn.sends[-1] == both and read(len(both)) == both
             conn.send({"type": "result", "request_id": "r2", "version": 3})
         later = text_frame(b'{"type":"result","request_id":"r2","version":3}')
-        assert WS.sock.sends[-1] == later and read(len(later)) == later
-        sent = len(WS.sock.sends)
+        assert conn.sends[-1] == later and read(len(later)) == later
+        sent = len(conn.sends)
         with conn.corked():  # nothing written: nothing sent
             pass
-        assert len(WS.sock.sends) == sent
-    finally:
-        ours.close()
-        phone.close()
-
-
-def test_a_push_on_the_committing_greenlet_never_waits_on_a_phone() -> None:
-    """``Connection.offer``: a frame the socket takes at once is written at
-    once; a socket whose send lock is taken or whose buffer is full is left to
-    a greenlet of its own (False, nothing written); a frame the buffer takes
-    only part of is finished by a greenlet that keeps the send lock meanwhile,
-    so no other frame cuts into it."""
-    import select
-    import socket
-
-    from server.hub import Connection, text_frame
-
-    ours, phone = socket.socketpair()
-    ours.setblocking(False)  # as gevent's sockets are underneath
-    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
-
-    class Sock:
-        """gevent's sendall: waits until the socket takes the rest."""
-
-        def fileno(self) -> int:
-            return ours.fileno()
-
-        def sendall(self, data: Any) -> None:
-            view = memoryview(data)
-            while view:
-                select.select([], [ours], [], 5)
-                try:
-                    view = view[ours.send(view):]
-                except BlockingIOError:
-                    pass
-
-    class WS:
-        sock = Sock()
-        connected = True
-
-    def read_all(settle: float = 0.3) -> bytes:
-        got = b""
-        while select.select([phone], [], [], settle)[0]:
-            chunk = phone.recv(1 << 20)
-            if not chunk:
-                break
-            got += chunk
-        return got
-
-    try:
-        conn = Connection(WS(), "t1", "p1", "token")
-        state2 = b'{"type":"state","version":2}'
-        assert conn.offer(2, state2) and conn.sent_version == 2
-        assert read_all() == text_frame(state2)
-        assert conn.offer(2, state2)  # stale: done with, nothing sent
-        with conn.lock:  # another send under way
-            assert not conn.offer(3, b'{"type":"state","version":3}')
-        assert conn.sent_version == 2 and read_all() == b""
-
-        filler = b"x" * 1024  # the phone stops reading: the buffer fills
-        try:
-            while True:
-                ours.send(filler)
-        except BlockingIOError:
-            pass
-        assert not conn.offer(3, b'{"type":"state","version":3}')
-        assert conn.sent_version == 2
-        assert read_all().strip(b"x") == b""
-
-        big = b'{"type":"state","version":4,"pad":"' + b"y" * 300_000 + b'"}'
-        assert conn.offer(4, big)  # the buffer takes part of it; a greenlet the rest
-        assert conn.sent_version == 4
-        # The finishing greenlet holds the lock: nothing else may write meanwhile.
-        assert not conn.offer(5, b'{"type":"state","version":5}')
-        assert read_all() == text_frame(big)
-        assert conn.lock.acquire(timeout=5)  # released once the frame is out
-        conn.lock.release()
-        assert conn.offer(5, b'{"type":"state","version":5}')
-        assert read_all() == text_frame(b'{"type":"state","version":5}')
-        WS.connected = False  # the close handshake has begun: no frame after it
-        assert conn.offer(6, b'{"type":"state","version":6}') and read_all() == b""
+        assert len(conn.sends) == sent
     finally:
         ours.close()
         phone.close()
