@@ -8,7 +8,7 @@ import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { pinCard } from './pin.js';
 import { resultsCard } from './results.js';
-import { figureChips, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
+import { figureLine, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
 
 /**
  * What `snap.legal` holds for the game itself: everything but the actions the
@@ -297,7 +297,7 @@ export function tableScreen(root, session) {
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
       noPhoneMark(p),
       p.connected === false && p.phone !== false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
-      h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }))));
+      figureLine(snap?.game || '', p, snap?.status === 'over'))));
   }
 
   /** @type {import('../games-loader.js').GameContext} */
