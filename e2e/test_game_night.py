@@ -151,3 +151,17 @@ def test_the_undo_confirm_names_what_it_takes_back_or_why_nothing(phone, server)
         "투표나 라운드 점수가 공개된 뒤로는 되돌릴 수 없어요. 공개된 투표와 점수는 그대로예요.")
     expect(sheet.get_by_role("button", name="네, 되돌려요")).to_be_hidden()
     expect(sheet).not_to_contain_text("시트")
+
+
+def test_the_your_turn_toast_covers_no_title(phone, server, toy) -> None:
+    table, (host_token, _) = toy_table(server)
+    send(server, table, host_token, {"type": "start"})
+    host: Page = phone("ko-KR")
+    open_as(host, table, host_token)
+    toast = host.locator("#toast")
+    expect(toast).to_have_text("내 차례예요")
+    box = toast.bounding_box()
+    assert box is not None
+    for title in (host.locator("#table-title"), host.locator(".screen-head .eyebrow")):
+        head = title.bounding_box()
+        assert head is not None and box["y"] + box["height"] <= head["y"], (box, head)
