@@ -40,3 +40,11 @@ def test_a_sheet_entry_that_is_not_a_number_is_quoted_once() -> None:
         out(words);
     """)
     assert got == {"ko": '"-3": 자연수만 적을 수 있어요.', "en": '"-3": only whole numbers can be written.'}
+
+
+def test_odds_never_show_a_negative_zero() -> None:
+    got = run("""
+        import { signed } from './web/games/camelup/common.js';
+        out([-0.004, -0, 0, 0.001, -0.21, 1.07].map(signed));
+    """)
+    assert got == ["0.00", "0.00", "0.00", "0.00", "−0.21", "+1.07"]

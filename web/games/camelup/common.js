@@ -133,11 +133,13 @@ export function pct(p, digits = 1) {
 }
 
 /**
- * A signed value: "+1.07", "−0.21".
+ * A signed value: "+1.07", "−0.21"; "0.00" for what rounds to nothing
+ * (never "−0.00").
  * @param {number} x
  */
 export function signed(x) {
   const s = Math.abs(x).toFixed(2);
+  if (Number(s) === 0) return s;
   return x < 0 ? `−${s}` : `+${s}`;
 }
 
