@@ -165,3 +165,16 @@ def test_the_your_turn_toast_covers_no_title(phone, server, toy) -> None:
     for title in (host.locator("#table-title"), host.locator(".screen-head .eyebrow")):
         head = title.bounding_box()
         assert head is not None and box["y"] + box["height"] <= head["y"], (box, head)
+
+
+def test_a_lost_seat_after_the_start_is_not_told_to_join_again(phone, server, toy) -> None:
+    table, (host_token, _) = toy_table(server)
+    send(server, table, host_token, {"type": "start"})
+    for locale, started, again in (("ko-KR", "이미 시작된 게임이에요.", "다시 참가"), ("en-US", "This game has already started.",
+                                                                            "Join again")):
+        page: Page = phone(locale)
+        open_as(page, table, "not-a-seat-token-of-this-table")
+        card = page.locator("section.card").filter(has=page.locator("#join-title"))
+        expect(card.get_by_role("alert")).to_be_visible()
+        expect(card).to_contain_text(started)
+        expect(card).not_to_contain_text(again)
