@@ -127,3 +127,20 @@ def test_a_finished_race_ranks_ties_alike_and_keeps_the_total_in_sight(phone, fi
     expect(total).to_have_text("합계")
     box = total.bounding_box()
     assert box is not None and box["x"] + box["width"] <= 390, box
+
+
+def test_a_die_in_the_tents_carries_its_camels_letter(phone, fixed) -> None:  # noqa: F811
+    table, host_token = api_create_table(fixed, "민수", {"setup": POSITION_A})
+    for name in ("Bora", "지훈"):
+        call(fixed, "POST", f"/api/tables/{table}/players", {"name": name})
+    send(fixed, table, host_token, {"type": "start"})
+    send(fixed, table, host_token, {"type": "pyramid", "die": "blue", "value": 3})
+    for locale, letter in (("ko-KR", "파"), ("en-US", "B")):
+        page: Page = phone(locale, base_url=fixed)
+        open_as(page, table, host_token)
+        die = page.locator(".cm-tents .cm-die[data-die='blue']")
+        expect(die.locator(".cm-die-letter")).to_have_text(letter)
+        expect(die.locator(".cm-die-value")).to_have_text("3")
+        # The letter sits on the die, as the camels' letters sit on the camels.
+        inner, outer = die.locator(".cm-die-letter").bounding_box(), die.bounding_box()
+        assert inner and outer and outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]

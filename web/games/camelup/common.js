@@ -105,8 +105,9 @@ export function dieText(ctx, view, tent) {
 }
 
 /**
- * A die face: the die's colour and its value (the grey die shows its number
- * in the crazy camel's colour it rolled).
+ * A die face: the die's colour, its camel's letter in the corner (as the
+ * camels carry it: a colour alone is hard to tell for some eyes) and its
+ * value (the grey die shows its number in the crazy camel's colour it rolled).
  * @param {Ctx} ctx @param {any} view @param {Tent} tent
  * @param {{big?: boolean, fresh?: boolean}} [opts]
  */
@@ -120,7 +121,9 @@ export function dieEl(ctx, view, tent, opts = {}) {
     role: 'img',
     'aria-label': dieText(ctx, view, tent),
     dataset: { die: tent.die, value: String(tent.value), color: tent.color || '', camel: tent.camel },
-  }, h('span', { class: 'cm-die-value', 'aria-hidden': 'true', text: grey ? greyFace(ctx, tent) : String(tent.value) }));
+  },
+  grey ? null : h('span', { class: 'cm-die-letter', 'aria-hidden': 'true', text: ctx.t(`letter.${colourWord(view, tent.die)}`) }),
+  h('span', { class: 'cm-die-value', 'aria-hidden': 'true', text: grey ? greyFace(ctx, tent) : String(tent.value) }));
 }
 
 /**
