@@ -178,3 +178,23 @@ def test_a_lost_seat_after_the_start_is_not_told_to_join_again(phone, server, to
         expect(card.get_by_role("alert")).to_be_visible()
         expect(card).to_contain_text(started)
         expect(card).not_to_contain_text(again)
+
+
+def test_the_app_follows_the_phones_light_or_dark_setting(phone, server, toy) -> None:
+    table, (host_token, _) = toy_table(server)
+    send(server, table, host_token, {"type": "start"})
+    seen = {}
+    for scheme in ("light", "dark"):
+        page: Page = phone("ko-KR", color_scheme=scheme)
+        open_as(page, table, host_token)
+        expect(page.locator("#table-title")).to_be_visible()
+        seen[scheme] = page.evaluate("""() => ({
+            bg: getComputedStyle(document.body).backgroundColor,
+            text: getComputedStyle(document.body).color,
+            scheme: getComputedStyle(document.documentElement).colorScheme,
+            theme: [...document.querySelectorAll('meta[name=theme-color]')]
+              .filter((m) => !m.media || matchMedia(m.media).matches).map((m) => m.content),
+        })""")
+    assert seen["dark"] == {"bg": "rgb(20, 22, 28)", "text": "rgb(238, 240, 244)", "scheme": "dark", "theme": ["#14161c"]}
+    assert seen["light"] == {"bg": "rgb(246, 244, 239)", "text": "rgb(27, 29, 35)", "scheme": "light",
+                             "theme": ["#f6f4ef"]}
