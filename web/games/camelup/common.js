@@ -105,6 +105,16 @@ export function dieText(ctx, view, tent) {
 }
 
 /**
+ * What the phone that rolled a die says aloud: "파랑 3" / "blue 3"; the grey
+ * die names the crazy camel it moves ("흰색 미친 낙타 2").
+ * @param {Ctx} ctx @param {any} view @param {Tent} tent
+ */
+export function dieWords(ctx, view, tent) {
+  if (tent.die === GREY) return ctx.t('say.grey', { camel: camelName(ctx, view, tent.camel), value: tent.value });
+  return ctx.t('say.racing', { colour: colourName(ctx, view, tent.die), value: tent.value });
+}
+
+/**
  * A die face: the die's colour, its camel's letter in the corner (as the
  * camels carry it: a colour alone is hard to tell for some eyes) and its
  * value (the grey die shows its number in the crazy camel's colour it rolled).

@@ -82,6 +82,9 @@ const ko = {
   'pyramid.manual_value': '눈',
   'pyramid.manual_send': '{die} {value} 입력',
   'die.racing': '{colour} 주사위 {value}',
+  // What the phone that rolled says aloud (its voice switch on).
+  'say.racing': '{colour} {value}',
+  'say.grey': '{camel} {value}',
   'die.grey': '회색 주사위 {face} → {camel}',
 
   'act.title': '행동',
@@ -313,6 +316,8 @@ const en = {
   'pyramid.manual_value': 'Value',
   'pyramid.manual_send': 'Enter {die} {value}',
   'die.racing': '{colour} die: {value}',
+  'say.racing': '{colour} {value}',
+  'say.grey': '{camel}, {value}',
   'die.grey': 'Grey die {face} → {camel}',
 
   'act.title': 'Actions',
