@@ -38,10 +38,13 @@ def services(app: Any) -> Any:
 
 
 def seen(phones: list[Phone]) -> list[dict[str, Any]]:
-    """What every phone shows, without the version counter (which moves on)."""
+    """What every phone shows, without the version counter (which moves on);
+    the host's undo target is a version too: only whether there is one counts."""
     out = []
     for p in phones:
         snap = p.get().json
+        if "undo" in snap:
+            snap["undo"] = {**snap["undo"], "target": snap["undo"]["target"] is not None}
         out.append({k: v for k, v in snap.items() if k != "version"})
     return out
 
