@@ -182,11 +182,12 @@ Phone = Callable[..., Page]
 @pytest.fixture
 def phone(browser: Browser, server: str) -> Iterator[Phone]:
     """``phone(locale="ko-KR")`` → a new page in its own context: one phone each,
-    with its own localStorage (its seat tokens) and a mobile viewport."""
+    with its own localStorage (its seat tokens) and a mobile viewport;
+    ``color_scheme`` is the phone's light or dark setting (Playwright's: light)."""
     contexts = []
     errors: list[str] = []
 
-    def make(locale: str = "ko-KR", base_url: str | None = None) -> Page:
+    def make(locale: str = "ko-KR", base_url: str | None = None, color_scheme: str = "light") -> Page:
         ctx = browser.new_context(
             base_url=base_url or server,
             viewport={"width": 390, "height": 844},
@@ -194,6 +195,7 @@ def phone(browser: Browser, server: str) -> Iterator[Phone]:
             is_mobile=True,
             has_touch=True,
             locale=locale,
+            color_scheme=color_scheme,
         )
         contexts.append(ctx)
         page = ctx.new_page()

@@ -151,3 +151,50 @@ def test_the_undo_confirm_names_what_it_takes_back_or_why_nothing(phone, server)
         "투표나 라운드 점수가 공개된 뒤로는 되돌릴 수 없어요. 공개된 투표와 점수는 그대로예요.")
     expect(sheet.get_by_role("button", name="네, 되돌려요")).to_be_hidden()
     expect(sheet).not_to_contain_text("시트")
+
+
+def test_the_your_turn_toast_covers_no_title(phone, server, toy) -> None:
+    table, (host_token, _) = toy_table(server)
+    send(server, table, host_token, {"type": "start"})
+    host: Page = phone("ko-KR")
+    open_as(host, table, host_token)
+    toast = host.locator("#toast")
+    expect(toast).to_have_text("내 차례예요")
+    box = toast.bounding_box()
+    assert box is not None
+    for title in (host.locator("#table-title"), host.locator(".screen-head .eyebrow")):
+        head = title.bounding_box()
+        assert head is not None and box["y"] + box["height"] <= head["y"], (box, head)
+
+
+def test_a_lost_seat_after_the_start_is_not_told_to_join_again(phone, server, toy) -> None:
+    table, (host_token, _) = toy_table(server)
+    send(server, table, host_token, {"type": "start"})
+    for locale, started, again in (("ko-KR", "이미 시작된 게임이에요.", "다시 참가"), ("en-US", "This game has already started.",
+                                                                            "Join again")):
+        page: Page = phone(locale)
+        open_as(page, table, "not-a-seat-token-of-this-table")
+        card = page.locator("section.card").filter(has=page.locator("#join-title"))
+        expect(card.get_by_role("alert")).to_be_visible()
+        expect(card).to_contain_text(started)
+        expect(card).not_to_contain_text(again)
+
+
+def test_the_app_follows_the_phones_light_or_dark_setting(phone, server, toy) -> None:
+    table, (host_token, _) = toy_table(server)
+    send(server, table, host_token, {"type": "start"})
+    seen = {}
+    for scheme in ("light", "dark"):
+        page: Page = phone("ko-KR", color_scheme=scheme)
+        open_as(page, table, host_token)
+        expect(page.locator("#table-title")).to_be_visible()
+        seen[scheme] = page.evaluate("""() => ({
+            bg: getComputedStyle(document.body).backgroundColor,
+            text: getComputedStyle(document.body).color,
+            scheme: getComputedStyle(document.documentElement).colorScheme,
+            theme: [...document.querySelectorAll('meta[name=theme-color]')]
+              .filter((m) => !m.media || matchMedia(m.media).matches).map((m) => m.content),
+        })""")
+    assert seen["dark"] == {"bg": "rgb(20, 22, 28)", "text": "rgb(238, 240, 244)", "scheme": "dark", "theme": ["#14161c"]}
+    assert seen["light"] == {"bg": "rgb(246, 244, 239)", "text": "rgb(27, 29, 35)", "scheme": "light",
+                             "theme": ["#f6f4ef"]}

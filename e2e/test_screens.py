@@ -6,8 +6,11 @@ open), the history and the results. On each screen:
   ``null``, JSON, English words that should have been translated);
 - axe-core (npm, ``node_modules/axe-core``) finds no violation, in both languages;
 - every visible control is at least 44×44 px;
-- a screenshot is written to ``e2e/screenshots/<screen>-<lang>.png`` (git-ignored),
-  the list of screens being ``docs/screens.md``.
+- a screenshot is written to ``e2e/screenshots/<screen>-<lang>-<scheme>.png``
+  (git-ignored), the list of screens being ``docs/screens.md``.
+
+Every screen is visited twice, by phones set to the light and to the dark theme
+(the app follows ``prefers-color-scheme``): axe checks the contrast of both.
 
 The tables are driven through the HTTP API (the other seats); the phones only look.
 """
@@ -108,11 +111,14 @@ def check_screen(page: Page, lang: str, screen: str, extra_ok: set[str] = frozen
     """Screenshot, identifiers (Korean), axe and target sizes of one screen: the problems found."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(150)  # let a re-render after the last push settle
-    page.screenshot(path=str(SHOTS / f"{screen}-{lang}.png"), full_page=True)
-    problems = [f"{screen}-{lang} axe {v}" for v in axe(page)]
-    problems += [f"{screen}-{lang} small target {s}" for s in page.evaluate(_SMALL_JS)]
-    words = identifiers(page.evaluate(_TEXTS_JS), lang, set(extra_ok))
-    problems += [f"{screen}-{lang} identifier {w!r}" for w in words]
+    scheme = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'")
+    screen = f"{screen}-{lang}-{scheme}"
+    lang_of = lang
+    page.screenshot(path=str(SHOTS / f"{screen}.png"), full_page=True)
+    problems = [f"{screen} axe {v}" for v in axe(page)]
+    problems += [f"{screen} small target {s}" for s in page.evaluate(_SMALL_JS)]
+    words = identifiers(page.evaluate(_TEXTS_JS), lang_of, set(extra_ok))
+    problems += [f"{screen} identifier {w!r}" for w in words]
     return problems
 
 
@@ -126,6 +132,18 @@ def seat_table(base: str, game: str) -> tuple[str, list[str]]:
     for name in NAMES[1:]:
         tokens.append(call(base, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
     return table, tokens
+
+
+def first_action(base: str, table: str, tokens: list[str], game: str) -> None:
+    """One game action by a seat other than the host's, for the host's undo to name."""
+    if game == "camelup":
+        tok = next(t for t in tokens if any(a["type"] == "pyramid" for a in snapshot(base, table, t)["legal"]))
+        send(base, table, tok, {"type": "pyramid"})
+    elif game == "kingup":
+        send(base, table, tokens[1], {"type": "goal", "characters": list("HIJKLM")})
+    else:
+        sheets = random_sheets(snapshot(base, table)["view"], random.Random(table), players=len(tokens))
+        send(base, table, tokens[1], {"type": "numbers", "numbers": sheets[1]})
 
 
 def play_camelup(base: str, table: str, tokens: list[str]) -> None:
@@ -182,12 +200,16 @@ def open_panel(page: Page, which: str) -> None:
     expect(page.locator(f"#{which}-panel")).to_be_visible()
 
 
+SCHEMES = ["light", "dark"]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("game", ["camelup", "kingup", "countup"])
-def test_every_screen_of_a_game(phone, server, games, game):
+def test_every_screen_of_a_game(phone, server, games, game, scheme):
     if not any(g["name"] == game for g in games):
         skip_or_fail(f"{game} is not registered")
     table, tokens = seat_table(server, game)
-    pages = {"ko": phone(LANGS["ko"]), "en": phone(LANGS["en"])}
+    pages = {"ko": phone(LANGS["ko"], color_scheme=scheme), "en": phone(LANGS["en"], color_scheme=scheme)}
     open_as(pages["ko"], table, tokens[0])
     open_as(pages["en"], table, tokens[1])
     code = snapshot(server, table)["code"]
@@ -208,13 +230,17 @@ def test_every_screen_of_a_game(phone, server, games, game):
         problems += check_screen(page, lang, f"{game}-table")
         open_panel(page, "players")
         problems += check_screen(page, lang, f"{game}-players")
-    # The host's undo asks first, above the bar, naming what it takes back.
+    # The host's undo asks first, above the bar, naming what it takes back: one
+    # game action, which it then takes back (the game goes on from its start).
     ko = pages["ko"]
+    first_action(server, table, tokens, game)
     ko.locator("button[aria-controls='undo-sheet']").click()
     expect(ko.locator("#undo-sheet .undo-what")).to_contain_text("되돌릴 행동: ")
     problems += check_screen(ko, "ko", f"{game}-undo")
-    ko.locator("#undo-sheet").get_by_role("button", name="취소").click()
+    version = snapshot(server, table)["version"]
+    ko.locator("#undo-sheet").get_by_role("button", name="네, 되돌려요").click()
     expect(ko.locator("#undo-sheet")).to_be_hidden()
+    assert snapshot(server, table)["version"] == version + 1
 
     if game == "camelup":
         play_camelup(server, table, tokens)
@@ -240,13 +266,14 @@ def test_every_screen_of_a_game(phone, server, games, game):
     assert not problems, "\n".join(problems)
 
 
-def test_platform_screens(phone, server, games):
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_platform_screens(phone, server, games, scheme):
     """Home (with a game's options open), the join form and the not-found page."""
     problems: list[str] = []
     game = next((g for g in games if g["name"] == "kingup"), games[0])
     table, _ = seat_table(server, game["name"]) if game["name"] in OPTIONS else (None, None)
     for lang, locale in LANGS.items():
-        page = phone(locale)
+        page = phone(locale, color_scheme=scheme)
         page.goto("/")
         expect(page.locator("#home-game")).to_be_enabled()
         page.locator("#home-game").select_option(value=str(games.index(game)))

@@ -200,8 +200,8 @@ ENTERED_BY = {"ko": "{seat} ({by} 입력)", "en": "{seat} (entered by {by})"}
 def entered_by(text: str, lang: str, seat: str, by: str) -> str:
     """``text`` marked as entered by ``by`` for ``seat``.
 
-    >>> entered_by("민준: 빨강 구간 베팅 티켓 (5) 가져감", "ko", "민준", "유나")
-    '민준 (유나 입력): 빨강 구간 베팅 티켓 (5) 가져감'
+    >>> entered_by("민준: 빨강 레그 베팅 티켓 (5) 가져감", "ko", "민준", "유나")
+    '민준 (유나 입력): 빨강 레그 베팅 티켓 (5) 가져감'
     >>> entered_by("Red won.", "en", "Minjun", "Yuna")
     'Minjun (entered by Yuna): Red won.'
     """

@@ -47,7 +47,7 @@ class _Words:
 
 def _leg_bet(e: Event, w: _Words) -> str:
     if w.ko():
-        return f"{w.who(e['player'])}: {w.camel(e['camel'])} 구간 베팅 티켓 ({e['value']}) 가져감"
+        return f"{w.who(e['player'])}: {w.camel(e['camel'])} 레그 베팅 티켓 ({e['value']}) 가져감"
     return f"{w.who(e['player'])} took the {w.camel(e['camel'])} leg betting ticket ({e['value']})"
 
 

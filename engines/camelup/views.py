@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from engines.base import competition_ranks
 from engines.camelup import board
 from engines.camelup.constants import (
     CRAZY,
@@ -75,6 +76,7 @@ def _card(c: PileCard) -> dict[str, Any]:
 
 
 def _result(r: Result) -> dict[str, Any]:
+    ranks = competition_ranks({p: after for p, _, after in r.money})
     return {
         "winners": list(r.winners),
         "winner_camel": r.winner_camel,
@@ -84,7 +86,9 @@ def _result(r: Result) -> dict[str, Any]:
             "winner": [_card(c) for c in r.winner_pile],
             "loser": [_card(c) for c in r.loser_pile],
         },
-        "money": [{"player": p, "before": a, "after": b} for p, a, b in r.money],
+        # Each seat's place by its final money: equal money, equal place (the
+        # results sheet's ranks, so both lists of a tie read "4." twice).
+        "money": [{"player": p, "before": a, "after": b, "rank": ranks[p]} for p, a, b in r.money],
     }
 
 

@@ -17,6 +17,7 @@ from engines.countup.sheet import sheet_check
 from engines.countup.state import (
     BONUS,
     CARDS,
+    ENTRY,
     OVER,
     SCORED,
     Call,
@@ -195,6 +196,9 @@ def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
 
 
 def public_players(state: State) -> dict[str, dict[str, Any]]:
+    # Whether a seat has locked its sheet matters while sheets are written
+    # (who is the table waiting for?); from the count on every sheet is in.
+    writing = state.phase in (CARDS, ENTRY)
     out: dict[str, dict[str, Any]] = {}
     for i, p in enumerate(state.players):
         scores = round_scores(state.rounds, i)
@@ -204,6 +208,7 @@ def public_players(state: State) -> dict[str, dict[str, Any]]:
             "stars": stars(state.rounds, i),
             "total": sum(scores),
             "marker": seat.marker,
-            "locked": seat.numbers is not None,
         }
+        if writing:
+            out[p]["locked"] = seat.numbers is not None
     return out

@@ -5,6 +5,7 @@ for the text of one case."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,3 +41,28 @@ def test_a_sheet_entry_that_is_not_a_number_is_quoted_once() -> None:
         out(words);
     """)
     assert got == {"ko": '"-3": 자연수만 적을 수 있어요.', "en": '"-3": only whole numbers can be written.'}
+
+
+def test_odds_never_show_a_negative_zero() -> None:
+    got = run("""
+        import { signed } from './web/games/camelup/common.js';
+        out([-0.004, -0, 0, 0.001, -0.21, 1.07].map(signed));
+    """)
+    assert got == ["0.00", "0.00", "0.00", "0.00", "−0.21", "+1.07"]
+
+
+def test_camelup_says_leg_one_way_and_money_without_an_unexplained_ep() -> None:
+    strings = run("""
+        import { STRINGS } from './web/games/camelup/strings.js';
+        out(STRINGS);
+    """)
+    assert [k for k, v in strings["ko"].items() if "구간" in v] == []
+    assert [k for k, v in strings["en"].items() if re.search(r"\bEP\b", v)] == []
+    assert strings["ko"]["bet.title"] == "레그 베팅 티켓"
+
+
+def test_camelup_history_says_leg_one_way() -> None:
+    from engines.camelup.describe import describe
+
+    line = describe({"type": "leg_bet_taken", "player": "p1", "camel": "red", "value": 5}, "ko", {"p1": "민준"})
+    assert line == "민준: 빨강 레그 베팅 티켓 (5) 가져감"

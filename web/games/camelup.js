@@ -4,9 +4,10 @@
 // phone may see and `legal` what it may do; this module only draws and sends.
 
 import { h } from '../ui.js';
+import { Voice, voiceSwitch } from '../voice.js';
 import { actionsBody } from './camelup/actions.js';
 import { boardCard } from './camelup/board.js';
-import { ensureCss, place } from './camelup/common.js';
+import { dieWords, ensureCss, place } from './camelup/common.js';
 import { fixCard } from './camelup/fix.js';
 import { oddsPanel } from './camelup/odds.js';
 import { paperCardsCard } from './camelup/paper.js';
@@ -98,6 +99,9 @@ export default /** @satisfies {GameModule} */ ({
     let legOpen = false;
     /** @type {number|undefined} */
     let freshTimer;
+    // The phone that rolls a die says it aloud ("파랑 3"), unless muted.
+    const voice = new Voice();
+    const speaker = voiceSwitch(ctx, 'camelup', { voice });
 
     const ui = {
       busy: false,
@@ -142,8 +146,14 @@ export default /** @satisfies {GameModule} */ ({
       roll() {
         if (!snap || !(snap.legal || []).some((/** @type {any} */ a) => a.type === 'pyramid')) return;
         const before = snap.version;
+        const view = snap.view;
+        // Inside the tap: iOS lets a page speak only after a gesture.
+        if (speaker.on()) voice.prime();
         ui.act({ type: 'pyramid' }).then((res) => {
-          if (res && Array.isArray(res.events)) ownRoll(res, before);
+          if (!res || !Array.isArray(res.events)) return;
+          const rolled = res.events.find((/** @type {any} */ e) => e && e.type === 'die_rolled');
+          if (rolled && alive) speaker.say(dieWords(ctx, view, rolled));
+          ownRoll(res, before);
         });
       },
     };
@@ -264,7 +274,7 @@ export default /** @satisfies {GameModule} */ ({
         const card = part('actions-card', [], () => h('section', { class: 'card cm-actions', 'aria-labelledby': 'cm-actions-title' }));
         card.classList.toggle('my-turn', mine);
         const body = part('actions', [busy, legal, ui.sel, v.tickets, v.players, v.current_player, v.partnerships, v.colours], () => actionsBody(ctx, snap, ui));
-        place(card, /** @type {Node[]} */ ([...body, roll].filter(Boolean)));
+        place(card, /** @type {Node[]} */ ([...body, roll, roll && snap.me !== null ? speaker.el : null].filter(Boolean)));
         // The leg result under the actions: the roll stays where the thumb is.
         // The big screen (no seat) only watches: no actions at all.
         // The race is over but face-down cards wait for the host's record.
@@ -275,8 +285,9 @@ export default /** @satisfies {GameModule} */ ({
       }
       if (!full && roll) {
         const card = part('roll-card', [], () => h('section', { class: 'card cm-roll-card' }));
-        place(card, [roll]);
+        place(card, /** @type {Node[]} */ ([roll, snap.me !== null ? speaker.el : null].filter(Boolean)));
       }
+      speaker.render();
       if (!over) parts.push(odds.el);
       if (full) {
         parts.push(
@@ -299,6 +310,7 @@ export default /** @satisfies {GameModule} */ ({
       },
       destroy() {
         alive = false;
+        voice.destroy();
         clearTimeout(freshTimer);
         ui.shake.stop();
         odds.destroy();

@@ -16,9 +16,11 @@ import { actingFor, loadCss } from './shared.js';
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings,
 
-  /** My turn: my sheet or my bonus is awaited (calling is the caller's job, not a turn). */
-  yourTurn(snap) {
-    return (snap.legal || []).some((a) => a.type === 'numbers' || (a.type === 'bonus' && !a.seat));
+  /** Never: Count Up has no turns. Every phone writes its sheet (and its
+   * bonus) at the same time, and calling is the caller's job; a "your turn"
+   * then only told each phone, the host's included, what its screen says. */
+  yourTurn() {
+    return false;
   },
 
   /**

@@ -3,6 +3,7 @@
 // may see and `legal` what it may do; this module only draws and sends.
 
 import { h } from '../ui.js';
+import { Voice, voiceSwitch } from '../voice.js';
 import { missingCards, myCard } from './kingup/card.js';
 import { playCastle } from './kingup/castle.js';
 import { ensureCss } from './kingup/common.js';
@@ -11,7 +12,7 @@ import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { STRINGS } from './kingup/strings.js';
 import { actingFor, gameRoot, partCache, place, proxyWaiting } from './shared.js';
-import { revealPanel, voteActions, voteCount, voteHead } from './kingup/vote.js';
+import { revealPanel, revealWords, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
 
@@ -66,6 +67,10 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
     let revealFresh = false;
     /** @type {number|undefined} */
     let freshTimer;
+    // The reveal said aloud: by the host's phone unless it is muted (every phone
+    // at once would be a chorus); any other phone may turn its voice on.
+    const voice = new Voice();
+    const speaker = voiceSwitch(ctx, 'kingup', { voice, defaultOn: () => Boolean(snap && snap.me !== null && snap.me === snap.host) });
 
     const ui = {
       busy: false,
@@ -92,6 +97,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
        */
       act(action) {
         if (ui.busy) return Promise.resolve(false);
+        // A tap: the gesture iOS needs before the reveal may be said aloud.
+        if (speaker.on()) voice.prime();
         ui.busy = true;
         render();
         return ctx.act(/** @type {{type: string}} */ (action)).then(() => true, () => false).then((ok) => {
@@ -119,7 +126,10 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       if (!v.election) { ui.choice = null; ui.paperVote.clear(); }
       // A reveal this phone has not shown yet (not the one found on opening the table).
       const key = v.last_election ? `${v.round}:${JSON.stringify(v.last_election)}` : '';
-      if (snap && key && key !== revealKey) fresh();
+      if (snap && key && key !== revealKey) {
+        fresh();
+        speaker.say(revealWords(ctx, v));
+      }
       revealKey = key;
     }
 
@@ -171,6 +181,9 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
 
       // Game over: the platform's banner and the standings say it already.
       const parts = [v.phase === 'over' ? null : part('status', [base, v.phase, v.turn, v.crown, v.placement, v.round, v.play_mode], () => statusBar(ctx, snap))];
+      // Votes are played only in full mode: the switch of the reveal's voice.
+      speaker.render();
+      if (full && v.phase !== 'over' && snap.me !== null) parts.push(speaker.el);
       if (done) {
         parts.push(
           part('final', [base, v.result], () => finalStandings(ctx, snap)),
@@ -217,6 +230,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       },
       destroy() {
         alive = false;
+        voice.destroy();
         clearTimeout(freshTimer);
         offLang();
         el.replaceChildren();

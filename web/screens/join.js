@@ -14,9 +14,13 @@ import { h, showError, typedName } from '../ui.js';
 export function joinScreen(root, session, snap, notice) {
   const spectateLink = h('a', { href: `/t/${session.id}?view=spectator`, class: 'button', 'data-link': true, t: 'join.spectate' });
   const title = session.title();
-  const noticeEl = notice ? h('p', { class: 'notice warn', role: 'alert', t: notice }) : null;
+  const started = snap.status !== 'lobby';
+  // Once the game has started nobody can join again: the lost seat's notice
+  // then only says what happened, and the lines below say what to do.
+  const key = started && notice === 'join.lost_seat' ? 'join.lost_seat_started' : notice;
+  const noticeEl = key ? h('p', { class: 'notice warn', role: 'alert', t: key }) : null;
 
-  if (snap.status !== 'lobby') {
+  if (started) {
     root.append(h('section', { class: 'card', 'aria-labelledby': 'join-title' },
       h('h1', { id: 'join-title', text: title }),
       noticeEl,

@@ -74,6 +74,8 @@ export function sheet(res) {
   }
   if (res.game === 'countup' && res.details.ended_by) notes.push(t(`results.countup_${res.details.ended_by}`));
   if (res.game === 'kingup' && res.details.tie_break) notes.push(t('results.kingup_tie_break'));
+  // The mark the rows carry (▶) says what it is.
+  if (res.players.some((p) => p.start_player)) notes.unshift(t('results.start_player'));
   head.push(t('results.total'));
   return {
     head,

@@ -56,6 +56,19 @@ export function figureChips(game, p, over = false) {
 }
 
 /**
+ * A seat's figures as one line of chips ("합계 5점 · 마커 3칸"): each chip
+ * keeps its words together (Korean would otherwise break inside "마커").
+ * @param {string} game
+ * @param {import('../net.js').Player} p
+ * @param {boolean} over
+ */
+export function figureLine(game, p, over) {
+  const chips = figureChips(game, p, over);
+  return h('span', { class: 'seat-figures' },
+    ...chips.flatMap((c, i) => [i ? ' · ' : null, h('span', { class: 'figure', text: c })]));
+}
+
+/**
  * @param {import('../net.js').Player} p
  * @returns {Array<[string, unknown]>}
  */
@@ -202,7 +215,7 @@ export function seatsComponent(session, mode) {
         p.connected === undefined || p.phone === false ? null : h('span', {
           class: `dot ${p.connected ? 'on' : 'off'}`, role: 'img', label: p.connected ? 'seats.online' : 'seats.offline',
         }),
-        mode === 'table' ? h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }) : null);
+        mode === 'table' ? figureLine(snap?.game || '', p, snap?.status === 'over') : null);
       const tools = h('div', { class: 'seat-tools' });
       if (isHost && lobby) {
         tools.append(

@@ -2,13 +2,14 @@
 // public scores, the history and (for the host) undo and seat tools.
 
 import { loadGame } from '../games-loader.js';
-import { errorText, getLang, has, onLangChange, t } from '../i18n.js';
+import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { pinCard } from './pin.js';
 import { resultsCard } from './results.js';
-import { figureChips, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
+import { undoSheet } from './undo.js';
+import { figureLine, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
 
 /**
  * What `snap.legal` holds for the game itself: everything but the actions the
@@ -102,79 +103,8 @@ export function tableScreen(root, session) {
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
   historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
-  // Undo asks first, in a sheet above the bar, and says what it will take back:
-  // the game action the server names (`snap.undo.target`), or why there is none.
-  const undoWhat = h('p', { class: 'undo-what' });
-  const undoYes = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger-fill', t: 'table.undo_confirm' }));
-  const undoNo = h('button', { type: 'button', t: 'common.cancel' });
-  const undoSheet = h('div', { class: 'undo-sheet', id: 'undo-sheet', role: 'group', 'aria-labelledby': 'undo-title', hidden: true },
-    h('h2', { id: 'undo-title', t: 'table.undo_title' }), undoWhat, h('div', { class: 'row' }, undoNo, undoYes));
-  const undoBtn = h('button', { type: 'button', class: 'danger', t: 'table.undo', 'aria-expanded': 'false', 'aria-controls': 'undo-sheet' });
-  const closeUndo = () => {
-    undoSheet.hidden = true;
-    undoBtn.setAttribute('aria-expanded', 'false');
-  };
-  /** @type {number|null|undefined} the version the open sheet names */
-  let undoShown;
-  undoBtn.addEventListener('click', () => {
-    if (!undoSheet.hidden) { closeUndo(); return; }
-    undoSheet.hidden = false;
-    undoBtn.setAttribute('aria-expanded', 'true');
-    fillUndo();
-  });
-
-  /** The sheet for what undo would take back now; none: why not, and no confirm. */
-  async function fillUndo() {
-    /** @type {{target: number|null, sealed: boolean}|undefined} */
-    const info = snap ? /** @type {any} */ (snap).undo : undefined;
-    const target = info ? info.target : undefined;
-    undoShown = target;
-    const none = target === null;
-    undoYes.hidden = none;
-    undoYes.disabled = none;
-    if (none) {
-      // A reveal (votes, scores, piles) sealed the game so far: the game says what it was.
-      undoWhat.textContent = info && info.sealed ? errorText({ code: 'undo_sealed' }, snap ? snap.game : '') : t('error.nothing_to_undo');
-      undoNo.focus();
-      return;
-    }
-    undoWhat.textContent = t('common.loading');
-    undoYes.focus();
-    const last = await lastAction(target);
-    if (undoShown !== target) return;
-    undoWhat.textContent = last ? t('table.undo_what', { what: last }) : t('table.undo_last');
-  }
-  undoNo.addEventListener('click', () => { closeUndo(); undoBtn.focus(); });
-  undoYes.addEventListener('click', async () => {
-    undoYes.disabled = true;
-    try {
-      await session.act({ type: 'undo' });
-      toast(t('table.undone_toast'));
-    } catch { /* shown already */ }
-    closeUndo();
-  });
-
-  /**
-   * The history line of the action at version `target` (none: the newest not
-   * undone yet), in the screen's language.
-   * @param {number} [target]
-   */
-  async function lastAction(target) {
-    try {
-      // That entry alone: on a longer page it may fold into a stretch of
-      // calls ("4–10 counted by …") while undo takes back only its last number.
-      const below = target === undefined ? '' : `&before=${target + 1}`;
-      /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
-      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1${below}`, { token: session.token });
-      const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
-      // One action may make several lines (a die that ends a leg): all of them.
-      const newest = Math.max(...entries.map((e) => e.version));
-      return entries.filter((e) => e.version === newest).map((e) => e.text).join(' ');
-    } catch {
-      return '';
-    }
-  }
-
+  // Undo asks first, in a sheet above the bar (./undo.js).
+  const undo = undoSheet(session, () => snap);
   const screenEl = h('section', { class: 'table', 'aria-labelledby': 'table-title' },
     conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
@@ -187,8 +117,8 @@ export function tableScreen(root, session) {
     gameLoading,
     historyPanel,
     playersPanel,
-    h('div', { class: 'bottom-bar' }, session.spectator ? null : undoSheet,
-      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undoBtn)));
+    h('div', { class: 'bottom-bar' }, session.spectator ? null : undo.sheet,
+      h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undo.button)));
   conn.covers(screenEl);
   root.append(screenEl);
 
@@ -297,7 +227,7 @@ export function tableScreen(root, session) {
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
       noPhoneMark(p),
       p.connected === false && p.phone !== false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
-      h('span', { class: 'seat-figures', text: figureChips(snap?.game || '', p, snap?.status === 'over').join(' · ') }))));
+      figureLine(snap?.game || '', p, snap?.status === 'over'))));
   }
 
   /** @type {import('../games-loader.js').GameContext} */
@@ -385,10 +315,7 @@ export function tableScreen(root, session) {
     }
     overBanner.hidden = snap.status !== 'over';
     const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
-    undoBtn.hidden = !isHost;
-    if (!isHost) closeUndo();
-    // The table moved on while the sheet was open: it names what undo takes back now.
-    else if (!undoSheet.hidden && /** @type {any} */ (snap).undo && /** @type {any} */ (snap).undo.target !== undoShown) fillUndo();
+    undo.update(snap, isHost);
     renderScoreboard();
     if (!playersPanel.hidden) renderPlayers();
     renderProxies();

@@ -281,6 +281,9 @@ def test_example_8_final_bets_card_by_card(mk, do) -> None:
     assert final == {"ann": 20, "ben": 2, "cal": 14, "dee": 2, "eli": 2, "fay": 8}
     result = ENGINE.view(s, "ben")["result"]
     assert result["winners"] == ["ann"]
+    # Places by final money, a tie sharing one (as on the results sheet).
+    assert {m["player"]: m["rank"] for m in result["money"]} == {
+        "ann": 1, "cal": 2, "fay": 3, "ben": 4, "dee": 4, "eli": 4}
     assert (result["winner_camel"], result["loser_camel"]) == ("red", "green")
     assert [c["camel"] for c in result["piles"]["winner"]] == [c for _, c in WINNER_PILE]
     types = [e["type"] for e in events]

@@ -469,11 +469,13 @@ def test_status_and_public_players(table):
     t = table()
     assert ENGINE.status(t.state) == {"round": 1, "over": False}
     t.cards([2, 5, 7])
-    t.sheets(EX2)
+    assert ENGINE.public_players(t.state)["B"]["locked"] is False, "while sheets are written"
+    t.sheets({"B": EX2["B"]})
+    assert ENGINE.public_players(t.state)["B"]["locked"] is True
+    t.sheets({p: n for p, n in EX2.items() if p != "B"})
     t.call("end")
-    assert ENGINE.public_players(t.state)["B"] == {
-        "round_scores": [16], "stars": 0, "total": 16, "marker": 15, "locked": True
-    }
+    # The round counted: every sheet is in, and the strip no longer says "locked".
+    assert ENGINE.public_players(t.state)["B"] == {"round_scores": [16], "stars": 0, "total": 16, "marker": 15}
 
 
 def test_describe_every_event(table):

@@ -327,8 +327,7 @@ def test_example7_in_play_four_rounds(table):
     result = t.view("A")["result"]
     assert (result["ended_by"], result["reason"], result["winners"]) == ("last_round", "total", ["B"])
     pp = ENGINE.public_players(t.state)
-    assert pp["A"] == {"round_scores": [16] * 4, "stars": 0, "total": 64, "marker": 16,
-                       "locked": True}
+    assert pp["A"] == {"round_scores": [16] * 4, "stars": 0, "total": 64, "marker": 16}
     assert result["totals"] == {"A": 64, "B": 76, "C": 56}
 
 

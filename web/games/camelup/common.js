@@ -105,8 +105,19 @@ export function dieText(ctx, view, tent) {
 }
 
 /**
- * A die face: the die's colour and its value (the grey die shows its number
- * in the crazy camel's colour it rolled).
+ * What the phone that rolled a die says aloud: "파랑 3" / "blue 3"; the grey
+ * die names the crazy camel it moves ("흰색 미친 낙타 2").
+ * @param {Ctx} ctx @param {any} view @param {Tent} tent
+ */
+export function dieWords(ctx, view, tent) {
+  if (tent.die === GREY) return ctx.t('say.grey', { camel: camelName(ctx, view, tent.camel), value: tent.value });
+  return ctx.t('say.racing', { colour: colourName(ctx, view, tent.die), value: tent.value });
+}
+
+/**
+ * A die face: the die's colour, its camel's letter in the corner (as the
+ * camels carry it: a colour alone is hard to tell for some eyes) and its
+ * value (the grey die shows its number in the crazy camel's colour it rolled).
  * @param {Ctx} ctx @param {any} view @param {Tent} tent
  * @param {{big?: boolean, fresh?: boolean}} [opts]
  */
@@ -120,7 +131,9 @@ export function dieEl(ctx, view, tent, opts = {}) {
     role: 'img',
     'aria-label': dieText(ctx, view, tent),
     dataset: { die: tent.die, value: String(tent.value), color: tent.color || '', camel: tent.camel },
-  }, h('span', { class: 'cm-die-value', 'aria-hidden': 'true', text: grey ? greyFace(ctx, tent) : String(tent.value) }));
+  },
+  grey ? null : h('span', { class: 'cm-die-letter', 'aria-hidden': 'true', text: ctx.t(`letter.${colourWord(view, tent.die)}`) }),
+  h('span', { class: 'cm-die-value', 'aria-hidden': 'true', text: grey ? greyFace(ctx, tent) : String(tent.value) }));
 }
 
 /**
@@ -133,11 +146,13 @@ export function pct(p, digits = 1) {
 }
 
 /**
- * A signed value: "+1.07", "−0.21".
+ * A signed value: "+1.07", "−0.21"; "0.00" for what rounds to nothing
+ * (never "−0.00").
  * @param {number} x
  */
 export function signed(x) {
   const s = Math.abs(x).toFixed(2);
+  if (Number(s) === 0) return s;
   return x < 0 ? `−${s}` : `+${s}`;
 }
 

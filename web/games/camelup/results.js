@@ -127,15 +127,17 @@ export function standings(ctx, snap) {
   const view = snap.view;
   const res = view.result;
   if (!res || view.mode === 'pyramid') return null;
-  const rows = res.money.slice().sort((/** @type {any} */ a, /** @type {any} */ b) => b.after - a.after);
+  const rows = res.money.slice().sort((/** @type {any} */ a, /** @type {any} */ b) => a.rank - b.rank);
   const names = res.winners.map((/** @type {string} */ p) => ctx.name(p)).join(', ');
   return h('section', { class: 'card cm-standings', 'aria-labelledby': 'cm-standings-title' },
     h('h2', { id: 'cm-standings-title', text: ctx.t('race.standings') }),
     h('p', { class: 'cm-winners', text: ctx.t(res.winners.length > 1 ? 'race.shared' : 'race.winner', { names }) }),
+    // The view's places, a tie sharing one ("4." twice), as on the results sheet.
     h('ol', { class: 'cm-standing-list' }, ...rows.map((/** @type {any} */ m) => h('li', {
       class: `${res.winners.includes(m.player) ? 'winner' : ''} ${m.player === ctx.me ? 'mine' : ''}`,
-      dataset: { player: m.player, money: String(m.after) },
+      dataset: { player: m.player, money: String(m.after), rank: String(m.rank) },
     },
+    h('span', { class: 'cm-rank', text: `${m.rank}.` }),
     h('span', { class: 'cm-name', text: ctx.name(m.player) }),
     h('span', { class: 'cm-standing-money', text: ctx.t('race.money', { before: m.before, after: m.after }) })))),
     h('button', { type: 'button', class: 'cm-share', text: ctx.t('race.share'), onclick: () => { share(ctx, summary(ctx, snap)); } }));
@@ -148,14 +150,8 @@ export function standings(ctx, snap) {
 export function summary(ctx, snap) {
   const view = snap.view;
   const res = view.result;
-  const rows = res.money.slice().sort((/** @type {any} */ a, /** @type {any} */ b) => b.after - a.after);
-  let rank = 0;
-  let prev = Infinity;
-  const lines = rows.map((/** @type {any} */ m, /** @type {number} */ i) => {
-    if (m.after !== prev) rank = i + 1;
-    prev = m.after;
-    return ctx.t('summary.line', { rank, name: ctx.name(m.player), money: m.after });
-  });
+  const rows = res.money.slice().sort((/** @type {any} */ a, /** @type {any} */ b) => a.rank - b.rank);
+  const lines = rows.map((/** @type {any} */ m) => ctx.t('summary.line', { rank: m.rank, name: ctx.name(m.player), money: m.after }));
   return [
     ctx.t('summary.head', { legs: view.leg }),
     ctx.t('summary.camels', { winner: colourName(ctx, view, res.winner_camel), loser: colourName(ctx, view, res.loser_camel) }),

@@ -1,5 +1,6 @@
 // Every visible string of the Camel Up module, Korean and English, same keys.
-// Terms follow docs/rules/camelup.md: 레이싱 낙타, 미친 낙타, 칸, 레그, 구간 베팅
+// Terms follow docs/rules/camelup.md: 레이싱 낙타, 미친 낙타, 칸, 레그, 레그 베팅
+// (the box's 구간 베팅 티켓: one word, 레그, for one thing on every screen)
 // 티켓, 관중 타일 (응원면 / 야유면), 피라미드 티켓, 결승 베팅 카드, 우승 / 꼴찌
 // 베팅 칸, 베팅 파트너십, 천막, 이집트 파운드, 공동 우승.
 // Korean lines avoid particles after {name}: a name may end either way.
@@ -81,11 +82,14 @@ const ko = {
   'pyramid.manual_value': '눈',
   'pyramid.manual_send': '{die} {value} 입력',
   'die.racing': '{colour} 주사위 {value}',
+  // What the phone that rolled says aloud (its voice switch on).
+  'say.racing': '{colour} {value}',
+  'say.grey': '{camel} {value}',
   'die.grey': '회색 주사위 {face} → {camel}',
 
   'act.title': '행동',
   'act.wait': '{name} 차례를 기다리는 중',
-  'bet.title': '구간 베팅 티켓',
+  'bet.title': '레그 베팅 티켓',
   'bet.take': '{colour} {value} 티켓 가져가기',
   'bet.top': '{colour} 맨 위 티켓 {value}',
   'bet.none': '{colour} 티켓 없음',
@@ -237,7 +241,8 @@ const ko = {
 const en = {
   title: 'Camel Up',
   'figure.money': 'Money',
-  money: '{n} EP',
+  // Egyptian pounds, as the box calls them: £, which needs no explaining.
+  money: '£{n}',
 
   'colour.blue': 'blue',
   'colour.green': 'green',
@@ -269,7 +274,7 @@ const en = {
   'status.leg_over': 'Leg {leg} is over',
   'status.race_over': 'The race is over',
   'status.pyramid_mode': 'Pyramid only',
-  'status.my_money': 'You have {n} EP',
+  'status.my_money': 'You have £{n}',
   'status.watch': 'Watching',
   'status.record_cards': 'Your turn: record the face-down cards',
   'status.host_records': 'Waiting for {name} to record the face-down cards',
@@ -311,6 +316,8 @@ const en = {
   'pyramid.manual_value': 'Value',
   'pyramid.manual_send': 'Enter {die} {value}',
   'die.racing': '{colour} die: {value}',
+  'say.racing': '{colour} {value}',
+  'say.grey': '{camel}, {value}',
   'die.grey': 'Grey die {face} → {camel}',
 
   'act.title': 'Actions',
@@ -403,7 +410,7 @@ const en = {
   'leg.copy': "Copy of {name}'s {ticket} ({why})",
   'leg.copy_pyramid': "Copy of {name}'s pyramid ticket",
   'leg.no_copy': 'No copy from {name}',
-  'leg.money': '{old} → {new} EP',
+  'leg.money': '£{old} → £{new}',
   'leg.nothing': 'No tickets',
 
   'race.title': 'The race is over',
@@ -418,13 +425,13 @@ const en = {
   'race.standings': 'Standings',
   'race.winner': '{names} wins!',
   'race.shared': 'Shared victory: {names}',
-  'race.money': '{before} → {after} EP',
+  'race.money': '£{before} → £{after}',
   'race.share': 'Share the result',
   'race.copied': 'Result copied.',
   'race.copy_failed': 'Could not copy the result.',
   'summary.head': 'Camel Up result ({legs} legs)',
   'summary.camels': 'Winner camel {winner} · loser camel {loser}',
-  'summary.line': '{rank}. {name} {money} EP',
+  'summary.line': '{rank}. {name} £{money}',
   'summary.winners': 'Winner: {names}',
 
   'fix.title': 'Fix the board (host)',

@@ -94,13 +94,16 @@ export function numberCard(ctx, snap, prefs) {
     h('span', { class: 'cu-big-num', id: 'cu-current', text: value ? value : '–' }),
     h('span', { class: 'cu-big-words', text: value ? spokenNumber(value, ctx.lang, prefs.style) : ctx.t('count.ready') }));
 
+  // The round's latest declaration: a collision stays the reason nobody leads
+  // for every number after it, until someone declares alone.
+  const lastDeclared = [...calls].reverse().find((x) => x.declared.length);
   let status;
   if (c.end) {
     status = ctx.t(c.end === 'marker20' ? 'count.ended_marker20' : 'count.ended_max', { n: value });
   } else if (c.leader) {
     status = ctx.t('count.leader', { name: ctx.name(c.leader), marker: c.markers[c.leader] });
-  } else if (last && last.declared.length > 1) {
-    status = ctx.t('count.collided');
+  } else if (lastDeclared && lastDeclared.declared.length > 1) {
+    status = ctx.t('count.collided', { n: lastDeclared.number });
   } else {
     status = ctx.t('count.no_leader');
   }

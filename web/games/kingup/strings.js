@@ -101,6 +101,8 @@ export const STRINGS = {
 
     'reveal.title': '투표 공개',
     'reveal.crowned': '{char}, 왕으로 즉위!',
+    // The reveal said aloud (the host's phone by default): the count, then the outcome.
+    'say.votes': '찬성 {yes}, 반대 {no}.',
     'reveal.eliminated': '{char}, 성에서 쫓겨남',
     'reveal.next': '다음 차례: {name}',
 
@@ -282,6 +284,7 @@ export const STRINGS = {
 
     'reveal.title': 'Votes revealed',
     'reveal.crowned': '{char} is crowned King!',
+    'say.votes': '{yes} yes, {no} no.',
     'reveal.eliminated': '{char} is eliminated',
     'reveal.next': '{name} plays next.',
 

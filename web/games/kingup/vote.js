@@ -93,6 +93,19 @@ export function voteCount(ctx, view) {
 }
 
 /**
+ * The reveal in words to say aloud: "찬성 3, 반대 1. D, 왕으로 즉위!".
+ * @param {Ctx} ctx
+ * @param {any} view
+ */
+export function revealWords(ctx, view) {
+  const last = view.last_election;
+  const votes = Object.values(last.votes);
+  const yes = votes.filter((v) => v !== 'no').length;
+  const outcome = ctx.t(last.result === 'crowned' ? 'reveal.crowned' : 'reveal.eliminated', { char: charLabel(ctx, view, last.candidate) });
+  return `${ctx.t('say.votes', { yes, no: votes.length - yes })} ${outcome}`;
+}
+
+/**
  * Everybody's vote at once, and what it did.
  * @param {Ctx} ctx
  * @param {any} view
