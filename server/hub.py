@@ -16,6 +16,7 @@ import os
 import secrets
 import select
 import socket
+import ssl
 import sys
 import termios
 import threading
@@ -415,8 +416,12 @@ class Connection:
     def beat_fd(self) -> int | None:
         """The socket's file descriptor when the hub can write to it without
         ever blocking (gevent's sockets are non-blocking underneath); None
-        when only the library can, blocking (a blocking server, a stand-in):
-        then the socket's own loop beats."""
+        when only the library can, blocking (a blocking server, a stand-in,
+        or TLS served by the app itself, ``TABLEMATE_TLS_CERT``: bytes written
+        to the descriptor would skip the encryption): then the socket's own
+        loop beats."""
+        if isinstance(self.ws.sock, ssl.SSLSocket):
+            return None
         try:
             fd = int(self.ws.sock.fileno())
             return None if os.get_blocking(fd) else fd
