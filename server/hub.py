@@ -382,7 +382,24 @@ class Connection:
     def _writev(self, frames: list[bytes | memoryview]) -> int:
         """One non-blocking write of ``frames`` (gevent's sockets are
         non-blocking underneath); the number of bytes the socket took."""
-        return os.writev(cast(int, self.fd), frames)
+        tls = self._tls()
+        if tls is None:
+            return os.writev(cast(int, self.fd), frames)
+        data = b"".join(frames)
+        try:
+            # Through TLS: bytes written to the descriptor would skip the encryption.
+            return int(tls.write(data))
+        except (ssl.SSLWantWriteError, ssl.SSLWantReadError):
+            # OpenSSL may have taken part of it, and must be given these very
+            # bytes again: from now on they are one frame begun, which nothing
+            # replaces and which goes first.
+            self.out[:] = [(None, data)]
+            return 0
+
+    def _tls(self) -> Any:
+        """The socket's TLS object when the app serves TLS itself, else None."""
+        sock = self.ws.sock
+        return getattr(sock, "_sslobj", None) if isinstance(sock, ssl.SSLSocket) else None
 
     def _took(self, n: int) -> None:
         """Drops the ``n`` bytes written from the front of the outbox; a frame
@@ -416,12 +433,10 @@ class Connection:
     def beat_fd(self) -> int | None:
         """The socket's file descriptor when the hub can write to it without
         ever blocking (gevent's sockets are non-blocking underneath); None
-        when only the library can, blocking (a blocking server, a stand-in,
-        or TLS served by the app itself, ``TABLEMATE_TLS_CERT``: bytes written
-        to the descriptor would skip the encryption): then the socket's own
-        loop beats."""
-        if isinstance(self.ws.sock, ssl.SSLSocket):
-            return None
+        when only the library can, blocking (a blocking server, a stand-in):
+        then the socket's own loop beats. Under TLS served by the app itself
+        (``TABLEMATE_TLS_CERT``) the descriptor only says when the socket
+        takes more: what is written goes through the TLS layer (``_writev``)."""
         try:
             fd = int(self.ws.sock.fileno())
             return None if os.get_blocking(fd) else fd

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
 import itertools
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import skip_or_fail
 from server import create_app
 from tests.toy_engine import TOY
 
@@ -69,3 +73,17 @@ def take_seat(client: Any, host: Phone, pid: str) -> Phone:
 @pytest.fixture
 def table(client):
     return open_table(client)
+
+
+@pytest.fixture
+def certificate(tmp_path: Path) -> tuple[str, str]:
+    """A self-signed certificate for 127.0.0.1 and localhost, made by the openssl CLI."""
+    if shutil.which("openssl") is None:
+        skip_or_fail("the openssl command is needed to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True, capture_output=True, timeout=60)
+    return str(cert), str(key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import ssl
 import time
 import urllib.error
 import urllib.request
@@ -14,14 +15,15 @@ import websocket
 _ids = itertools.count()
 
 
-def http(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+def http(base: str, method: str, path: str, body: Any = None, token: str | None = None,
+         context: ssl.SSLContext | None = None) -> tuple[int, Any]:
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(base + path, data=data, headers=headers, method=method)
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=10, context=context) as r:
             return r.status, json.loads(r.read() or b"null")
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read() or b"null")
@@ -48,6 +50,9 @@ def socket_protocols(token: str | None) -> list[str]:
 class LivePhone:
     def __init__(self, base: str, table: str, pid: str | None, token: str | None) -> None:
         self.base, self.table, self.id, self.token = base, table, pid, token
+        #: For a server that serves TLS itself: the client's TLS context and websocket-client's sslopt.
+        self.ssl: ssl.SSLContext | None = None
+        self.sslopt: dict[str, Any] | None = None
         self.ws: websocket.WebSocket | None = None
         self.version = 0
         self.last: dict[str, Any] | None = None
@@ -58,7 +63,8 @@ class LivePhone:
     def connect(self, base: str | None = None) -> dict[str, Any]:
         base = base or self.base
         url = base.replace("http", "ws", 1) + f"/api/tables/{self.table}/ws"
-        self.ws = websocket.create_connection(url, timeout=10, subprotocols=socket_protocols(self.token))
+        self.ws = websocket.create_connection(url, timeout=10, subprotocols=socket_protocols(self.token),
+                                              sslopt=self.sslopt)
         return self.wait_state(lambda s: True)
 
     def recv(self, timeout: float = 10, presence: bool = False) -> dict[str, Any]:
@@ -114,7 +120,7 @@ class LivePhone:
     def act_http(self, type_: str, request_id: str | None = None, **payload: Any) -> tuple[int, Any]:
         return http(self.base, "POST", f"/api/tables/{self.table}/actions",
                     {"action": {"type": type_, **payload}, "request_id": request_id or f"r{next(_ids)}"},
-                    self.token)
+                    self.token, self.ssl)
 
     def close(self) -> None:
         if self.ws is not None:
@@ -131,13 +137,17 @@ def take_seat(base: str, host: LivePhone, pid: str) -> str:
     return str(body["player"]["token"])
 
 
-def open_live_table(base: str, joiners: int = 2, options: dict | None = None) -> list[LivePhone]:
-    status, body = http(base, "POST", "/api/tables", {"game": "toy", "name": "Host", "options": options or {}})
+def open_live_table(base: str, joiners: int = 2, options: dict | None = None,
+                    ssl_context: ssl.SSLContext | None = None) -> list[LivePhone]:
+    status, body = http(base, "POST", "/api/tables", {"game": "toy", "name": "Host", "options": options or {}},
+                        context=ssl_context)
     assert status == 201, body
     table = body["table"]
     phones = [LivePhone(base, table, "p1", body["player"]["token"])]
     for i in range(joiners):
-        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": f"P{i + 2}"})
+        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": f"P{i + 2}"}, context=ssl_context)
         assert status == 201, j
         phones.append(LivePhone(base, table, j["player"]["id"], j["player"]["token"]))
+    for p in phones:
+        p.ssl = ssl_context
     return phones

@@ -5,15 +5,12 @@ gunicorn serves HTTPS, and the address and QR code printed are https."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import urllib.request
-from pathlib import Path
 
 import pytest
 import websocket
 
-from conftest import AppServer, skip_or_fail, wait_for
+from conftest import AppServer, wait_for
 from server import lan
 from tests.server.livehelpers import socket_protocols
 
@@ -47,20 +44,6 @@ def test_tls_is_announced_as_https_without_the_warning(capsys, monkeypatch) -> N
 def announcement(server: AppServer) -> str:
     wait_for(lambda: "Scan the QR code" in server.logs(), timeout=10, what="the start-up announcement")
     return server.logs()
-
-
-@pytest.fixture
-def certificate(tmp_path: Path) -> tuple[str, str]:
-    """A self-signed certificate for 127.0.0.1 and localhost, made by the openssl CLI."""
-    if shutil.which("openssl") is None:
-        skip_or_fail("the openssl command is needed to make a test certificate")
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
-         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
-        check=True, capture_output=True, timeout=60)
-    return str(cert), str(key)
 
 
 def test_the_server_serves_https_and_wss_with_a_certificate(redis_url, certificate) -> None:

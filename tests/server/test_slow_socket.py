@@ -11,6 +11,7 @@ import time
 
 import websocket
 
+from conftest import AppServer
 from server.hub import STALL_LIMIT
 from tests.server.livehelpers import open_live_table
 
@@ -20,14 +21,14 @@ PROMPT = 2.0
 FAST = 250
 
 
-def stuck_socket(base: str, table: str) -> websocket.WebSocket:
+def stuck_socket(base: str, table: str, sslopt: dict | None = None) -> websocket.WebSocket:
     """A spectator that completes the handshake and then never reads. A
     receive buffer of a few KB and a small segment size, as a phone's network
     has: with loopback's 64 KB segments the server's kernel would buffer
     megabytes for it before its send buffer filled."""
     url = base.replace("http", "ws", 1) + f"/api/tables/{table}/ws"
     small = ((socket.SOL_SOCKET, socket.SO_RCVBUF, 4096), (socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536))
-    return websocket.create_connection(url, timeout=10, sockopt=small)
+    return websocket.create_connection(url, timeout=10, sockopt=small, sslopt=sslopt)
 
 
 def unread(ws: websocket.WebSocket) -> int:
@@ -79,3 +80,44 @@ def test_a_socket_that_never_reads_holds_up_no_other_phone_and_is_given_up(app_s
         s.sock.close()
     for p in phones:
         p.close()
+
+
+def test_under_tls_served_by_the_app_a_stuck_socket_holds_up_no_other_phone(redis_url, certificate) -> None:
+    """With TABLEMATE_TLS_CERT (LAN play) the hub writes through TLS, still
+    without ever waiting on one phone, and still gives a stuck socket up."""
+    cert, key = certificate
+    server = AppServer(redis_url, {"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_WS_SILENT": "300",
+                                   "TABLEMATE_TLS_CERT": cert, "TABLEMATE_TLS_KEY": key})
+    tls = {"ca_certs": cert}
+    try:
+        phones = open_live_table(server.url, joiners=2, ssl_context=server.ssl)
+        for p in phones:
+            p.sslopt = tls
+            p.connect()
+        status, body = phones[0].act_http("start")
+        assert status == 200
+        stuck = [stuck_socket(server.url, phones[0].table, tls) for _ in range(2)]
+        began = time.monotonic()
+        closed: set[int] = set()
+        for i in range(10_000):
+            assert time.monotonic() < began + STALL_LIMIT + 20, f"{len(closed)} of {len(stuck)} stuck sockets closed"
+            status, body = phones[i % len(phones)].act_http("note", text=f"note {i} " + "x" * 30)
+            assert status == 200, body
+            for p in phones:
+                assert p.wait_version(body["version"], timeout=PROMPT)["version"] == body["version"]
+            if i < FAST:
+                continue
+            for k, s in enumerate(stuck):
+                if k not in closed:
+                    try:
+                        s.send('{"type":"ping"}')
+                    except (OSError, websocket.WebSocketException):
+                        closed.add(k)
+            if len(closed) == len(stuck):
+                break
+            time.sleep(0.25)
+        assert time.monotonic() - began >= STALL_LIMIT
+        for p in phones:
+            p.close()
+    finally:
+        server.stop()
