@@ -13,7 +13,7 @@ import websocket
 
 from conftest import AppServer
 from server.hub import STALL_LIMIT
-from tests.server.livehelpers import open_live_table
+from tests.server.livehelpers import LivePhone, open_live_table
 
 #: How soon (s) a phone that reads must have each new version.
 PROMPT = 2.0
@@ -36,25 +36,14 @@ def unread(ws: websocket.WebSocket) -> int:
     return int.from_bytes(fcntl.ioctl(ws.sock.fileno(), termios.FIONREAD, b"\0" * 4), "little")
 
 
-def test_a_socket_that_never_reads_holds_up_no_other_phone_and_is_given_up(app_server_factory) -> None:
-    one = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
-    # A silence limit the test never reaches: only a socket that takes nothing is closed.
-    two = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_WS_SILENT": "300"})
-    phones = open_live_table(one.url, joiners=3)
-    for p in phones:
-        p.connect(two.url)
-    status, body = phones[0].act_http("start")
-    assert status == 200
-    for p in phones:
-        p.wait_version(body["version"])
-    # Three of them, so nearly every order of the table's sockets puts one
-    # before a phone that reads (a push used to go socket by socket).
-    stuck = [stuck_socket(two.url, phones[0].table) for _ in range(3)]
+def play_until_given_up(phones: list[LivePhone], stuck: list[websocket.WebSocket]) -> None:
+    """Changes fast (the stuck sockets' buffers fill), then every quarter
+    second, as a game goes on, until every stuck socket has been given up:
+    every phone that reads has each version within ``PROMPT`` s all along,
+    and no stuck socket is given up before ``STALL_LIMIT``."""
     began = time.monotonic()
     closed: dict[int, float] = {}
     i = 0
-    # Changes come fast (the stuck sockets' buffers fill), then every quarter
-    # second, as a game goes on, until every stuck socket has been given up.
     while len(closed) < len(stuck):
         assert time.monotonic() < began + STALL_LIMIT + 20, f"{len(closed)} of {len(stuck)} stuck sockets closed"
         status, body = phones[i % len(phones)].act_http("note", text=f"note {i} " + "x" * 30)
@@ -82,6 +71,22 @@ def test_a_socket_that_never_reads_holds_up_no_other_phone_and_is_given_up(app_s
         p.close()
 
 
+def test_a_socket_that_never_reads_holds_up_no_other_phone_and_is_given_up(app_server_factory) -> None:
+    one = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+    # A silence limit the test never reaches: only a socket that takes nothing is closed.
+    two = app_server_factory({"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_WS_SILENT": "300"})
+    phones = open_live_table(one.url, joiners=3)
+    for p in phones:
+        p.connect(two.url)
+    status, body = phones[0].act_http("start")
+    assert status == 200
+    for p in phones:
+        p.wait_version(body["version"])
+    # Three of them, so nearly every order of the table's sockets puts one
+    # before a phone that reads (a push used to go socket by socket).
+    play_until_given_up(phones, [stuck_socket(two.url, phones[0].table) for _ in range(3)])
+
+
 def test_under_tls_served_by_the_app_a_stuck_socket_holds_up_no_other_phone(redis_url, certificate) -> None:
     """With TABLEMATE_TLS_CERT (LAN play) the hub writes through TLS, still
     without ever waiting on one phone, and still gives a stuck socket up."""
@@ -96,28 +101,6 @@ def test_under_tls_served_by_the_app_a_stuck_socket_holds_up_no_other_phone(redi
             p.connect()
         status, body = phones[0].act_http("start")
         assert status == 200
-        stuck = [stuck_socket(server.url, phones[0].table, tls) for _ in range(2)]
-        began = time.monotonic()
-        closed: set[int] = set()
-        for i in range(10_000):
-            assert time.monotonic() < began + STALL_LIMIT + 20, f"{len(closed)} of {len(stuck)} stuck sockets closed"
-            status, body = phones[i % len(phones)].act_http("note", text=f"note {i} " + "x" * 30)
-            assert status == 200, body
-            for p in phones:
-                assert p.wait_version(body["version"], timeout=PROMPT)["version"] == body["version"]
-            if i < FAST:
-                continue
-            for k, s in enumerate(stuck):
-                if k not in closed:
-                    try:
-                        s.send('{"type":"ping"}')
-                    except (OSError, websocket.WebSocketException):
-                        closed.add(k)
-            if len(closed) == len(stuck):
-                break
-            time.sleep(0.25)
-        assert time.monotonic() - began >= STALL_LIMIT
-        for p in phones:
-            p.close()
+        play_until_given_up(phones, [stuck_socket(server.url, phones[0].table, tls) for _ in range(2)])
     finally:
         server.stop()
