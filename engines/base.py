@@ -26,10 +26,28 @@ below; the server sends it for a seat made phoneless, and right after
 the host or another phone, with the public information only: a template must
 never reveal what the seat chose while it still had a phone), and
 ``view(state, None)`` says which paper seat the game waits on.
+
+The stalled phone. ``waiting(state)`` names the seats whose input the game needs
+now before it can go on (a simultaneous phase's missing entries, or the seat
+whose turn it is), from public information only; every view carries it as
+``waiting``. The host has two tools besides ``set_paper``, both engine actions
+every game accepts (and lists in ``legal_actions`` as templates marked
+``"host": True`` only when they would be accepted):
+
+- ``{"type": "set_phone", "seat": pid}``: a seat on paper goes back to its
+  phone, unless a secret of it exists only on paper and the app would need it
+  (a vote card lying face down...): then it is refused with one of the
+  ``PAPER_UNTIL`` codes, which say when it will be possible; the views carry
+  that per seat as ``paper_until``;
+- ``{"type": "skip", "seat": pid}``: the game goes on without that seat's
+  input, where the game's rules (or a table convention its docs/rules page
+  names) say what its missing input counts as; else ``cannot_skip``, and
+  ``not_waiting`` for a seat the game is not waiting for.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequence, Sequence
@@ -216,6 +234,121 @@ def paper_handler(seats: Callable[[P], Collection[str]]) -> Handler[P]:
     return handle
 
 
+#: The payload schemas of ``set_phone`` and ``skip`` (every game's ``action_schemas``
+#: lists both; Camel Up's ``skip`` is refused, but a game's actions are one set).
+SET_PHONE_SCHEMA: dict[str, Any] = copy.deepcopy(SET_PAPER_SCHEMA)
+SKIP_SCHEMA: dict[str, Any] = copy.deepcopy(SET_PAPER_SCHEMA)
+
+#: Why ``set_phone`` is refused for now (a secret of the seat exists only on
+#: paper), by code, and when it becomes possible: the views' ``paper_until``.
+PAPER_UNTIL: dict[str, str] = {
+    "paper_until_reveal": "reveal",
+    "paper_until_round_end": "round_end",
+    "paper_until_game_end": "game_end",
+}
+
+#: The history line of a ``seat_phone`` event, per language (``{name}``: the seat).
+SEAT_PHONE_TEXT: dict[str, str] = {
+    "ko": "{name}님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다.",
+    "en": "{name} is back on their phone: the app keeps their secrets again.",
+}
+
+#: Whether a seat on paper must stay on paper for now: None, or the refusal
+#: (its code one of ``PAPER_UNTIL``'s) that says why and until when.
+PaperHold = Callable[[P, str], EngineError | None]
+
+
+def paper_hold_error(code: str, message: str) -> EngineError:
+    """A ``set_phone`` refusal: ``code`` must be one of ``PAPER_UNTIL``'s."""
+    if code not in PAPER_UNTIL:
+        raise KeyError(f"{code!r} is not a paper_until code")
+    return EngineError(code, message)
+
+
+def set_phone(
+    state: P, action: Action, seats: Collection[str], hold: PaperHold[P]
+) -> tuple[P, list[Event]]:
+    """The shared ``set_phone`` handler: the host hands ``action["seat"]``, a
+    seat on paper, back to its phone; ``hold`` says whether a secret of the
+    seat on paper keeps it there for now. The seat's secrets the app kept
+    (everything ``set_paper`` left in the state) are its phone's again.
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Toy:
+    ...     paper: tuple[str, ...] = ()
+    >>> free = lambda state, seat: None
+    >>> set_phone(Toy(("p2",)), {"seat": "p2", "host": True}, ["p1", "p2"], free)
+    (Toy(paper=()), [{'type': 'seat_phone', 'seat': 'p2'}])
+    >>> set_phone(Toy(), {"seat": "p2", "host": True}, ["p1", "p2"], free)
+    Traceback (most recent call last):
+    ...
+    engines.base.EngineError: p2 is not a seat on paper.
+    """
+    if action.get("host") is not True:
+        raise refusal("not_host", "Only the host can hand a seat its phone back.")
+    seat = action.get("seat")
+    if not isinstance(seat, str) or seat not in seats:
+        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    if seat not in state.paper:
+        raise refusal("bad_action", f"{seat} is not a seat on paper.")
+    held = hold(state, seat)
+    if held is not None:
+        raise held
+    new = dataclasses.replace(  # type: ignore[type-var]
+        state, paper=tuple(p for p in state.paper if p != seat)
+    )
+    return new, [{"type": "seat_phone", "seat": seat}]
+
+
+def phone_handler(seats: Callable[[P], Collection[str]], hold: PaperHold[P]) -> Handler[P]:
+    """``set_phone`` for a game whose seat ids ``seats(state)`` lists and whose
+    ``hold`` says which seats must stay on paper for now."""
+
+    def handle(state: P, action: Action) -> tuple[P, list[Event]]:
+        return set_phone(state, action, seats(state), hold)
+
+    return handle
+
+
+def paper_until(state: P, hold: PaperHold[P]) -> dict[str, str]:
+    """The views' ``paper_until``: per seat on paper that ``set_phone`` would
+    refuse now, when it becomes possible (a ``PAPER_UNTIL`` value)."""
+    out = {}
+    for seat in state.paper:
+        held = hold(state, seat)
+        if held is not None:
+            out[seat] = PAPER_UNTIL[held.code]
+    return out
+
+
+def skip_seat(action: Action, seats: Collection[str], waiting: Collection[str]) -> str:
+    """The checks every game's ``skip`` makes first, in this order: the host
+    (``not_host``), a seat (``not_seated``), one the game waits for now
+    (``not_waiting``). Returns the seat."""
+    if action.get("host") is not True:
+        raise refusal("not_host", "Only the host can let the game go on without a seat.")
+    seat = action.get("seat")
+    if not isinstance(seat, str) or seat not in seats:
+        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    if seat not in waiting:
+        raise EngineError("not_waiting", f"The game is not waiting for {seat} now.")
+    return seat
+
+
+def seat_templates(
+    state: P, seats: Sequence[str], hold: PaperHold[P], skippable: Collection[str]
+) -> list[Action]:
+    """The host's ``set_phone`` and ``skip`` templates (marked ``"host": True``)
+    for the seats they would be accepted for now, in seat order."""
+    out: list[Action] = [
+        {"type": "set_phone", "seat": s, "host": True}
+        for s in seats
+        if s in state.paper and hold(state, s) is None
+    ]
+    out += [{"type": "skip", "seat": s, "host": True} for s in seats if s in skippable]
+    return out
+
+
 def describe_paper_seat(event: Event, lang: str, names: Mapping[str, str]) -> str:
     """The ``paper_seat`` event in words (every game's ``describe`` uses it).
 
@@ -224,6 +357,17 @@ def describe_paper_seat(event: Event, lang: str, names: Mapping[str, str]) -> st
     """
     seat = str(event.get("seat"))
     text = PAPER_SEAT_TEXT["ko" if lang == "ko" else "en"]
+    return text.format(name=names.get(seat, seat))
+
+
+def describe_seat_phone(event: Event, lang: str, names: Mapping[str, str]) -> str:
+    """The ``seat_phone`` event in words (every game's ``describe`` uses it).
+
+    >>> describe_seat_phone({"type": "seat_phone", "seat": "p2"}, "en", {"p2": "Bo"})
+    'Bo is back on their phone: the app keeps their secrets again.'
+    """
+    seat = str(event.get("seat"))
+    text = SEAT_PHONE_TEXT["ko" if lang == "ko" else "en"]
     return text.format(name=names.get(seat, seat))
 
 
@@ -275,7 +419,7 @@ class Engine(ABC):
     #: marked ``"host": True`` (e.g. "call" is the host's unless the seat is the
     #: named caller); the server drops it for non-hosts and strips the marker.
     #: ``apply`` checks ``action["host"]`` either way.
-    host_actions: tuple[str, ...] = ("next_round", "set_paper")
+    host_actions: tuple[str, ...] = ("next_round", "set_paper", "set_phone", "skip")
     #: Action types whose random outcome only the acting seat sees (a goal
     #: card dealt face down). Undone, such an outcome is kept for that seat and
     #: never dealt to another one; public outcomes (a die) go to whoever next
@@ -352,6 +496,14 @@ class Engine(ABC):
         ``sealing_events``. A game whose reveal depends on an event's fields
         (a called number someone wrote) says so here."""
         return any(e["type"] in self.sealing_events for e in events)
+
+    def waiting(self, state: Any) -> tuple[str, ...]:
+        """The seats whose input the game needs now before it can go on, in
+        seat order: a simultaneous phase's missing entries (votes, sheets), or
+        the seat whose turn it is. Public information only: two states that
+        differ only in secrets give the same seats. A step only the host takes
+        (the next round) names nobody. Every view carries it as ``waiting``."""
+        return ()
 
     def paper_seats(self, state: Any) -> tuple[str, ...]:
         """The seats ``set_paper`` marked, in the order they were marked."""

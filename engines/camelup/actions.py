@@ -11,8 +11,18 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, Rng, dispatch, paper_handler, refusal
-from engines.camelup import board, scoring
+from engines.base import (
+    Action,
+    EngineError,
+    Event,
+    Handler,
+    Rng,
+    dispatch,
+    paper_handler,
+    phone_handler,
+    refusal,
+)
+from engines.camelup import board, scoring, stall
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -582,11 +592,13 @@ HANDLERS: dict[str, Handler[State]] = {
     "next_round": do_next_round,
     "set_stack": do_set_stack,
     "set_paper": paper_handler(lambda s: [seat.id for seat in s.seats]),
+    "set_phone": phone_handler(lambda s: [seat.id for seat in s.seats], stall.hold),
+    "skip": stall.do_skip,
     "paper_cards": do_paper_cards,
 }
 
 #: What may still happen while the face-down cards wait to be recorded.
-_WHILE_RECORDING = frozenset({"paper_cards", "set_paper"})
+_WHILE_RECORDING = frozenset({"paper_cards", "set_paper", "set_phone"})
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
-from engines.camelup import actions, board, describe, options, result, schemas, views
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal, seat_templates
+from engines.camelup import actions, board, describe, options, result, schemas, stall, views
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -57,7 +57,7 @@ class CamelUpEngine(SkeletonEngine):
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     round_words = describe.ROUND_WORDS
-    host_actions = ("next_round", "set_stack", "set_paper", "paper_cards")
+    host_actions = ("next_round", "set_stack", "set_paper", "set_phone", "skip", "paper_cards")
     state_type = State
     modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
 
@@ -109,13 +109,16 @@ class CamelUpEngine(SkeletonEngine):
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):
             return []
+        # The host's: a seat on paper back on its phone (never a skip: R9).
+        phones = [] if player in state.paper else seat_templates(
+            state, [s.id for s in state.seats], stall.hold, ())
         if state.phase == PAPER_CARDS:
             # Only the host's record of the face-down cards is waiting.
-            return [{"type": "paper_cards"}]
+            return [{"type": "paper_cards"}, *phones]
         roll = "pyramid" if state.options.dice_source == "app" else "pyramid_manual"
         # Listed as if player were the host; the server keeps it for the host only.
         # It needs the space and camels as input, so it is a bare template.
-        correction: list[Action] = [{"type": "set_stack"}]
+        correction: list[Action] = [{"type": "set_stack"}, *phones]
         if state.options.pyramid_only:
             if state.phase == LEG_OVER:
                 return [{"type": "next_leg"}, *correction]
@@ -173,6 +176,9 @@ class CamelUpEngine(SkeletonEngine):
         # Seeded by the position, so every instance and every phone sees the same estimate.
         seed = state.leg * 10 + len(state.tents)
         return odds.analyse(b, seat, state.options.to_json(), seed=seed)
+
+    def waiting(self, state: State) -> tuple[str, ...]:
+        return stall.waiting(state)
 
     def status(self, state: State) -> dict[str, Any]:
         return {"round": state.leg, "over": state.phase == OVER}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import SET_PAPER_SCHEMA, payload_schema
+from engines.base import SET_PAPER_SCHEMA, SET_PHONE_SCHEMA, SKIP_SCHEMA, payload_schema
 from engines.camelup.constants import CAMELS, CRAZY, DICE, PILES, RACING, SIDES, SPACES
 
 _SPACE = {"type": "integer", "minimum": 1, "maximum": SPACES}
@@ -60,6 +60,10 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     ),
     # A seat without a phone (engines/base.py): the platform sends it.
     "set_paper": SET_PAPER_SCHEMA,
+    # The host hands a seat on paper its phone back; skip is always refused (no
+    # passing, R9) (engines/base.py, docs/rules/camelup.md).
+    "set_phone": SET_PHONE_SCHEMA,
+    "skip": SKIP_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"pyramid": ("die", "value", "color")}

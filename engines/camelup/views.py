@@ -10,8 +10,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import competition_ranks
-from engines.camelup import board
+from engines.base import competition_ranks, paper_until
+from engines.camelup import board, stall
 from engines.camelup.constants import (
     CRAZY,
     PARTNERSHIP_MIN_PLAYERS,
@@ -159,6 +159,10 @@ def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
         "result": None if state.result is None else _result(state.result),
         # Seats without a phone, and whether the game waits on one (its turn).
         "paper": list(state.paper),
+        # Whom the game waits for now (the turn), and which seats on paper must stay
+        # so until when (engines/base.py, stall.py).
+        "waiting": list(stall.waiting(state)),
+        "paper_until": paper_until(state, stall.hold),
     }
     if opts.pyramid_only:
         shared["players"] = [{"id": s.id} for s in state.seats]

@@ -6,9 +6,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, TypeGuard
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, refusal, set_paper
+from engines.base import (
+    Action,
+    EngineError,
+    Event,
+    Handler,
+    dispatch,
+    phone_handler,
+    refusal,
+    set_paper,
+)
 from engines.countup import count as cnt
-from engines.countup import flow
+from engines.countup import flow, stall
 from engines.countup.options import DECK, PHONE, needs_restriction, restricted_set
 from engines.countup.sheet import SHEET_SIZE, sheet_problems
 from engines.countup.state import (
@@ -155,6 +164,10 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
         # Typed on the phone acting for it, the sheet would be that phone's secret too.
         raise EngineError(
             "sheet_on_paper", f"{player} writes on the paper sheet: nobody enters its numbers."
+        )
+    if stall.sat_out(state, i):
+        raise EngineError(
+            "locked", f"{player} sits round {state.round} out: the count went on without a sheet."
         )
     if state.seats[i].numbers is not None or state.phase != ENTRY:
         raise EngineError("locked", "Your numbers for this round are locked and cannot change.")
@@ -375,6 +388,8 @@ HANDLERS: dict[str, Handler[State]] = {
     "caller": do_caller,
     "next_round": do_next_round,
     "set_paper": do_set_paper,
+    "set_phone": phone_handler(lambda s: s.players, stall.hold),
+    "skip": stall.do_skip,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import Event, describe_paper_seat
+from engines.base import Event, describe_paper_seat, describe_seat_phone
 from engines.history import HistoryText, cut
 from engines.korean import nim
 
@@ -53,6 +53,8 @@ def describe(event: Event, lang: str, names: dict[str, str]) -> str:
     ko = lang == "ko"
     if event.get("type") == "paper_seat":
         return describe_paper_seat(event, lang, names)
+    if event.get("type") == "seat_phone":
+        return describe_seat_phone(event, lang, names)
 
     def name(p: Any) -> str:
         return names.get(p, str(p)) if p is not None else ("호스트" if ko else "the host")
@@ -72,6 +74,12 @@ def describe(event: Event, lang: str, names: dict[str, str]) -> str:
     if kind == "sheet_locked":
         p = name(event["player"])
         return f"{nim(p, '이/가')} 숫자 5개를 적었습니다." if ko else f"{p} locked their 5 numbers."
+    if kind == "seat_skipped":
+        p = name(event["seat"])
+        return (
+            f"{nim(p, '이/가')} {r}라운드를 쉽니다: 숫자 없이 라운드 점수 0점." if ko
+            else f"{p} sits out round {r}: no numbers, a round score of 0."
+        )
     if kind == "count_ready":
         return (
             "모두 숫자를 적었습니다. 카운트 업 시작!" if ko

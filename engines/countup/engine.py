@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import Action, Event, Modules, Rng, SkeletonEngine
-from engines.countup import actions, count, describe, flow, result, sample, views
+from engines.base import Action, Event, Modules, Rng, SkeletonEngine, seat_templates
+from engines.countup import actions, count, describe, flow, result, sample, stall, views
 from engines.countup.options import (
     DECK,
     MAX_PLAYERS,
@@ -117,7 +117,10 @@ class CountUpEngine(SkeletonEngine):
         for seat_id in (None, *state.players):
             if seat_id != state.caller:
                 out.append({"type": "caller", "seat": seat_id, "host": True})
-        return out
+        return out + seat_templates(state, state.players, stall.hold, stall.skippable(state))
+
+    def waiting(self, state: State) -> tuple[str, ...]:
+        return stall.waiting(state)
 
     def _paper_legal(self, state: State, i: int) -> list[Action]:
         """A seat without a phone: only what the table enters for it (its hand up on

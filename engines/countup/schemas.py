@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import SET_PAPER_SCHEMA, int_list_schema, payload_schema
+from engines.base import (
+    SET_PAPER_SCHEMA,
+    SET_PHONE_SCHEMA,
+    SKIP_SCHEMA,
+    int_list_schema,
+    payload_schema,
+)
 
 _SEAT = {"type": "string", "maxLength": 16}
 _DIGITS = int_list_schema(
@@ -88,6 +94,10 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     ),
     # A seat without a phone (engines/base.py): the platform sends it.
     "set_paper": SET_PAPER_SCHEMA,
+    # The host hands a seat on paper its phone back, or starts the count without a
+    # phone's sheet (engines/base.py, docs/rules/countup.md).
+    "set_phone": SET_PHONE_SCHEMA,
+    "skip": SKIP_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"next_round": ("restriction", "danger")}

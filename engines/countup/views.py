@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engines.base import paper_until
 from engines.countup import count as cnt
+from engines.countup import stall
 from engines.countup.options import BIG_TABLE, ROUNDS, needs_restriction
 from engines.countup.scoring import round_scores, stars
 from engines.countup.sheet import sheet_check
@@ -83,6 +85,8 @@ def _sheets(state: State, player: str | None) -> dict[str, Any]:
         show = seat.numbers is not None and (mine or revealed)
         out[p] = {
             "locked": seat.numbers is not None,
+            # The host let the count start without this sheet (skip): no numbers.
+            "sat_out": seat.numbers == (),
             "numbers": list(seat.numbers) if show and seat.numbers is not None else None,
             "declared": list(seat.declared),
             "marker": seat.marker,
@@ -155,6 +159,10 @@ def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
             p for i, p in enumerate(state.players)
             if p in state.paper and state.phase == BONUS and state.bonus_pending(i)
         ],
+        # Whom the game waits for now (sheets, bonuses), and which seats on paper must
+        # stay so until when (engines/base.py, stall.py).
+        "waiting": list(stall.waiting(state)),
+        "paper_until": paper_until(state, stall.hold),
     }
     if state.phase == BONUS:
         v["bonus"] = {

@@ -5,8 +5,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engines.base import Action, EngineError, Event, Handler, dispatch, paper_handler, refusal
-from engines.kingup import castle, scoring
+from engines.base import (
+    Action,
+    EngineError,
+    Event,
+    Handler,
+    dispatch,
+    paper_handler,
+    phone_handler,
+    refusal,
+    skip_seat,
+)
+from engines.kingup import castle, scoring, stall
 from engines.kingup.constants import (
     CHARACTERS,
     DECK,
@@ -262,15 +272,30 @@ def do_vote(state: State, action: Action) -> Result:
             )
     if vote == NO and state.no_left[seat] == 0:
         raise EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
+    return _cast(state, election, seat, vote, "vote_cast", "player")
+
+
+def _cast(state: State, election: Election, seat: int, vote: str, kind: str, who: str) -> Result:
+    """Seat ``seat``'s vote is in (event ``kind`` names it in field ``who``); the last
+    one reveals them all."""
     votes = _set(election.votes, seat, vote)
     cast = sum(1 for v in votes if v is not None)
-    events: list[Event] = [
-        {"type": "vote_cast", "player": state.players[seat], "count": cast, "of": state.n}
-    ]
+    events: list[Event] = [{"type": kind, who: state.players[seat], "count": cast, "of": state.n}]
     if cast < state.n:
         return replace(state, election=Election(election.candidate, votes)), events
     final = tuple(v for v in votes if v is not None)
     return _reveal(state, election.candidate, final, events)
+
+
+def do_skip(state: State, action: Action) -> Result:
+    """The host lets the election go on without a seat's vote: it counts as Yes
+    (*invented*, docs/rules/kingup.md: every player always holds a Yes card, R17, and
+    an absent player vetoes nobody)."""
+    seat = state.seat(skip_seat(action, state.players, stall.waiting(state)))
+    if state.election is None:
+        stall.cannot_skip(state, state.players[seat])
+        raise refusal("wrong_phase", "There is nothing to skip now.")
+    return _cast(state, state.election, seat, YES, "seat_skipped", "seat")
 
 
 def _reveal(state: State, candidate: str, votes: tuple[str, ...], events: list[Event]) -> Result:
@@ -430,4 +455,6 @@ HANDLERS: dict[str, Handler[State]] = {
     "next_round": do_next_round,
     "score_round": do_score_round,
     "set_paper": paper_handler(lambda s: s.players),
+    "set_phone": phone_handler(lambda s: s.players, stall.hold),
+    "skip": do_skip,
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engines.base import Event, describe_paper_seat
+from engines.base import Event, describe_paper_seat, describe_seat_phone
 from engines.kingup.constants import LEVEL_NAMES
 from engines.korean import josa, nim, particle
 
@@ -92,6 +92,13 @@ def _seat_line(e: Event, lang: str, names: Names) -> str:
     return ko.format(**fields, p=nim(p, "이/가")) if lang == "ko" else en.format(**fields, p=p)
 
 
+def _seat_skipped(e: Event, lang: str, names: Names) -> str:
+    p = names.get(e["seat"], e["seat"])
+    if lang == "ko":
+        return f"{nim(p, '이/가')} 자리에 없어 그 표는 찬성으로 칩니다 ({e['count']}/{e['of']})."
+    return f"{p} is away: their vote counts as Yes ({e['count']} of {e['of']})."
+
+
 def _round_scored(e: Event, lang: str, names: Names) -> str:
     scores = _scores(names, e["scores"])
     rule33 = _join(names, e["rule33"], lang) if e["rule33"] else ""
@@ -143,6 +150,7 @@ _TEXT: dict[str, Callable[[Event, str, Names], str]] = {
     "moved": _moved,
     "nominated": _nominated,
     "vote_cast": _seat_line,
+    "seat_skipped": _seat_skipped,
     "votes_revealed": _votes_revealed,
     "goal_recorded": _seat_line,
     "goal_drawn": _seat_line,
@@ -165,4 +173,6 @@ def describe(event: Event, lang: str, names: Names) -> str:
     lang = "ko" if lang == "ko" else "en"
     if event["type"] == "paper_seat":
         return describe_paper_seat(event, lang, names)
+    if event["type"] == "seat_phone":
+        return describe_seat_phone(event, lang, names)
     return _TEXT[event["type"]](event, lang, names)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
-from engines.kingup import actions, castle, describe, result, views
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal, seat_templates
+from engines.kingup import actions, castle, describe, result, stall, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
 from engines.kingup.options import DEAL, OPTIONS_SCHEMA, normalize, parse
 from engines.kingup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
@@ -102,7 +102,12 @@ class KingUpEngine(SkeletonEngine):
         elif state.phase == SCORED and not paper:
             # legal_actions cannot know who the host is; apply refuses anyone else.
             out.append({"type": "next_round"})
+        if not paper:
+            out += seat_templates(state, state.players, stall.hold, stall.skippable(state))
         return out
+
+    def waiting(self, state: State) -> tuple[str, ...]:
+        return stall.waiting(state)
 
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "goal":

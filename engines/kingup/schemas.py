@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import SET_PAPER_SCHEMA, payload_schema
+from engines.base import SET_PAPER_SCHEMA, SET_PHONE_SCHEMA, SKIP_SCHEMA, payload_schema
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, TOP_LEVEL, VOTES
 
 _CHAR: dict[str, Any] = {"enum": list(CHARACTERS), "description": "A character ID, A..M."}
@@ -94,6 +94,10 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
     ),
     # A seat without a phone (engines/base.py): the platform sends it.
     "set_paper": SET_PAPER_SCHEMA,
+    # The host hands a seat on paper its phone back, or lets an election go on
+    # without a seat's vote (engines/base.py, docs/rules/kingup.md).
+    "set_phone": SET_PHONE_SCHEMA,
+    "skip": SKIP_SCHEMA,
 }
 
 RANDOM_ACTION_FIELDS: dict[str, tuple[str, ...]] = {"draw_goal": ("card",)}

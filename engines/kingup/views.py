@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.kingup import castle, scoring
+from engines.base import paper_until
+from engines.kingup import castle, scoring, stall
 from engines.kingup.constants import (
     CHARACTERS,
     ELIMINATED,
@@ -63,6 +64,10 @@ def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
         # Seats without a phone, and which of them the table waits on for an entry.
         "paper": list(state.paper),
         "paper_waiting": paper_waiting(state),
+        # Whom the game waits for now (turn, votes, goal cards), and which seats on
+        # paper must stay so until when (engines/base.py, stall.py).
+        "waiting": list(stall.waiting(state)),
+        "paper_until": paper_until(state, stall.hold),
         "me": None,
         "round_results": [_result(state, r) for r in state.results],
         "result": scoring.game_result(state),

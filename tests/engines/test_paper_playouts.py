@@ -42,6 +42,8 @@ def test_random_games_with_a_seat_on_paper_end(game: str, seed: int) -> None:
             for template in host_filter(engine, engine.legal_actions(state, p), p == players[0]):
                 if p == paper:
                     assert template["type"] in PAPER_TYPES[game], template
+                if template["type"] == "set_phone":
+                    continue  # on paper all game here; test_paper_stall.py hands phones back
                 action = engine.sample(state, p, template, rng)
                 if action is not None:
                     choices.append((p, action))

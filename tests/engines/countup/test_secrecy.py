@@ -19,8 +19,8 @@ def other_secret(state: State, b: str, rng: random.Random) -> State | None:
     """``state`` with B's not-yet-called numbers replaced by other legal ones."""
     i = state.index(b)
     seat = state.seats[i]
-    if seat.numbers is None:
-        return None
+    if not seat.numbers:
+        return None  # no sheet yet, or none at all (skip: sitting out is public)
     called = [n for n in seat.numbers if n <= state.count]
     assert all(n in seat.declared for n in called)  # phone mode declares for you
     banned = restricted(state)
@@ -55,7 +55,7 @@ def test_entry_secrecy(table):
     assert "11" not in json.dumps(events)
     assert t.view("B")["my_numbers"] == [1, 3, 4, 6, 8]
     assert t.view("A")["sheets"]["B"] == {
-        "locked": True, "numbers": None, "declared": [], "marker": 0, "x_cells": []
+        "locked": True, "sat_out": False, "numbers": None, "declared": [], "marker": 0, "x_cells": []
     }
     assert t.view("A")["my_numbers"] is None
 

@@ -110,13 +110,16 @@ def test_phones_never_see_a_paper_vote_before_the_reveal(table):
     assert t.view(None)["paper_waiting"] == ["p2", "p5"]
     before = {p: t.view(p) for p in (None, "p1", "p3", "p4")}
     t.act("p2", "vote", vote="no")
-    # The first paper card is in; the second is still face down: nothing is shown yet.
+    # The first paper card is in; the second is still face down: nothing is shown yet
+    # but who is still awaited.
     assert t.view(None)["paper_waiting"] == ["p5"]
+    awaited = ("election", "paper_waiting", "waiting", "paper_until")
     for viewer, v in before.items():
         now = t.view(viewer)
         assert now["last_election"] is None and now["election"]["voted"] == ["p1", "p2", "p3", "p4"]
-        assert {k: now[k] for k in now if k not in ("election", "paper_waiting")} == {
-            k: v[k] for k in v if k not in ("election", "paper_waiting")
+        assert now["waiting"] == ["p5"] and now["paper_until"] == {"p5": "reveal"}
+        assert {k: now[k] for k in now if k not in awaited} == {
+            k: v[k] for k in v if k not in awaited
         }
     revealed = t.act("p5", "vote", vote="yes")[-1]
     assert revealed["votes"]["p2"] == "no" and revealed["result"] == "eliminated"
