@@ -82,6 +82,12 @@ COMMON_ERRORS: dict[str, str] = {
     "wrong_phase": "Not possible at this point of the game.",
     "no_round_waiting": "There is no next round to start now.",
     "bad_options": "These rule options do not work together.",
+    # A stalled seat (``skip``, ``set_phone``): each game says when in its stall.py.
+    "not_waiting": "The game is not waiting for that seat.",
+    "cannot_skip": "The rules give no fair way to go on without that seat here.",
+    "paper_until_reveal": "That seat's secret is on paper until the next reveal.",
+    "paper_until_round_end": "That seat's secret is on paper until the round ends.",
+    "paper_until_game_end": "That seat's secret is on paper until the game ends.",
 }
 
 

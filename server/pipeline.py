@@ -54,6 +54,8 @@ from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx, loads
 
 R = TypeVar("R")
 
+#: Engine actions only a platform action may send, and which one.
+PLATFORM_ONLY = {"set_paper": "phoneless", "set_phone": "phone_back"}
 #: The actions that carry a PIN, and how many of each a seat may send per window (s).
 PIN_ACTIONS = frozenset({"pin", "unlock"})
 PIN_TRIES, PIN_WINDOW = 5, 600
@@ -338,11 +340,11 @@ class Pipeline:
         atype: str = action.pop("type")
         proxy_for: str | None = body.get("as")
         schema = schemas.action_schema(engine, atype)
-        if schema is None or atype == "set_paper":
-            # set_paper reaches the engine only with the platform's phoneless,
-            # which also takes the seat's token away.
+        if schema is None or atype in PLATFORM_ONLY:
+            # set_paper and set_phone reach the engine only with the platform's
+            # phoneless and its way back, which also change the seat's token.
             raise ApiError(400, "unknown_action", f"{doc0['game']} has no action {atype!r}"
-                           + (' (send "phoneless" instead).' if atype == "set_paper" else "."))
+                           + (f' (send "{PLATFORM_ONLY[atype]}" instead).' if atype in PLATFORM_ONLY else "."))
         schemas.validate(schema, action, f"{engine.name}:{atype}")
         handler = HANDLERS.get(atype)
         if proxy_for is not None and handler is not None:

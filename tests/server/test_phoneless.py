@@ -264,3 +264,16 @@ def test_the_history_credits_only_the_entered_action_to_the_seat_without_a_phone
     assert [e.get("entered_for") for e in last] == [kid, None, None]
     en = history(client, host.table)[-3:]
     assert en[0].startswith("하린 (entered by Host)") and not any("entered by" in t for t in en[1:]), en
+
+
+def test_a_client_never_sends_set_phone_itself(app, client) -> None:
+    """The engine's way back from paper changes who holds the seat: only the
+    platform sends it, never a client (the seat would be on its phone in the
+    engine while the table has no token for it)."""
+    host, a, _b = open_table(client, joiners=2, game="kingup")
+    assert host.act("start").status_code == 200
+    assert host.act("phoneless", player=a.id).status_code == 200
+    before = doc_of(app, host.table)
+    r = host.act("set_phone", seat=a.id)
+    refused(app, host, r, 400, "unknown_action", before)
+    assert "phone_back" in r.json["error"]["message"]
