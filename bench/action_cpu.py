@@ -55,8 +55,8 @@ from bench.load import SEATS, fill  # noqa: E402
 from engines import registry  # noqa: E402
 from server import live  # noqa: E402
 from server.config import Limits  # noqa: E402
-from server.store import Store  # noqa: E402
-from server.tables import Tables  # noqa: E402
+from server.service import Tables  # noqa: E402
+from server.store.store import Store  # noqa: E402
 
 
 class Socket:

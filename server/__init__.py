@@ -12,9 +12,10 @@ from flask.json.provider import DefaultJSONProvider
 
 from engines import registry
 from engines.base import Engine
-from server import api, config, live, security, web
+from server import config, live
+from server.http import security, static, views
+from server.service import Tables
 from server.store import Store
-from server.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         log.info("No REDIS_URL: using the embedded in-process store (tables vanish on restart).")
 
     security.init_app(app)
-    api.init_app(app)
+    views.init_app(app)
     live.init_app(app, services.hub)
-    web.init_app(app)
+    static.init_app(app)
     return app

@@ -82,7 +82,7 @@ timeout = 60
 graceful_timeout = 5  # open sockets reconnect to another instance anyway
 keepalive = 5
 # Off unless asked for (TABLEMATE_ACCESS_LOG=-): query strings carry tokens, which
-# server/security.py's filter redacts from every line.
+# server/http/security.py's filter redacts from every line.
 accesslog = os.environ.get("TABLEMATE_ACCESS_LOG") or None
 # HTTPS served by gunicorn itself, for play on a LAN (docs/deploy.md): a certificate
 # the phones trust. The key may also sit in the certificate's file.

@@ -37,9 +37,8 @@ from jsonschema import Draft202012Validator
 
 from engines import registry
 from engines.base import Engine, EngineError
-from server import schemas
 from server.errors import ApiError
-from server.tables import host_filter
+from server.service import host_filter, schemas
 from tests.toy_engine import TOY
 
 SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")

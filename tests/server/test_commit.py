@@ -1,4 +1,4 @@
-"""The one-round-trip commit (server/commit.py): what it checks, what it writes,
+"""The one-round-trip commit (server/store/commit.py): what it checks, what it writes,
 what it publishes, on a real redis-server and on the embedded store alike."""
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ import pytest
 import redis
 import redis.connection
 
-from server import hub as hub_module
-from server import live, resp
+from server import live
 from server.errors import ApiError
-from server.keys import split_change
-from server.store import Commit, Latest, Primed, RateLimited, Store, Tx, doc_key, req_key
-from server.tables import Tables
+from server.live import hub as hub_module
+from server.live import route
+from server.service import Tables
+from server.store import resp
+from server.store.keys import split_change
+from server.store.store import Commit, Latest, Primed, RateLimited, Store, Tx, doc_key, req_key
 from tests.server.test_service import body, engines, lobby
 
 
@@ -197,7 +199,7 @@ def test_latest_keeps_the_newest_document_of_tables_it_writes() -> None:
 @pytest.fixture
 def round_trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every request a client sends to redis-server (a pipeline is one), by
-    redis-py or by the hot paths' own client (server/resp.py)."""
+    redis-py or by the hot paths' own client (server/store/resp.py)."""
     sent: list[str] = []
     real = redis.connection.Connection.send_packed_command
     real_lean = resp.Link.send
@@ -275,8 +277,8 @@ def test_an_action_parses_its_document_once_to_check_and_once_to_change(
         redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document the action checked the seat on is the commit's to read
     (``Primed.doc``); only the copy it changes is parsed again."""
-    from server import pipeline
-    from server import store as store_module
+    from server.service import pipeline
+    from server.store import store as store_module
 
     store = Store.connect(redis_url, ttl=600)
     store.latest.start()
@@ -400,9 +402,9 @@ def test_a_ping_costs_no_round_trip(redis_url: str, round_trips: list[str]) -> N
     conn = live.Connection(sock, tid, "p1", host)
     conn.sent_version = 3
     round_trips.clear()
-    for raw in (live.PING, '{ "type": "ping" }'):  # the phone's bytes, and any other spelling
+    for raw in (route.PING, '{ "type": "ping" }'):  # the phone's bytes, and any other spelling
         for _ in range(5):
-            live._handle(conn, tables, raw)
+            route._handle(conn, tables, raw)
     assert round_trips == [], "presence is refreshed for all sockets together, not per ping"
     assert [orjson.loads(f) for f in sock.frames] == [{"type": "pong", "version": 3}] * 10
 
@@ -574,7 +576,7 @@ def test_a_change_committed_here_reaches_its_phones_without_the_message(redis_ur
 
 
 def test_a_contended_table_is_503_busy(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("server.store.MAX_ATTEMPTS", 4)
+    monkeypatch.setattr("server.store.store.MAX_ATTEMPTS", 4)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     tid, (host, _) = lobby(tables)
     other = store.r
@@ -620,7 +622,7 @@ def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str
 def test_json_with_a_key_that_is_not_a_string_is_still_written() -> None:
     """``keys.dumps`` tries orjson's plain (faster) encoding first, and writes a
     non-string key as Python's json did, as a string."""
-    from server.keys import dumps
+    from server.store.keys import dumps
 
     assert dumps({"a": [1, {"b": None}]}) == b'{"a":[1,{"b":null}]}'
     assert dumps({"odds": {1: 0.5, 2: 0.25}}) == b'{"odds":{"1":0.5,"2":0.25}}'

@@ -6,10 +6,13 @@ import doctest
 
 import pytest
 
-from server import gunicorn_conf, live, platform_text, reads, seats, security
+from server import gunicorn_conf
+from server.http import security
+from server.live import route
+from server.service import platform_text, reads, seats
 
 
-@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf, reads, live],
+@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf, reads, route],
                          ids=lambda m: m.__name__)
 def test_doctests(module) -> None:
     result = doctest.testmod(module)

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from server import hub as hub_module
-from server.hub import Connection, close_frame, text_frame
+from server.live import hub as hub_module
+from server.live.hub import Connection, close_frame, text_frame
 
 
 class WS:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from server import create_app
-from server.store import req_key
+from server.store.store import req_key
 from tests.server.conftest import Phone, open_table
 from tests.server.livehelpers import history_entries, http, open_live_table
 from tests.toy_engine import TOY, ToyEngine
@@ -28,7 +28,7 @@ def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process, the rate windows stand still (mid-minute), so a test never
     straddles a window's end; live servers get ``roomy_window`` instead."""
     now = time.time() // 60 * 60 + 30
-    monkeypatch.setattr("server.store.time", types.SimpleNamespace(time=lambda: now, sleep=time.sleep))
+    monkeypatch.setattr("server.store.store.time", types.SimpleNamespace(time=lambda: now, sleep=time.sleep))
 
 
 def roomy_window(seconds: float) -> None:

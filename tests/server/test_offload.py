@@ -1,4 +1,4 @@
-"""server/offload.py: ``start`` runs its work beside the caller, first until it
+"""server/runtime.py: ``start`` runs its work beside the caller, first until it
 waits, under gevent (a greenlet) and without it (a thread)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
-from server.offload import offload, start
+from server.runtime import offload, start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,7 +16,7 @@ GEVENT_ORDER = """
 from gevent import monkey
 monkey.patch_all()
 import threading, time
-from server.offload import start
+from server.runtime import start
 order = []
 def work(tag):
     order.append(tag + " runs")

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from server import results
-from server.seats import NO_TOKEN, find_seat, new_token
+from server.service import results
+from server.service.seats import NO_TOKEN, find_seat, new_token
 from tests.engines.camelup.conftest import SETUP
 from tests.server.conftest import Phone, open_table, take_seat
 

@@ -138,7 +138,7 @@ def test_a_newer_code_replaces_the_older_and_codes_expire(app, client, monkeypat
     old = rejoin_code(client, host, a)
     new = rejoin_code(client, host, a)
     assert redeem(client, host.table, old).json["error"]["code"] == "claim_not_found"
-    import server.pipeline as pipeline
+    import server.service.pipeline as pipeline
 
     later = pipeline.time.time() + 16 * 60
     monkeypatch.setattr(pipeline.time, "time", lambda: later)
@@ -223,8 +223,8 @@ def test_a_sealed_seat_may_only_unlock(client) -> None:
 def test_pin_stretching_runs_off_the_event_loop_and_is_limited(client, monkeypatch) -> None:
     """Each ``pin`` runs ~25 ms of PBKDF2: in a worker thread (``offload``),
     never on the event loop, and at most 5 times per seat per 10 minutes."""
-    import server.pipeline as pipeline
-    import server.platform as platform
+    import server.service.pipeline as pipeline
+    import server.service.platform as platform
 
     inside = {"now": False}
     stretched: list[bool] = []

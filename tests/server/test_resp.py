@@ -1,4 +1,4 @@
-"""The hot paths' own Redis client (server/resp.py), against a real Redis."""
+"""The hot paths' own Redis client (server/store/resp.py), against a real Redis."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from urllib.parse import urlparse
 import pytest
 import redis
 
-from server import resp
-from server.resp import Lean
-from server.store import Store
+from server.store import resp
+from server.store.resp import Lean
+from server.store.store import Store
 from tests.server.tcpproxy import TcpProxy
 
 SCRIPT = "redis.call('SET', KEYS[1], ARGV[1]); return {3, redis.call('GET', KEYS[1]), false}"

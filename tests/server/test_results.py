@@ -6,7 +6,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from server import results
+from server.service import results
 from tests.server.conftest import Phone, open_table
 
 EX3_BOARD = {"throne": "D", 5: "AGK", 4: "BH", 3: "CEM", 2: "I", 1: "J", 0: "L", "eliminated": "F"}

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from engines import registry
-from server import schemas
-from server.schema_fast import compile_schema
+from server.service import schemas
+from server.service.schema_fast import compile_schema
 
 SCHEMAS: list[tuple[str, dict[str, Any]]] = [("body", schemas.ACTION_BODY), ("create", schemas.CREATE_BODY),
                                              ("join", schemas.JOIN_BODY)]

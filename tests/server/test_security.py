@@ -10,7 +10,7 @@ import pytest
 import websocket
 
 from server import create_app
-from server.security import RedactTokens
+from server.http.security import RedactTokens
 from tests.server.livehelpers import open_live_table
 from tests.toy_engine import TOY
 

@@ -11,12 +11,13 @@ from typing import Any
 import pytest
 import redis
 
-from server import live, platform, schemas, seats
+from server import live
 from server.errors import ApiError
+from server.live import route
 from server.model import TableDoc
-from server.pipeline import Pipeline
-from server.store import Commit, Conflict, Store, Tx, doc_key
-from server.tables import Tables
+from server.service import Tables, platform, schemas, seats
+from server.service.pipeline import Pipeline
+from server.store.store import Commit, Conflict, Store, Tx, doc_key
 from tests.server.conftest import open_table
 from tests.toy_engine import TOY
 
@@ -260,7 +261,7 @@ class ContendedStore(Store):
 
 
 def test_contention_is_503_busy_with_retry_after(store: Store, monkeypatch) -> None:
-    monkeypatch.setattr("server.store.MAX_ATTEMPTS", 3)
+    monkeypatch.setattr("server.store.store.MAX_ATTEMPTS", 3)
     tid, (host, _) = lobby(Tables(store, engines, fixed_random=True))
     contended = Tables(ContendedStore(store.r, ttl=600), engines, fixed_random=True)
     version = contended.load(tid)["version"]
@@ -304,7 +305,7 @@ def test_contention_over_the_socket(tables: Tables, monkeypatch) -> None:
     monkeypatch.setattr(tables.store, "update", always_conflicts)
     ws = FakeSocket()
     conn = live.Connection(ws, tid, "p1", host)
-    live._handle(conn, tables, json.dumps({"type": "action", **body("start", "r-1")}))
+    route._handle(conn, tables, json.dumps({"type": "action", **body("start", "r-1")}))
     assert ws.frames == [{"type": "error", "request_id": "r-1", "error": {
         "code": "busy", "message": "This table is busy right now; try again in a moment."}}]
 

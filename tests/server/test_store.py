@@ -8,7 +8,7 @@ import time
 import pytest
 import redis
 
-from server.store import Commit, Store, code_key, doc_key, log_key, req_key
+from server.store.store import Commit, Store, code_key, doc_key, log_key, req_key
 
 
 def make_doc(tid: str = "table-0001", version: int = 1) -> dict:
@@ -201,7 +201,7 @@ def test_a_message_held_for_one_commit_survives_another_of_the_same_version(stor
     """Two commits of one version in one process (two phones, one document):
     the second to start must not drop the message the first holds, or a first
     whose link fails after its script ran would leave the change unheard."""
-    from server.commit import CHANGED
+    from server.store.commit import CHANGED
 
     listening = Listening(store)
     try:

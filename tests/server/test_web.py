@@ -1,4 +1,4 @@
-"""The PWA's serving (server/web.py, server/assets.py): compression as the
+"""The PWA's serving (server/http/static.py, server/http/assets.py): compression as the
 phone asks, versioned URLs cached for good, the pages and the worker always
 revalidated, and the worker's precache list naming files that exist."""
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import brotli
 import pytest
 
-from server.assets import Assets
-from server.web import IMMUTABLE, WEB
+from server.http.assets import Assets
+from server.http.static import IMMUTABLE, WEB
 
 
 @pytest.fixture
@@ -207,7 +207,7 @@ def test_version_follows_the_content(tmp_path: Path) -> None:
 def test_doctests() -> None:
     import doctest
 
-    from server import assets as module
+    from server.http import assets as module
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

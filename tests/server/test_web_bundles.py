@@ -1,6 +1,6 @@
 """The pages served from a build of web/ (scripts/build-web.sh: esbuild's
 per-screen bundles), and the fallback to web/'s modules when the build does
-not match web/ (server/assets.py)."""
+not match web/ (server/http/assets.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from server import create_app
-from server.assets import Assets
-from server.web import IMMUTABLE, WEB
+from server.http.assets import Assets
+from server.http.static import IMMUTABLE, WEB
 from tests.server.test_web import assert_served_for_good
 from tests.toy_engine import TOY
 
@@ -151,7 +151,7 @@ def copy_web(tmp_path: Path) -> Path:
 def test_a_stale_build_falls_back_to_the_modules_and_says_why(tmp_path: Path, web_build: Path,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
     web = copy_web(tmp_path)
-    with caplog.at_level(logging.WARNING, logger="server.assets"):
+    with caplog.at_level(logging.WARNING, logger="server.http.assets"):
         assert Assets(web, build=web_build).bundles is not None
         assert not caplog.records
         (web / "ui.js").write_text((web / "ui.js").read_text() + "\n// edited, not rebuilt\n")
@@ -169,7 +169,7 @@ def test_a_new_module_or_no_build_falls_back_too(tmp_path: Path, web_build: Path
                                                   caplog: pytest.LogCaptureFixture) -> None:
     web = copy_web(tmp_path)
     (web / "games" / "newgame.js").write_text("export default {};\n")
-    with caplog.at_level(logging.WARNING, logger="server.assets"):
+    with caplog.at_level(logging.WARNING, logger="server.http.assets"):
         assert Assets(web, build=web_build).bundles is None
         assert Assets(web, build=tmp_path / "nothing").bundles is None
     messages = [r.getMessage() for r in caplog.records]

@@ -1,4 +1,4 @@
-"""server/wsread.py on the real simple-websocket, over a socket pair: the
+"""server/live/wsread.py on the real simple-websocket, over a socket pair: the
 server end reads in the caller's own thread; the phone end is a wsproto client."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from wsproto.events import (
 )
 from wsproto.frame_protocol import CloseReason, FrameProtocol
 
-from server import wsread
+from server.live import wsread
 
 
 class Phone:

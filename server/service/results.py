@@ -19,7 +19,7 @@ from urllib.parse import quote
 from engines.base import Engine, Step
 from server.errors import ApiError
 from server.model import GameResult, LogEntry, TableDoc
-from server.replay import game_entries, initial_state, replayed
+from server.service.replay import game_entries, initial_state, replayed
 
 #: BoardGameGeek ids, where we found one: Camel Up's 2nd edition is its own
 #: BGG entry. King Up! and Count Up have none we could confirm; BG Stats then

@@ -1,7 +1,7 @@
 """Everything Tablemate keeps in Redis: atomic updates, TTL, presence, fan-out.
 
 No other module talks to Redis; the key layout and the change messages are
-described in ``server/keys.py``, the one-round-trip commit in ``server/commit.py``.
+described in ``server/store/keys.py``, the one-round-trip commit in ``server/store/commit.py``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from typing import Any, Generic, TypeVar, cast
 import redis
 from redis._parsers import _RESP2Parser
 
-from server.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
-from server.keys import (
+from server.model import LogEntry, TableDoc
+from server.store.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
+from server.store.keys import (
     CHANNEL,
     code_key,
     doc_key,
@@ -31,10 +32,9 @@ from server.keys import (
     req_key,
     split_change,
 )
-from server.keys import text as _text
-from server.model import LogEntry, TableDoc
-from server.presence import PRESENCE_TTL, Presence
-from server.resp import Lean, Subscription
+from server.store.keys import text as _text
+from server.store.presence import PRESENCE_TTL, Presence
+from server.store.resp import Lean, Subscription
 
 # Kept importable from here: the tests and older callers name the keys through the store.
 __all__ = ["CHANNEL", "PRESENCE_TTL", "Commit", "Conflict", "Primed", "Store", "Tx", "code_key", "doc_key",
@@ -127,7 +127,7 @@ class Latest:
 
 @dataclass
 class Commit(Generic[R]):
-    """What one update writes, all at once (``server/commit.py``); ``doc=None`` writes nothing."""
+    """What one update writes, all at once (``server/store/commit.py``); ``doc=None`` writes nothing."""
 
     doc: TableDoc | None
     entry: LogEntry | None = None
@@ -275,7 +275,7 @@ class Store(Presence):
             # phones were closed with 1013, and their reconnects made it worse).
             pool = redis.BlockingConnectionPool.from_url(
                 # redis-py's own parser, not hiredis's, although hiredis is
-                # installed (for server/resp.py): under gevent hiredis's parser
+                # installed (for server/store/resp.py): under gevent hiredis's parser
                 # polls every pooled connection taken, which cost more than its
                 # parsing saved (docs/performance.md, "Not hiredis").
                 url, parser_class=_RESP2Parser,

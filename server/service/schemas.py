@@ -13,7 +13,7 @@ from jsonschema.exceptions import ValidationError
 
 from engines.base import Engine, payload_schema
 from server.errors import ApiError
-from server.schema_fast import Check, compile_schema
+from server.service.schema_fast import Check, compile_schema
 
 #: Names longer than NAME_LIMIT are accepted and trimmed (seats.clean_name);
 #: the schema only bounds what is worth reading at all.
@@ -96,7 +96,7 @@ _VALIDATORS: dict[tuple[str, int], tuple[Draft202012Validator, Check | None]] = 
 
 def _validator(key: str, schema: dict[str, Any]) -> tuple[Draft202012Validator, Check | None]:
     """Built once per schema: jsonschema's validator and the compiled check
-    (``server/schema_fast.py``) that lets most valid values skip it."""
+    (``server/service/schema_fast.py``) that lets most valid values skip it."""
     k = (key, id(schema))
     v = _VALIDATORS.get(k)
     if v is None:

@@ -12,12 +12,13 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from engines.base import Engine
-from server import payload, qr, reads, schemas
+from server import wire
 from server.errors import ApiError, rate_limited, store_unavailable
+from server.http import qr
+from server.http.security import client_address
 from server.model import TableDoc
-from server.seats import CLAIM_TTL
-from server.security import client_address
-from server.tables import Tables
+from server.service import Tables, reads, schemas
+from server.service.seats import CLAIM_TTL
 
 if TYPE_CHECKING:  # server/__init__.py imports this module
     from server import Services
@@ -35,10 +36,10 @@ def tables() -> Tables:
 
 
 def _json() -> Any:
-    """The body's JSON, parsed without trusting its depth (server/payload.py)."""
+    """The body's JSON, parsed without trusting its depth (server/wire.py)."""
     if not request.is_json:
         raise ApiError(400, "invalid_json", "The body must be a JSON object (Content-Type: application/json).")
-    data = payload.parse(request.get_data(cache=False))
+    data = wire.parse(request.get_data(cache=False))
     if data is None:
         raise ApiError(400, "invalid_json", "The body must be a JSON object.")
     return data
@@ -199,7 +200,7 @@ def game_info(engine: Engine) -> dict[str, Any]:
 
 
 def games_body(engines: Iterable[Engine]) -> dict[str, Any]:
-    """What GET /api/games answers (and every page carries: server/web.py)."""
+    """What GET /api/games answers (and every page carries: server/http/static.py)."""
     return {"games": [game_info(e) for e in engines]}
 
 
@@ -210,7 +211,7 @@ def games() -> Any:
 
 @bp.get("/api/openapi.json")
 def openapi() -> Any:
-    from server.openapi import document
+    from server.http.openapi import document
 
     return jsonify(document(services().engines()))
 

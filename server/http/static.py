@@ -5,7 +5,7 @@ URL, cacheable for good.
 Compression is Flask-Compress, for the files and the JSON API alike. Not
 WhiteNoise: it serves only files compressed beforehand by a build step, runs
 as WSGI middleware outside Flask (so the security headers of
-server/security.py would not reach the files), and leaves the API alone.
+server/http/security.py would not reach the files), and leaves the API alone.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ from typing import Any
 from flask import Flask, Response, abort, current_app, g, request
 from flask_compress import Compress
 
-from server import security
-from server.assets import Assets
+from server.http import security
+from server.http.assets import Assets
 
 # The PWA sits beside the server package in the repository and in the image.
-WEB = Path(os.environ.get("TABLEMATE_WEB_DIR") or Path(__file__).resolve().parent.parent / "web")
+WEB = Path(os.environ.get("TABLEMATE_WEB_DIR") or Path(__file__).resolve().parents[2] / "web")
 # Its bundles (scripts/build-web.sh), used while they match it. The app's
 # config "WEB_BUILD" (a path, or None for none) overrides this.
 BUILD = Path(os.environ.get("TABLEMATE_BUILD_DIR") or WEB.parent / "build" / "web")
 IMMUTABLE = "public, max-age=31536000, immutable"
-# The socket's endpoint (server/live.py): a WebSocket is never compressed here.
+# The socket's endpoint (server/live/route.py): a WebSocket is never compressed here.
 _SOCKET_ENDPOINTS = {"table_socket"}
 
 
@@ -78,7 +78,7 @@ def _index(game: str | None, status: int = 200) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    from server.api import games_body
+    from server.http.views import games_body
 
     # The engines are fixed for the life of the process, and so is their list.
     build = app.config.get("WEB_BUILD", BUILD)

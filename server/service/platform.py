@@ -3,7 +3,7 @@
 host's rejoin codes).
 
 Each handler changes its private copy of the document and says what to log; the
-pipeline (``server/pipeline.py``) bumps the version, logs and commits. Handlers
+pipeline (``server/service/pipeline.py``) bumps the version, logs and commits. Handlers
 are found in ``HANDLERS``, whose keys are exactly ``schemas.PLATFORM_ACTIONS``.
 """
 
@@ -17,8 +17,8 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ApiError
 from server.model import Action, Claim, Event, Kind, LogEntry, PinHash, Seat, StartRecord, TableDoc
-from server.replay import initial_state, paper_action, replayed
-from server.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
+from server.service.replay import initial_state, paper_action, replayed
+from server.service.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
 
 # Engine refusals are conflicts with the table's state, except these.
 _ENGINE_STATUS = {"not_host": 403, "bad_action": 400, "invalid_payload": 400, "bad_options": 400}

@@ -51,7 +51,7 @@ class NoThread:
 
     def __init__(self, target: Callable[[], None]) -> None:
         self.target = target
-        self.name = "simple_websocket.Base._thread (not started: server/wsread.py)"
+        self.name = "simple_websocket.Base._thread (not started: server/live/wsread.py)"
 
     def start(self) -> None:
         pass

@@ -15,11 +15,8 @@ from dataclasses import dataclass
 from typing import Any, TypedDict, TypeVar
 
 from engines.base import Engine, EngineError, Rng
-from server import schemas
-from server.budget import CHATTER, charge
 from server.config import Limits
 from server.errors import ApiError, busy, not_found, rate_limited
-from server.game_step import game_outcome, may_proxy
 from server.model import (
     Action,
     ActionResult,
@@ -32,9 +29,20 @@ from server.model import (
     Seat,
     TableDoc,
 )
-from server.offload import offload
-from server.platform import HANDLERS, Call, Handler, Outcome, claim_seat, issue_rejoin, sealed_seat
-from server.seats import (
+from server.runtime import offload
+from server.service import schemas
+from server.service.budget import CHATTER, charge
+from server.service.game_step import game_outcome, may_proxy
+from server.service.platform import (
+    HANDLERS,
+    Call,
+    Handler,
+    Outcome,
+    claim_seat,
+    issue_rejoin,
+    sealed_seat,
+)
+from server.service.seats import (
     CLAIM_TTL,
     NO_TOKEN,
     authenticate,
@@ -50,7 +58,7 @@ from server.seats import (
     plausible_id,
     token_hash,
 )
-from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx, loads
+from server.store.store import Commit, Conflict, Primed, RateLimited, Store, Tx, loads
 
 R = TypeVar("R")
 
@@ -86,7 +94,7 @@ class _ActionCall:
     engine: Engine
     atype: str
     action: dict[str, Any]
-    handler: Handler | None  # a table change (server/platform.HANDLERS); None: a game action
+    handler: Handler | None  # a table change (server/service/platform.HANDLERS); None: a game action
     proxy_for: str | None
     #: ``pin``/``unlock``: the PIN stretched off the event loop (``seats.pin_hash``).
     pin: PinHash | None = None
@@ -124,7 +132,7 @@ class Pipeline:
                hits: Sequence[tuple[str, str, int]] = ()) -> R:
         """The one write path: ``Store.update`` with its failures as API errors,
         and every logged change counted against its seat's budgets
-        (``server/budget.py``); ``hits``: rate counters, counted once, 429
+        (``server/service/budget.py``); ``hits``: rate counters, counted once, 429
         ``rate_limited`` when over."""
         limits = self.limits
 

@@ -15,8 +15,8 @@ from typing import Any
 from engines.base import Engine
 from engines.history import ROUND_WORDS, HistoryText, heading
 from server.model import Action, Analysis, History, HistoryLine, LogEntry, Snapshot, TableDoc
-from server.offload import offload
-from server.platform_text import describe_platform
+from server.runtime import offload
+from server.service.platform_text import describe_platform
 
 #: Analyses kept per process (oldest dropped first): a few per live table.
 ANALYSIS_CACHE_SIZE = 512

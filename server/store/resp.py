@@ -1,6 +1,6 @@
 """The store's two hot paths on plain sockets: EVALSHA and the change channel.
 
-Every action runs one script (``server/commit.py``) and every process reads
+Every action runs one script (``server/store/commit.py``) and every process reads
 every change back from the channel; the presence refresh runs a script five
 times a second. Through redis-py each of these paid for its layers: the
 script wrapper, the retry wrapper, argument filtering, the fork check, a
@@ -31,7 +31,7 @@ from typing import Any
 import hiredis
 import redis
 
-from server.sockio import send_whole
+from server.store.sockio import send_whole
 
 #: A connection that has been idle in the pool may have died with a Redis
 #: restart; a command that fails on one is sent once more on a new one (the

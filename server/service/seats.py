@@ -10,9 +10,9 @@ import secrets
 import unicodedata
 from typing import Literal, overload
 
-from server import names, schemas
 from server.errors import ApiError, bad_token
 from server.model import PinHash, Seat, TableDoc
+from server.service import names, schemas
 
 # Six characters with no look-alikes (no 0/O, 1/I/L), typed from a phone keyboard.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

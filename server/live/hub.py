@@ -29,12 +29,11 @@ from typing import Any, cast
 import orjson
 import redis
 
-from server import reads
 from server.errors import ApiError, store_unavailable
-from server.keys import dumps
 from server.model import Snapshot, TableDoc
-from server.offload import start
-from server.tables import Tables
+from server.runtime import start
+from server.service import Tables, reads
+from server.store.keys import dumps
 
 log = logging.getLogger(__name__)
 
@@ -448,7 +447,7 @@ class Connection:
 
     def give_up(self) -> None:
         """Ends a socket its phone has gone silent on, or takes nothing from:
-        its handler, waiting in a read without a timeout (server/wsread.py),
+        its handler, waiting in a read without a timeout (server/live/wsread.py),
         wakes up to a closed stream. No close frame: such a peer would not
         read it."""
         self.open = False

@@ -1,7 +1,7 @@
 """One game action against a table document: who may enter it (``as`` for a
 seat without a phone), and the engine's draw and apply, with the random
 outcomes undo kept (``TableDoc.stash``) coming back before anything is drawn
-anew. The pipeline (``server/pipeline.py``) calls it inside its one write.
+anew. The pipeline (``server/service/pipeline.py``) calls it inside its one write.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ApiError
 from server.model import Action, Stashed, TableDoc
-from server.platform import Outcome, engine_error, set_state
+from server.service.platform import Outcome, engine_error, set_state
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ def send_whole(sock: Any, data: bytes) -> None:
     and slices a memoryview before every send: 2.5 % of the worker's busy
     time at 5,000 phones, for frames of a few KB, and 3.6 % of an action's
     commit (``bench/action_cpu.py --gevent`` under py-spy) for the store's
-    commands (``server/resp.py``)."""
+    commands (``server/store/resp.py``)."""
     sent = sock.send(data)
     if sent < len(data):
         sock.sendall(memoryview(data)[sent:])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Engine
-from server import reads, schemas
+from server.service import reads, schemas
 
 ERROR = {
     "type": "object",

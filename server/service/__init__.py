@@ -1,14 +1,14 @@
 """The service layer: the only code that joins engines and the store.
 
-``Tables`` is the one object the adapters (``server/api.py``, ``server/live.py``)
+``Tables`` is the one object the adapters (``server/http/views.py``, ``server/live/route.py``)
 talk to; it only routes to the modules that do the work:
 
-- ``server/seats.py``      tokens, join codes, names, ``authenticate``
-- ``server/pipeline.py``   every write: create, join, rejoin, ``act``
-- ``server/platform.py``   the platform actions (start, seats, undo, …)
-- ``server/reads.py``      snapshot, history, the analysis cache
-- ``server/results.py``    a finished game's result and its BG Stats link
-- ``server/platform_text.py`` the platform's ko/en history text
+- ``server/service/seats.py``      tokens, join codes, names, ``authenticate``
+- ``server/service/pipeline.py``   every write: create, join, rejoin, ``act``
+- ``server/service/platform.py``   the platform actions (start, seats, undo, …)
+- ``server/service/reads.py``      snapshot, history, the analysis cache
+- ``server/service/results.py``    a finished game's result and its BG Stats link
+- ``server/service/platform_text.py`` the platform's ko/en history text
 - ``server/model.py``      the typed table document
 """
 
@@ -18,13 +18,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engines.base import Engine
-from server import reads, results
 from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.pipeline import Pipeline, PipelineOptions
-from server.reads import host_filter
-from server.seats import authenticate
-from server.store import Store
+from server.service import reads, results
+from server.service.pipeline import Pipeline, PipelineOptions
+from server.service.reads import host_filter
+from server.service.seats import authenticate
+from server.store.store import Store
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

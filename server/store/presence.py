@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from server.keys import CHANNEL, doc_key, dumps, presence_key, text
-from server.resp import Lean
+from server.store.keys import CHANNEL, doc_key, dumps, presence_key, text
+from server.store.resp import Lean
 
 #: Seconds a socket counts as present after it was last refreshed. Phones ping
 #: every ~2 s; each process refreshes all its live sockets together every
@@ -72,7 +72,7 @@ class Presence:
     ``embedded``)."""
 
     r: Any
-    #: The hot-path client (server/resp.py), None where redis-py runs everything.
+    #: The hot-path client (server/store/resp.py), None where redis-py runs everything.
     lean: Lean | None = None
 
     @property

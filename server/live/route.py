@@ -1,7 +1,7 @@
 """WebSocket adapter: the socket route, its messages, liveness.
 
 The fan-out (which sockets this process holds, what a change sends them) is
-``server/hub.py``; this module is one socket's life: authenticate before the
+``server/live/hub.py``; this module is one socket's life: authenticate before the
 upgrade, the first snapshot, then actions, syncs and pings until it closes.
 
 Liveness: the server sends every socket a frame at least every ``hub.BEAT`` s
@@ -27,10 +27,11 @@ from flask import Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
-from server import payload, wsread
-from server.admission import CLOSE_TOO_MANY, Admission, Caps
+from server import wire
 from server.errors import ApiError, store_unavailable
-from server.hub import (
+from server.live import wsread
+from server.live.admission import CLOSE_TOO_MANY, Admission, Caps
+from server.live.hub import (
     BEAT,
     CLOSE_BAD_TOKEN,
     PRESENCE_REFRESH,
@@ -39,7 +40,7 @@ from server.hub import (
     Hub,
     encode_state,
 )
-from server.tables import Tables
+from server.service import Tables
 
 # Kept importable from here: the adapter's users and tests name them through it.
 __all__ = ["CLOSE_BAD_TOKEN", "PRESENCE_REFRESH", "Connection", "Hub", "encode_state", "init_app"]
@@ -117,7 +118,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         conn.send(_error("binary_frame", "Messages must be text frames of JSON, not binary."))
         return
     try:
-        msg = payload.parse(raw)
+        msg = wire.parse(raw)
     except ApiError as exc:  # not JSON, or nested too deep to parse safely
         conn.send({"type": "error", **exc.envelope()})
         return
@@ -173,7 +174,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         "max_message_size": app.config["WS_MAX_MESSAGE"],
         # The protocol the server answers with; the token's entry is never echoed.
         "subprotocols": [PROTOCOL],
-        # Each socket's handler reads its own frames (server/wsread.py).
+        # Each socket's handler reads its own frames (server/live/wsread.py).
         "thread_class": wsread.NoThread,
     }
 
@@ -182,7 +183,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         # Refuse before the upgrade, so a client sees a real 401/404/403.
         if request.endpoint != "table_socket":
             return None
-        from server.security import client_address, origin_ok
+        from server.http.security import client_address, origin_ok
 
         if not origin_ok():
             raise ApiError(403, "bad_origin", "This socket must be opened from this site.")

@@ -22,8 +22,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.keys import CHANNEL, change_head, code_key, doc_key, dumps, log_key, req_key, text
-from server.resp import Lean
+from server.store.keys import CHANNEL, change_head, code_key, doc_key, dumps, log_key, req_key, text
+from server.store.resp import Lean
 
 #: What the script answers (its reply's first element).
 GONE, CHANGED, RECORDED, DONE, RATED = 0, 1, 2, 3, 4
@@ -112,7 +112,7 @@ class Committer:
         self.lock = threading.Lock()
         # Registered once; EVALSHA, and EVAL when the server does not know the
         # script yet (a restart, a failover). On a plain TCP Redis ``lean``
-        # runs it (server/resp.py: under half redis-py's client CPU).
+        # runs it (server/store/resp.py: under half redis-py's client CPU).
         self.script = None if embedded or lean is not None else client.register_script(SCRIPT)
 
     def run(self, c: Change, ttl: int) -> tuple[int, dict[str, Any]]:
