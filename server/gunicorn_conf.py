@@ -105,7 +105,7 @@ control_socket = os.environ.get(
 def post_worker_init(worker: Any) -> None:  # gunicorn's hook signature (gunicorn is untyped)
     import signal
 
-    from server.gc_tuning import tune
+    from server.runtime import tune
 
     tune()
     # Ctrl-C in a terminal signals the whole process group: the master stops

@@ -222,7 +222,7 @@ def healthz() -> Any:
     (live sockets, the longest collector pause) are for the operator only
     (``TABLEMATE_STATS_TOKEN`` as a bearer token): how busy a server is
     tells an attacker when a flood is working."""
-    from server.gc_tuning import max_pause_ms
+    from server.runtime import max_pause_ms
 
     if not tables().store.ping():
         raise store_unavailable()
