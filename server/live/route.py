@@ -31,19 +31,10 @@ from server import wire
 from server.errors import ApiError, store_unavailable
 from server.live import wsread
 from server.live.admission import CLOSE_TOO_MANY, Admission, Caps
-from server.live.hub import (
-    BEAT,
-    CLOSE_BAD_TOKEN,
-    PRESENCE_REFRESH,
-    SILENT_LIMIT,
-    Connection,
-    Hub,
-    encode_state,
-)
+from server.live.connection import Connection
+from server.live.hub import Hub
+from server.live.liveness import BEAT, SILENT_LIMIT
 from server.service import Tables
-
-# Kept importable from here: the adapter's users and tests name them through it.
-__all__ = ["CLOSE_BAD_TOKEN", "PRESENCE_REFRESH", "Connection", "Hub", "encode_state", "init_app"]
 
 log = logging.getLogger(__name__)
 

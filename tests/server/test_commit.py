@@ -16,8 +16,7 @@ import redis.connection
 
 from server import live
 from server.errors import ApiError
-from server.live import hub as hub_module
-from server.live import route
+from server.live import liveness, route
 from server.service import Tables
 from server.store import resp
 from server.store.keys import split_change
@@ -426,7 +425,7 @@ def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_
             conns.append(conn)
     hub.refresh()  # the script is loaded on first use
     silent = conns[-1]
-    silent.heard -= hub_module.PRESENCE_SILENT + 1  # its phone went quiet; the socket is still open
+    silent.heard -= liveness.PRESENCE_SILENT + 1  # its phone went quiet; the socket is still open
     round_trips.clear()
     hub.refresh()
     assert embedded or round_trips == ["EVALSHA", "PUBLISH"], \
@@ -438,7 +437,7 @@ def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_
     hub.refresh()
     assert store.present(silent.table_id) == {"p1", "p2"}
     # Batched (hub.REFRESH_BATCH tables a call), with a yield between calls.
-    monkeypatch.setattr(hub_module, "REFRESH_BATCH", 2)
+    monkeypatch.setattr(liveness, "REFRESH_BATCH", 2)
     round_trips.clear()
     hub.refresh()
     assert embedded or round_trips == ["EVALSHA", "EVALSHA"]
@@ -464,7 +463,7 @@ def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
     hub.remove(next(iter(hub.conns[tids[-1]])))
     refreshed: list[str] = []
     monkeypatch.setattr(store, "presence_refresh", lambda plan: (refreshed.extend(plan), {})[1])
-    for part in range(hub_module.REFRESH_SLICES):
+    for part in range(liveness.REFRESH_SLICES):
         hub.refresh(part)
     assert sorted(refreshed) == sorted(tids[:-1])
 
@@ -475,7 +474,7 @@ def test_the_sweep_refreshes_each_slice_once_per_refresh_period(redis_url: str,
     ``PRESENCE_REFRESH`` of ticks visits each slice once, in few calls."""
     store = Store.connect(redis_url, ttl=600)
     hub = live.Hub(Tables(store, engines, fixed_random=True, rng=random.Random(7)))
-    ticks = round(hub_module.PRESENCE_REFRESH * hub_module.BEAT_SLICES)
+    ticks = round(liveness.PRESENCE_REFRESH * liveness.BEAT_SLICES)
 
     class Ticks:
         left = ticks
@@ -489,8 +488,8 @@ def test_the_sweep_refreshes_each_slice_once_per_refresh_period(redis_url: str,
     monkeypatch.setattr(hub, "beat_all", lambda *_: None)
     monkeypatch.setattr(hub, "refresh", parts.append)
     hub.sweep()
-    assert sorted(parts) == list(range(hub_module.REFRESH_SLICES))
-    assert len(parts) * hub_module.REFRESH_TICKS == ticks
+    assert sorted(parts) == list(range(liveness.REFRESH_SLICES))
+    assert len(parts) * liveness.REFRESH_TICKS == ticks
 
 
 @pytest.mark.parametrize("embedded", [False, True])

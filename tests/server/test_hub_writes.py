@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
-from server.live import hub as hub_module
-from server.live.hub import Connection, close_frame, text_frame
+from server.live import connection as conn_module
+from server.live import outbox
+from server.live.connection import Connection
+from server.live.frames import close_frame, text_frame
 
 
 class WS:
@@ -40,13 +42,13 @@ def pair() -> Iterator[tuple[socket.socket, socket.socket]]:
 def writers(monkeypatch: pytest.MonkeyPatch) -> list[Callable[..., Any]]:
     """Every greenlet (here: thread) the hub starts, recorded."""
     started: list[Callable[..., Any]] = []
-    real = hub_module.start
+    real = conn_module.start
 
     def start(fn: Callable[..., Any], *args: Any) -> None:
         started.append(fn)
         real(fn, *args)
 
-    monkeypatch.setattr(hub_module, "start", start)
+    monkeypatch.setattr(conn_module, "start", start)
     return started
 
 
@@ -80,7 +82,7 @@ def test_a_push_never_waits_and_a_newer_snapshot_replaces_the_one_waiting(pair, 
     conn = Connection(WS(ours), "t1", None, None)
     assert conn.fd == ours.fileno()
     # The kernel may hold no more than this for a phone (Linux counts it twice).
-    assert ours.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * hub_module.SEND_BUFFER
+    assert ours.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * conn_module.SEND_BUFFER
     conn.offer(2, state(2))  # the socket takes it at once: written at once
     assert conn.sent_version == 2 and conn.out == [] and writers == []
     assert read_all(phone) == text_frame(state(2))
@@ -127,7 +129,7 @@ def test_a_frame_begun_is_finished_before_any_other(pair, writers) -> None:
 
 
 def test_a_socket_that_takes_nothing_is_given_up(pair, writers, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hub_module, "STALL_LIMIT", 0.3)
+    monkeypatch.setattr(outbox, "STALL_LIMIT", 0.3)
     ours, phone = pair
     conn = Connection(WS(ours), "t1", None, None)
     filled = fill(ours)
@@ -146,7 +148,7 @@ def test_a_buffer_that_takes_frames_is_no_sign_of_life(pair, writers, monkeypatc
     """A socket's buffer may take a little more now and then though its peer
     reads nothing (TCP coalesces, or grows the buffer): it is what the peer
     takes that keeps the socket, not what the buffer takes."""
-    monkeypatch.setattr(hub_module, "STALL_LIMIT", 0.5)
+    monkeypatch.setattr(outbox, "STALL_LIMIT", 0.5)
     ours, phone = pair
     conn = Connection(WS(ours), "t1", None, None)
     fill(ours)
@@ -166,7 +168,7 @@ def test_a_buffer_that_takes_frames_is_no_sign_of_life(pair, writers, monkeypatc
 
 
 def test_a_slow_phone_that_keeps_reading_is_kept(pair, writers, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hub_module, "STALL_LIMIT", 0.3)
+    monkeypatch.setattr(outbox, "STALL_LIMIT", 0.3)
     ours, phone = pair
     conn = Connection(WS(ours), "t1", None, None)
     fill(ours)

@@ -204,7 +204,7 @@ def test_the_hubs_frames_are_whole_text_frames(size: int) -> None:
     every length encoding (7, 16 and 64 bits)."""
     from wsproto.frame_protocol import FrameProtocol, Opcode
 
-    from server.live.hub import text_frame
+    from server.live.frames import text_frame
 
     client = FrameProtocol(client=True, extensions=[])
     payload = ("한" * (size // 6)).encode() + b"x" * (size - size // 6 * 3)  # exactly size bytes
@@ -223,7 +223,7 @@ def test_the_hub_beats_a_socket_with_one_write_and_never_a_closed_one() -> None:
     so the beat stops there instead of writing."""
     import socket
 
-    from server.live.hub import Connection
+    from server.live.connection import Connection
 
     server_side, phone = socket.socketpair()
     server_side.setblocking(False)  # as gevent's sockets are underneath
@@ -309,7 +309,8 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
     held it goes out after that state, whose version it names."""
     import socket
 
-    from server.live.hub import Connection, text_frame
+    from server.live.connection import Connection
+    from server.live.frames import text_frame
 
     ours, phone = socket.socketpair()
     ours.setblocking(False)

@@ -11,7 +11,7 @@ import time
 
 import websocket
 
-from server.live.hub import STALL_LIMIT
+from server.live.outbox import STALL_LIMIT
 from tests.server.livehelpers import open_live_table
 
 #: How soon (s) a phone that reads must have each new version.
