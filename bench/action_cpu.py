@@ -56,7 +56,7 @@ from engines import registry  # noqa: E402
 from server import live  # noqa: E402
 from server.config import Limits  # noqa: E402
 from server.service import Tables  # noqa: E402
-from server.store.store import Store  # noqa: E402
+from server.store import Store  # noqa: E402
 
 
 class Socket:

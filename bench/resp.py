@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 from bench.load import free_port, start_redis  # noqa: E402
 from server.store.commit import Change, Committer  # noqa: E402
 from server.store.keys import CHANNEL, doc_key, req_key  # noqa: E402
+from server.store.listen import PubSubFeed  # noqa: E402
 from server.store.resp import Lean  # noqa: E402
-from server.store.store import PubSubFeed  # noqa: E402
 
 PUBLISHER = """
 import sys, time, redis

@@ -24,7 +24,7 @@ from server.service import reads, results
 from server.service.pipeline import Pipeline, PipelineOptions
 from server.service.reads import host_filter
 from server.service.seats import authenticate
-from server.store.store import Store
+from server.store import Store
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

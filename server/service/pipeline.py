@@ -58,7 +58,8 @@ from server.service.seats import (
     plausible_id,
     token_hash,
 )
-from server.store.store import Commit, Conflict, Primed, RateLimited, Store, Tx, loads
+from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
+from server.store.keys import loads
 
 R = TypeVar("R")
 

@@ -1,25 +1,14 @@
-"""The one package that talks to Redis (``store.py``), with its key layout
-(``keys.py``), commit script (``commit.py``), presence (``presence.py``) and
-hot-path client (``resp.py``)."""
+"""The one package that talks to Redis.
 
-from server.store.store import (
-    CHANNEL,
-    PRESENCE_TTL,
-    Commit,
-    Conflict,
-    Primed,
-    RateLimited,
-    Store,
-    Tx,
-    code_key,
-    doc_key,
-    dumps,
-    loads,
-    log_key,
-    presence_key,
-    rate_key,
-    req_key,
-)
+``Store`` (``store.py``: tables, the versioned atomic update, rate counters)
+is what the service uses; ``tx.py`` is one update's read and write sides,
+``cache.py`` what a process keeps of the tables it writes, ``listen.py`` the
+change channel's listener, ``presence.py`` who is connected, ``keys.py``
+every key and the JSON codec, ``commit.py`` the one-round-trip commit
+script, and ``resp.py`` the hot paths' own Redis client.
+"""
 
-__all__ = ["CHANNEL", "PRESENCE_TTL", "Commit", "Conflict", "Primed", "RateLimited", "Store", "Tx",
-           "code_key", "doc_key", "dumps", "loads", "log_key", "presence_key", "rate_key", "req_key"]
+from server.store.store import Conflict, RateLimited, Store
+from server.store.tx import Commit, Primed, Tx
+
+__all__ = ["Commit", "Conflict", "Primed", "RateLimited", "Store", "Tx"]

@@ -12,13 +12,13 @@ import random
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, cast
 
 import redis
 from redis._parsers import _RESP2Parser
 
 from server.model import LogEntry, TableDoc
+from server.store.cache import Latest, States
 from server.store.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
 from server.store.keys import (
     CHANNEL,
@@ -27,28 +27,18 @@ from server.store.keys import (
     dumps,
     loads,
     log_key,
-    presence_key,
     rate_key,
     req_key,
-    split_change,
 )
 from server.store.keys import text as _text
-from server.store.presence import PRESENCE_TTL, Presence
-from server.store.resp import Lean, Subscription
-
-# Kept importable from here: the tests and older callers name the keys through the store.
-__all__ = ["CHANNEL", "PRESENCE_TTL", "Commit", "Conflict", "Primed", "Store", "Tx", "code_key", "doc_key",
-           "dumps", "loads", "log_key", "presence_key", "rate_key", "req_key"]
+from server.store.listen import Listener
+from server.store.presence import Presence
+from server.store.resp import Lean
+from server.store.tx import Commit, Primed, R, Tx
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 200
-
-R = TypeVar("R")
-
-
-#: Tables whose latest document a process keeps (``Latest``): ~6 KB each.
-LATEST_TABLES = 4096
 
 
 class Conflict(Exception):
@@ -65,173 +55,6 @@ class RateLimited(Exception):
         self.wait = wait
 
 
-class Latest:
-    """The newest document this process has seen of the tables it writes
-    (its own commits, and every instance's through the change messages, which
-    carry the document): an action starts from it instead of reading the
-    table. Being behind costs nothing but a round trip: the commit compares
-    the stored document with the one the change was built on, and a refused
-    commit reads the table and runs again (``Store.update``)."""
-
-    def __init__(self, size: int = LATEST_TABLES) -> None:
-        self.size = size
-        self.docs: dict[str, tuple[int, str]] = {}
-        self.lock = threading.Lock()
-        #: Kept only while this process hears every change (its listener is
-        #: subscribed): a process that does not could keep a copy for good.
-        self.live = False
-
-    def start(self) -> None:
-        """The listener is subscribed: from now on no change goes unheard."""
-        with self.lock:
-            self.docs.clear()  # anything kept before may have missed changes
-            self.live = True
-
-    def stop(self) -> None:
-        """The listener lost its subscription: changes may go unheard."""
-        with self.lock:
-            self.live = False
-            self.docs.clear()
-
-    def get(self, table_id: str) -> str | None:
-        found = self.docs.get(table_id) if self.live else None
-        return found[1] if found is not None else None
-
-    def put(self, table_id: str, version: int, raw: str) -> None:
-        """Keeps ``raw`` unless a newer version is kept already."""
-        if not self.live:
-            return
-        with self.lock:
-            held = self.docs.pop(table_id, None)
-            if held is not None and held[0] > version:
-                raw, version = held[1], held[0]
-            self.docs[table_id] = (version, raw)
-            if len(self.docs) > self.size:
-                del self.docs[next(iter(self.docs))]  # the one written longest ago
-
-    def seen(self, table_id: str, version: int, raw: str | None) -> None:
-        """A change message: kept only for a table already held (the process
-        writes it), and forgotten when the message has no document."""
-        held = self.docs.get(table_id)
-        if held is None or held[0] >= version:
-            return
-        if raw is None:
-            self.drop(table_id)
-        else:
-            self.put(table_id, version, raw)
-
-    def drop(self, table_id: str) -> None:
-        with self.lock:
-            self.docs.pop(table_id, None)
-
-
-@dataclass
-class Commit(Generic[R]):
-    """What one update writes, all at once (``server/store/commit.py``); ``doc=None`` writes nothing."""
-
-    doc: TableDoc | None
-    entry: LogEntry | None = None
-    #: (request_id, what a retry of it gets back)
-    request: tuple[str, Any] | None = None
-    #: Further request records to (re)write, e.g. those undo retires.
-    more_requests: list[tuple[str, Any]] = field(default_factory=list)
-    #: request_ids to forget (out of the window; written after the records above).
-    drop_requests: list[str] = field(default_factory=list)
-    #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
-    result: R = cast(R, None)
-    #: The engine state ``doc["state"]`` encodes, as an object, when the update
-    #: made it: this process's fan-out sends from it (``Store.wrote``) instead of
-    #: decoding it again. Engine states are never changed in place.
-    state: Any = None
-
-
-class States:
-    """The engine state, as an object, of the version of a table this process
-    last committed, for the table's next action: decoding it from the document
-    was ~8 % of an action (``bench/action_cpu.py``). A state is found only for
-    the very version it was made at (a version is one document: the commit
-    compares), and engine states are never changed in place, so sharing it is
-    safe. Bounded like ``Latest``."""
-
-    def __init__(self, size: int = LATEST_TABLES) -> None:
-        self.size = size
-        self.held: dict[str, tuple[int, Any]] = {}
-        self.lock = threading.Lock()
-
-    def get(self, table_id: str, version: int) -> Any:
-        found = self.held.get(table_id)
-        return found[1] if found is not None and found[0] == version else None
-
-    def put(self, table_id: str, version: int, state: Any) -> None:
-        with self.lock:
-            held = self.held.pop(table_id, None)
-            if held is not None and held[0] > version:
-                version, state = held
-            self.held[table_id] = (version, state)
-            if len(self.held) > self.size:
-                del self.held[next(iter(self.held))]  # the one committed longest ago
-
-
-@dataclass
-class Tx:
-    """The read side of an update: the document and lazy reads.
-
-    The reads are plain reads; the commit checks that the document is still
-    the one they were made at (every write of the log or the request records
-    also writes the document). A request id is not read at all: it counts as
-    unseen (``assumed``) and the commit checks that, or brings its record
-    back (``known``) for the next attempt.
-    """
-
-    r: Any
-    table_id: str
-    doc: TableDoc
-    raw: str = field(default="", repr=False)
-    known: dict[str, Any] = field(default_factory=dict, repr=False)
-    assumed: list[str] = field(default_factory=list, repr=False)
-    _log: list[LogEntry] | None = field(default=None, repr=False)
-
-    def copy(self) -> TableDoc:
-        """A private copy of the document to change (parsing the JSON again is
-        several times faster than ``copy.deepcopy``)."""
-        return cast(TableDoc, loads(self.raw))
-
-    def cached_result(self, request_id: str) -> Any:
-        """What ``Commit.request`` recorded for ``request_id``; None if unseen."""
-        if request_id in self.known:
-            return self.known[request_id]
-        if request_id not in self.assumed:
-            self.assumed.append(request_id)
-        return None
-
-    def stale_requests(self, before: int) -> list[str]:
-        """The request_ids recorded at a version below ``before`` (a record
-        without one predates the window and counts as stale)."""
-        found = self.r.hgetall(req_key(self.table_id))
-        return [rid for rid, raw in found.items() if loads(raw).get("v", 0) < before]
-
-    def log(self) -> list[LogEntry]:
-        if self._log is None:
-            self._log = [loads(x) for x in self.r.lrange(log_key(self.table_id), 0, -1)]
-        return self._log
-
-
-@dataclass
-class Primed(Generic[R]):
-    """An update's function with the raw document its caller has just read,
-    so the first attempt needs no read of its own (one round trip in all)."""
-
-    fn: Callable[[Tx], Commit[R]]
-    raw: str
-    #: ``raw`` parsed, when the caller has it and changes nothing in it: the
-    #: first attempt's ``Tx.doc`` (a table's document parses in ~8 µs, and an
-    #: action's caller has parsed it to check the seat before the update).
-    doc: TableDoc | None = None
-
-    def __call__(self, tx: Tx) -> Commit[R]:
-        return self.fn(tx)
-
-
 #: The fixed window (s) of every rate counter.
 RATE_WINDOW = 60
 
@@ -241,7 +64,7 @@ def _wait(now: float, window: int) -> int:
     return max(1, int((int(now // window) + 1) * window - now) + 1)
 
 
-class Store(Presence):
+class Store(Presence, Listener):
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
@@ -473,16 +296,6 @@ class Store(Presence):
             if message is not None and self.on_commit is not None and (status != DONE or self.wrote is None):
                 self.on_commit(change.table_id, change.version, message)
 
-    def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
-        """Whether a change message is of a commit this process is still
-        waiting on (then kept for it, see ``in_flight``)."""
-        with self.in_flight_lock:
-            key = (table_id, version)
-            if key not in self.in_flight:
-                return False
-            self.in_flight[key] = raw
-            return True
-
     def _stored(self, table_id: str) -> str:
         """The stored document (kept in ``latest``); KeyError when gone."""
         stored = self.load_raw(table_id)
@@ -537,93 +350,3 @@ class Store(Presence):
         return _wait(now, window)
 
     # -- fan-out --------------------------------------------------------------
-
-    def listen(self, on_change: Callable[[str, int], None], on_resync: Callable[[], None],
-               stop: threading.Event, on_down: Callable[[], None] | None = None,
-               ready: threading.Event | None = None,
-               on_presence: Callable[[str], None] | None = None,
-               on_commit: Callable[[str, int, str | None], None] | None = None) -> None:
-        """Blocking loop: calls ``on_change(table_id, version)`` per change (or
-        ``on_commit(table_id, version, raw document or None)`` when given), and
-        ``on_presence(table_id)`` when a socket of the table opened or closed.
-
-        Reconnects with backoff when Redis goes away; after a reconnect it calls
-        ``on_resync`` because changes may have been missed meanwhile.
-        """
-        self.on_commit = on_commit
-        delay = 0.2
-        first = True
-        while not stop.is_set():
-            feed: Feed | None = None
-            try:
-                feed = self.lean.subscribe(CHANNEL) if self.lean is not None else PubSubFeed(self.r)
-                # Wait for the server's confirmation: only then is no change missed.
-                # (Until it is, ``get`` answers None: there is no message before it.)
-                while not feed.confirmed and not stop.is_set():
-                    feed.get()
-                self.latest.start()
-                if ready is not None:
-                    ready.set()
-                if not first:
-                    on_resync()
-                first = False
-                delay = 0.2
-                while not stop.is_set():
-                    message = feed.get()
-                    if message is None:
-                        continue
-                    try:
-                        data, raw = split_change(message)
-                        if "p" not in data:
-                            self.latest.seen(str(data["t"]), int(data["v"]), raw)
-                        if "p" in data:
-                            if on_presence is not None:
-                                on_presence(str(data["t"]))
-                        elif on_commit is not None:
-                            if not self._mine(str(data["t"]), int(data["v"]), raw):
-                                on_commit(str(data["t"]), int(data["v"]), raw)
-                        else:
-                            on_change(str(data["t"]), int(data["v"]))
-                    except Exception:  # one bad message or socket must not stop fan-out
-                        log.exception("fan-out of a change failed")
-            except (redis.RedisError, OSError) as exc:
-                self.latest.stop()
-                log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
-                if on_down is not None and delay == 0.2:  # once per outage
-                    on_down()
-                stop.wait(delay)
-                delay = min(delay * 2, 5.0)
-            finally:
-                if stop.is_set():
-                    self.latest.stop()
-                if feed is not None:
-                    try:
-                        feed.close()
-                    except Exception:  # closing a dead connection may fail; nothing to do
-                        pass
-
-
-class PubSubFeed:
-    """The change channel through redis-py (the embedded store, TLS, a Unix
-    socket): the same face as ``resp.Subscription``."""
-
-    def __init__(self, client: Any) -> None:
-        self.pubsub = client.pubsub()
-        self.pubsub.subscribe(CHANNEL)
-        self.confirmed = False
-
-    def get(self) -> str | None:
-        msg = self.pubsub.get_message(timeout=1.0)
-        if msg is None:
-            return None
-        if msg.get("type") == "subscribe":
-            self.confirmed = True
-        if msg.get("type") != "message":
-            return None
-        return str(_text(msg["data"]))
-
-    def close(self) -> None:
-        self.pubsub.close()
-
-
-Feed = Subscription | PubSubFeed

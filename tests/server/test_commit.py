@@ -18,9 +18,9 @@ from server import live
 from server.errors import ApiError
 from server.live import liveness, route
 from server.service import Tables
-from server.store import resp
-from server.store.keys import split_change
-from server.store.store import Commit, Latest, Primed, RateLimited, Store, Tx, doc_key, req_key
+from server.store import Commit, Primed, RateLimited, Store, Tx, resp
+from server.store.cache import Latest
+from server.store.keys import doc_key, req_key, split_change
 from tests.server.test_service import body, engines, lobby
 
 
@@ -278,6 +278,7 @@ def test_an_action_parses_its_document_once_to_check_and_once_to_change(
     (``Primed.doc``); only the copy it changes is parsed again."""
     from server.service import pipeline
     from server.store import store as store_module
+    from server.store import tx as tx_module
 
     store = Store.connect(redis_url, ttl=600)
     store.latest.start()
@@ -293,6 +294,7 @@ def test_an_action_parses_its_document_once_to_check_and_once_to_change(
         return real(raw)
 
     monkeypatch.setattr(store_module, "loads", counting)
+    monkeypatch.setattr(tx_module, "loads", counting)
     monkeypatch.setattr(pipeline, "loads", counting)
     tables.act(tid, host, body("note", text="hi"))
     assert len(parsed) == 2 and parsed[0] == parsed[1]

@@ -66,7 +66,7 @@ def test_redis_restart_mid_game(persistent_redis, app_server_factory) -> None:
 def test_instance_killed_mid_game_phones_fail_over(app_server_factory, redis_server) -> None:
     import signal
 
-    from server.store.store import Store
+    from server.store import Store
     from tests.server.tcpproxy import TcpProxy
     from tests.toy_engine import TOY
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from server import create_app
-from server.store.store import req_key
+from server.store.keys import req_key
 from tests.server.conftest import Phone, open_table
 from tests.server.livehelpers import history_entries, http, open_live_table
 from tests.toy_engine import TOY, ToyEngine

@@ -9,9 +9,8 @@ from urllib.parse import urlparse
 import pytest
 import redis
 
-from server.store import resp
+from server.store import Store, resp
 from server.store.resp import Lean
-from server.store.store import Store
 from tests.server.tcpproxy import TcpProxy
 
 SCRIPT = "redis.call('SET', KEYS[1], ARGV[1]); return {3, redis.call('GET', KEYS[1]), false}"

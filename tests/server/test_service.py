@@ -17,7 +17,8 @@ from server.live import route
 from server.model import TableDoc
 from server.service import Tables, platform, schemas, seats
 from server.service.pipeline import Pipeline
-from server.store.store import Commit, Conflict, Store, Tx, doc_key
+from server.store import Commit, Conflict, Store, Tx
+from server.store.keys import doc_key
 from tests.server.conftest import open_table
 from tests.toy_engine import TOY
 

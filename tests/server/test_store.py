@@ -8,7 +8,8 @@ import time
 import pytest
 import redis
 
-from server.store.store import Commit, Store, code_key, doc_key, log_key, req_key
+from server.store import Commit, Store
+from server.store.keys import code_key, doc_key, log_key, req_key
 
 
 def make_doc(tid: str = "table-0001", version: int = 1) -> dict:
