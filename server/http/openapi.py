@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Engine
-from server.service import reads, schemas
+from server.service import history, schemas
 
 ERROR = {
     "type": "object",
@@ -227,7 +227,7 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                 "schema": {"type": "integer", "minimum": 1, "maximum": 2**31}},
                                {"name": "limit", "in": "query", "description": "entries per page",
                                 "schema": {"type": "integer", "minimum": 1,
-                                           "maximum": reads.HISTORY_PAGE_MAX, "default": reads.HISTORY_PAGE}}],
+                                           "maximum": history.HISTORY_PAGE_MAX, "default": history.HISTORY_PAGE}}],
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "version": {"type": "integer"}, "rounds": {"type": "array", "items": {
                         "type": "object", "required": ["game", "round", "label", "entries"], "properties": {

@@ -17,7 +17,8 @@ from server.errors import ApiError, rate_limited, store_unavailable
 from server.http import qr
 from server.http.security import client_address
 from server.model import TableDoc
-from server.service import Tables, reads, schemas
+from server.service import Tables, schemas
+from server.service.history import HISTORY_PAGE, HISTORY_PAGE_MAX
 from server.service.seats import CLAIM_TTL
 
 if TYPE_CHECKING:  # server/__init__.py imports this module
@@ -154,7 +155,7 @@ def history(table_id: str) -> Any:
     t, _, _ = _reader(table_id)
     lang = "ko" if request.args.get("lang", "en").lower().startswith("ko") else "en"
     before = _int_arg("before", None, 1, 2**31)
-    limit = _int_arg("limit", reads.HISTORY_PAGE, 1, reads.HISTORY_PAGE_MAX)
+    limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE_MAX)
     assert limit is not None
     return jsonify(t.history(table_id, lang, before, limit))
 

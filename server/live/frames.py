@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from server.model import Snapshot, TableDoc
-from server.service import Tables, reads
+from server.service import Tables
+from server.service.snapshot import players
 from server.store.keys import dumps
 
 
@@ -70,7 +71,7 @@ class Frames:
                 self.state.append(None if doc["state"] is None else tables.engine(doc["game"]).load(doc["state"]))
             online = set(self.online)
             if self.players is None:
-                self.players = reads.players(tables.engine(doc["game"]), doc, self.state[0], online)
+                self.players = players(tables.engine(doc["game"]), doc, self.state[0], online)
             if self.viewer is None and self.state[0] is not None:
                 self.viewer = tables.engine(doc["game"]).viewer(self.state[0])
             data = self.by_seat[player] = encode_state(

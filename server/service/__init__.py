@@ -6,7 +6,9 @@ talk to; it only routes to the modules that do the work:
 - ``server/service/seats.py``      tokens, join codes, names, ``authenticate``
 - ``server/service/pipeline.py``   every write: create, join, rejoin, ``act``
 - ``server/service/platform.py``   the platform actions (start, seats, undo, …)
-- ``server/service/reads.py``      snapshot, history, the analysis cache
+- ``server/service/snapshot.py``  what a seat sees
+- ``server/service/history.py``   the history by pages
+- ``server/service/analysis.py``  the analysis cache
 - ``server/service/results.py``    a finished game's result and its BG Stats link
 - ``server/service/platform_text.py`` the platform's ko/en history text
 - ``server/model.py``      the typed table document
@@ -20,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Engine
 from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.service import reads, results
+from server.service import history, results, snapshot
+from server.service.analysis import AnalysisCache
 from server.service.pipeline import Pipeline, PipelineOptions
-from server.service.reads import host_filter
 from server.service.seats import authenticate
+from server.service.snapshot import host_filter
 from server.store import Store
 
 if TYPE_CHECKING:
@@ -41,7 +44,7 @@ class Tables:
         self.store = store
         self.pipeline = Pipeline(store, engines, **options)
         self.limits = self.pipeline.limits
-        self.analyses = reads.AnalysisCache(before_compute=self._limit_analysis)
+        self.analyses = AnalysisCache(before_compute=self._limit_analysis)
 
     def engine(self, game: str) -> Engine:
         return self.pipeline.engine(game)
@@ -85,11 +88,11 @@ class Tables:
                  online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
                  viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
         """``online`` defaults to the table's presence, read from the store;
-        ``seats``: ``reads.players`` of this document, and ``viewer`` the
+        ``seats``: ``snapshot.players`` of this document, and ``viewer`` the
         engine's of ``state``, when already built."""
         if online is None:
             online = self.store.present(doc["id"])
-        return reads.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer)
+        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)
@@ -100,7 +103,7 @@ class Tables:
             raise rate_limited(wait, "analyses at this table")
 
     def history(self, table_id: str, lang: str, before: int | None = None,
-                limit: int = reads.HISTORY_PAGE) -> History:
+                limit: int = history.HISTORY_PAGE) -> History:
         """The latest ``limit`` log entries below version ``before`` (None: all)."""
         doc = self.load(table_id)
         top = min(before, doc["version"] + 1) if before is not None else doc["version"] + 1
@@ -109,7 +112,7 @@ class Tables:
         # the slack covers entries logged since ``doc`` was read.
         n = doc["version"] + 1 - top + limit + 1 + 16
         entries = self.store.log_tail(table_id, n)
-        return reads.history(self.engine(doc["game"]), doc, entries, lang, top, limit,
+        return history.history(self.engine(doc["game"]), doc, entries, lang, top, limit,
                              complete=len(entries) < n)
 
     def result(self, doc: TableDoc, tz_minutes: int = 0) -> GameResult:

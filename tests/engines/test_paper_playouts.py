@@ -15,7 +15,7 @@ import pytest
 from engines import registry
 from engines.base import Engine, EngineError
 from server.service import schemas
-from server.service.reads import host_filter
+from server.service.snapshot import host_filter
 
 PAPER_TYPES = {
     "kingup": {"goal", "vote", "place", "move", "score_round"},

@@ -9,10 +9,10 @@ import pytest
 from server import gunicorn_conf
 from server.http import security
 from server.live import route
-from server.service import platform_text, reads, seats
+from server.service import history, platform_text, seats
 
 
-@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf, reads, route],
+@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf, history, route],
                          ids=lambda m: m.__name__)
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
