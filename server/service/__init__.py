@@ -4,14 +4,15 @@
 talk to; it only routes to the modules that do the work:
 
 - ``server/service/seats.py``      tokens, join codes, names, ``authenticate``
-- ``server/service/pipeline.py``   every write: create, join, rejoin, ``act``
+- ``server/service/pipeline.py``   every write (``update``) and the action path (``act``)
+- ``server/service/joining.py``    create, join, rejoin codes and their claim
 - ``server/service/platform.py``   the platform actions (start, seats, undo, …)
-- ``server/service/snapshot.py``  what a seat sees
-- ``server/service/history.py``   the history by pages
-- ``server/service/analysis.py``  the analysis cache
+- ``server/service/snapshot.py``   what a seat sees
+- ``server/service/history.py``    the history by pages
+- ``server/service/analysis.py``   the analysis cache
 - ``server/service/results.py``    a finished game's result and its BG Stats link
 - ``server/service/platform_text.py`` the platform's ko/en history text
-- ``server/model.py``      the typed table document
+- ``server/model.py``              the typed table document
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
 from server.service import history, results, snapshot
 from server.service.analysis import AnalysisCache
+from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions
 from server.service.seats import authenticate
 from server.service.snapshot import host_filter
@@ -43,6 +45,7 @@ class Tables:
     ) -> None:
         self.store = store
         self.pipeline = Pipeline(store, engines, **options)
+        self.joining = Joining(self.pipeline)
         self.limits = self.pipeline.limits
         self.analyses = AnalysisCache(before_compute=self._limit_analysis)
 
@@ -62,22 +65,22 @@ class Tables:
     # -- writes ----------------------------------------------------------------
 
     def create(self, body: Any) -> tuple[TableDoc, str]:
-        return self.pipeline.create(body)
+        return self.joining.create(body)
 
     def table_for_code(self, code: str) -> tuple[str, str]:
-        return self.pipeline.table_for_code(code)
+        return self.joining.table_for_code(code)
 
     def join(self, table_id: str, body: Any) -> tuple[str, str]:
-        return self.pipeline.join(table_id, body)
+        return self.joining.join(table_id, body)
 
     def add_phoneless(self, table_id: str, token: str | None, body: Any) -> str:
-        return self.pipeline.add_phoneless(table_id, token, body)
+        return self.joining.add_phoneless(table_id, token, body)
 
     def rejoin(self, table_id: str, token: str | None, player: str) -> str:
-        return self.pipeline.rejoin(table_id, token, player)
+        return self.joining.rejoin(table_id, token, player)
 
     def claim(self, table_id: str, body: Any) -> tuple[str, str]:
-        return self.pipeline.claim(table_id, body)
+        return self.joining.claim(table_id, body)
 
     def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
         return self.pipeline.act(table_id, token, body)

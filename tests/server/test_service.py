@@ -16,6 +16,7 @@ from server.errors import ApiError
 from server.live import route
 from server.model import TableDoc
 from server.service import Tables, platform, schemas, seats
+from server.service.joining import Joining
 from server.service.pipeline import Pipeline
 from server.store import Commit, Conflict, Store, Tx
 from server.store.keys import doc_key
@@ -330,12 +331,13 @@ def test_games_publish_the_platform_actions(client) -> None:
 
 
 def test_pipeline_alone(store: Store) -> None:
-    """The pipeline needs no facade: Tables only routes to it."""
+    """The pipeline and the joins need no facade: Tables only routes to them."""
     p = Pipeline(store, engines, fixed_random=True)
-    doc, token = p.create({"game": "toy", "name": "Solo", "options": {"min_players": 1}})
-    assert p.table_for_code(doc["code"].lower()) == (doc["id"], "lobby")  # type: ignore[union-attr]
+    j = Joining(p)
+    doc, token = j.create({"game": "toy", "name": "Solo", "options": {"min_players": 1}})
+    assert j.table_for_code(doc["code"].lower()) == (doc["id"], "lobby")  # type: ignore[union-attr]
     assert p.act(doc["id"], token, body("start"))["version"] == 2
-    assert p.table_for_code(doc["code"]) == (doc["id"], "playing")  # type: ignore[arg-type]
-    expect("code_not_found", p.table_for_code, "ZZZZZZ")
+    assert j.table_for_code(doc["code"]) == (doc["id"], "playing")  # type: ignore[arg-type]
+    expect("code_not_found", j.table_for_code, "ZZZZZZ")
     expect("unknown_game", p.engine, "chess")
     expect("table_not_found", p.load, "x" * 20)
