@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ApiError
 from server.model import Action, Stashed, TableDoc
-from server.service.platform import Outcome, engine_error, set_state
+from server.service.change import Outcome, engine_error, set_state
 
 log = logging.getLogger(__name__)
 

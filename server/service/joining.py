@@ -13,8 +13,9 @@ from engines.base import EngineError
 from server.errors import ApiError
 from server.model import Action, Claim, TableDoc
 from server.service import schemas
+from server.service.change import Outcome, sealed_seat
 from server.service.pipeline import Pipeline, log_entry, logged
-from server.service.platform import Outcome, claim_seat, issue_rejoin, sealed_seat
+from server.service.platform import claim_seat, issue_rejoin
 from server.service.seats import (
     CLAIM_TTL,
     NO_TOKEN,

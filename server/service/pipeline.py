@@ -31,19 +31,10 @@ from server.model import (
 from server.runtime import offload
 from server.service import schemas
 from server.service.budget import CHATTER, charge
+from server.service.change import Call, Handler, Outcome, sealed_seat
 from server.service.game_step import game_outcome, may_proxy
-from server.service.platform import (
-    HANDLERS,
-    Call,
-    Handler,
-    Outcome,
-    sealed_seat,
-)
-from server.service.seats import (
-    authenticate,
-    pin_hash,
-    plausible_id,
-)
+from server.service.platform import HANDLERS
+from server.service.seats import authenticate, pin_hash, plausible_id
 from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
 from server.store.keys import loads
 

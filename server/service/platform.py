@@ -10,82 +10,23 @@ are found in ``HANDLERS``, whose keys are exactly ``schemas.PLATFORM_ACTIONS``.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Engine, EngineError, Rng
+from engines.base import EngineError
 from server.errors import ApiError
-from server.model import Action, Claim, Event, Kind, LogEntry, PinHash, Seat, StartRecord, TableDoc
+from server.model import Action, Claim, Event, LogEntry, Seat, StartRecord, TableDoc
+from server.service.change import (
+    Call,
+    Handler,
+    Outcome,
+    engine_error,
+    need_host,
+    need_lobby,
+    sealed_seat,
+    set_state,
+)
 from server.service.replay import initial_state, paper_action, replayed
 from server.service.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
-
-# Engine refusals are conflicts with the table's state, except these.
-_ENGINE_STATUS = {"not_host": 403, "bad_action": 400, "invalid_payload": 400, "bad_options": 400}
-
-
-def engine_error(exc: EngineError) -> ApiError:
-    return ApiError(_ENGINE_STATUS.get(exc.code, 409), exc.code, exc.message)
-
-
-@dataclass
-class Outcome:
-    """What a handler decided: the new document, the logged action and events."""
-
-    doc: TableDoc
-    action: Action
-    events: list[Event]
-    kind: Kind = "platform"
-    #: request_ids whose changes this commit took back (undo): retries are refused.
-    undone_requests: list[str] = field(default_factory=list)
-    #: The engine state ``doc`` now holds, as an object, when the handler has it:
-    #: this process's fan-out then need not decode it again (``Commit.state``).
-    state: Any = None
-
-
-@dataclass
-class Call:
-    """One platform action as a handler sees it: ``doc`` is its own copy to change."""
-
-    engine: Engine
-    doc: TableDoc
-    me: str
-    host: bool
-    payload: dict[str, Any]
-    rng: Rng
-    #: The table's action log, read under the same WATCH (only undo needs it).
-    log: Callable[[], Iterable[LogEntry]] = field(default=lambda: ())
-    #: ``pin``/``unlock``: the PIN already stretched, off the event loop (the pipeline).
-    pin: PinHash | None = None
-
-
-Handler = Callable[[Call], Outcome]
-
-
-def need_host(host: bool, what: str) -> None:
-    if not host:
-        raise ApiError(403, "not_host", f"Only the host can {what}.")
-
-
-def sealed_seat() -> ApiError:
-    """What a sealed seat gets for anything but ``unlock``: whoever holds a
-    token issued mid-game must not play, rename or re-PIN the seat before its
-    owner's PIN proves who holds it."""
-    return ApiError(409, "seat_sealed",
-                    "This seat is locked until its owner enters the seat's PIN on this phone.")
-
-
-def need_lobby(doc: TableDoc, what: str) -> None:
-    if doc["status"] != "lobby":
-        raise ApiError(409, "not_in_lobby", f"You can {what} only before the game starts.")
-
-
-def set_state(engine: Engine, doc: TableDoc, state: Any) -> None:
-    """Stores ``state`` in ``doc`` with the round and status it implies."""
-    status = engine.status(state)
-    doc["state"] = engine.dump(state)
-    doc["round"] = int(status.get("round", 0))
-    doc["status"] = "over" if status.get("over") else "playing"
 
 
 def start_game(c: Call) -> Outcome:

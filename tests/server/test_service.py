@@ -15,7 +15,7 @@ from server import live
 from server.errors import ApiError
 from server.live import route
 from server.model import TableDoc
-from server.service import Tables, platform, schemas, seats
+from server.service import Tables, change, platform, schemas, seats
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline
 from server.store import Commit, Conflict, Store, Tx
@@ -171,11 +171,11 @@ def test_platform_table_matches_the_schemas() -> None:
 
 
 def test_platform_actions_dispatch_through_the_table(tables: Tables, monkeypatch) -> None:
-    seen: list[platform.Call] = []
+    seen: list[change.Call] = []
 
-    def spy(c: platform.Call) -> platform.Outcome:
+    def spy(c: change.Call) -> change.Outcome:
         seen.append(c)
-        return platform.Outcome(c.doc, {"type": "host", "player": c.payload["player"]}, [])
+        return change.Outcome(c.doc, {"type": "host", "player": c.payload["player"]}, [])
 
     monkeypatch.setitem(platform.HANDLERS, "host", spy)
     tid, (_, guest) = lobby(tables)
@@ -184,8 +184,8 @@ def test_platform_actions_dispatch_through_the_table(tables: Tables, monkeypatch
     assert result == {"version": 3, "events": []}
 
 
-def call(doc: Any, me: str = "p1", **payload: Any) -> platform.Call:
-    return platform.Call(TOY, doc, me, doc["host"] == me, payload, random.Random(1))
+def call(doc: Any, me: str = "p1", **payload: Any) -> change.Call:
+    return change.Call(TOY, doc, me, doc["host"] == me, payload, random.Random(1))
 
 
 def test_platform_handlers_directly(tables: Tables) -> None:
