@@ -12,8 +12,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from engines import registry
 from engines.base import Engine
-from server import config, live
-from server.http import security, static, views
+from server import config, http, live
 from server.service import Tables
 from server.store import Store
 
@@ -80,8 +79,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if store.embedded:
         log.info("No REDIS_URL: using the embedded in-process store (tables vanish on restart).")
 
-    security.init_app(app)
-    views.init_app(app)
+    http.init_app(app)
     live.init_app(app, services.hub)
-    static.init_app(app)
     return app

@@ -9,9 +9,9 @@ anything deeper than ``MAX_DEPTH`` is refused before it reaches a validator.
 {'action': {'type': 'roll'}}
 >>> try:
 ...     parse("[" * 5000)
-... except ApiError as e:
-...     print(e.status, e.code)
-400 too_deep
+... except ServiceError as e:
+...     print(e.kind, e.code)
+invalid too_deep
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from typing import Any
 
 import orjson
 
-from server.errors import ApiError
+from server.errors import ServiceError
 
 MAX_DEPTH = 16
 
 
-def _too_deep() -> ApiError:
-    return ApiError(400, "too_deep", f"JSON nested deeper than {MAX_DEPTH} levels is refused.")
+def _too_deep() -> ServiceError:
+    return ServiceError("invalid", "too_deep", f"JSON nested deeper than {MAX_DEPTH} levels is refused.")
 
 
 def _depth_ok(raw: str) -> bool:
@@ -56,11 +56,11 @@ def _depth_ok(raw: str) -> bool:
 
 
 def parse(raw: str | bytes) -> Any:
-    """The JSON value of ``raw``; ``ApiError`` 400 ``invalid_json`` or ``too_deep``."""
+    """The JSON value of ``raw``; ``ServiceError`` 400 ``invalid_json`` or ``too_deep``."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
-        raise ApiError(400, "invalid_json", "The body must be UTF-8 JSON.") from None
+        raise ServiceError("invalid", "invalid_json", "The body must be UTF-8 JSON.") from None
     if not _depth_ok(text):
         raise _too_deep()
     try:
@@ -69,4 +69,4 @@ def parse(raw: str | bytes) -> Any:
         # 64 bits reads as a float, which no action's schema takes).
         return orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
+        raise ServiceError("invalid", "invalid_json", "The body is not valid JSON.") from None

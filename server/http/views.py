@@ -7,13 +7,11 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import redis
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from engines.base import Engine
 from server import wire
-from server.errors import ApiError, rate_limited, store_unavailable
+from server.errors import ServiceError, rate_limited, store_unavailable
 from server.http import qr
 from server.http.security import client_address
 from server.model import TableDoc
@@ -39,10 +37,10 @@ def tables() -> Tables:
 def _json() -> Any:
     """The body's JSON, parsed without trusting its depth (server/wire.py)."""
     if not request.is_json:
-        raise ApiError(400, "invalid_json", "The body must be a JSON object (Content-Type: application/json).")
+        raise ServiceError("invalid", "invalid_json", "The body must be a JSON object (Content-Type: application/json).")
     data = wire.parse(request.get_data(cache=False))
     if data is None:
-        raise ApiError(400, "invalid_json", "The body must be a JSON object.")
+        raise ServiceError("invalid", "invalid_json", "The body must be a JSON object.")
     return data
 
 
@@ -146,7 +144,7 @@ def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
         return default
     # ASCII digits only ("²" is a digit to str.isdigit) and short enough for int().
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 10) or not lo <= int(raw) <= hi:
-        raise ApiError(400, "bad_query", f"{name} must be a whole number from {lo} to {hi}, not {raw[:20]!r}.")
+        raise ServiceError("invalid", "bad_query", f"{name} must be a whole number from {lo} to {hi}, not {raw[:20]!r}.")
     return int(raw)
 
 
@@ -233,28 +231,3 @@ def healthz() -> Any:
     if secret and token and hmac.compare_digest(token.encode(), secret.encode()):
         body.update(sockets=services().hub.count(), gc_max_pause_ms=max_pause_ms())
     return jsonify(body)
-
-
-def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)
-
-    @app.errorhandler(ApiError)
-    def api_error(exc: ApiError) -> Any:
-        return jsonify(exc.envelope()), exc.status, exc.headers
-
-    @app.errorhandler(redis.RedisError)
-    def redis_down(exc: redis.RedisError) -> Any:
-        app.logger.warning("store error: %s: %s", type(exc).__name__, exc)
-        err = store_unavailable()
-        return jsonify(err.envelope()), err.status
-
-    @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> Any:
-        codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
-        code = codes.get(exc.code or 500, "http_error")
-        return jsonify({"error": {"code": code, "message": exc.description or exc.name}}), exc.code
-
-    @app.errorhandler(Exception)
-    def crash(exc: Exception) -> Any:
-        app.logger.exception("unhandled error")
-        return jsonify({"error": {"code": "internal", "message": "Something went wrong on the server."}}), 500

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Protocol
 
-from server.errors import ApiError
+from server.errors import ServiceError
 
 #: The close code of a socket pushed out by a newer one of the same seat
 #: (``SEAT_SOCKETS`` reached): the phone says so instead of reconnecting.
@@ -54,11 +54,11 @@ class Admission:
         address's. ``release`` gives the place back."""
         with self.lock:
             if self.total >= self.caps.total:
-                raise ApiError(503, "server_full", "This server holds all the live connections it can; "
-                               "retrying shortly.", headers={"Retry-After": "5"})
+                raise ServiceError("unavailable", "server_full", "This server holds all the live connections it can; "
+                               "retrying shortly.", retry_after=5)
             if self.by_address[address] >= self.caps.per_address:
-                raise ApiError(429, "too_many_sockets", "Too many live connections from this network.",
-                               headers={"Retry-After": "10"})
+                raise ServiceError("rate_limited", "too_many_sockets", "Too many live connections from this network.",
+                               retry_after=10)
             self.total += 1
             self.by_address[address] += 1
 

@@ -19,7 +19,7 @@ from typing import Any, cast
 import orjson
 import redis
 
-from server.errors import ApiError, store_unavailable
+from server.errors import ServiceError, store_unavailable
 from server.live.connection import Connection
 from server.live.frames import Frames
 from server.live.liveness import (
@@ -252,7 +252,7 @@ class Hub(Liveness):
             return True
         try:
             found = self.tables.authenticate(doc, conn.token)
-        except ApiError:
+        except ServiceError:
             return False
         ok = found is not None and found["id"] == conn.player
         conn.seat_hash = found.get("th") if ok and found is not None else None

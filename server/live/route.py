@@ -28,7 +28,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import wire
-from server.errors import ApiError, store_unavailable
+from server.errors import ServiceError, store_unavailable
 from server.live import wsread
 from server.live.admission import CLOSE_TOO_MANY, Admission, Caps
 from server.live.connection import Connection
@@ -110,7 +110,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         return
     try:
         msg = wire.parse(raw)
-    except ApiError as exc:  # not JSON, or nested too deep to parse safely
+    except ServiceError as exc:  # not JSON, or nested too deep to parse safely
         conn.send({"type": "error", **exc.envelope()})
         return
     if not isinstance(msg, dict):
@@ -132,10 +132,10 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
             conn.beat()
         else:
             conn.send(_error("unknown_type", f"Unknown message type {kind!r}.", rid))
-    except ApiError as exc:
+    except ServiceError as exc:
         frame: dict[str, Any] = {"type": "error", **({"request_id": rid} if rid else {}), **exc.envelope()}
-        if exc.status == 429:  # what HTTP says in its Retry-After header
-            frame["retry_after"] = int(exc.headers["Retry-After"])
+        if exc.kind == "rate_limited" and exc.retry_after is not None:  # HTTP's Retry-After
+            frame["retry_after"] = exc.retry_after
         conn.send(frame)
     except redis.RedisError as exc:
         log.warning("store error on a socket action: %s: %s", type(exc).__name__, exc)
@@ -177,7 +177,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         from server.http.security import client_address, origin_ok
 
         if not origin_ok():
-            raise ApiError(403, "bad_origin", "This socket must be opened from this site.")
+            raise ServiceError("forbidden", "bad_origin", "This socket must be opened from this site.")
         if not current_app.config["WS_COMPRESSION"]:
             # simple-websocket accepts permessage-deflate whenever a client
             # offers it, and its compressor state costs ~190 KB per phone for
@@ -187,7 +187,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         if "token" in request.args:
             # A URL is kept by proxies, browser histories and access logs: the
             # seat token travels in the handshake's subprotocol list instead.
-            raise ApiError(400, "token_in_url",
+            raise ServiceError("invalid", "token_in_url",
                            f"Send the seat token as the subprotocol '{TOKEN_PROTOCOL}<token>', not in the URL.")
         table_id = request.view_args["table_id"] if request.view_args else ""
         doc = hub.tables.load(table_id)
@@ -273,7 +273,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                     conn.send(_error("rate_limited", "Too many messages; slow down."))
                     continue
                 _handle(conn, tables, raw)
-        except ApiError as exc:
+        except ServiceError as exc:
             conn.send({"type": "error", **exc.envelope()})
         except ConnectionClosed:
             pass

@@ -22,7 +22,7 @@ every other seat plays on.
 from __future__ import annotations
 
 from server.config import Limits
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.model import LogEntry, TableDoc
 
 #: Platform changes no game needs often: they never count against a seat's
@@ -39,7 +39,7 @@ def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:
     atype: str = entry["action"]["type"]
     if atype in NEW_PERIOD:
         if entry["v"] > limits.log_entries:
-            raise ApiError(409, "table_log_full",
+            raise ServiceError("conflict", "table_log_full",
                            f"This table has logged {limits.log_entries} changes, its limit: finish this "
                            "game here, and open a new table for the next one.")
         for s in doc["seats"]:
@@ -51,13 +51,13 @@ def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:
     if atype in CHATTER:
         seat["chat"] = seat.get("chat", 0) + 1
         if seat["chat"] > limits.seat_chatter:
-            raise ApiError(409, "chatter_limit",
+            raise ServiceError("conflict", "chatter_limit",
                            f"A seat may make {limits.seat_chatter} changes like this one (names, PINs, "
                            "seats, rejoin codes) per game; this seat has used them all.")
         return
     seat["n"] = seat.get("n", 0) + 1
     cap = limits.seat_entries * (2 if seat["id"] == doc["host"] else 1)
     if seat["n"] > cap:
-        raise ApiError(409, "seat_log_full",
+        raise ServiceError("conflict", "seat_log_full",
                        f"This seat has made {cap} changes this game, its share of the table's log; "
                        "the other seats play on.")

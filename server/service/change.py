@@ -12,15 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Engine, EngineError, Rng
-from server.errors import ApiError
+from server.errors import ErrorKind, ServiceError
 from server.model import Action, Event, Kind, LogEntry, PinHash, TableDoc
 
 # Engine refusals are conflicts with the table's state, except these.
-_ENGINE_STATUS = {"not_host": 403, "bad_action": 400, "invalid_payload": 400, "bad_options": 400}
+_ENGINE_KINDS: dict[str, ErrorKind] = {"not_host": "forbidden", "bad_action": "invalid", "invalid_payload": "invalid",
+                                  "bad_options": "invalid"}
 
 
-def engine_error(exc: EngineError) -> ApiError:
-    return ApiError(_ENGINE_STATUS.get(exc.code, 409), exc.code, exc.message)
+def engine_error(exc: EngineError) -> ServiceError:
+    return ServiceError(_ENGINE_KINDS.get(exc.code, "conflict"), exc.code, exc.message)
 
 
 @dataclass
@@ -59,20 +60,20 @@ Handler = Callable[[Call], Outcome]
 
 def need_host(host: bool, what: str) -> None:
     if not host:
-        raise ApiError(403, "not_host", f"Only the host can {what}.")
+        raise ServiceError("forbidden", "not_host", f"Only the host can {what}.")
 
 
-def sealed_seat() -> ApiError:
+def sealed_seat() -> ServiceError:
     """What a sealed seat gets for anything but ``unlock``: whoever holds a
     token issued mid-game must not play, rename or re-PIN the seat before its
     owner's PIN proves who holds it."""
-    return ApiError(409, "seat_sealed",
+    return ServiceError("conflict", "seat_sealed",
                     "This seat is locked until its owner enters the seat's PIN on this phone.")
 
 
 def need_lobby(doc: TableDoc, what: str) -> None:
     if doc["status"] != "lobby":
-        raise ApiError(409, "not_in_lobby", f"You can {what} only before the game starts.")
+        raise ServiceError("conflict", "not_in_lobby", f"You can {what} only before the game starts.")
 
 
 def set_state(engine: Engine, doc: TableDoc, state: Any) -> None:

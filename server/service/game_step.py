@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 from engines.base import Engine, EngineError, Rng
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.model import Action, Stashed, TableDoc
 from server.service.change import Outcome, engine_error, set_state
 
@@ -24,9 +24,9 @@ def may_proxy(doc: TableDoc, me: str, target: str) -> None:
     so a refusal tells nothing about the seats."""
     seat = next((s for s in doc["seats"] if s["id"] == target), None)
     if seat is None or seat.get("phone") is not False:
-        raise ApiError(403, "not_allowed", f"{target} is not a seat without a phone at this table.")
+        raise ServiceError("forbidden", "not_allowed", f"{target} is not a seat without a phone at this table.")
     if me != doc["host"] and doc.get("proxies") != "all":
-        raise ApiError(403, "not_allowed", "Only the host enters actions for seats without a phone here.")
+        raise ServiceError("forbidden", "not_allowed", "Only the host enters actions for seats without a phone here.")
 
 
 def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
@@ -35,7 +35,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
     comes back first (the same die, the same card), else a fresh draw.
     ``state``: ``doc``'s engine state when the caller has it decoded."""
     if doc["status"] == "lobby":
-        raise ApiError(409, "not_started", "The game has not started yet.")
+        raise ServiceError("conflict", "not_started", "The game has not started yet.")
     if state is None:
         state = engine.load(doc["state"])
     action = {"type": atype, **payload, "player": me, "host": host}
@@ -78,4 +78,4 @@ def draw_unkept(engine: Engine, state: Any, action: Action, stash: list[Stashed]
         drawn = engine.draw(state, action, rng)
         if not any(all(drawn.get(k) == v for k, v in h.items()) for h in held):
             return drawn
-    raise ApiError(409, "nothing_to_draw", "Every card left is kept for a seat that drew it before an undo.")
+    raise ServiceError("conflict", "nothing_to_draw", "Every card left is kept for a seat that drew it before an undo.")

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from engines.base import EngineError
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.model import Action, Claim, TableDoc
 from server.service import schemas
 from server.service.change import Outcome, sealed_seat
@@ -49,7 +49,7 @@ class Joining:
         try:
             options = engine.normalize_options(options)
         except EngineError as exc:
-            raise ApiError(400, "bad_options", exc.message) from exc
+            raise ServiceError("invalid", "bad_options", exc.message) from exc
         name = clean_name(body["name"])
         token = new_token()
         now = time.time()
@@ -69,7 +69,7 @@ class Joining:
                               [{"type": "created", "player": "p1"}])
             if self.pipeline.store.create(doc, entry):
                 return doc, token
-        raise ApiError(503, "store_busy", "Could not allocate a table; try again.")
+        raise ServiceError("unavailable", "store_busy", "Could not allocate a table; try again.")
 
     def table_for_code(self, code: str) -> tuple[str, str]:
         """The table a join code names and its status. A code keeps naming its
@@ -79,7 +79,7 @@ class Joining:
         tid = self.pipeline.store.code_table(code) if plausible_code(code) else None
         doc = self.pipeline.store.load(tid) if tid else None
         if tid is None or doc is None:
-            raise ApiError(404, "code_not_found", "No table has this code.")
+            raise ServiceError("not_found", "code_not_found", "No table has this code.")
         return tid, doc["status"]
 
     def join(self, table_id: str, body: Any) -> tuple[str, str]:
@@ -93,7 +93,7 @@ class Joining:
         (``seats.NO_TOKEN``)."""
         schemas.validate(schemas.JOIN_BODY, body, "join")
         if body.get("phone") is not False:
-            raise ApiError(400, "bad_phone", 'Only "phone": false adds a seat here; a phone joins without it.')
+            raise ServiceError("invalid", "bad_phone", 'Only "phone": false adds a seat here; a phone joins without it.')
         return self._add_seat(table_id, body, None, token)
 
     def _add_seat(self, table_id: str, body: Any, new: str | None, host_token: str | None) -> str:
@@ -110,11 +110,11 @@ class Joining:
             if phoneless:
                 by = authenticate(doc, host_token, seated=True)["id"]
                 if by != doc["host"]:
-                    raise ApiError(403, "not_host", "Only the host can add a seat without a phone.")
+                    raise ServiceError("forbidden", "not_host", "Only the host can add a seat without a phone.")
             if doc["status"] != "lobby":
-                raise ApiError(409, "game_started", "This game has started; new seats are closed.")
+                raise ServiceError("conflict", "game_started", "This game has started; new seats are closed.")
             if len(doc["seats"]) >= doc["max_players"]:
-                raise ApiError(409, "table_full", f"This table is full ({doc['max_players']} seats).")
+                raise ServiceError("conflict", "table_full", f"This table is full ({doc['max_players']} seats).")
             check_unique(doc, name)
             pid = f"p{doc['next_pid']}"
             doc["next_pid"] += 1
@@ -161,7 +161,7 @@ class Joining:
             doc = tx.copy()
             seat = find_claim(doc, body["claim"], time.time())
             if seat is None:
-                raise ApiError(404, "claim_not_found",
+                raise ServiceError("not_found", "claim_not_found",
                                "This rejoin code was used already or has expired; ask the host for a new one.")
             out = claim_seat(doc, seat, token_hash(new))
             return Commit(out.doc, logged(out, seat["id"]), result=seat["id"])

@@ -16,7 +16,7 @@ from typing import Any, TypedDict, TypeVar
 
 from engines.base import Engine, Rng
 from server.config import Limits
-from server.errors import ApiError, busy, not_found, rate_limited
+from server.errors import ServiceError, busy, not_found, rate_limited
 from server.model import (
     Action,
     ActionResult,
@@ -97,7 +97,7 @@ class Pipeline:
     def engine(self, game: str) -> Engine:
         eng = self.engines(game)
         if eng is None:
-            raise ApiError(400, "unknown_game", f"No game called {game!r}.")
+            raise ServiceError("invalid", "unknown_game", f"No game called {game!r}.")
         return eng
 
     def load(self, table_id: str) -> TableDoc:
@@ -145,8 +145,7 @@ class Pipeline:
 
     def refuse_random(self, fields: set[str], what: str) -> None:
         if fields and not self.fixed_random:
-            raise ApiError(
-                400, "fixed_random_off",
+            raise ServiceError("invalid", "fixed_random_off",
                 f"{what} may not carry random outcomes ({', '.join(sorted(fields))}) on this server.",
             )
 
@@ -169,8 +168,8 @@ class Pipeline:
                 hits = self.action_hits(table_id, authenticate(doc0, token, seated=True)["id"], atype)
                 call = self._action_call(table_id, doc0, token, body)
                 break
-            except ApiError as exc:
-                if not stored and exc.status != 429:
+            except ServiceError as exc:
+                if not stored and exc.kind != "rate_limited":
                     # Judged on a kept copy one change behind (a seat that just
                     # joined elsewhere)? Then again on the stored document.
                     current = self.store.load_raw(table_id)
@@ -197,12 +196,12 @@ class Pipeline:
         if schema is None or atype == "set_paper":
             # set_paper reaches the engine only with the platform's phoneless,
             # which also takes the seat's token away.
-            raise ApiError(400, "unknown_action", f"{doc0['game']} has no action {atype!r}"
+            raise ServiceError("invalid", "unknown_action", f"{doc0['game']} has no action {atype!r}"
                            + (' (send "phoneless" instead).' if atype == "set_paper" else "."))
         schemas.validate(schema, action, f"{engine.name}:{atype}")
         handler = HANDLERS.get(atype)
         if proxy_for is not None and handler is not None:
-            raise ApiError(403, "not_allowed", '"as" enters game actions only, not table changes.')
+            raise ServiceError("forbidden", "not_allowed", '"as" enters game actions only, not table changes.')
         pin: PinHash | None = None
         if atype in PIN_ACTIONS:
             pin = self._stretch_pin(table_id, authenticate(doc0, token, seated=True), atype, action["pin"])
@@ -219,8 +218,8 @@ class Pipeline:
         and a flood of PIN changes must not buy a phone that much CPU."""
         wait = self.store.hit(atype, f"{table_id}:{seat['id']}", PIN_TRIES, window=PIN_WINDOW)
         if wait is not None:
-            raise ApiError(429, "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
-                           headers={"Retry-After": str(wait)})
+            raise ServiceError("rate_limited", "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
+                           retry_after=wait)
         stored = seat.get("pin")
         if atype == "unlock" and stored is None:
             return None
@@ -241,14 +240,13 @@ class Pipeline:
             cached: RequestRecord | None = tx.cached_result(request_id)
             if cached is not None:
                 if cached["by"] != seat["id"]:
-                    raise ApiError(409, "request_id_reused", "This request_id belongs to another seat.")
+                    raise ServiceError("conflict", "request_id_reused", "This request_id belongs to another seat.")
                 if cached.get("undone"):
-                    raise ApiError(409, "request_undone",
+                    raise ServiceError("conflict", "request_undone",
                                    "That action was undone; send it again as a new action if you still mean it.")
                 return Commit(None, result=cached["result"])
             if expected is not None and expected != tx.doc["version"]:
-                raise ApiError(
-                    409, "stale_version",
+                raise ServiceError("conflict", "stale_version",
                     f"The table is at version {tx.doc['version']}, not {expected}; refresh and retry.",
                 )
             doc = tx.copy()

@@ -13,7 +13,7 @@ import hmac
 from typing import Any
 
 from engines.base import EngineError
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.model import Action, Claim, Event, LogEntry, Seat, StartRecord, TableDoc
 from server.service.change import (
     Call,
@@ -36,7 +36,7 @@ def start_game(c: Call) -> Outcome:
     players = [s["id"] for s in doc["seats"]]
     lo, hi = doc["min_players"], doc["max_players"]
     if not lo <= len(players) <= hi:
-        raise ApiError(409, "bad_player_count",
+        raise ServiceError("conflict", "bad_player_count",
                        f"{c.engine.title['en']} needs {lo}–{hi} players; this table has {len(players)}.")
     paper = [s["id"] for s in doc["seats"] if s.get("phone") is False]
     try:
@@ -69,7 +69,7 @@ def reorder_seats(c: Call) -> Outcome:
     order: list[str] = c.payload["order"]
     by_id = {s["id"]: s for s in c.doc["seats"]}
     if sorted(order) != sorted(by_id) or len(set(order)) != len(order):
-        raise ApiError(400, "bad_order", "The order must list every seat exactly once.")
+        raise ServiceError("invalid", "bad_order", "The order must list every seat exactly once.")
     c.doc["seats"] = [by_id[p] for p in order]
     return Outcome(c.doc, {"type": "seats", "order": order}, [{"type": "seats_reordered"}])
 
@@ -91,7 +91,7 @@ def remove_seat(c: Call) -> Outcome:
     need_lobby(c.doc, "remove seats")
     target: str = c.payload["player"]
     if target == c.me:
-        raise ApiError(409, "cannot_remove_host", "Hand host powers to someone else first.")
+        raise ServiceError("conflict", "cannot_remove_host", "Hand host powers to someone else first.")
     seat = seat_of(c.doc, target)
     c.doc["seats"] = [s for s in c.doc["seats"] if s["id"] != target]
     return Outcome(c.doc, {"type": "remove", "player": target},
@@ -112,11 +112,11 @@ def undo_last(c: Call) -> Outcome:
     need_host(c.host, "undo")
     doc = c.doc
     if doc["status"] != "lobby" and not doc["undoable"] and "sealed_at" in doc:
-        raise ApiError(409, "undo_sealed",
+        raise ServiceError("conflict", "undo_sealed",
                        "Undo stops at the last reveal (votes, sheets or final cards): what was "
                        "revealed stays as it was.")
     if doc["status"] == "lobby" or not doc["undoable"] or doc["start"] is None:
-        raise ApiError(409, "nothing_to_undo", "There is no game action to undo.")
+        raise ServiceError("conflict", "nothing_to_undo", "There is no game action to undo.")
     target = doc["undoable"].pop()
     # Every game action of this game but those undone, this one included;
     # actions before a reveal are replayed too, though no longer undoable.
@@ -158,7 +158,7 @@ def play_again(c: Call) -> Outcome:
     need_host(c.host, "start a new game")
     doc = c.doc
     if doc["status"] != "over":
-        raise ApiError(409, "not_over", "A new game can start only once this one is over.")
+        raise ServiceError("conflict", "not_over", "A new game can start only once this one is over.")
     finished = doc["start"].get("v") if doc["start"] is not None else None
     doc["rematches"] = [*doc.get("rematches", []), doc["version"] + 1]
     if "held_code" in doc:
@@ -224,16 +224,16 @@ def unlock_seat(c: Call) -> Outcome:
     (Attempts are rate limited by the pipeline before this runs.)"""
     seat = seat_of(c.doc, c.me)
     if not seat.get("sealed"):
-        raise ApiError(409, "not_sealed", "This seat is not locked.")
+        raise ServiceError("conflict", "not_sealed", "This seat is not locked.")
     if "pin" not in seat:
-        raise ApiError(409, "no_pin", "This seat has no PIN, so it stays locked for this game.")
+        raise ServiceError("conflict", "no_pin", "This seat has no PIN, so it stays locked for this game.")
     stored = seat["pin"]
     if c.pin is not None and c.pin["salt"] == stored["salt"]:
         ok = hmac.compare_digest(c.pin["hash"], stored["hash"])
     else:  # stretched before a concurrent change of the seat's PIN: again, here
         ok = pin_ok(seat, c.payload["pin"])
     if not ok:
-        raise ApiError(403, "bad_pin", "That PIN is not this seat's.")
+        raise ServiceError("forbidden", "bad_pin", "That PIN is not this seat's.")
     del seat["sealed"]
     return Outcome(c.doc, {"type": "unlock"}, [{"type": "unlocked", "player": c.me}])
 
@@ -249,9 +249,9 @@ def make_phoneless(c: Call) -> Outcome:
     target: str = c.payload["player"]
     seat = seat_of(doc, target)
     if target == doc["host"]:
-        raise ApiError(409, "host_needs_phone", "The host keeps a phone: hand host powers to someone else first.")
+        raise ServiceError("conflict", "host_needs_phone", "The host keeps a phone: hand host powers to someone else first.")
     if seat.get("phone") is False:
-        raise ApiError(409, "already_phoneless", f"{seat['name']} already has no phone.")
+        raise ServiceError("conflict", "already_phoneless", f"{seat['name']} already has no phone.")
     action: Action = {"type": "phoneless", "player": target}
     events: list[Event] = [{"type": "phoneless", "player": target}]
     state: Any = None

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from engines.base import Engine, Step
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.model import GameResult, LogEntry, TableDoc
 from server.service.replay import game_entries, initial_state, replayed
 
@@ -38,8 +38,8 @@ BGSTATS_WEB = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Tablemate"
 
 
-def not_over() -> ApiError:
-    return ApiError(409, "not_over", "The game is not over yet: the result comes at its end.")
+def not_over() -> ServiceError:
+    return ServiceError("conflict", "not_over", "The game is not over yet: the result comes at its end.")
 
 
 def _iso(at: float) -> str:

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from engines.base import Engine, payload_schema
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.service.schema_fast import Check, compile_schema
 
 #: Names longer than NAME_LIMIT are accepted and trimmed (seats.clean_name);
@@ -111,13 +111,13 @@ def _describe(err: ValidationError) -> str:
 
 
 def validate(schema: dict[str, Any], value: Any, key: str, code: str = "invalid_payload") -> None:
-    """Raises ``ApiError(400, code)`` naming the first problem."""
+    """Raises ``ServiceError("invalid", code)`` naming the first problem."""
     validator, fast = _validator(key, schema)
     if fast is not None and fast(value):
         return
     err = next(iter(validator.iter_errors(value)), None)
     if err is not None:
-        raise ApiError(400, code, _describe(err))
+        raise ServiceError("invalid", code, _describe(err))
 
 
 def action_schema(engine: Engine, action_type: str) -> dict[str, Any] | None:

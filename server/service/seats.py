@@ -10,7 +10,7 @@ import secrets
 import unicodedata
 from typing import Literal, overload
 
-from server.errors import ApiError, bad_token
+from server.errors import ServiceError, bad_token
 from server.model import PinHash, Seat, TableDoc
 from server.service import names, schemas
 
@@ -105,7 +105,7 @@ def seat_of(doc: TableDoc, player: str) -> Seat:
     for s in doc["seats"]:
         if s["id"] == player:
             return s
-    raise ApiError(404, "no_such_player", f"No seat {player} at this table.")
+    raise ServiceError("not_found", "no_such_player", f"No seat {player} at this table.")
 
 
 def clean_name(name: str) -> str:
@@ -123,10 +123,10 @@ def clean_name(name: str) -> str:
     # break a name onto two lines and end a line in JavaScript's older parsers.
     if any(unicodedata.category(c) in {"Cc", "Cs", "Co", "Cn", "Zl", "Zp"} or
            (unicodedata.category(c) == "Cf" and c != "\u200d") for c in name):
-        raise ApiError(400, "bad_name", "Names may not contain control characters.")
+        raise ServiceError("invalid", "bad_name", "Names may not contain control characters.")
     name = name[: schemas.NAME_LIMIT].strip()
     if not names.visible(name):  # empty, or only fillers / blanks / joiners
-        raise ApiError(400, "bad_name", "A name needs at least one visible character.")
+        raise ServiceError("invalid", "bad_name", "A name needs at least one visible character.")
     return name
 
 
@@ -136,7 +136,7 @@ def check_unique(doc: TableDoc, name: str, player: str | None = None) -> None:
     the table must be able to tell its players apart by name."""
     for s in doc["seats"]:
         if s["id"] != player and names.same_name(s["name"], name):
-            raise ApiError(409, "name_taken", f"{s['name']!r} is already at this table; pick another name.")
+            raise ServiceError("conflict", "name_taken", f"{s['name']!r} is already at this table; pick another name.")
 
 
 #: PBKDF2 rounds for a seat PIN: slow enough that the stored hash is not a

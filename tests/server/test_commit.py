@@ -15,7 +15,7 @@ import redis
 import redis.connection
 
 from server import live
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.live import liveness, route
 from server.service import Tables
 from server.store import Commit, Primed, RateLimited, Store, Tx, resp
@@ -589,9 +589,9 @@ def test_a_contended_table_is_503_busy(store: Store, monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(store.committer, "run", behind_its_back)
     version = tables.load(tid)["version"]
-    with pytest.raises(ApiError) as exc:
+    with pytest.raises(ServiceError) as exc:
         tables.act(tid, host, body("start"))
-    assert (exc.value.status, exc.value.code) == (503, "busy")
+    assert (exc.value.kind, exc.value.code) == ("unavailable", "busy")
     assert tables.load(tid)["version"] == version, "nothing was written"
 
 

@@ -12,7 +12,7 @@ import pytest
 import redis
 
 from server import live
-from server.errors import ApiError
+from server.errors import ServiceError
 from server.live import route
 from server.model import TableDoc
 from server.service import Tables, change, platform, schemas, seats
@@ -40,8 +40,8 @@ def tables(store: Store) -> Tables:
     return Tables(store, engines, fixed_random=True, rng=random.Random(7))
 
 
-def expect(code: str, fn: Any, *args: Any) -> ApiError:
-    with pytest.raises(ApiError) as exc:
+def expect(code: str, fn: Any, *args: Any) -> ServiceError:
+    with pytest.raises(ServiceError) as exc:
         fn(*args)
     assert exc.value.code == code, exc.value.envelope()
     return exc.value
@@ -73,11 +73,11 @@ def test_authenticate_is_spectator_seat_or_401(tables: Tables) -> None:
     assert seats.authenticate(doc, host)["id"] == "p1"  # type: ignore[index]
     assert seats.authenticate(doc, guest, seated=True)["id"] == "p2"
     for token in ("", "nope", "\x00invalid", host + "x"):
-        assert expect("bad_token", seats.authenticate, doc, token).status == 401
+        assert expect("bad_token", seats.authenticate, doc, token).kind == "unauthorized"
     # Where a seat is required, no token is a bad token, not the spectator.
-    with pytest.raises(ApiError) as exc:
+    with pytest.raises(ServiceError) as exc:
         seats.authenticate(doc, None, seated=True)
-    assert exc.value.status == 401
+    assert exc.value.kind == "unauthorized"
 
 
 def test_tokens_are_kept_only_as_hashes(tables: Tables, store: Store) -> None:
@@ -91,8 +91,8 @@ def test_seat_helpers() -> None:
     assert seats.find_seat(doc, "t1") is doc["seats"][0]
     assert seats.find_seat(doc, "t2") is None and seats.find_seat(doc, None) is None
     assert seats.seat_of(doc, "p1")["name"] == "A"
-    assert expect("no_such_player", seats.seat_of, doc, "p9").status == 404
-    assert expect("bad_name", seats.clean_name, "a\u202eb").status == 400
+    assert expect("no_such_player", seats.seat_of, doc, "p9").kind == "not_found"
+    assert expect("bad_name", seats.clean_name, "a\u202eb").kind == "invalid"
     assert seats.clean_name("👩\u200d👩") == "👩\u200d👩"
     code = seats.new_code()
     assert seats.plausible_code(code) and set(code) <= set(seats.CODE_ALPHABET)
@@ -112,16 +112,16 @@ def test_a_retried_request_id_applies_once(tables: Tables, store: Store) -> None
     assert len(store.log(tid)) == log_len
     assert tables.load(tid)["version"] == first["version"]
     e = expect("request_id_reused", tables.act, tid, guest, body("add", "same", n=1))
-    assert e.status == 409
+    assert e.kind == "conflict"
 
 
 def test_stale_version_and_unknown_action(tables: Tables) -> None:
     tid, (host, _) = lobby(tables)
     v = tables.load(tid)["version"]
-    assert expect("stale_version", tables.act, tid, host, body("start", version=v - 1)).status == 409
-    assert expect("unknown_action", tables.act, tid, host, body("fly")).status == 400
-    assert expect("invalid_payload", tables.act, tid, host, body("add", n=9)).status == 400
-    assert expect("bad_token", tables.act, tid, None, body("start")).status == 401
+    assert expect("stale_version", tables.act, tid, host, body("start", version=v - 1)).kind == "conflict"
+    assert expect("unknown_action", tables.act, tid, host, body("fly")).kind == "invalid"
+    assert expect("invalid_payload", tables.act, tid, host, body("add", n=9)).kind == "invalid"
+    assert expect("bad_token", tables.act, tid, None, body("start")).kind == "unauthorized"
     assert tables.act(tid, host, body("start", version=v))["version"] == v + 1
 
 
@@ -140,10 +140,10 @@ def test_every_change_raises_the_version_by_one(tables: Tables, store: Store) ->
 def test_random_outcomes_need_fixed_random(store: Store) -> None:
     t = Tables(store, engines, fixed_random=False)
     assert expect("fixed_random_off", t.create,
-                  {"game": "toy", "name": "H", "options": {"start": 1}}).status == 400
+                  {"game": "toy", "name": "H", "options": {"start": 1}}).kind == "invalid"
     doc, host = t.create({"game": "toy", "name": "H", "options": {"min_players": 1}})
     t.act(doc["id"], host, body("start"))
-    assert expect("fixed_random_off", t.act, doc["id"], host, body("roll", die=6)).status == 400
+    assert expect("fixed_random_off", t.act, doc["id"], host, body("roll", die=6)).kind == "invalid"
     assert t.act(doc["id"], host, body("roll"))["events"][0]["type"] == "added"
 
 
@@ -160,7 +160,7 @@ def test_rejoin_replaces_the_token(tables: Tables) -> None:
     doc = tables.load(tid)
     expect("bad_token", tables.authenticate, doc, guest)
     assert pid == "p2" and tables.authenticate(doc, new) == seats.seat_of(doc, "p2")
-    assert expect("claim_not_found", tables.claim, tid, {"claim": code}).status == 404
+    assert expect("claim_not_found", tables.claim, tid, {"claim": code}).kind == "not_found"
 
 
 # -- platform actions --------------------------------------------------------------
@@ -191,7 +191,7 @@ def call(doc: Any, me: str = "p1", **payload: Any) -> change.Call:
 def test_platform_handlers_directly(tables: Tables) -> None:
     tid, _ = lobby(tables, joiners=2)
     doc: TableDoc = tables.load(tid)
-    with pytest.raises(ApiError, match="Only the host can reorder seats"):
+    with pytest.raises(ServiceError, match="Only the host can reorder seats"):
         platform.reorder_seats(call(doc, "p2", order=["p1", "p2", "p3"]))
     expect("bad_order", platform.reorder_seats, call(doc, order=["p1", "p1", "p2"]))
     out = platform.reorder_seats(call(doc, order=["p3", "p1", "p2"]))
@@ -212,7 +212,7 @@ def test_undo_replays_the_log(tables: Tables) -> None:
     tables.act(tid, host, body("start"))
     before = tables.load(tid)["state"]
     tables.act(tid, host, body("add", n=3))
-    assert expect("not_host", tables.act, tid, guest, body("undo")).status == 403
+    assert expect("not_host", tables.act, tid, guest, body("undo")).kind == "forbidden"
     result = tables.act(tid, host, body("undo"))
     assert result["events"] == [{"type": "undone", "target": result["version"] - 1, "action": "add"}]
     assert tables.load(tid)["state"] == before
@@ -270,10 +270,10 @@ def test_contention_is_503_busy_with_retry_after(store: Store, monkeypatch) -> N
     for attempt in (lambda: contended.act(tid, host, body("start")),
                     lambda: contended.join(tid, {"name": "Late"}),
                     lambda: contended.rejoin(tid, host, "p2")):
-        with pytest.raises(ApiError) as exc:
+        with pytest.raises(ServiceError) as exc:
             attempt()
-        assert (exc.value.status, exc.value.code) == (503, "busy")
-        assert exc.value.headers == {"Retry-After": "1"}
+        assert (exc.value.kind, exc.value.code) == ("unavailable", "busy")
+        assert exc.value.retry_after == 1
     assert contended.load(tid)["version"] == version  # nothing was written
 
 
