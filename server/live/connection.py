@@ -11,6 +11,7 @@ import threading
 import time
 from typing import Any
 
+from server.errors import envelope
 from server.live.frames import close_frame, encode, encode_state, text_frame
 from server.live.outbox import Outbox, Waiting
 from server.model import Snapshot
@@ -199,7 +200,7 @@ class Connection(Outbox):
         default, and the phone stops reconnecting). Never waits: the error and
         the close frame go as any push, and the socket is shut once the phone
         has taken them."""
-        msg = {"type": "error", "error": {"code": code, "message": message}}
+        msg = {"type": "error", **envelope(code, message)}
         if self.fd is None:
             self.tell(msg)
             with self.lock:

@@ -10,7 +10,7 @@ from typing import Any
 from server.model import Snapshot, TableDoc
 from server.service import Tables
 from server.service.snapshot import players
-from server.store.keys import dumps
+from server.wire import dumps
 
 
 def encode(msg: dict[str, Any]) -> bytes:

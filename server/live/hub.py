@@ -16,7 +16,6 @@ import time
 from collections import defaultdict
 from typing import Any, cast
 
-import orjson
 import redis
 
 from server.errors import ServiceError, store_unavailable
@@ -33,6 +32,7 @@ from server.live.liveness import (
 from server.model import TableDoc
 from server.runtime import start
 from server.service import Tables
+from server.wire import loads
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +152,7 @@ class Hub(Liveness):
         when no push of this version (or a newer one) has started yet: one this
         process committed itself went out already (``wrote``)."""
         if self._news(table_id, version):
-            doc = cast(TableDoc, orjson.loads(raw)) if raw is not None else None
+            doc = cast(TableDoc, loads(raw)) if raw is not None else None
             start(self.push, table_id, False, doc)
 
     def presence_changed(self, table_id: str) -> None:

@@ -28,7 +28,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import wire
-from server.errors import ServiceError, store_unavailable
+from server.errors import ServiceError, envelope, store_unavailable
 from server.live import wsread
 from server.live.admission import CLOSE_TOO_MANY, Admission, Caps
 from server.live.connection import Connection
@@ -91,7 +91,7 @@ class TokenBucket:
 
 
 def _error(code: str, message: str, request_id: Any = None) -> dict[str, Any]:
-    msg: dict[str, Any] = {"type": "error", "error": {"code": code, "message": message}}
+    msg: dict[str, Any] = {"type": "error", **envelope(code, message)}
     if request_id is not None:
         msg["request_id"] = request_id
     return msg

@@ -36,7 +36,7 @@ from server.service.game_step import game_outcome, may_proxy
 from server.service.platform import HANDLERS
 from server.service.seats import authenticate, pin_hash, plausible_id
 from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
-from server.store.keys import loads
+from server.wire import loads
 
 R = TypeVar("R")
 

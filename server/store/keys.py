@@ -1,4 +1,4 @@
-"""The Redis key layout and the JSON codec of everything the store keeps.
+"""The Redis key layout and the change messages (JSON by ``server/wire.py``).
 
 A table is three keys that share a hash tag (so a cluster keeps them on one
 slot) and one TTL, refreshed on every change:
@@ -22,28 +22,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
+from server.wire import dumps, loads
+
+__all__ = ["CHANNEL", "DOC_FIELD", "change_head", "code_key", "doc_key", "dumps", "loads", "log_key",
+           "presence_key", "rate_key", "req_key", "split_change", "text"]
 
 CHANNEL = "tm:changes"
 #: What separates a change message's head from the document it carries; a
 #: table id never contains it, so the head parses without the document.
 DOC_FIELD = ',"d":'
-
-
-def dumps(value: Any) -> bytes:
-    """JSON for Redis and the sockets. orjson: the table document is encoded
-    and parsed on every action, and the stdlib's encoder was a tenth of the
-    worker's CPU under load. A dict with a key that is not a string (Python's
-    json wrote ``{1: x}`` as ``{"1": x}``) is encoded again with orjson's option
-    for it, which is not the first try: it made every encode take ~1.8 times
-    as long (a seat's ``state`` frame 6.0 against 10.6 µs)."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
-loads = orjson.loads
 
 
 def text(raw: bytes | str | None) -> str | None:

@@ -623,7 +623,7 @@ def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str
 def test_json_with_a_key_that_is_not_a_string_is_still_written() -> None:
     """``keys.dumps`` tries orjson's plain (faster) encoding first, and writes a
     non-string key as Python's json did, as a string."""
-    from server.store.keys import dumps
+    from server.wire import dumps
 
     assert dumps({"a": [1, {"b": None}]}) == b'{"a":[1,{"b":null}]}'
     assert dumps({"odds": {1: 0.5, 2: 0.25}}) == b'{"odds":{"1":0.5,"2":0.25}}'
