@@ -11,12 +11,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import redis
+
 #: What went wrong, as a client can act on it (HTTP status in brackets):
 #: ``invalid`` (400) the request itself, ``unauthorized`` (401) the token,
 #: ``forbidden`` (403) who sends it, ``not_found`` (404) what it names,
 #: ``conflict`` (409) the table's state, ``rate_limited`` (429) too many of
 #: them, ``unavailable`` (503) the server, for now.
 ErrorKind = Literal["invalid", "unauthorized", "forbidden", "not_found", "conflict", "rate_limited", "unavailable"]
+
+#: What the store raises when Redis cannot be reached or fails (redis-py's
+#: error, which the store's own client raises too): the adapters tell their
+#: clients ``store_unavailable`` and never need the store's library.
+StoreDown = redis.RedisError
 
 
 class ServiceError(Exception):

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import redis
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from server.errors import ErrorKind, ServiceError, envelope, store_unavailable
+from server.errors import ErrorKind, ServiceError, StoreDown, envelope, store_unavailable
 
 #: The HTTP status of each kind of refusal.
 STATUS: dict[ErrorKind, int] = {
@@ -31,8 +30,8 @@ def init_app(app: Flask) -> None:
     def refused(exc: ServiceError) -> Any:
         return answer(exc)
 
-    @app.errorhandler(redis.RedisError)
-    def redis_down(exc: redis.RedisError) -> Any:
+    @app.errorhandler(StoreDown)
+    def store_down(exc: StoreDown) -> Any:
         app.logger.warning("store error: %s: %s", type(exc).__name__, exc)
         return answer(store_unavailable())
 

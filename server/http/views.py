@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from engines.base import Engine
 from server import wire
-from server.errors import ServiceError, rate_limited, store_unavailable
+from server.errors import ServiceError, store_unavailable
 from server.http import qr
 from server.http.security import client_address
 from server.model import TableDoc
@@ -57,9 +57,7 @@ def _token() -> str | None:
 
 
 def _limit(bucket: str, config_key: str) -> None:
-    wait = tables().store.hit(bucket, client_address(), current_app.config[config_key])
-    if wait is not None:
-        raise rate_limited(wait)
+    tables().limit(bucket, client_address(), current_app.config[config_key])
 
 
 def base_url() -> str:
@@ -223,7 +221,7 @@ def healthz() -> Any:
     tells an attacker when a flood is working."""
     from server.runtime import max_pause_ms
 
-    if not tables().store.ping():
+    if not tables().ping():
         raise store_unavailable()
     body: dict[str, Any] = {"ok": True}
     secret = current_app.config.get("STATS_TOKEN")

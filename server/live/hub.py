@@ -16,9 +16,7 @@ import time
 from collections import defaultdict
 from typing import Any, cast
 
-import redis
-
-from server.errors import ServiceError, store_unavailable
+from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
 from server.live.frames import Frames
 from server.live.liveness import (
@@ -177,14 +175,14 @@ class Hub(Liveness):
             return
         try:
             online = self.read_presence(table_id)
-        except redis.RedisError:
+        except StoreDown:
             return  # the store's outage is told to phones by the listener
         for c in conns:
             c.send_presence(online)
 
     def read_presence(self, table_id: str, online: set[str] | None = None) -> frozenset[str]:
         """The table's presence from the store (or as just read: ``online``), remembered."""
-        found = frozenset(self.tables.store.present(table_id) if online is None else online)
+        found = frozenset(self.tables.present(table_id) if online is None else online)
         with self.lock:
             if table_id in self.conns:
                 self.online[table_id] = found
@@ -220,11 +218,11 @@ class Hub(Liveness):
             if doc is None or not all(seated):
                 # A phone is told its seat is gone only on the stored document:
                 # a message may come late, from before that phone's seat existed.
-                doc, state = self.tables.store.load(table_id), None
+                doc, state = self.tables.find(table_id), None
                 seated = [doc is not None and self.still_seated(doc, c) for c in conns]
             known = self.online.get(table_id)
             online = known if known is not None else self.read_presence(table_id)
-        except redis.RedisError:
+        except StoreDown:
             return  # the listener reconnects and resyncs everyone
         if doc is None:
             for c in conns:

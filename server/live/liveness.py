@@ -14,8 +14,7 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
-import redis
-
+from server.errors import StoreDown
 from server.live.connection import Connection
 from server.runtime import start
 from server.service import Tables
@@ -118,7 +117,7 @@ class Liveness:
             try:
                 # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
                 self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
-            except redis.RedisError:
+            except StoreDown:
                 pass  # the listener tells phones of the outage; the next round retries
             except Exception:  # the refresh must go on for every other table
                 log.exception("presence refresh failed")
@@ -162,9 +161,9 @@ class Liveness:
         for at in range(0, len(tids), REFRESH_BATCH):
             if at:
                 time.sleep(0)  # a yield, as in beat_all
-            found.update(self.tables.store.presence_refresh({t: plan[t] for t in tids[at:at + REFRESH_BATCH]}))
+            found.update(self.tables.presence_refresh({t: plan[t] for t in tids[at:at + REFRESH_BATCH]}))
         for tid in dict.fromkeys(moved):  # other instances' phones learn it now, not next round
-            self.tables.store.presence_announce(tid)
+            self.tables.presence_announce(tid)
         for tid, seats in found.items():
             if seats is None:  # expired with phones still watching
                 for c in by_table[tid]:

@@ -22,13 +22,12 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-import redis
 from flask import Flask, current_app, g, request
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import wire
-from server.errors import ServiceError, envelope, store_unavailable
+from server.errors import ServiceError, StoreDown, envelope, store_unavailable
 from server.live import wsread
 from server.live.admission import CLOSE_TOO_MANY, Admission, Caps
 from server.live.connection import Connection
@@ -137,7 +136,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         if exc.kind == "rate_limited" and exc.retry_after is not None:  # HTTP's Retry-After
             frame["retry_after"] = exc.retry_after
         conn.send(frame)
-    except redis.RedisError as exc:
+    except StoreDown as exc:
         log.warning("store error on a socket action: %s: %s", type(exc).__name__, exc)
         conn.send({"type": "error", **store_unavailable().envelope()})
 
@@ -146,8 +145,8 @@ def leave(conn: Connection, tables: Tables) -> None:
     if conn.member is None:
         return
     try:
-        tables.store.presence_drop(conn.table_id, conn.member)
-    except redis.RedisError:
+        tables.presence_drop(conn.table_id, conn.member)
+    except StoreDown:
         pass  # the member expires by itself within PRESENCE_TTL
 
 
@@ -228,7 +227,7 @@ def init_app(app: Flask, hub: Hub) -> None:
             try:
                 # Presence touched and read in one round trip; the snapshot's
                 # frame is shared with the seat's other phones (hub.frame).
-                online = hub.read_presence(table_id, tables.store.presence_touch(
+                online = hub.read_presence(table_id, tables.presence_touch(
                     table_id, conn.member, read=True) if conn.member is not None else None)
                 conn.listed = conn.member is not None
                 doc = tables.load(table_id)
@@ -236,8 +235,8 @@ def init_app(app: Flask, hub: Hub) -> None:
                 # This frame lives as long as the socket: keep no document in it.
                 del doc
                 if conn.member is not None:
-                    tables.store.presence_announce(table_id)
-            except redis.RedisError:
+                    tables.presence_announce(table_id)
+            except StoreDown:
                 # No snapshot to start from: tell the phone and let it come back
                 # (1013 = try again later); its reconnect backoff spreads the load.
                 conn.send({"type": "error", **store_unavailable().envelope()})

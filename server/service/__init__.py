@@ -116,8 +116,49 @@ class Tables:
         n = doc["version"] + 1 - top + limit + 1 + 16
         entries = self.store.log_tail(table_id, n)
         return history.history(self.engine(doc["game"]), doc, entries, lang, top, limit,
-                             complete=len(entries) < n)
+                               complete=len(entries) < n)
 
     def result(self, doc: TableDoc, tz_minutes: int = 0) -> GameResult:
         """The finished game's result (409 ``not_over`` before its end)."""
         return results.result(self.engine(doc["game"]), doc, self.store.log(doc["id"]), tz_minutes)
+
+    # -- what the adapters need of the store, through here ---------------------
+
+    def find(self, table_id: str) -> TableDoc | None:
+        """The table's document as stored, None once it has expired (a push
+        tells its phones so; a request gets 404 from ``load``)."""
+        return self.store.load(table_id)
+
+    def ping(self) -> bool:
+        """Whether the store answers."""
+        return self.store.ping()
+
+    def limit(self, bucket: str, client: str, limit: int) -> None:
+        """Counts one request of ``client`` against ``bucket``'s limit a
+        minute; 429 ``rate_limited`` when over (nothing else is done)."""
+        wait = self.store.hit(bucket, client, limit)
+        if wait is not None:
+            raise rate_limited(wait)
+
+    def present(self, table_id: str) -> set[str]:
+        """The seats with a live socket on any instance."""
+        return self.store.present(table_id)
+
+    def presence_touch(self, table_id: str, member: str, read: bool = False) -> set[str]:
+        """A socket (``member``) heard from now; with ``read``, the table's
+        presence in the same round trip."""
+        return self.store.presence_touch(table_id, member, read=read)
+
+    def presence_drop(self, table_id: str, member: str) -> None:
+        """A socket closed: forgotten, and every instance's phones told."""
+        self.store.presence_drop(table_id, member)
+
+    def presence_announce(self, table_id: str) -> None:
+        """Tells every instance the table's presence changed."""
+        self.store.presence_announce(table_id)
+
+    def presence_refresh(self, plan: dict[str, tuple[list[str], list[str]]]) -> dict[str, set[str] | None]:
+        """One round of a process's presence (``Presence.presence_refresh``):
+        per table, its (live, gone) sockets; back, its presence, or None when
+        the table has expired."""
+        return self.store.presence_refresh(plan)
