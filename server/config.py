@@ -6,6 +6,7 @@ import importlib
 import os
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 
 def _flag(name: str) -> bool:
@@ -123,3 +124,19 @@ def from_env() -> dict[str, Any]:
         # to serve a toy game from real server processes.
         "EXTRA_ENGINES": tuple(_load(spec) for spec in os.environ.get("TABLEMATE_EXTRA_ENGINES", "").split(",") if spec),
     }
+
+
+def check_public_url(cfg: Any) -> None:
+    """Behind a proxy (a deployment) the join links and the socket origin
+    check need the site's real address: the request's Host header is the
+    client's to choose. Starting without it would be quietly unsafe."""
+    public = cfg.get("PUBLIC_URL")
+    if public:
+        parts = urlsplit(public)
+        if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path not in {"", "/"}:
+            raise RuntimeError(f"TABLEMATE_PUBLIC_URL must look like https://host[:port], not {public!r}")
+    elif cfg.get("TRUST_PROXY"):
+        raise RuntimeError(
+            "TABLEMATE_PUBLIC_URL is required when TABLEMATE_TRUST_PROXY is set (a deployment): "
+            "join links and the WebSocket origin check use it (docs/deploy.md)."
+        )

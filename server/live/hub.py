@@ -6,6 +6,13 @@ the message; the hub builds each seat's view of that version once, encodes it
 once (spectators share one), and sends it to the seat's phones. Presence
 (which seats have a live socket, on any instance) is pushed as ``presence``
 frames, coalesced per table, without a version bump.
+
+The hub is the service's fan-out (``service.ports.Fanout``: ``wrote``, each
+commit of this process) and the listener's callbacks (``Callbacks``: every
+instance's changes, presence, outages); it reaches the store only through
+the service. The service takes its fan-out at construction and the hub calls
+the service, so the hub is made first and given the service after
+(``attach``; ``server/__init__.py``, and ``service/ports.py`` says why).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from server.live.liveness import (
 from server.model import TableDoc
 from server.runtime import start
 from server.service import Tables
+from server.service.ports import Callbacks
 from server.wire import loads
 
 log = logging.getLogger(__name__)
@@ -40,8 +48,9 @@ PRESENCE_COALESCE = 0.05
 
 
 class Hub(Liveness):
-    def __init__(self, tables: Tables) -> None:
-        self.tables = tables
+    def __init__(self, tables: Tables | None = None) -> None:
+        if tables is not None:
+            self.attach(tables)
         self.conns: dict[str, set[Connection]] = defaultdict(set)
         #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
         self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
@@ -63,6 +72,12 @@ class Hub(Liveness):
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
 
+    def attach(self, tables: Tables) -> Hub:
+        """The service this hub pushes from and listens through: the one
+        built with this hub as its fan-out."""
+        self.tables = tables
+        return self
+
     def ensure_listening(self) -> None:
         # Started on first use, not at import: a forking server must start it
         # in the worker, after gevent has patched threading. The first socket
@@ -70,16 +85,13 @@ class Hub(Liveness):
         # between would never reach it.
         with self.lock:
             if self._listener is None:
-                self._listener = threading.Thread(
-                    target=self.tables.store.listen,
-                    args=(self.changed, self.resync_all, self.stop, self.store_down, self.ready,
-                          self.presence_changed, self.committed),
-                    name="tablemate-fanout", daemon=True,
-                )
+                callbacks = Callbacks(on_change=self.committed, on_presence=self.presence_changed,
+                                      on_down=self.store_down, on_resync=self.resync_all, ready=self.ready)
+                self._listener = threading.Thread(target=self.tables.listen, args=(callbacks, self.stop),
+                                                  name="tablemate-fanout", daemon=True)
                 self._listener.start()
                 self._sweeper = threading.Thread(target=self.sweep, name="tablemate-presence", daemon=True)
                 self._sweeper.start()
-                self.tables.store.wrote = self.wrote
         self.ready.wait(5)
 
     def add(self, conn: Connection) -> None:
@@ -121,7 +133,7 @@ class Hub(Liveness):
             return True
 
     def wrote(self, table_id: str, version: int, doc: TableDoc, state: Any = None) -> None:
-        """A change this process has just committed (``Store.wrote``): pushed to
+        """A change this process has just committed (``ports.Fanout``): pushed to
         its phones here at once, from the document and engine state the commit
         made, not when the change message comes back from the store (that
         message is then skipped, unparsed). The pub/sub hop sooner on every
@@ -129,7 +141,7 @@ class Hub(Liveness):
         neither the document nor the state is decoded again. On the committing
         greenlet itself, before the commit returns, so the table's phones see
         the change before the action's result goes out: a greenlet of its own
-        for every push (``offload.start``) cost ~0.06 ms of an action's ~0.54
+        for every push (``runtime.start``) cost ~0.06 ms of an action's ~0.54
         (``bench/action_cpu.py --gevent``), switching between two deep stacks
         and mapping the new one's frame memory. Like every push it never
         waits on a phone (``Connection``)."""
@@ -139,16 +151,13 @@ class Hub(Liveness):
             except Exception:  # the commit stands: never fail the action for its push
                 log.exception("push of a commit failed")
 
-    def changed(self, table_id: str, version: int) -> None:
-        if self._news(table_id, version):
-            # Off the listener thread, so one slow phone never delays other tables.
-            start(self.push, table_id)
-
     def committed(self, table_id: str, version: int, raw: str | None) -> None:
-        """A change whose message carries the document: no load in the fan-out.
-        Parsed only here, for a table with phones on this instance, and only
-        when no push of this version (or a newer one) has started yet: one this
-        process committed itself went out already (``wrote``)."""
+        """A change message (the listener's ``on_change``): its document, when
+        it carries one, spares the push a load. Parsed only here, for a table
+        with phones on this instance, and only when no push of this version
+        (or a newer one) has started yet: one this process committed itself
+        went out already (``wrote``). The push runs off the listener's
+        thread, so one slow phone never delays other tables."""
         if self._news(table_id, version):
             doc = cast(TableDoc, loads(raw)) if raw is not None else None
             start(self.push, table_id, False, doc)

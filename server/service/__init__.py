@@ -1,22 +1,33 @@
 """The service layer: the only code that joins engines and the store.
 
-``Tables`` is the one object the adapters (``server/http/views.py``, ``server/live/route.py``)
-talk to; it only routes to the modules that do the work:
+``Tables`` is the one object the adapters (``server/http/``, ``server/live/``)
+call; it only routes to the modules that do the work, and is given at
+construction the fan-out its commits are pushed through (``ports.Fanout``).
 
-- ``server/service/seats.py``      tokens, join codes, names, ``authenticate``
-- ``server/service/pipeline.py``   every write (``update``) and the action path (``act``)
-- ``server/service/joining.py``    create, join, rejoin codes and their claim
-- ``server/service/platform.py``   the platform actions (start, seats, undo, …)
-- ``server/service/snapshot.py``   what a seat sees
-- ``server/service/history.py``    the history by pages
-- ``server/service/analysis.py``   the analysis cache
-- ``server/service/results.py``    a finished game's result and its BG Stats link
-- ``server/service/platform_text.py`` the platform's ko/en history text
-- ``server/model.py``              the typed table document
+- ``pipeline.py``  every write (``Pipeline.update``) and the action path (``act``)
+- ``joining.py``   create, join, seats without a phone, rejoin codes and their claim
+- ``platform.py``  the platform actions (start, seats, undo, …) and ``HANDLERS``
+- ``change.py``    what a handler is given and decides (``Call``, ``Outcome``)
+- ``game_step.py`` one game action: who may enter it, the engine's draw and apply
+- ``replay.py``    a game rebuilt from its log (start, undo, results)
+- ``budget.py``    what each seat may write into the log
+- ``seats.py``     tokens, join codes, seat names, ``authenticate``; ``names.py``
+  when a name is visible and when two are the same
+- ``schemas.py``   request schemas and the one place that validates them
+  (``schema_fast.py``: the compiled checks in front)
+- ``snapshot.py``  what a seat sees
+- ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
+- ``analysis.py``  the analysis cache
+- ``results.py``   a finished game's result and its BG Stats link
+- ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
+
+The table document's types are ``server/model.py``'s; refusals are
+``server/errors.py``'s ``ServiceError``.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +38,7 @@ from server.service import history, results, snapshot
 from server.service.analysis import AnalysisCache
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions
+from server.service.ports import Callbacks, Fanout
 from server.service.seats import authenticate
 from server.service.snapshot import host_filter
 from server.store import Store
@@ -40,11 +52,11 @@ __all__ = ["Tables", "host_filter"]
 
 class Tables:
     def __init__(
-        self, store: Store, engines: Callable[[str], Engine | None],
+        self, store: Store, engines: Callable[[str], Engine | None], fanout: Fanout | None = None,
         **options: Unpack[PipelineOptions],
     ) -> None:
         self.store = store
-        self.pipeline = Pipeline(store, engines, **options)
+        self.pipeline = Pipeline(store, engines, fanout=fanout, **options)
         self.joining = Joining(self.pipeline)
         self.limits = self.pipeline.limits
         self.analyses = AnalysisCache(before_compute=self._limit_analysis)
@@ -156,6 +168,11 @@ class Tables:
     def presence_announce(self, table_id: str) -> None:
         """Tells every instance the table's presence changed."""
         self.store.presence_announce(table_id)
+
+    def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
+        """The process's listener on every instance's changes, until ``stop``
+        (a blocking loop: the hub runs it on a thread of its own)."""
+        self.store.listen(callbacks, stop)
 
     def presence_refresh(self, plan: dict[str, tuple[list[str], list[str]]]) -> dict[str, set[str] | None]:
         """One round of a process's presence (``Presence.presence_refresh``):

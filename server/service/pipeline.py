@@ -34,6 +34,7 @@ from server.service.budget import CHATTER, charge
 from server.service.change import Call, Handler, Outcome, sealed_seat
 from server.service.game_step import game_outcome, may_proxy
 from server.service.platform import HANDLERS
+from server.service.ports import Fanout
 from server.service.seats import authenticate, pin_hash, plausible_id
 from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
 from server.wire import loads
@@ -87,12 +88,15 @@ class Pipeline:
         fixed_random: bool = False,
         rng: Rng | None = None,
         limits: Limits | None = None,
+        fanout: Fanout | None = None,
     ) -> None:
         self.store = store
         self.engines = engines
         self.fixed_random = fixed_random
         self.rng: Rng = rng or secrets.SystemRandom()
         self.limits = limits or Limits()
+        #: Told of every commit of this process (``ports.Fanout``), if anyone is.
+        self.wrote = fanout.wrote if fanout is not None else None
 
     def engine(self, game: str) -> Engine:
         eng = self.engines(game)
@@ -108,10 +112,11 @@ class Pipeline:
 
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
                hits: Sequence[tuple[str, str, int]] = ()) -> R:
-        """The one write path: ``Store.update`` with its failures as API errors,
-        and every logged change counted against its seat's budgets
-        (``server/service/budget.py``); ``hits``: rate counters, counted once, 429
-        ``rate_limited`` when over."""
+        """The one write path: ``Store.update`` with its failures as service
+        errors, every logged change counted against its seat's budgets
+        (``server/service/budget.py``), and every commit pushed through the
+        fan-out as soon as Redis has it; ``hits``: rate counters, counted
+        once, 429 ``rate_limited`` when over."""
         limits = self.limits
 
         def capped(tx: Tx) -> Commit[R]:
@@ -123,7 +128,7 @@ class Pipeline:
 
         try:
             primed = Primed(capped, fn.raw, fn.doc) if isinstance(fn, Primed) else capped
-            return self.store.update(table_id, primed, hits)
+            return self.store.update(table_id, primed, hits, self.wrote)
         except KeyError:
             raise not_found() from None
         except Conflict:

@@ -1,14 +1,16 @@
 """The store's listener: one blocking loop per process on the change channel
-(``Listener.listen``), which reconnects with backoff, and the feeds it reads
-(``resp.Subscription`` on a plain TCP Redis, ``PubSubFeed`` through redis-py
-elsewhere). A message of a commit this process is still waiting on is left
-to that commit (``in_flight``)."""
+(``Listener.listen``), which reconnects with backoff and tells what it hears
+to one ``Callbacks`` object (the process's fan-out: ``live.Hub``), and the
+feeds it reads (``resp.Subscription`` on a plain TCP Redis, ``PubSubFeed``
+through redis-py elsewhere). A message of a commit this process is still
+waiting on is left to that commit (``in_flight``, ``Store._run``)."""
 
 from __future__ import annotations
 
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -21,6 +23,31 @@ from server.store.resp import Lean, Subscription
 log = logging.getLogger(__name__)
 
 
+def _nothing(*_: Any) -> None:
+    pass
+
+
+@dataclass
+class Callbacks:
+    """What the listener tells its process, each on the listener's thread
+    (so each must hand slow work on, as the hub does)."""
+
+    #: A committed change: the table, its new version, and the document's
+    #: JSON as the message carried it (None: a message without one, a new
+    #: table's). Not called for a commit this process is still waiting on:
+    #: that commit hands it on itself when it must (``Store.update``'s ``wrote``).
+    on_change: Callable[[str, int, str | None], None]
+    #: A socket of the table opened or closed, on any instance.
+    on_presence: Callable[[str], None] = _nothing
+    #: The subscription was lost (once per outage): changes may go unheard.
+    on_down: Callable[[], None] = _nothing
+    #: Subscribed again after an outage: whatever changed meanwhile was missed.
+    on_resync: Callable[[], None] = _nothing
+    #: Set once the first subscription is confirmed: from then on no change
+    #: goes unheard.
+    ready: threading.Event = field(default_factory=threading.Event)
+
+
 class Listener:
     """The listening half of ``Store`` (a mixin: ``Store`` provides ``r``,
     ``lean``, ``latest`` and the ``in_flight`` records)."""
@@ -30,7 +57,8 @@ class Listener:
     latest: Latest
     in_flight: dict[tuple[str, int], str | None]
     in_flight_lock: threading.Lock
-    on_commit: Callable[[str, int, str | None], None] | None
+    #: What ``listen`` was given, while it runs.
+    listener: Callbacks | None
 
     def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
         """Whether a change message is of a commit this process is still
@@ -42,19 +70,11 @@ class Listener:
             self.in_flight[key] = raw
             return True
 
-    def listen(self, on_change: Callable[[str, int], None], on_resync: Callable[[], None],
-               stop: threading.Event, on_down: Callable[[], None] | None = None,
-               ready: threading.Event | None = None,
-               on_presence: Callable[[str], None] | None = None,
-               on_commit: Callable[[str, int, str | None], None] | None = None) -> None:
-        """Blocking loop: calls ``on_change(table_id, version)`` per change (or
-        ``on_commit(table_id, version, raw document or None)`` when given), and
-        ``on_presence(table_id)`` when a socket of the table opened or closed.
-
-        Reconnects with backoff when Redis goes away; after a reconnect it calls
-        ``on_resync`` because changes may have been missed meanwhile.
-        """
-        self.on_commit = on_commit
+    def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
+        """Blocking loop until ``stop``: tells ``callbacks`` of every change
+        and presence message. Reconnects with backoff when Redis goes away,
+        and then calls ``on_resync``, as changes may have been missed."""
+        self.listener = callbacks
         delay = 0.2
         first = True
         while not stop.is_set():
@@ -66,10 +86,9 @@ class Listener:
                 while not feed.confirmed and not stop.is_set():
                     feed.get()
                 self.latest.start()
-                if ready is not None:
-                    ready.set()
+                callbacks.ready.set()
                 if not first:
-                    on_resync()
+                    callbacks.on_resync()
                 first = False
                 delay = 0.2
                 while not stop.is_set():
@@ -78,23 +97,21 @@ class Listener:
                         continue
                     try:
                         data, raw = split_change(message)
-                        if "p" not in data:
-                            self.latest.seen(str(data["t"]), int(data["v"]), raw)
+                        table_id = str(data["t"])
                         if "p" in data:
-                            if on_presence is not None:
-                                on_presence(str(data["t"]))
-                        elif on_commit is not None:
-                            if not self._mine(str(data["t"]), int(data["v"]), raw):
-                                on_commit(str(data["t"]), int(data["v"]), raw)
+                            callbacks.on_presence(table_id)
                         else:
-                            on_change(str(data["t"]), int(data["v"]))
+                            version = int(data["v"])
+                            self.latest.seen(table_id, version, raw)
+                            if not self._mine(table_id, version, raw):
+                                callbacks.on_change(table_id, version, raw)
                     except Exception:  # one bad message or socket must not stop fan-out
                         log.exception("fan-out of a change failed")
             except (redis.RedisError, OSError) as exc:
                 self.latest.stop()
                 log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
-                if on_down is not None and delay == 0.2:  # once per outage
-                    on_down()
+                if delay == 0.2:  # once per outage
+                    callbacks.on_down()
                 stop.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:

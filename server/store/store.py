@@ -31,10 +31,14 @@ from server.store.keys import (
     req_key,
 )
 from server.store.keys import text as _text
-from server.store.listen import Listener
+from server.store.listen import Callbacks, Listener
 from server.store.presence import Presence
 from server.store.resp import Lean
 from server.store.tx import Commit, Primed, R, Tx
+
+#: What ``Store.update`` tells of a commit once Redis has it: table id,
+#: version, the document, its engine state (None when the update made none).
+Wrote = Callable[[str, int, TableDoc, Any], None]
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +76,6 @@ class Store(Presence, Listener):
         self.committer = Committer(client, self.embedded, self.lean)
         self.latest = Latest()
         self.states = States()
-        #: Called with each document this process has just committed (table id,
-        #: version, the document, its engine state or None), before the change
-        #: message comes back: the hub pushes it to this process's phones at once
-        #: (``Hub.wrote``).
-        self.wrote: Callable[[str, int, TableDoc, Any], None] | None = None
         #: The commits this process has sent and not yet heard back: (table id,
         #: version) → the change message if it came first, else None. Redis
         #: writes a script's PUBLISH to the subscriber before the script's reply
@@ -86,7 +85,7 @@ class Store(Presence, Listener):
         #: (and hands it on itself if the commit fails after all).
         self.in_flight: dict[tuple[str, int], str | None] = {}
         self.in_flight_lock = threading.Lock()
-        self.on_commit: Callable[[str, int, str | None], None] | None = None
+        self.listener: Callbacks | None = None
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -177,7 +176,7 @@ class Store(Presence, Listener):
         return raw
 
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
-               hits: Sequence[tuple[str, str, int]] = ()) -> R:
+               hits: Sequence[tuple[str, str, int]] = (), wrote: Wrote | None = None) -> R:
         """Read-modify-write of one table with optimistic locking.
 
         ``fn`` sees the current document and returns a ``Commit``; if another
@@ -192,9 +191,15 @@ class Store(Presence, Listener):
         write, in the same round trip, or by ``hit_many`` when nothing is
         written (a refusal, a retry answered from its record). Over a limit,
         nothing is written and ``RateLimited`` is raised instead.
+
+        ``wrote`` is called with what was committed (table id, version, the
+        document, its engine state or None) as soon as Redis has it, before
+        this returns and before the change message comes back: the caller's
+        fan-out pushes it to this process's phones at once, and the listener
+        then skips that message (it hands it on only when nobody is told).
         """
         try:
-            return self._update(table_id, fn, hits)
+            return self._update(table_id, fn, hits, wrote)
         except (RateLimited, KeyError):
             raise
         except Exception:
@@ -208,7 +213,7 @@ class Store(Presence, Listener):
                 raise RateLimited(wait)
 
     def _update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
-                hits: Sequence[tuple[str, str, int]]) -> R:
+                hits: Sequence[tuple[str, str, int]], wrote: Wrote | None) -> R:
         raw = fn.raw if isinstance(fn, Primed) else None
         parsed = fn.doc if isinstance(fn, Primed) else None
         # A primed document may be this process's kept copy (Latest), one change
@@ -251,13 +256,13 @@ class Store(Presence, Listener):
                 self._count_unwritten(hits)
                 return commit.result
             change = encode(table_id, raw, commit, tx.assumed, counters, RATE_WINDOW)
-            status, found = self._run(change)
+            status, found = self._run(change, wrote)
             if status == DONE:
                 self.latest.put(table_id, change.version, change.doc.decode())
                 if commit.state is not None:
                     self.states.put(table_id, change.version, commit.state)
-                if self.wrote is not None:
-                    self.wrote(table_id, change.version, commit.doc, commit.state)
+                if wrote is not None:
+                    wrote(table_id, change.version, commit.doc, commit.state)
                 return commit.result
             if status == RATED:
                 raise RateLimited(_wait(now, RATE_WINDOW))
@@ -275,9 +280,9 @@ class Store(Presence, Listener):
             time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
         raise Conflict(f"table {table_id} too contended")
 
-    def _run(self, change: Change) -> tuple[int, dict[str, Any]]:
+    def _run(self, change: Change, wrote: Wrote | None = None) -> tuple[int, dict[str, Any]]:
         """``committer.run``, with this process's listener told to leave the
-        change's message to this call (``in_flight``)."""
+        change's message to this call (``in_flight``), which ``wrote`` tells."""
         key = (change.table_id, change.version)
         with self.in_flight_lock:
             # setdefault: another greenlet of this process may be committing the
@@ -293,8 +298,9 @@ class Store(Presence, Listener):
             # Committed but not heard back (the link failed after the script
             # ran), or nobody here pushes commits: the message is the only news
             # of it, so it goes out as the listener would have sent it.
-            if message is not None and self.on_commit is not None and (status != DONE or self.wrote is None):
-                self.on_commit(change.table_id, change.version, message)
+            listener = self.listener
+            if message is not None and listener is not None and (status != DONE or wrote is None):
+                listener.on_change(change.table_id, change.version, message)
 
     def _stored(self, table_id: str) -> str:
         """The stored document (kept in ``latest``); KeyError when gone."""

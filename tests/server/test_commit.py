@@ -21,6 +21,7 @@ from server.service import Tables
 from server.store import Commit, Primed, RateLimited, Store, Tx, resp
 from server.store.cache import Latest
 from server.store.keys import doc_key, req_key, split_change
+from server.store.listen import Callbacks
 from tests.server.test_service import body, engines, lobby
 
 
@@ -106,9 +107,8 @@ def test_the_message_carries_the_document(store: Store) -> None:
     store.create(make_doc(), {"v": 1})
     got: list[tuple[str, int, str | None]] = []
     stop, ready = threading.Event(), threading.Event()
-    t = threading.Thread(target=store.listen, daemon=True,
-                         args=(lambda t, v: None, lambda: None, stop),
-                         kwargs={"ready": ready, "on_commit": lambda t, v, raw: got.append((t, v, raw))})
+    callbacks = Callbacks(on_change=lambda t, v, raw: got.append((t, v, raw)), ready=ready)
+    t = threading.Thread(target=store.listen, daemon=True, args=(callbacks, stop))
     t.start()
     assert ready.wait(5)
     store.update("table-0001", once("a"))
@@ -510,15 +510,20 @@ def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: 
     assert orjson.loads(conn.ws.frames[-1])["error"]["code"] == "table_not_found"
 
 
+def fanned_out(store: Store) -> tuple[Tables, live.Hub]:
+    """A service with a hub as its fan-out, as ``create_app`` makes them."""
+    hub = live.Hub()
+    tables = Tables(store, engines, fanout=hub, fixed_random=True, rng=random.Random(7))
+    return tables, hub.attach(tables)
+
+
 def test_the_fan_out_sends_from_the_state_the_commit_made(redis_url: str,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A commit made here is pushed from the engine state the action made (no
     second decode), and the frame is the one a decoded state gives."""
     store = Store.connect(redis_url, ttl=600)
-    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tables, hub = fanned_out(store)
     tid, (host, _) = lobby(tables)
-    hub = live.Hub(tables)
-    store.wrote = hub.wrote  # as a listening hub does
     sock = Socket()
     hub.add(live.Connection(sock, tid, "p1", host))
     started = tables.act(tid, host, body("start"))["version"]
@@ -546,14 +551,11 @@ def test_a_change_committed_here_reaches_its_phones_without_the_message(redis_ur
     and the change message for that version, when it comes back, is skipped
     unparsed; a newer version's message is still pushed."""
     store = Store.connect(redis_url, ttl=600)
-    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tables, hub = fanned_out(store)
     tid, (host, _) = lobby(tables)
-    hub = live.Hub(tables)
+    assert tables.pipeline.wrote == hub.wrote, "the service pushes this process's commits through its hub"
     hub.ensure_listening()
-    try:
-        assert store.wrote == hub.wrote, "a listening hub hears this process's commits"
-    finally:
-        hub.stop.set()  # the listener stops; the hook stays, as tested below
+    hub.stop.set()  # the listener stops; the commit's own push is tested below
     sock = Socket()
     hub.add(live.Connection(sock, tid, "p1", host))
     v = tables.act(tid, host, body("start"))["version"]

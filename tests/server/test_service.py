@@ -249,7 +249,7 @@ class ContendedStore(Store):
     """Another writer commits to the table between every read and write, so
     every attempt's commit is refused, as under a real storm of writers."""
 
-    def update(self, table_id: str, fn: Any, hits: Any = ()) -> Any:
+    def update(self, table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
         other = redis.Redis(connection_pool=self.r.connection_pool)
 
         def racing(tx: Tx) -> Commit[Any]:
@@ -259,7 +259,7 @@ class ContendedStore(Store):
             other.set(doc_key(table_id), tx.raw + " ", keepttl=True)
             return commit
 
-        return super().update(table_id, racing, hits)
+        return super().update(table_id, racing, hits, wrote)
 
 
 def test_contention_is_503_busy_with_retry_after(store: Store, monkeypatch) -> None:
@@ -280,7 +280,7 @@ def test_contention_is_503_busy_with_retry_after(store: Store, monkeypatch) -> N
 def test_contention_over_http(client, app, monkeypatch) -> None:
     host, _p2, _p3 = open_table(client)
 
-    def always_conflicts(table_id: str, fn: Any, hits: Any = ()) -> Any:
+    def always_conflicts(table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
         raise Conflict(f"table {table_id} too contended")
 
     monkeypatch.setattr(app.extensions["tablemate"].store, "update", always_conflicts)
@@ -301,7 +301,7 @@ class FakeSocket:
 def test_contention_over_the_socket(tables: Tables, monkeypatch) -> None:
     tid, (host, _) = lobby(tables)
 
-    def always_conflicts(table_id: str, fn: Any, hits: Any = ()) -> Any:
+    def always_conflicts(table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
         raise Conflict(table_id)
 
     monkeypatch.setattr(tables.store, "update", always_conflicts)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 import redis
 
 from server.store import Commit, Store
 from server.store.keys import code_key, doc_key, log_key, req_key
+from server.store.listen import Callbacks
 
 
 def make_doc(tid: str = "table-0001", version: int = 1) -> dict:
@@ -112,7 +114,7 @@ def test_ttl_is_refreshed_by_each_change(redis_url: str) -> None:
 def test_pubsub_delivers_each_commit(store: Store) -> None:
     got: list[tuple[str, int]] = []
     stop = threading.Event()
-    t = threading.Thread(target=store.listen, args=(lambda t, v: got.append((t, v)), lambda: None, stop))
+    t = threading.Thread(target=store.listen, args=(Callbacks(on_change=lambda t, v, raw: got.append((t, v))), stop))
     t.start()
     time.sleep(0.3)  # let the listener subscribe
     store.create(make_doc(), {"v": 1})
@@ -127,19 +129,21 @@ def test_pubsub_delivers_each_commit(store: Store) -> None:
 
 
 class Listening:
-    """``store.listen`` with ``on_commit`` in a thread, and ``store.wrote``, recorded."""
+    """``store.listen`` in a thread, and the commits an update's ``wrote`` told, recorded."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.commits: list[tuple[str, int, str | None]] = []
         self.wrote: list[tuple[str, int]] = []
         self.stop, self.ready = threading.Event(), threading.Event()
-        store.wrote = lambda tid, v, doc, state: self.wrote.append((tid, v))
-        self.thread = threading.Thread(target=store.listen, kwargs=dict(
-            on_change=lambda t, v: None, on_resync=lambda: None, stop=self.stop, ready=self.ready,
-            on_commit=lambda t, v, raw: self.commits.append((t, v, raw))))
+        callbacks = Callbacks(on_change=lambda t, v, raw: self.commits.append((t, v, raw)), ready=self.ready)
+        self.thread = threading.Thread(target=store.listen, args=(callbacks, self.stop))
         self.thread.start()
         assert self.ready.wait(5)
+
+    def push(self, table_id: str, version: int, doc: Any, state: Any) -> None:
+        """An update's ``wrote``: what a process's fan-out is told."""
+        self.wrote.append((table_id, version))
 
     def close(self) -> None:
         self.stop.set()
@@ -170,7 +174,7 @@ def test_a_commits_own_message_is_left_to_the_commit(store: Store, monkeypatch) 
     try:
         store.create(make_doc(), {"v": 1})
         message_first(store, monkeypatch)
-        assert store.update("table-0001", bump) == 2
+        assert store.update("table-0001", bump, wrote=listening.push) == 2
         time.sleep(0.2)
         # Pushed once, by the commit, from the document it made: the listener
         # neither parsed the message nor handed it on.
@@ -187,7 +191,7 @@ def test_a_commit_that_fails_after_the_script_ran_hands_its_message_on(store: St
         store.create(make_doc(), {"v": 1})
         message_first(store, monkeypatch, fail=True)
         with pytest.raises(redis.ConnectionError):
-            store.update("table-0001", bump)
+            store.update("table-0001", bump, wrote=listening.push)
         # It did land: the phones hear of it from the message, as from any instance's.
         assert store.load("table-0001")["version"] == 2
         assert listening.wrote == []
@@ -224,7 +228,7 @@ def test_a_message_held_for_one_commit_survives_another_of_the_same_version(stor
 
         monkeypatch.setattr(store.committer, "run", run)
         with pytest.raises(redis.ConnectionError):
-            store.update("table-0001", bump)
+            store.update("table-0001", bump, wrote=listening.push)
         assert calls == [2, 2]
         assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1), ("table-0001", 2)]
         assert store.in_flight == {}
