@@ -11,9 +11,9 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from engines.base import Engine
 from server import wire
+from server.client import client_address
 from server.errors import ServiceError, store_unavailable
 from server.http import qr
-from server.http.security import client_address
 from server.model import TableDoc
 from server.service import Tables, schemas
 from server.service.history import HISTORY_PAGE, HISTORY_PAGE_MAX

@@ -27,6 +27,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import wire
+from server.client import client_address, origin_ok
 from server.errors import ServiceError, StoreDown, envelope, store_unavailable
 from server.live import wsread
 from server.live.admission import CLOSE_TOO_MANY, Admission, Caps
@@ -173,8 +174,6 @@ def init_app(app: Flask, hub: Hub) -> None:
         # Refuse before the upgrade, so a client sees a real 401/404/403.
         if request.endpoint != "table_socket":
             return None
-        from server.http.security import client_address, origin_ok
-
         if not origin_ok():
             raise ServiceError("forbidden", "bad_origin", "This socket must be opened from this site.")
         if not current_app.config["WS_COMPRESSION"]:

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 
 from server import create_app
-from server.http.security import origin_ok
+from server.client import origin_ok
 from tests.server.livehelpers import http
 
 BASE = {"RATE_CREATE": 3, "RATE_JOIN": 1000, "RATE_CODE": 1000}
