@@ -14,7 +14,7 @@ phone's server memory and every frame paid a wake-up and a hand-over
   greenlet: recv, feed wsproto, and let the library's own event handling
   (``_handle_events``: answering protocol pings and the close handshake,
   assembling fragments, enforcing the size limit) queue the messages.
-  It is the one private name used; tests/server/test_wsread.py runs it on the
+  It is the one private name used; tests/server/live/test_wsread.py runs it on the
   real library, so an upgrade that renames it fails there, not on a phone;
 - a read that is exactly one whole, small, masked text frame, as a phone's
   ping or action is, is unmasked and decoded here (``whole_text``): wsproto

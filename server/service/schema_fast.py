@@ -6,7 +6,7 @@ It knows drafts 4 to 7, not 2020-12, and it is looser in one place (it takes
 ``True`` for the enum value ``1``); so it is used only as a fast "certainly
 valid": anything it refuses, and any schema with a keyword whose meaning
 changed after draft 7, goes to jsonschema, which stays the authority and
-writes every error message. ``tests/server/test_schema_fast.py`` checks with
+writes every error message. ``tests/server/service/test_schema_fast.py`` checks with
 random values that the fast path never accepts what jsonschema refuses.
 """
 

@@ -16,7 +16,7 @@ from server.store.resp import Lean
 
 #: Seconds a socket counts as present after it was last refreshed. Phones ping
 #: every ~2 s; each process refreshes all its live sockets together every
-#: ``hub.PRESENCE_REFRESH`` s (one pipeline), so only a dead instance's
+#: ``live.liveness.PRESENCE_REFRESH`` s (one pipeline), so only a dead instance's
 #: members ever reach this age.
 PRESENCE_TTL = 12.0
 

@@ -29,7 +29,7 @@ class Commit(Generic[R]):
     #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
     result: R = cast(R, None)
     #: The engine state ``doc["state"]`` encodes, as an object, when the update
-    #: made it: this process's fan-out sends from it (``Store.wrote``) instead of
+    #: made it: this process's fan-out sends from it (``ports.Fanout.wrote``) instead of
     #: decoding it again. Engine states are never changed in place.
     state: Any = None
 

@@ -15,7 +15,7 @@ import pytest
 from server import create_app
 from server.http.assets import Assets
 from server.http.static import IMMUTABLE, WEB
-from tests.server.test_web import assert_served_for_good
+from tests.server.http.test_static import assert_served_for_good
 from tests.toy_engine import TOY
 
 # What a table page may ask for before its first render: the app's bundle,

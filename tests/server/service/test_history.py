@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.server.conftest import Phone, open_table
-from tests.server.test_results import kingup_table, play_kingup
+from tests.server.service.test_results import kingup_table, play_kingup
 
 
 def history(phone: Phone, lang: str) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.server.conftest import Phone, open_table
-from tests.server.test_phoneless import act_as, add_phoneless, doc_of
+from tests.server.service.test_phoneless import act_as, add_phoneless, doc_of
 
 #: Example sheets (restriction card 7, 8, 9 at 3 players bans 0, 7, 8, 9):
 #: 1 host, 3 P2, 11 P3, 12 host, 15 P2 are declared in the first 16 calls.

@@ -22,7 +22,7 @@ from server.store import Commit, Primed, RateLimited, Store, Tx, resp
 from server.store.cache import Latest
 from server.store.keys import doc_key, req_key, split_change
 from server.store.listen import Callbacks
-from tests.server.test_service import body, engines, lobby
+from tests.server.service.test_service import body, engines, lobby
 
 
 @pytest.fixture(params=["redis", "embedded"])

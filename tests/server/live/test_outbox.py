@@ -1,4 +1,4 @@
-"""What the hub writes to one socket (``server.hub.Connection``), on a socket
+"""What the hub writes to one socket (``server.live.connection.Connection``), on a socket
 pair: nothing it pushes waits on the phone, what waits stays small, a frame
 begun is finished first, and a socket that takes nothing is given up."""
 

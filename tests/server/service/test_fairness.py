@@ -26,7 +26,7 @@ GAMES = registry.names()
 @pytest.fixture
 def real_random_client(redis_url: str):
     # Whole games with undo and redo at machine speed: far past a person's
-    # action rate, so the action limits are lifted (tests/server/test_limits.py).
+    # action rate, so the action limits are lifted (tests/server/service/test_limits.py).
     app = create_app({"REDIS_URL": redis_url, "FIXED_RANDOM": False,
                       "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000,
                       "RATE_ACTIONS_SEAT": 10**6})
