@@ -4,7 +4,7 @@ The fan-out (which sockets this process holds, what a change sends them) is
 ``server/live/hub.py``; this module is one socket's life: authenticate before the
 upgrade, the first snapshot, then actions, syncs and pings until it closes.
 
-Liveness: the server sends every socket a frame at least every ``hub.BEAT`` s
+Liveness: the server sends every socket a frame at least every ``liveness.BEAT`` s
 (a ``pong`` when nothing else went out, a fiftieth of the sockets every 20 ms), and a phone
 gives a socket up after 5 s of silence; phones ``ping`` every ~8 s, each
 answered at once (no store round trip), and the server closes a socket it has
@@ -159,7 +159,7 @@ def init_app(app: Flask, hub: Hub) -> None:
     app.extensions["tablemate.admission"] = admission
     silent_limit = hub.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
     # The phones' own pings (each a frame to parse) can be rare: the server's
-    # heartbeat tells a phone it is there (hub.BEAT).
+    # heartbeat tells a phone it is there (liveness.BEAT).
     beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
     app.config["SOCK_SERVER_OPTIONS"] = {
         "max_message_size": app.config["WS_MAX_MESSAGE"],

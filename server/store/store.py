@@ -33,6 +33,7 @@ from server.store.keys import (
 from server.store.keys import text as _text
 from server.store.listen import Callbacks, Listener
 from server.store.presence import Presence
+from server.store.rates import RATE_WINDOW, Rates, wait_for
 from server.store.resp import Lean
 from server.store.tx import Commit, Primed, R, Tx
 
@@ -59,16 +60,7 @@ class RateLimited(Exception):
         self.wait = wait
 
 
-#: The fixed window (s) of every rate counter.
-RATE_WINDOW = 60
-
-
-def _wait(now: float, window: int) -> int:
-    """Seconds until the rate window after the one ``now`` is in."""
-    return max(1, int((int(now // window) + 1) * window - now) + 1)
-
-
-class Store(Presence, Listener):
+class Store(Presence, Listener, Rates):
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
@@ -265,7 +257,7 @@ class Store(Presence, Listener):
                     wrote(table_id, change.version, commit.doc, commit.state)
                 return commit.result
             if status == RATED:
-                raise RateLimited(_wait(now, RATE_WINDOW))
+                raise RateLimited(wait_for(now, RATE_WINDOW))
             if status == GONE:
                 self.latest.drop(table_id)
                 raise KeyError(table_id)
@@ -320,39 +312,5 @@ class Store(Presence, Listener):
         found = {rid: loads(rec) for rid, rec in zip(tx.assumed, seen, strict=True) if rec is not None}
         tx.known.update(found)
         return bool(found)
-
-    # -- rate limits ----------------------------------------------------------
-
-    def hit(self, bucket: str, client: str, limit: int, window: int = RATE_WINDOW) -> int | None:
-        """Counts one request; returns seconds to wait when over ``limit``."""
-        return self.hit_many([(bucket, client, limit)], window)
-
-    def hit_many(self, hits: Sequence[tuple[str, str, int]], window: int = RATE_WINDOW) -> int | None:
-        """Counts one request in every ``(bucket, client, limit)`` at once, in
-        one round trip; returns seconds to wait when any is over its limit.
-
-        Fixed windows in Redis, so the limits hold across instances. A refused
-        request stays counted only where it was over the limit: a seat
-        flooding past its own limit does not use up its table's.
-        """
-        now = time.time()
-        keys = [rate_key(bucket, client, int(now // window)) for bucket, client, _ in hits]
-        # No MULTI: the keys may live on different cluster slots, and each
-        # INCR is atomic on its own.
-        with self.r.pipeline(transaction=False) as p:
-            for key in keys:
-                p.incr(key)
-                p.expire(key, window + 1)
-            counts = p.execute()[::2]
-        over = [count > limit for count, (_, _, limit) in zip(counts, hits, strict=True)]
-        if not any(over):
-            return None
-        if not all(over):
-            with self.r.pipeline(transaction=False) as p:
-                for key, refused in zip(keys, over, strict=True):
-                    if not refused:
-                        p.decr(key)
-                p.execute()
-        return _wait(now, window)
 
     # -- fan-out --------------------------------------------------------------

@@ -28,7 +28,9 @@ def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process, the rate windows stand still (mid-minute), so a test never
     straddles a window's end; live servers get ``roomy_window`` instead."""
     now = time.time() // 60 * 60 + 30
-    monkeypatch.setattr("server.store.store.time", types.SimpleNamespace(time=lambda: now, sleep=time.sleep))
+    clock = types.SimpleNamespace(time=lambda: now, sleep=time.sleep)
+    monkeypatch.setattr("server.store.store.time", clock)
+    monkeypatch.setattr("server.store.rates.time", clock)
 
 
 def roomy_window(seconds: float) -> None:
