@@ -1,7 +1,9 @@
-"""Everything Tablemate keeps in Redis: atomic updates, TTL, presence, fan-out.
-
-No other module talks to Redis; the key layout and the change messages are
-described in ``server/store/keys.py``, the one-round-trip commit in ``server/store/commit.py``.
+"""``Store``: the tables Tablemate keeps in Redis and the versioned atomic
+update of one (``update``), with TTLs; presence, rate counters and the
+change channel's listener are its mixins (``presence.py``, ``rates.py``,
+``listen.py``). No code outside this package talks to Redis; the key layout
+and the change messages are ``keys.py``'s, the one-round-trip commit
+``commit.py``'s.
 """
 
 from __future__ import annotations
