@@ -55,8 +55,8 @@ from bench.load import SEATS, fill  # noqa: E402
 from engines import registry  # noqa: E402
 from server import live  # noqa: E402
 from server.config import Limits  # noqa: E402
+from server.service import Tables  # noqa: E402
 from server.store import Store  # noqa: E402
-from server.tables import Tables  # noqa: E402
 
 
 class Socket:
@@ -150,10 +150,11 @@ def run(url: str, args: argparse.Namespace) -> None:
     store = Store.connect(url, ttl=3600)
     big = 10**9
     # Seeded draws (dice, cards): the same actions on every run of one seed.
-    tables = Tables(store, registry.get, limits=Limits(seat_actions=big, seat_entries=big, log_entries=big),
+    hub = live.Hub()  # the service's fan-out, as create_app makes it
+    tables = Tables(store, registry.get, fanout=hub,
+                    limits=Limits(seat_actions=big, seat_entries=big, log_entries=big),
                     rng=random.Random(args.seed + 1))
-    hub = live.Hub(tables)
-    hub.ensure_listening()
+    hub.attach(tables).ensure_listening()
     games = [g for g in registry.names() if g in SEATS]
     plans = []
     for i in range(args.tables):

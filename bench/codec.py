@@ -27,7 +27,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from engines import registry  # noqa: E402
 from engines.base import Engine  # noqa: E402
-from server import schemas  # noqa: E402
+from server.service import schemas  # noqa: E402
 from tests.engines.driver import legal_choices  # noqa: E402
 
 

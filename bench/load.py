@@ -480,7 +480,7 @@ def start_instance(redis_url: str, port: int, root: Path = ROOT) -> subprocess.P
            "TABLEMATE_RATE_ACTIONS_SEAT": "1000000000", "TABLEMATE_MAX_SEAT_LOG": "1000000000",
            "TABLEMATE_MAX_LOG": "1000000000",
            # Every phone of the generator comes from one address: lift the
-           # per-address socket cap (server/admission.py), which a real
+           # per-address socket cap (server/live/admission.py), which a real
            # crowd of phones never shares.
            "TABLEMATE_WS_PER_ADDRESS": "1000000000"}
     log = open(Path(tempfile.gettempdir()) / f"tablemate-bench-{port}.log", "w")  # noqa: SIM115

@@ -1,10 +1,10 @@
-"""Client CPU of the store's hot paths: redis-py against server/resp.py.
+"""Client CPU of the store's hot paths: redis-py against server/store/resp.py.
 
     .venv/bin/python bench/resp.py [--calls 4000] [--rounds 3] [--doc-kb 3]
 
 Under gevent's monkey-patching, as the server runs, against its own local
 redis-server. Per round and client, alternating:
-- the commit script (``server/commit.py``'s, through ``Committer.run``) on a
+- the commit script (``server/store/commit.py``'s, through ``Committer.run``) on a
   table document of ``--doc-kb`` KB: this process's CPU per call;
 - the change channel: a second process publishes ``--calls`` messages of that
   size, paced like a busy server; this process's CPU per message received
@@ -34,10 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load import free_port, start_redis  # noqa: E402
-from server.commit import Change, Committer  # noqa: E402
-from server.keys import CHANNEL, doc_key, req_key  # noqa: E402
-from server.resp import Lean  # noqa: E402
-from server.store import PubSubFeed  # noqa: E402
+from server.store.commit import Change, Committer  # noqa: E402
+from server.store.keys import CHANNEL, doc_key, req_key  # noqa: E402
+from server.store.listen import PubSubFeed  # noqa: E402
+from server.store.resp import Lean  # noqa: E402
 
 PUBLISHER = """
 import sys, time, redis

@@ -1,6 +1,6 @@
 """Per-action cost of the API's schema validation: jsonschema alone (the
 validators built once and cached, as before issue 16) against the compiled
-checks in front of it (fastjsonschema, server/schema_fast.py). Prints microseconds per action.
+checks in front of it (fastjsonschema, server/service/schema_fast.py). Prints microseconds per action.
 
 Run: .venv/bin/python bench/schemas.py [--n 20000]
 """
@@ -16,7 +16,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engines import registry  # noqa: E402
-from server import schemas  # noqa: E402
+from server.service import schemas  # noqa: E402
 
 #: What one action validates: the body, then its action's payload (real legal moves).
 CASES: list[tuple[str, str, dict[str, Any]]] = [

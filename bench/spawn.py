@@ -1,5 +1,5 @@
 """CPU to start one fan-out beside the caller under gevent, as the hub does
-for every push (``server/offload.start``), against a patched ``threading.Thread``:
+for every push (``server/runtime.start``), against a patched ``threading.Thread``:
 
     .venv/bin/python bench/spawn.py [--n 20000] [--rounds 3]
 
@@ -23,7 +23,7 @@ from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.offload import start  # noqa: E402
+from server.runtime import start  # noqa: E402
 
 
 def nothing() -> None:

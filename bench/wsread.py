@@ -3,7 +3,7 @@
     .venv/bin/python bench/wsread.py [--frames 20000] [--rounds 3]
 
 Under gevent's monkey-patching, as the server runs: a real
-``simple_websocket.Server`` (made as the server makes it, ``server/wsread.py``'s
+``simple_websocket.Server`` (made as the server makes it, ``server/live/wsread.py``'s
 ``NoThread``) on one end of a socket pair, a client sending masked frames on
 the other, one frame per read as a phone's come. Times ``wsread.receive`` alone
 (the recv, the parse, the decode) per frame, for the web client's ping and for
@@ -31,7 +31,7 @@ from wsproto.frame_protocol import FrameProtocol  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server import wsread  # noqa: E402
+from server.live import wsread  # noqa: E402
 
 PING = '{"type":"ping"}'
 ACTION = ('{"type":"action","request_id":"r-7f3a9c2e","version":41,'

@@ -1,7 +1,7 @@
 """The history as a table's score pad: an action's events cut into lines, each
 line in the round (Camel Up: the leg) it belongs to, and a stretch of numbers
 counted aloud folded into one line. Engines say which events begin a line and
-which open a round; the server (``server/reads.py``) pages the log and folds.
+which open a round; the server (``server/service/history.py``) pages the log and folds.
 Pure: no I/O."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 // Bundles web/ per screen with esbuild (see scripts/build-web.sh, which runs
 // this): ESM with code splitting, minified, content-hashed names, and a
-// manifest the server reads at start-up (server/assets.py). The sources in
+// manifest the server reads at start-up (server/http/assets.py). The sources in
 // web/ stay the app as written; this only makes fewer, smaller files of them.
 //
 // Usage: node scripts/build-web.mjs [OUT_DIR]   (default build/web)

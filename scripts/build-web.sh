@@ -2,7 +2,7 @@
 # Builds the per-screen bundles of web/ (esbuild, pinned in package-lock.json)
 # into build/web/ (or $1) with their manifest: see scripts/build-web.mjs. The
 # server uses them while they match web/, else serves web/'s modules as they
-# are and logs why (server/assets.py).
+# are and logs why (server/http/assets.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v npm >/dev/null 2>&1 || { echo "build-web: npm not found (scripts/bootstrap.sh installs it)" >&2; exit 1; }

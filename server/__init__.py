@@ -5,22 +5,24 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from engines import registry
 from engines.base import Engine
-from server import api, config, live, security, web
+from server import config, http, live
+from server.service import Tables
 from server.store import Store
-from server.tables import Tables
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Services:
+    """What ``create_app`` made, kept on the app (``app.extensions["tablemate"]``):
+    the views reach the service and the hub's socket count through it."""
+
     store: Store
     tables: Tables
     hub: live.Hub
@@ -35,42 +37,31 @@ class Services:
         return [e for _, e in sorted(found.items()) if e is not None]
 
 
-def _check_public_url(cfg: Any) -> None:
-    """Behind a proxy (a deployment) the join links and the socket origin
-    check need the site's real address: the request's Host header is the
-    client's to choose. Starting without it would be quietly unsafe."""
-    public = cfg.get("PUBLIC_URL")
-    if public:
-        parts = urlsplit(public)
-        if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path not in {"", "/"}:
-            raise RuntimeError(f"TABLEMATE_PUBLIC_URL must look like https://host[:port], not {public!r}")
-    elif cfg.get("TRUST_PROXY"):
-        raise RuntimeError(
-            "TABLEMATE_PUBLIC_URL is required when TABLEMATE_TRUST_PROXY is set (a deployment): "
-            "join links and the WebSocket origin check use it (docs/deploy.md)."
-        )
-
-
 def find_engine(extra: dict[str, Engine], name: str) -> Engine | None:
     """A test-only engine from ``EXTRA_ENGINES`` first, then the registry."""
     return extra.get(name) or registry.get(name)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """config → the store → the service, with the live hub as its fan-out →
+    the two adapters (HTTP, WebSocket)."""
     app = Flask(__name__, static_folder=None)
     app.config.update(config.from_env())
     if test_config:
         app.config.update(test_config)
-    _check_public_url(app.config)
+    config.check_public_url(app.config)
     if isinstance(app.json, DefaultJSONProvider):
         app.json.ensure_ascii = False  # Korean names stay readable
 
     store = Store.connect(app.config["REDIS_URL"], app.config["TABLE_TTL"])
     extra = {e.name: e for e in app.config["EXTRA_ENGINES"]}
-    tables = Tables(store, lambda name: find_engine(extra, name), fixed_random=app.config["FIXED_RANDOM"],
-                    limits=config.Limits.from_config(app.config))
-    services = Services(store, tables, live.Hub(tables), extra)
-    app.extensions["tablemate"] = services
+    # The hub first, then the service with the hub as its fan-out, then the
+    # hub given the service it calls (server/service/ports.py says why).
+    hub = live.Hub()
+    tables = Tables(store, lambda name: find_engine(extra, name), fanout=hub,
+                    fixed_random=app.config["FIXED_RANDOM"], limits=config.Limits.from_config(app.config))
+    hub.attach(tables)
+    app.extensions["tablemate"] = Services(store, tables, hub, extra)
 
     if app.config["FIXED_RANDOM"]:
         log.warning("!" * 72)
@@ -79,8 +70,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if store.embedded:
         log.info("No REDIS_URL: using the embedded in-process store (tables vanish on restart).")
 
-    security.init_app(app)
-    api.init_app(app)
-    live.init_app(app, services.hub)
-    web.init_app(app)
+    http.init_app(app)
+    live.init_app(app, hub)
     return app

@@ -6,6 +6,7 @@ import importlib
 import os
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 
 def _flag(name: str) -> bool:
@@ -33,7 +34,7 @@ def trust_proxy(value: str | None) -> str | int:
 
 @dataclass(frozen=True)
 class Limits:
-    """What one seat and one table may use (``server/budget.py``); the rates
+    """What one seat and one table may use (``server/service/budget.py``); the rates
     are per minute and shared by every instance through Redis
     (``Store.hit_many``). Every budget is a seat's own: a shared pool lets a
     few flooding seats lock the others out.
@@ -98,7 +99,7 @@ def from_env() -> dict[str, Any]:
         "RATE_CREATE": int(os.environ.get("TABLEMATE_RATE_CREATE", "30")),
         "RATE_JOIN": int(os.environ.get("TABLEMATE_RATE_JOIN", "60")),
         "RATE_CODE": int(os.environ.get("TABLEMATE_RATE_CODE", "30")),
-        # Per seat, per game and per table (server/config.py: Limits; server/budget.py).
+        # Per seat, per game and per table (server/config.py: Limits; server/service/budget.py).
         "RATE_ACTIONS_SEAT": int(os.environ.get("TABLEMATE_RATE_ACTIONS_SEAT", str(Limits.seat_actions))),
         "RATE_CHATTER": int(os.environ.get("TABLEMATE_RATE_CHATTER", str(Limits.chatter_rate))),
         "MAX_CHATTER": int(os.environ.get("TABLEMATE_MAX_CHATTER", str(Limits.seat_chatter))),
@@ -107,7 +108,7 @@ def from_env() -> dict[str, Any]:
         "RATE_ANALYSIS": int(os.environ.get("TABLEMATE_RATE_ANALYSIS", str(Limits.analyses))),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WS_MAX_MESSAGE": 16 * 1024,
-        # Live sockets per seat, per client address and per process (server/admission.py).
+        # Live sockets per seat, per client address and per process (server/live/admission.py).
         # The process cap leaves a tenth of gunicorn's connections to HTTP.
         "WS_PER_SEAT": int(os.environ.get("TABLEMATE_WS_PER_SEAT", "5")),
         "WS_PER_ADDRESS": int(os.environ.get("TABLEMATE_WS_PER_ADDRESS", "64")),
@@ -123,3 +124,19 @@ def from_env() -> dict[str, Any]:
         # to serve a toy game from real server processes.
         "EXTRA_ENGINES": tuple(_load(spec) for spec in os.environ.get("TABLEMATE_EXTRA_ENGINES", "").split(",") if spec),
     }
+
+
+def check_public_url(cfg: Any) -> None:
+    """Behind a proxy (a deployment) the join links and the socket origin
+    check need the site's real address: the request's Host header is the
+    client's to choose. Starting without it would be quietly unsafe."""
+    public = cfg.get("PUBLIC_URL")
+    if public:
+        parts = urlsplit(public)
+        if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path not in {"", "/"}:
+            raise RuntimeError(f"TABLEMATE_PUBLIC_URL must look like https://host[:port], not {public!r}")
+    elif cfg.get("TRUST_PROXY"):
+        raise RuntimeError(
+            "TABLEMATE_PUBLIC_URL is required when TABLEMATE_TRUST_PROXY is set (a deployment): "
+            "join links and the WebSocket origin check use it (docs/deploy.md)."
+        )

@@ -82,7 +82,7 @@ timeout = 60
 graceful_timeout = 5  # open sockets reconnect to another instance anyway
 keepalive = 5
 # Off unless asked for (TABLEMATE_ACCESS_LOG=-): query strings carry tokens, which
-# server/security.py's filter redacts from every line.
+# server/http/security.py's filter redacts from every line.
 accesslog = os.environ.get("TABLEMATE_ACCESS_LOG") or None
 # HTTPS served by gunicorn itself, for play on a LAN (docs/deploy.md): a certificate
 # the phones trust. The key may also sit in the certificate's file.
@@ -105,7 +105,7 @@ control_socket = os.environ.get(
 def post_worker_init(worker: Any) -> None:  # gunicorn's hook signature (gunicorn is untyped)
     import signal
 
-    from server.gc_tuning import tune
+    from server.runtime import tune
 
     tune()
     # Ctrl-C in a terminal signals the whole process group: the master stops

@@ -7,7 +7,7 @@ import socket
 import struct
 import sys
 
-from server import qr
+from server.http import qr
 
 SIOCGIFADDR = 0x8915
 

@@ -32,7 +32,7 @@ class Seat(TypedDict):
     #: proves its owner holds it (the host saw the code first).
     sealed: NotRequired[bool]
     #: This game's logged changes by this seat: chatter (``budget.CHATTER``)
-    #: and the rest (``server/budget.py``; absent: none yet).
+    #: and the rest (``server/service/budget.py``; absent: none yet).
     chat: NotRequired[int]
     n: NotRequired[int]
     #: A pending rejoin code for this seat (``claim``), kept as its SHA-256;

@@ -92,7 +92,7 @@ def stop(proc: subprocess.Popen[bytes], sig: signal.Signals) -> int:
 
 
 def assert_clean(log_text: str) -> None:
-    # "not bundles": server/assets.py found no usable build of web/.
+    # "not bundles": server/http/assets.py found no usable build of web/.
     for bad in ("Traceback", "MonkeyPatchWarning", "Error:", "not bundles"):
         assert bad not in log_text, f"{bad!r} in the server's output:\n{log_text[-4000:]}"
 

@@ -1,7 +1,7 @@
 // Entry point: the app shell (header, language switch, live regions), the
 // client-side router and the service worker registration. The table screens
 // load on demand: the home page ships only what it shows (their modules are
-// preloaded by a table page's index.html, see server/assets.py).
+// preloaded by a table page's index.html, see server/http/assets.py).
 
 import { LANGS, getLang, initI18n, onLangChange, setLang } from './i18n.js';
 import { api } from './net.js';

@@ -1,4 +1,4 @@
-// Inlined into index.html's head by the server (server/assets.py), so it runs
+// Inlined into index.html's head by the server (server/http/assets.py), so it runs
 // while the parser is still at the top of the page, before any module has
 // downloaded: a table page asks for its snapshot now, in parallel with the
 // module graph, instead of a round trip after the modules ran. net.js's

@@ -490,7 +490,7 @@ export class Live {
         return;
       }
       if (ev.code === 4409) {
-        // Pushed out by a newer socket of this seat (server/admission.py):
+        // Pushed out by a newer socket of this seat (server/live/admission.py):
         // reconnecting would push that one out in turn.
         this.fatal(new ApiError(409, 'too_many_sockets', ev.reason || 'This seat is open on too many phones.'));
         return;

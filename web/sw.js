@@ -11,7 +11,7 @@
 /** @type {ServiceWorkerGlobalScope} */
 const sw = /** @type {any} */ (self);
 
-// Filled in by the server at start-up (server/assets.py): this deploy's version
+// Filled in by the server at start-up (server/http/assets.py): this deploy's version
 // and, for every app file, its versioned URL ('/' is the shell page).
 /** @type {{version: string, files: Record<string, string>}} */
 const BUILD = { version: 'dev', files: {} };

@@ -16,7 +16,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from engines.base import Action, Engine, EngineError, Event
-from server.reads import host_filter
+from server.service.snapshot import host_filter
 
 
 def action(kind: str, player: str, host: bool = False, **payload: Any) -> Action:

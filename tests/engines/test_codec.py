@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from engines import codec, registry
-from server import schemas
+from server.service import schemas
 from tests.engines.driver import legal_choices
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from engines import registry
 from engines.base import PAPER_UNTIL, Engine, EngineError
-from server import schemas
+from server.service import schemas
 from tests.engines.driver import legal_choices
 from tests.engines.twins import twins
 from tests.toy_engine import TOY

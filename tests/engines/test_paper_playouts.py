@@ -14,8 +14,8 @@ import pytest
 
 from engines import registry
 from engines.base import Engine, EngineError
-from server import schemas
-from server.reads import host_filter
+from server.service import schemas
+from server.service.snapshot import host_filter
 
 PAPER_TYPES = {
     "kingup": {"goal", "vote", "place", "move", "score_round"},

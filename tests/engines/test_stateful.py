@@ -37,9 +37,8 @@ from jsonschema import Draft202012Validator
 
 from engines import registry
 from engines.base import Engine, EngineError
-from server import schemas
-from server.errors import ApiError
-from server.tables import host_filter
+from server.errors import ServiceError
+from server.service import host_filter, schemas
 from tests.toy_engine import TOY
 
 SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -199,7 +198,7 @@ class EngineMachine(RuleBasedStateMachine):
         try:
             options = schemas.options_with_defaults(e, chosen)
             return e.normalize_options(options)
-        except ApiError:
+        except ServiceError:
             return None
         except EngineError as exc:
             assert exc.code == "bad_options", f"normalize_options({chosen}) raised {exc.code}"

@@ -17,7 +17,7 @@ _ids = itertools.count()
 
 @pytest.fixture
 def app(redis_url: str):
-    # web/'s modules as written, whatever build/web holds: tests/server/test_web_bundles.py
+    # web/'s modules as written, whatever build/web holds: tests/server/http/test_bundles.py
     # serves a fresh build of them.
     return create_app({"REDIS_URL": redis_url, "EXTRA_ENGINES": [TOY], "FIXED_RANDOM": True,
                        "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000, "WEB_BUILD": None})

@@ -6,10 +6,13 @@ import doctest
 
 import pytest
 
-from server import gunicorn_conf, live, platform_text, reads, seats, security
+from server import client, gunicorn_conf, wire
+from server.http import security
+from server.live import route
+from server.service import history, platform_text, seats
 
 
-@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf, reads, live],
+@pytest.mark.parametrize("module", [security, seats, platform_text, gunicorn_conf, history, route, wire, client],
                          ids=lambda m: m.__name__)
 def test_doctests(module) -> None:
     result = doctest.testmod(module)

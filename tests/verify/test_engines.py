@@ -11,7 +11,7 @@ import pytest
 
 from engines import registry
 from engines.base import Engine
-from server import schemas
+from server.service import schemas
 from tablemate_verify import add_seed, check, keep, open_scope, publish, rng_for
 from tests.engines.driver import legal_choices
 

@@ -155,13 +155,13 @@ def _is_message(node: ast.expr) -> bool:
 
 def error_codes(sources: dict[str, str]) -> dict[str, set[str]]:
     """code -> the files (relative paths) that can send it, from every literal passed
-    as a ``code`` parameter: ``EngineError("code", ...)``, ``ApiError(status, "code", ...)``,
+    as a ``code`` parameter: ``EngineError("code", ...)``, ``ServiceError(kind, "code", ...)``,
     any helper or subclass taking ``code``, ``code="..."`` keywords and defaults, and the
     ``{"code": "..."}`` envelopes and ``codes = {status: "..."}`` tables built by hand,
     and ``("code", "A message.")`` pairs raised later.
     (A table's join code is also called ``code``: ``doc["code"]`` is not an error code.)"""
     trees = {name: ast.parse(src, name) for name, src in sources.items()}
-    takers: dict[str, int] = {"EngineError": 0, "ApiError": 1}
+    takers: dict[str, int] = {"EngineError": 0, "ServiceError": 1}
     bases: dict[str, list[str]] = {}
     for tree in trees.values():
         for node in ast.walk(tree):
@@ -308,15 +308,15 @@ def test_collector_forms() -> None:
 class EngineError(ValueError):
     def __init__(self, code: str, message: str) -> None: ...
 class Refused(EngineError): ...
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None: ...
+class ServiceError(Exception):
+    def __init__(self, kind: str, code: str, message: str) -> None: ...
 def refuse(code: str, message: str) -> EngineError: ...
 def validate(value, key, code="d_default"): ...
 def _(x):
     """EngineError("not_in_docstrings", "...")"""
     raise EngineError("a_engine", f"{x}")
-    raise ApiError(400, "b_api", "m")
-    raise ApiError(status=400, code="c_kw", message="m")
+    raise ServiceError("invalid", "b_api", "m")
+    raise ServiceError(kind="invalid", code="c_kw", message="m")
     raise Refused("e_subclass", "m")
     raise refuse("f_helper", "m")
     raise ValueError("not_a_code")

@@ -15,7 +15,7 @@ const cssReady = new Map();
 export function loadCss(name) {
   let ready = cssReady.get(name);
   if (ready) return ready;
-  // A table page names its game's stylesheet itself (server/assets.py).
+  // A table page names its game's stylesheet itself (server/http/assets.py).
   const inPage = /** @type {HTMLLinkElement|null} */ (document.querySelector(`link[rel="stylesheet"][data-game-css="${name}"]`));
   if (inPage) {
     ready = inPage.sheet ? Promise.resolve() : new Promise((resolve) => {

@@ -1,0 +1,79 @@
+"""What the hub sends, as bytes: a message's JSON, a seat's ``state``, whole
+WebSocket frames (``text_frame``, ``close_frame``), and ``Frames``, the
+per-seat snapshots of one version of a table, each built once per push."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from server.model import Snapshot, TableDoc
+from server.service import Tables
+from server.service.snapshot import players
+from server.wire import dumps
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    return dumps(msg)
+
+
+def encode_state(snapshot: Snapshot) -> bytes:
+    return encode({"type": "state", **snapshot})
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A whole, unmasked text frame as a server sends it (RFC 6455 §5.2): FIN +
+    opcode 1, the length in 7, 7+16 or 7+64 bits, the payload. Every frame the
+    hub sends goes out this way: through the WebSocket library (wsproto's
+    framing, and a str the library encodes again) each cost more than the
+    message's own encoding, and a finished frame needs no protocol state, only
+    the socket's send lock. It is uncompressed, which permessage-deflate also
+    allows (RFC 7692 §6: a message without RSV1 is sent as is)."""
+    n = len(payload)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 1 << 16:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return head + payload
+
+
+def close_frame(code: int, reason: str) -> bytes:
+    """A close frame as a server sends it (RFC 6455 §5.5.1): the status code,
+    then the reason (a control frame's payload is at most 125 bytes)."""
+    body = code.to_bytes(2, "big") + reason.encode()[:123]
+    return bytes((0x88, len(body))) + body
+
+
+class Frames:
+    """One push's encoded ``state`` frames of a document, per seat (None:
+    spectators): each built and encoded once, however many phones share it.
+    Not kept past the push: at ~5 KB a seat, keeping the latest version's
+    frames of every table cost ~7 KB per phone and saved little (presence
+    changes with every connect, so a connect storm would miss them anyway)."""
+
+    def __init__(self, tables: Tables, doc: TableDoc, online: frozenset[str], state: Any = None) -> None:
+        self.tables, self.doc, self.online = tables, doc, online
+        self.by_seat: dict[str | None, bytes] = {}
+        #: The seat list with presence: the same in every seat's snapshot.
+        self.players: list[Any] | None = None
+        #: The document's engine state, decoded once if the push was not given it.
+        self.state: list[Any] = [] if state is None else [state]
+        #: The engine's viewer of that state: what every seat sees, built once.
+        self.viewer: Callable[[str | None], dict[str, Any]] | None = None
+
+    def get(self, player: str | None) -> bytes:
+        data = self.by_seat.get(player)
+        if data is None:
+            doc, tables = self.doc, self.tables
+            if not self.state:
+                self.state.append(None if doc["state"] is None else tables.engine(doc["game"]).load(doc["state"]))
+            online = set(self.online)
+            if self.players is None:
+                self.players = players(tables.engine(doc["game"]), doc, self.state[0], online)
+            if self.viewer is None and self.state[0] is not None:
+                self.viewer = tables.engine(doc["game"]).viewer(self.state[0])
+            data = self.by_seat[player] = encode_state(
+                tables.snapshot(doc, player, self.state[0], online, self.players, self.viewer))
+        return data

@@ -1,0 +1,266 @@
+"""Per-process fan-out: the registry of this process's sockets and what it sends them.
+
+Each process has one ``Hub`` and one pub/sub listener. A change committed by
+any instance reaches every instance's listener with the table's document in
+the message; the hub builds each seat's view of that version once, encodes it
+once (spectators share one), and sends it to the seat's phones. Presence
+(which seats have a live socket, on any instance) is pushed as ``presence``
+frames, coalesced per table, without a version bump.
+
+The hub is the service's fan-out (``service.ports.Fanout``: ``wrote``, each
+commit of this process) and the listener's callbacks (``Callbacks``: every
+instance's changes, presence, outages); it reaches the store only through
+the service. The service takes its fan-out at construction and the hub calls
+the service, so the hub is made first and given the service after
+(``attach``; ``server/__init__.py``, and ``service/ports.py`` says why).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import defaultdict
+from typing import Any, cast
+
+from server.errors import ServiceError, StoreDown, store_unavailable
+from server.live.connection import Connection
+from server.live.frames import Frames
+from server.live.liveness import (
+    BEAT,
+    BEAT_SLICES,
+    REFRESH_SLICES,
+    SILENT_LIMIT,
+    Liveness,
+    refresh_slice,
+)
+from server.model import TableDoc
+from server.runtime import start
+from server.service import Tables
+from server.service.ports import Callbacks
+from server.wire import loads
+
+log = logging.getLogger(__name__)
+
+#: Seconds a presence change waits for others of the same table (phones of one
+#: table tend to connect together) so a burst costs one read, not one per phone.
+PRESENCE_COALESCE = 0.05
+
+
+class Hub(Liveness):
+    def __init__(self, tables: Tables | None = None) -> None:
+        if tables is not None:
+            self.attach(tables)
+        self.conns: dict[str, set[Connection]] = defaultdict(set)
+        #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
+        self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
+        #: The local tables by presence refresh slice (``REFRESH_SLICES``, by id).
+        self.table_slices: list[set[str]] = [set() for _ in range(REFRESH_SLICES)]
+        self._next_slice = 0
+        #: Each local table's presence as last read: every change of it comes with
+        #: a message (or expiry, which the sweep reads), so a push need not read it.
+        self.online: dict[str, frozenset[str]] = {}
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.ready = threading.Event()
+        self._presence_due: set[str] = set()
+        #: Each local table's newest version this process was told of, and when.
+        self.versions: dict[str, tuple[int, float]] = {}
+        self.beat_every = BEAT
+        #: Seconds without a message after which a socket the hub beats is given up.
+        self.silent_limit = SILENT_LIMIT
+        self._listener: threading.Thread | None = None
+        self._sweeper: threading.Thread | None = None
+
+    def attach(self, tables: Tables) -> Hub:
+        """The service this hub pushes from and listens through: the one
+        built with this hub as its fan-out."""
+        self.tables = tables
+        return self
+
+    def ensure_listening(self) -> None:
+        # Started on first use, not at import: a forking server must start it
+        # in the worker, after gevent has patched threading. The first socket
+        # waits until the subscription is confirmed, or a change committed in
+        # between would never reach it.
+        with self.lock:
+            if self._listener is None:
+                callbacks = Callbacks(on_change=self.committed, on_presence=self.presence_changed,
+                                      on_down=self.store_down, on_resync=self.resync_all, ready=self.ready)
+                self._listener = threading.Thread(target=self.tables.listen, args=(callbacks, self.stop),
+                                                  name="tablemate-fanout", daemon=True)
+                self._listener.start()
+                self._sweeper = threading.Thread(target=self.sweep, name="tablemate-presence", daemon=True)
+                self._sweeper.start()
+        self.ready.wait(5)
+
+    def add(self, conn: Connection) -> None:
+        with self.lock:
+            if conn.table_id not in self.conns:
+                self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
+            self.conns[conn.table_id].add(conn)
+            conn.slice = self._next_slice
+            self.slices[conn.slice].add(conn)
+            self._next_slice = (self._next_slice + 1) % BEAT_SLICES
+
+    def remove(self, conn: Connection) -> None:
+        with self.lock:
+            self.slices[conn.slice].discard(conn)
+            peers = self.conns.get(conn.table_id)
+            if peers is not None:
+                peers.discard(conn)
+                if not peers:
+                    del self.conns[conn.table_id]
+                    self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
+                    self.online.pop(conn.table_id, None)
+                    self.versions.pop(conn.table_id, None)
+
+    def count(self) -> int:
+        with self.lock:
+            return sum(len(v) for v in self.conns.values())
+
+    def _local(self, table_id: str) -> list[Connection]:
+        with self.lock:
+            return list(self.conns.get(table_id, ()))
+
+    def _news(self, table_id: str, version: int) -> bool:
+        """Whether ``version`` is newer than any this process was told of for
+        a table with phones here; if so it is told of it now."""
+        with self.lock:
+            if table_id not in self.conns or version <= self.versions.get(table_id, (0, 0.0))[0]:
+                return False
+            self.versions[table_id] = (version, time.monotonic())
+            return True
+
+    def wrote(self, table_id: str, version: int, doc: TableDoc, state: Any = None) -> None:
+        """A change this process has just committed (``ports.Fanout``): pushed to
+        its phones here at once, from the document and engine state the commit
+        made, not when the change message comes back from the store (that
+        message is then skipped, unparsed). The pub/sub hop sooner on every
+        phone of the table (p50 ~0.2 ms lower in docs/performance.md), and
+        neither the document nor the state is decoded again. On the committing
+        greenlet itself, before the commit returns, so the table's phones see
+        the change before the action's result goes out: a greenlet of its own
+        for every push (``runtime.start``) cost ~0.06 ms of an action's ~0.54
+        (``bench/action_cpu.py --gevent``), switching between two deep stacks
+        and mapping the new one's frame memory. Like every push it never
+        waits on a phone (``Connection``)."""
+        if self._news(table_id, version):
+            try:
+                self.push(table_id, False, doc, state)
+            except Exception:  # the commit stands: never fail the action for its push
+                log.exception("push of a commit failed")
+
+    def committed(self, table_id: str, version: int, raw: str | None) -> None:
+        """A change message (the listener's ``on_change``): its document, when
+        it carries one, spares the push a load. Parsed only here, for a table
+        with phones on this instance, and only when no push of this version
+        (or a newer one) has started yet: one this process committed itself
+        went out already (``wrote``). The push runs off the listener's
+        thread, so one slow phone never delays other tables."""
+        if self._news(table_id, version):
+            doc = cast(TableDoc, loads(raw)) if raw is not None else None
+            start(self.push, table_id, False, doc)
+
+    def presence_changed(self, table_id: str) -> None:
+        if not self._local(table_id):
+            return
+        with self.lock:
+            if table_id in self._presence_due:
+                return  # a push is already on its way and will read the latest
+            self._presence_due.add(table_id)
+        start(self._push_presence_soon, table_id)
+
+    def _push_presence_soon(self, table_id: str) -> None:
+        time.sleep(PRESENCE_COALESCE)
+        with self.lock:
+            self._presence_due.discard(table_id)
+        self.push_presence(table_id)
+
+    def push_presence(self, table_id: str) -> None:
+        """Tells the table's local phones who is connected, if that changed for them."""
+        conns = self._local(table_id)
+        if not conns:
+            return
+        try:
+            online = self.read_presence(table_id)
+        except StoreDown:
+            return  # the store's outage is told to phones by the listener
+        for c in conns:
+            c.send_presence(online)
+
+    def read_presence(self, table_id: str, online: set[str] | None = None) -> frozenset[str]:
+        """The table's presence from the store (or as just read: ``online``), remembered."""
+        found = frozenset(self.tables.present(table_id) if online is None else online)
+        with self.lock:
+            if table_id in self.conns:
+                self.online[table_id] = found
+        return found
+
+    def store_down(self) -> None:
+        """Tell every local phone to show "reconnecting"; a resync follows."""
+        with self.lock:
+            conns = [c for peers in self.conns.values() for c in peers]
+        msg = {"type": "error", **store_unavailable().envelope()}
+        for c in conns:
+            c.tell(msg)
+
+    def resync_all(self) -> None:
+        # Phones were told the store was down and wait for a snapshot to clear
+        # it, so resend even at an unchanged version.
+        with self.lock:
+            ids = list(self.conns)
+        for tid in ids:
+            start(self.push, tid, True)
+
+    def push(self, table_id: str, force: bool = False, doc: TableDoc | None = None,
+             state: Any = None) -> None:
+        """Sends the table's phones their views of ``doc`` (None: loaded now);
+        ``state``: its engine state when the caller has it decoded. It never
+        waits on a phone: a socket that cannot take its frame at once is sent
+        it later by its own writer (``Connection.offer``)."""
+        conns = self._local(table_id)
+        if not conns:
+            return
+        seated = [self.still_seated(doc, c) for c in conns] if doc is not None else []
+        try:
+            if doc is None or not all(seated):
+                # A phone is told its seat is gone only on the stored document:
+                # a message may come late, from before that phone's seat existed.
+                doc, state = self.tables.find(table_id), None
+                seated = [doc is not None and self.still_seated(doc, c) for c in conns]
+            known = self.online.get(table_id)
+            online = known if known is not None else self.read_presence(table_id)
+        except StoreDown:
+            return  # the listener reconnects and resyncs everyone
+        if doc is None:
+            for c in conns:
+                c.kick("table_not_found", "This table has expired.")
+            return
+        frames = Frames(self.tables, doc, online, state)
+        for c, ok in zip(conns, seated, strict=True):
+            if ok:
+                c.offer(doc["version"], frames.get(c.player), force, online)
+            else:
+                c.kick("bad_token", "This seat was removed or re-issued to another phone.")
+
+    def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
+        """``player``'s encoded snapshot of ``doc`` (a socket's first)."""
+        return Frames(self.tables, doc, online).get(player)
+
+    def still_seated(self, doc: TableDoc, conn: Connection) -> bool:
+        """Whether ``conn``'s token still opens the seat it connected to."""
+        if conn.player is None:
+            return True
+        # The token's hash was checked against this seat before: the same hash
+        # on the same seat still opens it (one hash per socket, not per push).
+        seat = next((s for s in doc["seats"] if s["id"] == conn.player), None)
+        if seat is not None and conn.seat_hash is not None and seat.get("th") == conn.seat_hash:
+            return True
+        try:
+            found = self.tables.authenticate(doc, conn.token)
+        except ServiceError:
+            return False
+        ok = found is not None and found["id"] == conn.player
+        conn.seat_hash = found.get("th") if ok and found is not None else None
+        return ok

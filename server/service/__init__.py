@@ -1,0 +1,181 @@
+"""The service layer: the only code that joins engines and the store.
+
+``Tables`` is the one object the adapters (``server/http/``, ``server/live/``)
+call; it only routes to the modules that do the work, and is given at
+construction the fan-out its commits are pushed through (``ports.Fanout``).
+
+- ``pipeline.py``  every write (``Pipeline.update``) and the action path (``act``)
+- ``joining.py``   create, join, seats without a phone, rejoin codes and their claim
+- ``platform.py``  the platform actions (start, seats, undo, …) and ``HANDLERS``
+- ``change.py``    what a handler is given and decides (``Call``, ``Outcome``)
+- ``game_step.py`` one game action: who may enter it, the engine's draw and apply
+- ``replay.py``    a game rebuilt from its log (start, undo, results)
+- ``budget.py``    what each seat may write into the log
+- ``seats.py``     tokens, join codes, seat names, ``authenticate``; ``names.py``
+  when a name is visible and when two are the same
+- ``schemas.py``   request schemas and the one place that validates them
+  (``schema_fast.py``: the compiled checks in front)
+- ``snapshot.py``  what a seat sees
+- ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
+- ``analysis.py``  the analysis cache
+- ``results.py``   a finished game's result and its BG Stats link
+- ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
+
+The table document's types are ``server/model.py``'s; refusals are
+``server/errors.py``'s ``ServiceError``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engines.base import Engine
+from server.errors import rate_limited
+from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
+from server.service import history, results, snapshot
+from server.service.analysis import AnalysisCache
+from server.service.joining import Joining
+from server.service.pipeline import Pipeline, PipelineOptions
+from server.service.ports import Callbacks, Fanout
+from server.service.seats import authenticate
+from server.service.snapshot import host_filter
+from server.store import Store
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+# Kept importable from here: the engine tests filter templates as snapshots do.
+__all__ = ["Tables", "host_filter"]
+
+
+class Tables:
+    def __init__(
+        self, store: Store, engines: Callable[[str], Engine | None], fanout: Fanout | None = None,
+        **options: Unpack[PipelineOptions],
+    ) -> None:
+        self.store = store
+        self.pipeline = Pipeline(store, engines, fanout=fanout, **options)
+        self.joining = Joining(self.pipeline)
+        self.limits = self.pipeline.limits
+        self.analyses = AnalysisCache(before_compute=self._limit_analysis)
+
+    def engine(self, game: str) -> Engine:
+        return self.pipeline.engine(game)
+
+    def load(self, table_id: str) -> TableDoc:
+        """The table's document, or 404 ``table_not_found``."""
+        return self.pipeline.load(table_id)
+
+    def authenticate(self, doc: TableDoc, token: str | None) -> Seat | None:
+        """None for a spectator (no token); 401 ``bad_token`` for a token that
+        opens no seat. HTTP reads and sockets use this; writes authenticate
+        again inside their transaction, with the same function."""
+        return authenticate(doc, token)
+
+    # -- writes ----------------------------------------------------------------
+
+    def create(self, body: Any) -> tuple[TableDoc, str]:
+        return self.joining.create(body)
+
+    def table_for_code(self, code: str) -> tuple[str, str]:
+        return self.joining.table_for_code(code)
+
+    def join(self, table_id: str, body: Any) -> tuple[str, str]:
+        return self.joining.join(table_id, body)
+
+    def add_phoneless(self, table_id: str, token: str | None, body: Any) -> str:
+        return self.joining.add_phoneless(table_id, token, body)
+
+    def rejoin(self, table_id: str, token: str | None, player: str) -> str:
+        return self.joining.rejoin(table_id, token, player)
+
+    def claim(self, table_id: str, body: Any) -> tuple[str, str]:
+        return self.joining.claim(table_id, body)
+
+    def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
+        return self.pipeline.act(table_id, token, body)
+
+    # -- reads -----------------------------------------------------------------
+
+    def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
+                 online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
+                 viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
+        """``online`` defaults to the table's presence, read from the store;
+        ``seats``: ``snapshot.players`` of this document, and ``viewer`` the
+        engine's of ``state``, when already built."""
+        if online is None:
+            online = self.store.present(doc["id"])
+        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer)
+
+    def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
+        return self.analyses.get(self.engine(doc["game"]), doc, player)
+
+    def _limit_analysis(self, table_id: str) -> None:
+        wait = self.store.hit("analysis", table_id, self.limits.analyses)
+        if wait is not None:
+            raise rate_limited(wait, "analyses at this table")
+
+    def history(self, table_id: str, lang: str, before: int | None = None,
+                limit: int = history.HISTORY_PAGE) -> History:
+        """The latest ``limit`` log entries below version ``before`` (None: all)."""
+        doc = self.load(table_id)
+        top = min(before, doc["version"] + 1) if before is not None else doc["version"] + 1
+        # One entry per version, so this many from the end reach ``limit + 1``
+        # entries below ``top`` (one more tells whether there are older ones);
+        # the slack covers entries logged since ``doc`` was read.
+        n = doc["version"] + 1 - top + limit + 1 + 16
+        entries = self.store.log_tail(table_id, n)
+        return history.history(self.engine(doc["game"]), doc, entries, lang, top, limit,
+                               complete=len(entries) < n)
+
+    def result(self, doc: TableDoc, tz_minutes: int = 0) -> GameResult:
+        """The finished game's result (409 ``not_over`` before its end)."""
+        return results.result(self.engine(doc["game"]), doc, self.store.log(doc["id"]), tz_minutes)
+
+    # -- what the adapters need of the store, through here ---------------------
+
+    def find(self, table_id: str) -> TableDoc | None:
+        """The table's document as stored, None once it has expired (a push
+        tells its phones so; a request gets 404 from ``load``)."""
+        return self.store.load(table_id)
+
+    def ping(self) -> bool:
+        """Whether the store answers."""
+        return self.store.ping()
+
+    def limit(self, bucket: str, client: str, limit: int) -> None:
+        """Counts one request of ``client`` against ``bucket``'s limit a
+        minute; 429 ``rate_limited`` when over (nothing else is done)."""
+        wait = self.store.hit(bucket, client, limit)
+        if wait is not None:
+            raise rate_limited(wait)
+
+    def present(self, table_id: str) -> set[str]:
+        """The seats with a live socket on any instance."""
+        return self.store.present(table_id)
+
+    def presence_touch(self, table_id: str, member: str, read: bool = False) -> set[str]:
+        """A socket (``member``) heard from now; with ``read``, the table's
+        presence in the same round trip."""
+        return self.store.presence_touch(table_id, member, read=read)
+
+    def presence_drop(self, table_id: str, member: str) -> None:
+        """A socket closed: forgotten, and every instance's phones told."""
+        self.store.presence_drop(table_id, member)
+
+    def presence_announce(self, table_id: str) -> None:
+        """Tells every instance the table's presence changed."""
+        self.store.presence_announce(table_id)
+
+    def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
+        """The process's listener on every instance's changes, until ``stop``
+        (a blocking loop: the hub runs it on a thread of its own)."""
+        self.store.listen(callbacks, stop)
+
+    def presence_refresh(self, plan: dict[str, tuple[list[str], list[str]]]) -> dict[str, set[str] | None]:
+        """One round of a process's presence (``Presence.presence_refresh``):
+        per table, its (live, gone) sockets; back, its presence, or None when
+        the table has expired."""
+        return self.store.presence_refresh(plan)

@@ -1,0 +1,81 @@
+"""One game action against a table document: who may enter it (``as`` for a
+seat without a phone), and the engine's draw and apply, with the random
+outcomes undo kept (``TableDoc.stash``) coming back before anything is drawn
+anew. The pipeline (``server/service/pipeline.py``) calls it inside its one write.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from engines.base import Engine, EngineError, Rng
+from server.errors import ServiceError
+from server.model import Action, Stashed, TableDoc
+from server.service.change import Outcome, engine_error, set_state
+
+log = logging.getLogger(__name__)
+
+
+def may_proxy(doc: TableDoc, me: str, target: str) -> None:
+    """Refuses (403 ``not_allowed``) ``me`` acting for ``target`` with ``as``:
+    only for a seat without a phone, and only by the host unless the table
+    lets every seated phone (``proxies`` "all"). One code for every refusal,
+    so a refusal tells nothing about the seats."""
+    seat = next((s for s in doc["seats"] if s["id"] == target), None)
+    if seat is None or seat.get("phone") is not False:
+        raise ServiceError("forbidden", "not_allowed", f"{target} is not a seat without a phone at this table.")
+    if me != doc["host"] and doc.get("proxies") != "all":
+        raise ServiceError("forbidden", "not_allowed", "Only the host enters actions for seats without a phone here.")
+
+
+def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
+                 atype: str, payload: dict[str, Any], rng: Rng, state: Any = None) -> Outcome:
+    """A game action applied to ``doc`` as ``me``: an outcome undo put back
+    comes back first (the same die, the same card), else a fresh draw.
+    ``state``: ``doc``'s engine state when the caller has it decoded."""
+    if doc["status"] == "lobby":
+        raise ServiceError("conflict", "not_started", "The game has not started yet.")
+    if state is None:
+        state = engine.load(doc["state"])
+    action = {"type": atype, **payload, "player": me, "host": host}
+    stash = doc.setdefault("stash", [])
+    random_fields = engine.random_action_fields.get(atype, ())
+    private = atype in engine.private_draws
+    mine = [i for i, s in enumerate(stash)
+            if s["type"] == atype and (not private or s["player"] == me)]
+    sent = any(f in payload for f in random_fields)  # fixed random (tests): as sent
+    try:
+        if mine and not sent:
+            # An undone outcome comes back: the same die, the same card.
+            try:
+                drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"]}, rng)
+                new_state, events = engine.apply(state, drawn)
+                del stash[mine[-1]]
+                set_state(engine, doc, new_state)
+                return Outcome(doc, drawn, events, kind="game", state=new_state)
+            except EngineError:
+                # Refused with the kept outcome: if a fresh draw is refused
+                # too, the refusal is about the action (not your turn) and
+                # the outcome stays kept; see below for the other case.
+                pass
+        drawn = draw_unkept(engine, state, action, stash if private and not sent else [], rng)
+        new_state, events = engine.apply(state, drawn)
+    except EngineError as exc:
+        raise engine_error(exc) from exc
+    if mine and not sent:
+        # Only a kept outcome the rules no longer allow gets here (never by
+        # undo alone, which restores the state it was drawn in): dropped.
+        log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
+        del stash[mine[-1]]
+    set_state(engine, doc, new_state)
+    return Outcome(doc, drawn, events, kind="game", state=new_state)
+
+def draw_unkept(engine: Engine, state: Any, action: Action, stash: list[Stashed], rng: Rng) -> Action:
+    """``engine.draw``, never dealing a private outcome kept for another seat."""
+    held = [s["fields"] for s in stash if s["type"] == action["type"] and s["player"] != action["player"]]
+    for _ in range(200):
+        drawn = engine.draw(state, action, rng)
+        if not any(all(drawn.get(k) == v for k, v in h.items()) for h in held):
+            return drawn
+    raise ServiceError("conflict", "nothing_to_draw", "Every card left is kept for a seat that drew it before an undo.")

@@ -1,0 +1,308 @@
+"""The action pipeline: every change to a table, from HTTP or WebSocket alike.
+
+authenticate → validate the payload against its schema → apply (a platform
+handler or the engine) → store atomically with the next version → publish (the
+store does that on commit). Every write goes through ``Pipeline.update``, so a
+missing table is always 404 and a contended one always 503 ``busy``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypedDict, TypeVar
+
+from engines.base import Engine, Rng
+from server.config import Limits
+from server.errors import ServiceError, busy, not_found, rate_limited
+from server.model import (
+    Action,
+    ActionResult,
+    Event,
+    Kind,
+    LogEntry,
+    PinHash,
+    RequestRecord,
+    Seat,
+    TableDoc,
+)
+from server.runtime import offload
+from server.service import schemas
+from server.service.budget import CHATTER, charge
+from server.service.change import Call, Handler, Outcome, sealed_seat
+from server.service.game_step import game_outcome, may_proxy
+from server.service.platform import HANDLERS
+from server.service.ports import Fanout
+from server.service.seats import authenticate, pin_hash, plausible_id
+from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
+from server.wire import loads
+
+R = TypeVar("R")
+
+#: Engine actions only a platform action may send, and which one.
+PLATFORM_ONLY = {"set_paper": "phoneless", "set_phone": "phone_back"}
+#: The actions that carry a PIN, and how many of each a seat may send per window (s).
+PIN_ACTIONS = frozenset({"pin", "unlock"})
+PIN_TRIES, PIN_WINDOW = 5, 600
+
+
+def log_entry(v: int, by: str | None, rnd: int, kind: Kind, action: Action,
+              events: list[Event]) -> LogEntry:
+    return {"v": v, "by": by, "round": rnd, "kind": kind, "action": action, "events": events,
+            "at": round(time.time(), 3)}
+
+
+def logged(out: Outcome, by: str) -> LogEntry:
+    """Raises the version of ``out.doc`` by one and returns the entry that logs it."""
+    out.doc["version"] += 1
+    return log_entry(out.doc["version"], by, out.doc["round"], out.kind, out.action, out.events)
+
+
+class PipelineOptions(TypedDict, total=False):
+    """The pipeline's keyword options, as ``Tables`` passes them on."""
+
+    fixed_random: bool
+    rng: Rng | None
+    limits: Limits | None
+
+
+@dataclass(frozen=True)
+class _ActionCall:
+    """An action as checked before the engine runs (``Pipeline._action_call``)."""
+
+    engine: Engine
+    atype: str
+    action: dict[str, Any]
+    handler: Handler | None  # a table change (server/service/platform.HANDLERS); None: a game action
+    proxy_for: str | None
+    #: ``pin``/``unlock``: the PIN stretched off the event loop (``seats.pin_hash``).
+    pin: PinHash | None = None
+
+
+class Pipeline:
+    def __init__(
+        self,
+        store: Store,
+        engines: Callable[[str], Engine | None],
+        *,
+        fixed_random: bool = False,
+        rng: Rng | None = None,
+        limits: Limits | None = None,
+        fanout: Fanout | None = None,
+    ) -> None:
+        self.store = store
+        self.engines = engines
+        self.fixed_random = fixed_random
+        self.rng: Rng = rng or secrets.SystemRandom()
+        self.limits = limits or Limits()
+        #: Told of every commit of this process (``ports.Fanout``), if anyone is.
+        self.wrote = fanout.wrote if fanout is not None else None
+
+    def engine(self, game: str) -> Engine:
+        eng = self.engines(game)
+        if eng is None:
+            raise ServiceError("invalid", "unknown_game", f"No game called {game!r}.")
+        return eng
+
+    def load(self, table_id: str) -> TableDoc:
+        doc = self.store.load(table_id) if plausible_id(table_id) else None
+        if doc is None:
+            raise not_found()
+        return doc
+
+    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
+               hits: Sequence[tuple[str, str, int]] = ()) -> R:
+        """The one write path: ``Store.update`` with its failures as service
+        errors, every logged change counted against its seat's budgets
+        (``server/service/budget.py``), and every commit pushed through the
+        fan-out as soon as Redis has it; ``hits``: rate counters, counted
+        once, 429 ``rate_limited`` when over."""
+        limits = self.limits
+
+        def capped(tx: Tx) -> Commit[R]:
+            commit = fn(tx)
+            # A retry (doc None) still answers.
+            if commit.doc is not None and commit.entry is not None:
+                charge(commit.doc, commit.entry, limits)
+            return commit
+
+        try:
+            primed = Primed(capped, fn.raw, fn.doc) if isinstance(fn, Primed) else capped
+            return self.store.update(table_id, primed, hits, self.wrote)
+        except KeyError:
+            raise not_found() from None
+        except Conflict:
+            raise busy() from None
+        except RateLimited as exc:
+            raise rate_limited(exc.wait, "actions at this table") from None
+
+    def action_hits(self, table_id: str, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
+        """The rate counters one action of ``player`` counts against
+        (``Store.update`` counts them with the write): the seat's, and for
+        chatter (``budget.CHATTER``) the seat's chatter counter too. No
+        counter is shared by the table's seats: a shared one is what a few
+        flooding seats used up for everyone."""
+        lim = self.limits
+        hits = [("act-seat", f"{table_id}:{player}", lim.seat_actions)]
+        if atype in CHATTER:
+            hits.append(("chat-seat", f"{table_id}:{player}", lim.chatter_rate))
+        return hits
+
+    def refuse_random(self, fields: set[str], what: str) -> None:
+        if fields and not self.fixed_random:
+            raise ServiceError("invalid", "fixed_random_off",
+                f"{what} may not carry random outcomes ({', '.join(sorted(fields))}) on this server.",
+            )
+
+    # -- actions ---------------------------------------------------------------
+
+    def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
+        schemas.validate(schemas.ACTION_BODY, body, "action-body")
+        # The newest document this process knows (no read when it wrote or was
+        # told of the table's last change); the commit checks it is current.
+        raw0 = self.store.latest_raw(table_id) if plausible_id(table_id) else None
+        if raw0 is None:
+            raise not_found()
+        for stored in (False, True):
+            hits: list[tuple[str, str, int]] = []
+            try:
+                doc0: TableDoc = loads(raw0)
+                # Counted against the phone that sends it, even when entered for
+                # another seat: with the commit (Store.update), or here when refused.
+                atype = body["action"]["type"]
+                hits = self.action_hits(table_id, authenticate(doc0, token, seated=True)["id"], atype)
+                call = self._action_call(table_id, doc0, token, body)
+                break
+            except ServiceError as exc:
+                if not stored and exc.kind != "rate_limited":
+                    # Judged on a kept copy one change behind (a seat that just
+                    # joined elsewhere)? Then again on the stored document.
+                    current = self.store.load_raw(table_id)
+                    if current is None:
+                        raise not_found() from None
+                    if current != raw0:
+                        raw0 = current
+                        continue
+                if hits:
+                    wait = self.store.hit_many(hits)
+                    if wait is not None:
+                        raise rate_limited(wait, "actions at this table") from None
+                raise
+        return self._commit_action(table_id, token, body, raw0, doc0, call, hits)
+
+    def _action_call(self, table_id: str, doc0: TableDoc, token: str | None, body: Any) -> _ActionCall:
+        """What an action asks for, checked as far as it can be before the
+        engine runs: its type and payload, ``as``, random outcomes, PIN tries."""
+        engine = self.engine(doc0["game"])
+        action = dict(body["action"])
+        atype: str = action.pop("type")
+        proxy_for: str | None = body.get("as")
+        schema = schemas.action_schema(engine, atype)
+        if schema is None or atype in PLATFORM_ONLY:
+            # set_paper and set_phone reach the engine only with the platform's
+            # phoneless and its way back, which also change the seat's token.
+            raise ServiceError("invalid", "unknown_action", f"{doc0['game']} has no action {atype!r}"
+                               + (f' (send "{PLATFORM_ONLY[atype]}" instead).' if atype in PLATFORM_ONLY else "."))
+        schemas.validate(schema, action, f"{engine.name}:{atype}")
+        handler = HANDLERS.get(atype)
+        if proxy_for is not None and handler is not None:
+            raise ServiceError("forbidden", "not_allowed", '"as" enters game actions only, not table changes.')
+        pin: PinHash | None = None
+        if atype in PIN_ACTIONS:
+            pin = self._stretch_pin(table_id, authenticate(doc0, token, seated=True), atype, action["pin"])
+        if handler is None:
+            self.refuse_random(set(action) & set(engine.random_action_fields.get(atype, ())), "Actions")
+        return _ActionCall(engine, atype, action, handler, proxy_for, pin)
+
+    def _stretch_pin(self, table_id: str, seat: Seat, atype: str, pin: str) -> PinHash | None:
+        """A PIN's stretched hash (``unlock``: with the seat's stored salt; None
+        when it has none, which the handler refuses), computed in a worker
+        thread: ~25 ms of PBKDF2 on the event loop would stall every socket of
+        the process. Counted first, 5 a seat per 10 minutes for each of
+        ``pin`` and ``unlock``: a 4-digit PIN must not be guessable online,
+        and a flood of PIN changes must not buy a phone that much CPU."""
+        wait = self.store.hit(atype, f"{table_id}:{seat['id']}", PIN_TRIES, window=PIN_WINDOW)
+        if wait is not None:
+            raise ServiceError("rate_limited", "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
+                           retry_after=wait)
+        stored = seat.get("pin")
+        if atype == "unlock" and stored is None:
+            return None
+        salt = stored["salt"] if atype == "unlock" and stored is not None else None
+        return offload(lambda: pin_hash(pin, salt))
+
+    def _commit_action(self, table_id: str, token: str | None, body: Any, raw0: str, doc0: TableDoc,
+                       call: _ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
+        engine, atype, action, handler, proxy_for = (
+            call.engine, call.atype, call.action, call.handler, call.proxy_for)
+        request_id: str = body["request_id"]
+        expected: int | None = body.get("version")
+
+        def fn(tx: Tx) -> Commit[ActionResult]:
+            seat = authenticate(tx.doc, token, seated=True)
+            if seat.get("sealed") and atype != "unlock":
+                raise sealed_seat()
+            cached: RequestRecord | None = tx.cached_result(request_id)
+            if cached is not None:
+                if cached["by"] != seat["id"]:
+                    raise ServiceError("conflict", "request_id_reused", "This request_id belongs to another seat.")
+                if cached.get("undone"):
+                    raise ServiceError("conflict", "request_undone",
+                                   "That action was undone; send it again as a new action if you still mean it.")
+                return Commit(None, result=cached["result"])
+            if expected is not None and expected != tx.doc["version"]:
+                raise ServiceError("conflict", "stale_version",
+                    f"The table is at version {tx.doc['version']}, not {expected}; refresh and retry.",
+                )
+            doc = tx.copy()
+            me = seat["id"]
+            host = doc["host"] == me
+            if handler is not None:
+                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin))
+            else:
+                # The state this process committed at this version, if it did.
+                state = self.store.states.get(table_id, doc["version"])
+                if proxy_for is not None:
+                    may_proxy(doc, me, proxy_for)
+                    # Authorized and applied as the seat without a phone, never as the host.
+                    out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng, state)
+                else:
+                    out = game_outcome(engine, doc, me, host, atype, action, self.rng, state)
+            entry = logged(out, me)
+            v = out.doc["version"]
+            if proxy_for is not None:
+                entry["entered_for"] = proxy_for
+            if out.kind == "game":
+                entry["rid"] = request_id
+            if engine.seals(out.events):
+                # A reveal: nothing before it (this action included) can be undone,
+                # even when a table change made it (a seat going phoneless can
+                # start Count Up's count).
+                out.doc["undoable"] = []
+                out.doc["sealed_at"] = v
+            elif out.kind == "game":
+                out.doc["undoable"].append(v)
+            result: ActionResult = {"version": v, "events": out.events}
+            record: RequestRecord = {"by": me, "result": result, "v": v}
+            retired: list[tuple[str, RequestRecord]] = []
+            for rid in out.undone_requests:
+                rec: RequestRecord | None = tx.cached_result(rid)
+                if rec is not None:
+                    retired.append((rid, {**rec, "undone": True}))
+            return Commit(out.doc, entry, (request_id, record), result=result,
+                          more_requests=retired, drop_requests=self._expired(tx, v), state=out.state)
+
+        # Built on the document read above: one round trip when the table did not move since.
+        # doc0 is only read (the seat, the version); the change is made on tx.copy().
+        return self.update(table_id, Primed(fn, raw0, doc0), hits)
+
+    def _expired(self, tx: Tx, version: int) -> list[str]:
+        """The request_ids to forget at ``version``: those older than the
+        window, swept once per fifth of it, so the hash holds at most 1.2
+        windows of records and a sweep costs one read per many actions."""
+        window = self.limits.request_window
+        if version % max(1, window // 5):
+            return []
+        return tx.stale_requests(version - window)

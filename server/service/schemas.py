@@ -1,0 +1,135 @@
+"""Request schemas (JSON Schema 2020-12) and the one place that validates them.
+
+The same schemas feed the OpenAPI document, so the docs cannot drift from what
+the server accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from engines.base import Engine, payload_schema
+from server.errors import ServiceError
+from server.service.schema_fast import Check, compile_schema
+
+#: Names longer than NAME_LIMIT are accepted and trimmed (seats.clean_name);
+#: the schema only bounds what is worth reading at all.
+NAME_LIMIT = 24
+NAME = {"type": "string", "minLength": 1, "maxLength": 200}
+PLAYER_ID = {"type": "string", "pattern": "^p[0-9]{1,4}$"}
+
+CREATE_BODY: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "game": {"type": "string", "maxLength": 32},
+        "name": NAME,
+        "options": {"type": "object"},
+    },
+    "required": ["game", "name"],
+    "additionalProperties": False,
+}
+
+JOIN_BODY: dict[str, Any] = {
+    "type": "object",
+    # "phone": false (with the host's token) adds a seat without a phone.
+    "properties": {"name": NAME, "phone": {"type": "boolean"}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+
+#: A rejoin code (``POST /api/tables/<id>/claim``): URL-safe base64 from ``seats.new_claim``.
+CLAIM_BODY: dict[str, Any] = {
+    "type": "object",
+    "properties": {"claim": {"type": "string", "pattern": "^[A-Za-z0-9_-]{16,64}$"}},
+    "required": ["claim"],
+    "additionalProperties": False,
+}
+
+ACTION_BODY: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "action": {
+            "type": "object",
+            "properties": {"type": {"type": "string", "pattern": "^[a-z_]{1,32}$"}},
+            "required": ["type"],
+        },
+        "request_id": {"type": "string", "minLength": 1, "maxLength": 64},
+        # At most 2**31 (a table logs far fewer changes): a larger number is
+        # no version any table has, and 2**64 would not fit the store's integers.
+        "version": {"type": "integer", "minimum": 0, "maximum": 2**31},
+        # A seat without a phone this (game) action is entered for.
+        "as": PLAYER_ID,
+    },
+    "required": ["action", "request_id"],
+    "additionalProperties": False,
+}
+
+
+
+
+#: Actions every table understands, handled by the platform, not the engine.
+#: A seat's recovery PIN: 4 to 8 digits, typed on a phone's number pad.
+PIN: dict[str, Any] = {"type": "string", "pattern": "^[0-9]{4,8}$"}
+
+PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
+    "start": payload_schema({}),
+    "seats": payload_schema(
+        {"order": {"type": "array", "items": PLAYER_ID, "minItems": 1, "maxItems": 64}}, ["order"]
+    ),
+    "rename": payload_schema({"player": PLAYER_ID, "name": NAME}, ["player", "name"]),
+    "remove": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "host": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "undo": payload_schema({}),
+    "play_again": payload_schema({}),
+    "pin": payload_schema({"pin": PIN}, ["pin"]),
+    "unlock": payload_schema({"pin": PIN}, ["pin"]),
+    "phoneless": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "proxies": payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
+}
+
+
+_VALIDATORS: dict[tuple[str, int], tuple[Draft202012Validator, Check | None]] = {}
+
+
+def _validator(key: str, schema: dict[str, Any]) -> tuple[Draft202012Validator, Check | None]:
+    """Built once per schema: jsonschema's validator and the compiled check
+    (``server/service/schema_fast.py``) that lets most valid values skip it."""
+    k = (key, id(schema))
+    v = _VALIDATORS.get(k)
+    if v is None:
+        Draft202012Validator.check_schema(schema)
+        v = _VALIDATORS[k] = (Draft202012Validator(schema), compile_schema(schema))
+    return v
+
+
+def _describe(err: ValidationError) -> str:
+    where = "/".join(str(p) for p in err.absolute_path)
+    return f"{where or 'body'}: {err.message}"[:300]
+
+
+def validate(schema: dict[str, Any], value: Any, key: str, code: str = "invalid_payload") -> None:
+    """Raises ``ServiceError("invalid", code)`` naming the first problem."""
+    validator, fast = _validator(key, schema)
+    if fast is not None and fast(value):
+        return
+    err = next(iter(validator.iter_errors(value)), None)
+    if err is not None:
+        raise ServiceError("invalid", code, _describe(err))
+
+
+def action_schema(engine: Engine, action_type: str) -> dict[str, Any] | None:
+    return PLATFORM_ACTIONS.get(action_type) or engine.action_schemas.get(action_type)
+
+
+def options_with_defaults(engine: Engine, options: dict[str, Any]) -> dict[str, Any]:
+    """Validates ``options`` against the game's schema and fills every default."""
+    schema = engine.options_schema
+    validate(schema, options, f"options:{engine.name}", code="bad_options")
+    filled = dict(options)
+    for name, prop in schema.get("properties", {}).items():
+        if name not in filled and "default" in prop:
+            filled[name] = prop["default"]
+    return filled

@@ -1,0 +1,115 @@
+"""What a seat sees of a table: its snapshot (a sealed seat gets the
+spectator's view), the seat list every snapshot shares, the action templates
+a seat may send (``host_filter``) and those it may send for seats without a
+phone (``proxies``). Nothing here writes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engines.base import Engine
+from server.model import Action, Snapshot, TableDoc
+
+
+def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
+    """Drops host-only templates for other seats; strips the ``host`` marker."""
+    out = []
+    host_actions = engine.host_actions
+    for t in templates:
+        marked = "host" in t
+        if not host and ((marked and t["host"] is True) or t["type"] in host_actions):
+            continue
+        # A template without the marker goes out as it is (legal_actions makes
+        # them anew on every call): copying each was 1.5 % of a push.
+        out.append({k: v for k, v in t.items() if k != "host"} if marked else t)
+    return out
+
+
+def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None = None) -> list[dict[str, Any]]:
+    """The seats as every snapshot of ``doc`` lists them (the same for every
+    viewer): names, the host, each seat's public game figures, no-phone
+    seats, and with ``online`` (``Store.present``) whether each is connected."""
+    public = engine.public_players(state) if state is not None else {}
+    out: list[dict[str, Any]] = []
+    for s in doc["seats"]:
+        p = {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
+        if s.get("phone") is False:
+            p["phone"] = False
+        if online is not None:
+            p["connected"] = s["id"] in online
+        out.append(p)
+    return out
+
+
+def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
+             online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
+             viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
+    """What ``player`` (None: spectator) sees of the table. ``state`` may be
+    passed pre-loaded when building many snapshots of one version, with
+    ``seats`` (``players``) and ``viewer`` (``engine.viewer(state)``) built once
+    for them all. ``online``: the seats with a live socket (``Store.present``);
+    each player then carries ``connected``."""
+    if doc["state"] is not None and state is None:
+        state = engine.load(doc["state"])
+    if seats is None:
+        seats = players(engine, doc, state, online)
+    host = player is not None and player == doc["host"]
+    seat = None
+    if player is not None:
+        for s in doc["seats"]:
+            if s["id"] == player:
+                seat = s
+                break
+    sealed = bool(seat and seat.get("sealed"))
+    legal: list[Action] = []
+    if state is not None:
+        # A sealed seat sees what a spectator sees: its own view and its legal
+        # moves would both reveal its secrets to whoever holds the new token.
+        view = (viewer or engine.viewer(state))(None if sealed else player)
+        if player is not None and not sealed:
+            legal = host_filter(engine, engine.legal_actions(state, player), host)
+    else:
+        view = {}
+    if sealed and seat is not None and "pin" in seat:
+        legal.append({"type": "unlock"})
+    if host:
+        if doc["status"] == "lobby":
+            legal.append({"type": "seats"})
+            if doc["min_players"] <= len(doc["seats"]) <= doc["max_players"]:
+                legal.append({"type": "start"})
+        elif doc["undoable"]:
+            legal.append({"type": "undo"})
+        if doc["status"] == "over":
+            legal.append({"type": "play_again"})
+    snap: Snapshot = {
+        "table": doc["id"], "game": doc["game"], "code": doc["code"], "version": doc["version"],
+        "status": doc["status"], "host": doc["host"], "me": player, "options": doc["options"],
+        "min_players": doc["min_players"], "max_players": doc["max_players"],
+        "round": doc["round"], "players": seats, "view": view, "legal": legal,
+    }
+    if host and doc["status"] != "lobby":
+        # What the undo confirm names: the action it takes back (not merely the
+        # newest line of history), or why there is none.
+        target = doc["undoable"][-1] if doc["undoable"] else None
+        snap["undo"] = {"target": target, "sealed": target is None and "sealed_at" in doc}
+    if seat is not None:
+        snap["sealed"] = sealed
+        snap["pin"] = "pin" in seat
+        snap["proxies"] = proxies(engine, doc, player, state)
+    snap["proxies_who"] = doc.get("proxies", "host")
+    return snap
+
+
+def proxies(engine: Engine, doc: TableDoc, player: str | None, state: Any) -> dict[str, list[Action]]:
+    """Per seat without a phone that ``player`` may act for (``as``), its legal
+    templates as a guest's (``as`` never carries host powers). Never its view:
+    the engine's templates for a paper seat hold public choices only."""
+    if player is None or (player != doc["host"] and doc.get("proxies") != "all"):
+        return {}
+    out: dict[str, list[Action]] = {}
+    for s in doc["seats"]:
+        if s.get("phone") is False:
+            legal = engine.legal_actions(state, s["id"]) if state is not None else []
+            out[s["id"]] = host_filter(engine, legal, False)
+    return out

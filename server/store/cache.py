@@ -1,0 +1,98 @@
+"""What a process keeps of the tables it writes, so an action needs no read of
+its own: the newest document it knows of each (``Latest``), and the engine
+state, as an object, of the version it last committed (``States``)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+#: Tables whose latest document a process keeps (``Latest``): ~6 KB each.
+LATEST_TABLES = 4096
+
+
+class Latest:
+    """The newest document this process has seen of the tables it writes
+    (its own commits, and every instance's through the change messages, which
+    carry the document): an action starts from it instead of reading the
+    table. Being behind costs nothing but a round trip: the commit compares
+    the stored document with the one the change was built on, and a refused
+    commit reads the table and runs again (``Store.update``)."""
+
+    def __init__(self, size: int = LATEST_TABLES) -> None:
+        self.size = size
+        self.docs: dict[str, tuple[int, str]] = {}
+        self.lock = threading.Lock()
+        #: Kept only while this process hears every change (its listener is
+        #: subscribed): a process that does not could keep a copy for good.
+        self.live = False
+
+    def start(self) -> None:
+        """The listener is subscribed: from now on no change goes unheard."""
+        with self.lock:
+            self.docs.clear()  # anything kept before may have missed changes
+            self.live = True
+
+    def stop(self) -> None:
+        """The listener lost its subscription: changes may go unheard."""
+        with self.lock:
+            self.live = False
+            self.docs.clear()
+
+    def get(self, table_id: str) -> str | None:
+        found = self.docs.get(table_id) if self.live else None
+        return found[1] if found is not None else None
+
+    def put(self, table_id: str, version: int, raw: str) -> None:
+        """Keeps ``raw`` unless a newer version is kept already."""
+        if not self.live:
+            return
+        with self.lock:
+            held = self.docs.pop(table_id, None)
+            if held is not None and held[0] > version:
+                raw, version = held[1], held[0]
+            self.docs[table_id] = (version, raw)
+            if len(self.docs) > self.size:
+                del self.docs[next(iter(self.docs))]  # the one written longest ago
+
+    def seen(self, table_id: str, version: int, raw: str | None) -> None:
+        """A change message: kept only for a table already held (the process
+        writes it), and forgotten when the message has no document."""
+        held = self.docs.get(table_id)
+        if held is None or held[0] >= version:
+            return
+        if raw is None:
+            self.drop(table_id)
+        else:
+            self.put(table_id, version, raw)
+
+    def drop(self, table_id: str) -> None:
+        with self.lock:
+            self.docs.pop(table_id, None)
+
+
+class States:
+    """The engine state, as an object, of the version of a table this process
+    last committed, for the table's next action: decoding it from the document
+    was ~8 % of an action (``bench/action_cpu.py``). A state is found only for
+    the very version it was made at (a version is one document: the commit
+    compares), and engine states are never changed in place, so sharing it is
+    safe. Bounded like ``Latest``."""
+
+    def __init__(self, size: int = LATEST_TABLES) -> None:
+        self.size = size
+        self.held: dict[str, tuple[int, Any]] = {}
+        self.lock = threading.Lock()
+
+    def get(self, table_id: str, version: int) -> Any:
+        found = self.held.get(table_id)
+        return found[1] if found is not None and found[0] == version else None
+
+    def put(self, table_id: str, version: int, state: Any) -> None:
+        with self.lock:
+            held = self.held.pop(table_id, None)
+            if held is not None and held[0] > version:
+                version, state = held
+            self.held[table_id] = (version, state)
+            if len(self.held) > self.size:
+                del self.held[next(iter(self.held))]  # the one committed longest ago

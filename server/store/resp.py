@@ -1,0 +1,256 @@
+"""The store's two hot paths on plain sockets: EVALSHA and the change channel.
+
+Every action runs one script (``server/store/commit.py``) and every process reads
+every change back from the channel; the presence refresh runs a script five
+times a second. Through redis-py each of these paid for its layers: the
+script wrapper, the retry wrapper, argument filtering, the fork check, a
+Python RESP packer and parser, and for pub/sub a readiness poll per message.
+Measured under gevent in one process (``bench/resp.py``), against one local
+Redis: the commit script with a 3 KB document cost ~185 µs of client CPU
+through redis-py and ~85 µs here (building its arguments included), a 3 KB
+channel message ~150 µs and ~60 µs. hiredis
+(Redis' own C library, the parser redis-py itself can use) packs and parses
+here; what is left in Python is a pool of sockets and two loops.
+
+redis-py still does everything else (its pool, its errors, every other
+command), and does these too when the store is not a plain TCP Redis (TLS,
+a Unix socket, the embedded store): ``Lean.for_client`` answers None then.
+Failures raise redis-py's own ``ConnectionError`` / ``TimeoutError`` /
+``ResponseError``, so the callers' handling (``store_unavailable``, the
+listener's reconnect) does not know which client ran the command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import socket
+import threading
+import time
+from typing import Any
+
+import hiredis
+import redis
+
+from server.store.sockio import send_whole
+
+#: A connection that has been idle in the pool may have died with a Redis
+#: restart; a command that fails on one is sent once more on a new one (the
+#: commit script is a compare-and-set, so a repeat of one that did land is
+#: refused as CHANGED and the pipeline sees its request id recorded).
+ATTEMPTS = 2
+#: Without a byte from Redis for this long, the listener pings it, and gives
+#: the connection up when the pong does not come within ``socket_timeout``.
+HEALTH_CHECK = 30.0
+
+
+class Link:
+    """One socket to Redis with its reply parser."""
+
+    def __init__(self, lean: Lean) -> None:
+        self.sock = socket.create_connection((lean.host, lean.port), timeout=lean.connect_timeout)
+        try:
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.sock.settimeout(lean.socket_timeout)
+            self.reader = hiredis.Reader(encoding="utf-8")
+            if lean.password is not None:
+                auth = (lean.username, lean.password) if lean.username else (lean.password,)
+                self.call(("AUTH", *auth))
+            if lean.db:
+                self.call(("SELECT", lean.db))
+        except BaseException:
+            self.sock.close()
+            raise
+
+    def send(self, command: tuple[Any, ...]) -> None:
+        send_whole(self.sock, hiredis.pack_command(command))
+
+    def reply(self) -> Any:
+        """The next reply; a Redis error reply raises ``ResponseError``."""
+        while True:
+            rep = self.reader.gets()
+            if rep is not False:
+                break
+            data = self.sock.recv(65536)
+            if not data:
+                raise redis.ConnectionError("Connection closed by server.")
+            self.reader.feed(data)
+        if isinstance(rep, hiredis.ReplyError):
+            raise redis.ResponseError(str(rep))
+        return rep
+
+    def call(self, command: tuple[Any, ...]) -> Any:
+        self.send(command)
+        return self.reply()
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:  # already gone; nothing to release
+            pass
+
+
+def _redis_error(exc: OSError) -> redis.RedisError:
+    if isinstance(exc, TimeoutError):
+        return redis.TimeoutError("Timeout reading from Redis.")
+    return redis.ConnectionError(f"Redis connection failed: {exc}")
+
+
+class Lean:
+    """A bounded pool of ``Link`` s for scripts, and subscriptions."""
+
+    def __init__(self, host: str, port: int, *, username: str | None = None,
+                 password: str | None = None, db: int = 0, max_connections: int = 64,
+                 pool_timeout: float = 30.0, socket_timeout: float = 5.0,
+                 connect_timeout: float = 3.0) -> None:
+        self.host, self.port = host, port
+        self.username, self.password, self.db = username, password, db
+        self.pool_timeout = pool_timeout
+        self.socket_timeout, self.connect_timeout = socket_timeout, connect_timeout
+        self.idle: list[Link] = []
+        # Made when the store is (after gevent's monkey-patching in the
+        # server): a greenlet waits for a free link, as with redis-py's
+        # BlockingConnectionPool, instead of opening without bound in a burst.
+        self.slots = threading.BoundedSemaphore(max_connections)
+        self.shas: dict[str, str] = {}
+
+    @classmethod
+    def for_client(cls, client: Any) -> Lean | None:
+        """A ``Lean`` to the Redis that ``client`` talks to, when it is a plain
+        TCP one (its pool's settings); None otherwise."""
+        pool = getattr(client, "connection_pool", None)
+        if pool is None or getattr(pool, "connection_class", None) is not redis.Connection:
+            return None
+        kw = pool.connection_kwargs
+        timeout = kw.get("socket_timeout") or 5.0
+        return cls(kw.get("host", "localhost"), int(kw.get("port", 6379)),
+                   username=kw.get("username"), password=kw.get("password"), db=int(kw.get("db") or 0),
+                   max_connections=int(getattr(pool, "max_connections", 64) or 64),
+                   pool_timeout=float(getattr(pool, "timeout", 30.0) or 30.0),
+                   socket_timeout=float(timeout),
+                   connect_timeout=float(kw.get("socket_connect_timeout") or timeout))
+
+    def evalsha(self, script: str, keys: list[Any], args: list[Any]) -> Any:
+        """The script's reply: EVALSHA, and EVAL when Redis does not know it yet
+        (a restart, a failover, a flush)."""
+        sha = self.shas.get(script)
+        if sha is None:
+            sha = self.shas[script] = hashlib.sha1(script.encode(), usedforsecurity=False).hexdigest()
+        try:
+            return self.call(("EVALSHA", sha, len(keys), *keys, *args))
+        except redis.ResponseError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+            return self.call(("EVAL", script, len(keys), *keys, *args))
+
+    def call(self, command: tuple[Any, ...]) -> Any:
+        if not self.slots.acquire(timeout=self.pool_timeout):
+            raise redis.ConnectionError("No connection available.")
+        try:
+            for attempt in range(ATTEMPTS):
+                reused = bool(self.idle)
+                try:
+                    link = self.idle.pop() if reused else Link(self)
+                except OSError as exc:
+                    raise _redis_error(exc) from exc
+                try:
+                    rep = link.call(command)
+                except redis.ResponseError:
+                    # A whole error reply: the link is in step, keep it.
+                    self.idle.append(link)
+                    raise
+                except (OSError, redis.ConnectionError) as exc:
+                    link.close()
+                    if reused and attempt + 1 < ATTEMPTS and not isinstance(exc, TimeoutError):
+                        # The idle links are as old as this one: after a
+                        # restart all of them are dead.
+                        self.close()
+                        continue
+                    if isinstance(exc, redis.ConnectionError):
+                        raise
+                    raise _redis_error(exc) from exc
+                except BaseException:
+                    # Anything else (a greenlet killed mid-read) leaves the
+                    # link out of step with its replies: never reuse it.
+                    link.close()
+                    raise
+                self.idle.append(link)
+                return rep
+            raise AssertionError("unreachable")  # pragma: no cover
+        finally:
+            self.slots.release()
+
+    def subscribe(self, channel: str) -> Subscription:
+        return Subscription(self, channel)
+
+    def close(self) -> None:
+        while self.idle:
+            self.idle.pop().close()
+
+
+class Subscription:
+    """A link subscribed to one channel; ``get`` hands over each message's data."""
+
+    def __init__(self, lean: Lean, channel: str, wait: float = 1.0) -> None:
+        self.timeout = lean.socket_timeout
+        try:
+            self.link = Link(lean)
+        except OSError as exc:
+            raise _redis_error(exc) from exc
+        # Short reads so the caller can look at its stop flag between them.
+        self.link.sock.settimeout(wait)
+        self.heard = time.monotonic()
+        self.pinged: float | None = None
+        self.pending: list[str] = []
+        try:
+            self.link.send(("SUBSCRIBE", channel))
+        except OSError as exc:
+            self.link.close()
+            raise _redis_error(exc) from exc
+        self.confirmed = False
+
+    def get(self) -> str | None:
+        """The next message's data, or None when none came within the wait
+        (or it was not a message: the subscription's confirmation, a pong)."""
+        if self.pending:
+            return self.pending.pop(0)
+        try:
+            data = self.link.sock.recv(65536)
+        except TimeoutError:
+            self._health()
+            return None
+        except OSError as exc:
+            raise _redis_error(exc) from exc
+        if not data:
+            raise redis.ConnectionError("Connection closed by server.")
+        self.heard, self.pinged = time.monotonic(), None
+        reader = self.link.reader
+        reader.feed(data)
+        confirmed_now = False
+        while (rep := reader.gets()) is not False:
+            if isinstance(rep, hiredis.ReplyError):
+                raise redis.ResponseError(str(rep))
+            if isinstance(rep, list) and rep and rep[0] == "message":
+                self.pending.append(rep[2])
+            elif isinstance(rep, list) and rep and rep[0] == "subscribe":
+                self.confirmed = confirmed_now = True
+        # The call that sees the confirmation answers None, as redis-py's does:
+        # messages that came in the same read wait for the next call, after the
+        # caller has seen ``confirmed`` (Redis sends them after it).
+        if confirmed_now or not self.pending:
+            return None
+        return self.pending.pop(0)
+
+    def _health(self) -> None:
+        now = time.monotonic()
+        if self.pinged is not None:
+            if now - self.pinged > self.timeout:
+                raise redis.TimeoutError("Redis did not answer the subscription's ping.")
+        elif now - self.heard > HEALTH_CHECK:
+            try:
+                self.link.send(("PING",))
+            except OSError as exc:
+                raise _redis_error(exc) from exc
+            self.pinged = now
+
+    def close(self) -> None:
+        self.link.close()

@@ -1,0 +1,633 @@
+"""The one-round-trip commit (server/store/commit.py): what it checks, what it writes,
+what it publishes, on a real redis-server and on the embedded store alike."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+import redis
+import redis.connection
+
+from server import live
+from server.errors import ServiceError
+from server.live import liveness, route
+from server.service import Tables
+from server.store import Commit, Primed, RateLimited, Store, Tx, resp
+from server.store.cache import Latest
+from server.store.keys import doc_key, req_key, split_change
+from server.store.listen import Callbacks
+from tests.server.service.test_service import body, engines, lobby
+
+
+@pytest.fixture(params=["redis", "embedded"])
+def store(request: pytest.FixtureRequest, redis_url: str) -> Store:
+    return Store.connect(redis_url if request.param == "redis" else None, ttl=600)
+
+
+def make_doc(tid: str = "table-0001") -> dict[str, Any]:
+    return {"id": tid, "version": 1, "code": None, "n": 0}
+
+
+def once(rid: str) -> Any:
+    """An update that applies ``rid`` once: a retry gets the first result back."""
+
+    def fn(tx: Tx) -> Commit[Any]:
+        cached = tx.cached_result(rid)
+        if cached is not None:
+            return Commit(None, result=("cached", cached["v"]))
+        doc = {**tx.doc, "version": tx.doc["version"] + 1}
+        return Commit(doc, {"v": doc["version"]}, (rid, {"v": doc["version"]}), result=("new", doc["version"]))
+
+    return fn
+
+
+def test_a_request_id_applies_once(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    assert store.update("table-0001", once("a")) == ("new", 2)
+    assert store.update("table-0001", once("a")) == ("cached", 2)
+    assert store.update("table-0001", once("b")) == ("new", 3)
+    assert store.load("table-0001")["version"] == 3
+    assert [e["v"] for e in store.log("table-0001")] == [1, 2, 3]
+
+
+def test_a_primed_update_on_a_stale_document_reads_again(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    stale = store.load_raw("table-0001")
+    assert stale is not None
+    store.update("table-0001", once("a"))
+    seen: list[int] = []
+
+    def fn(tx: Tx) -> Commit[int]:
+        seen.append(tx.doc["version"])
+        return once("b")(tx)
+
+    assert store.update("table-0001", Primed(fn, stale)) == ("new", 3)
+    assert seen == [1, 2], "built on the stale copy, refused, built again on the current one"
+
+
+def test_records_found_by_the_commit_come_back_to_the_update(store: Store) -> None:
+    """The records an update took for unseen without reading (an undo retires
+    earlier requests) reach its next attempt when they exist after all."""
+    store.create(make_doc(), {"v": 1})
+    store.update("table-0001", once("old"))
+    attempts: list[Any] = []
+
+    def retire(tx: Tx) -> Commit[None]:
+        rec = tx.cached_result("old")
+        attempts.append(rec)
+        doc = {**tx.doc, "version": tx.doc["version"] + 1}
+        more = [("old", {**rec, "undone": True})] if rec is not None else []
+        return Commit(doc, {"v": doc["version"]}, more_requests=more)
+
+    store.update("table-0001", retire)
+    assert attempts == [None, {"v": 2}]
+    assert store.update("table-0001", once("old")) == ("cached", 2)
+    assert '"undone":true' in store.r.hget(req_key("table-0001"), "old")
+
+
+def test_a_refusal_on_a_retried_request_gives_the_first_result(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    store.update("table-0001", once("a"))
+
+    def picky(tx: Tx) -> Commit[Any]:
+        if tx.cached_result("a") is None and tx.doc["version"] > 1:
+            raise ValueError("not your turn")  # what a replayed move meets
+        return once("a")(tx)
+
+    assert store.update("table-0001", picky) == ("cached", 2)
+
+
+def test_the_message_carries_the_document(store: Store) -> None:
+    store.create(make_doc(), {"v": 1})
+    got: list[tuple[str, int, str | None]] = []
+    stop, ready = threading.Event(), threading.Event()
+    callbacks = Callbacks(on_change=lambda t, v, raw: got.append((t, v, raw)), ready=ready)
+    t = threading.Thread(target=store.listen, daemon=True, args=(callbacks, stop))
+    t.start()
+    assert ready.wait(5)
+    store.update("table-0001", once("a"))
+    deadline = time.time() + 5
+    while not got and time.time() < deadline:
+        time.sleep(0.02)
+    stop.set()
+    t.join(5)
+    assert got == [("table-0001", 2, store.load_raw("table-0001"))]
+
+
+def test_split_change_reads_the_head_without_the_document() -> None:
+    assert split_change('{"t":"x1","v":3,"d":{"id":"x1","v":{"d":1}}}') == ({"t": "x1", "v": 3}, '{"id":"x1","v":{"d":1}}')
+    assert split_change('{"t":"x1","p":1}') == ({"t": "x1", "p": 1}, None)
+
+
+def test_the_embedded_store_refuses_a_commit_on_a_changed_document() -> None:
+    store = Store.connect(None, ttl=600)
+    store.create(make_doc(), {"v": 1})
+    calls = 0
+
+    def racing(tx: Tx) -> Commit[Any]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            store.r.set(doc_key("table-0001"), tx.raw + " ")
+        return once("a")(tx)
+
+    assert store.update("table-0001", racing) == ("new", 2)
+    assert calls == 2
+
+
+@pytest.mark.parametrize("embedded", [False, True], ids=["redis", "embedded"])
+def test_rate_counters_ride_with_the_commit(redis_url: str, embedded: bool) -> None:
+    """Counted once per update, with the write; over a limit nothing is written,
+    and only the counter that was over stays counted (Store.hit_many's rule)."""
+    store = Store.connect(None if embedded else redis_url, ttl=600)
+    store.latest.start()  # as its listener does
+    tid = f"table-rate-{embedded}"
+    store.create(make_doc(tid), {"v": 1})
+    hits = [("t-seat", f"{tid}:p1", 2), ("t-table", tid, 10)]
+    assert store.update(tid, once("a"), hits) == ("new", 2)
+    assert store.update(tid, once("b"), hits) == ("new", 3)
+    with pytest.raises(RateLimited) as over:
+        store.update(tid, once("c"), hits)
+    assert 1 <= over.value.wait <= 61
+    assert store.load(tid)["version"] == 3 and store.latest.get(tid) == store.load_raw(tid)
+    counts = {k.split(":")[2]: int(store.r.get(k)) for k in store.r.keys("tm:rl:t-*")}
+    assert counts == {"t-seat": 3, "t-table": 2}
+
+
+def test_latest_keeps_copies_only_while_its_process_hears_every_change() -> None:
+    latest = Latest()
+    latest.put("a", 1, "a1")  # not subscribed yet: a copy could miss changes for good
+    assert latest.get("a") is None
+    latest.start()
+    latest.put("a", 2, "a2")
+    assert latest.get("a") == "a2"
+    latest.stop()  # the subscription is lost
+    assert latest.get("a") is None
+    latest.start()  # subscribed again: nothing from before is trusted
+    assert latest.get("a") is None
+
+
+def test_latest_keeps_the_newest_document_of_tables_it_writes() -> None:
+    latest = Latest(size=2)
+    latest.start()
+    latest.seen("a", 5, "a5")  # a message for a table this process never wrote
+    assert latest.get("a") is None
+    latest.put("a", 5, "a5")
+    latest.seen("a", 4, "a4")  # late
+    latest.put("a", 3, "a3")  # a slower writer's older commit
+    assert latest.get("a") == "a5"
+    latest.seen("a", 6, "a6")
+    assert latest.get("a") == "a6"
+    latest.seen("a", 7, None)  # a change without its document: forget, read next time
+    assert latest.get("a") is None
+    latest.put("b", 1, "b1")
+    latest.put("c", 1, "c1")
+    latest.put("d", 1, "d1")  # over its size: the longest unwritten goes
+    assert (latest.get("b"), latest.get("c"), latest.get("d")) == (None, "c1", "d1")
+
+
+# -- round trips -------------------------------------------------------------------
+
+
+@pytest.fixture
+def round_trips(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every request a client sends to redis-server (a pipeline is one), by
+    redis-py or by the hot paths' own client (server/store/resp.py)."""
+    sent: list[str] = []
+    real = redis.connection.Connection.send_packed_command
+    real_lean = resp.Link.send
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        first = command[0] if isinstance(command, list) else command
+        sent.append(bytes(first).split(b"\r\n")[2].decode())
+        real(self, command, check_health)
+
+    def counting_lean(self: resp.Link, command: tuple[Any, ...]) -> None:
+        sent.append(str(command[0]))
+        real_lean(self, command)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+    monkeypatch.setattr(resp.Link, "send", counting_lean)
+    yield sent
+
+
+def test_an_action_is_one_round_trip_to_commit(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    store.latest.start()  # as the process's listener does once subscribed
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    tables.act(tid, host, body("start"))  # the script is loaded on first use
+    round_trips.clear()
+    tables.act(tid, host, body("note", text="hi"))
+    # The document is the one this process committed; the rate limits are
+    # counted in the commit script: nothing else.
+    assert round_trips == ["EVALSHA"]
+
+
+def test_the_first_action_after_a_load_is_one_round_trip(redis_url: str, round_trips: list[str]) -> None:
+    """A table made on another instance, loaded here (as a phone's socket
+    loads it to connect): its first action here reads it no more."""
+    other = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(other)
+    store = Store.connect(redis_url, ttl=600)
+    store.latest.start()
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    assert tables.load(tid)["version"] == 2  # created, joined
+    round_trips.clear()
+    tables.act(tid, host, body("start"))
+    assert round_trips == ["EVALSHA"]  # the script is known: the other instance ran it
+
+
+def test_an_action_takes_the_state_this_process_committed(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state this process's last commit made is the next action's, not
+    decoded again; one another instance committed since is decoded."""
+    decoded: list[Any] = []
+    toy = engines("toy")
+    real_load = toy.load
+    monkeypatch.setattr(toy, "load", lambda data: decoded.append(data) or real_load(data))
+    one = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    two = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, p2) = lobby(one)
+    one.act(tid, host, body("start"))  # start, undo and phoneless keep theirs too
+    one.act(tid, host, body("add", n=2))
+    one.act(tid, host, body("undo"))
+    one.act(tid, host, body("add", n=2))
+    assert decoded == []
+    one.act(tid, p2, body("note", text="mine"))
+    one.act(tid, host, body("note", text="mine too"))
+    assert decoded == []
+    two.act(tid, p2, body("note", text="theirs"))  # two has no state of its own for it
+    assert len(decoded) == 1
+    decoded.clear()
+    one.act(tid, host, body("note", text="after"))  # one's state is a version behind
+    assert len(decoded) == 1
+    scores = one.load(tid)["state"]["scores"]
+    assert sorted(scores.values()) == [0, 2]
+    assert one.store.states.get(tid, one.load(tid)["version"]) is not None
+
+
+def test_an_action_parses_its_document_once_to_check_and_once_to_change(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The document the action checked the seat on is the commit's to read
+    (``Primed.doc``); only the copy it changes is parsed again."""
+    from server.service import pipeline
+    from server.store import store as store_module
+    from server.store import tx as tx_module
+
+    store = Store.connect(redis_url, ttl=600)
+    store.latest.start()
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    tables.act(tid, host, body("start"))
+    parsed: list[str] = []
+    real = store_module.loads
+
+    def counting(raw: Any) -> Any:
+        if isinstance(raw, str) and raw.startswith('{"id":'):
+            parsed.append(raw)
+        return real(raw)
+
+    monkeypatch.setattr(store_module, "loads", counting)
+    monkeypatch.setattr(tx_module, "loads", counting)
+    monkeypatch.setattr(pipeline, "loads", counting)
+    tables.act(tid, host, body("note", text="hi"))
+    assert len(parsed) == 2 and parsed[0] == parsed[1]
+    assert tables.load(tid)["version"] == 4
+
+
+def test_an_action_on_a_document_another_instance_changed(redis_url: str, round_trips: list[str]) -> None:
+    """This process's latest document is one change behind (the other
+    instance's message is not in yet): the commit refuses it, the table is read
+    and the action runs again on the current document."""
+    one = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    two = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    one.store.latest.start()
+    tid, (host, p2) = lobby(one)
+    one.act(tid, host, body("start"))
+    two.act(tid, p2, body("note", "r-two", text="from two"))  # one's copy is now behind
+    round_trips.clear()
+    result = one.act(tid, host, body("note", "r-one", text="from one"))
+    assert round_trips == ["EVALSHA", "GET", "EVALSHA"]
+    assert result["version"] == 5  # create, join, start, two's note, this one
+    notes = [e for e in one.store.log(tid) if e.get("rid") in ("r-two", "r-one")]
+    assert [e["rid"] for e in notes] == ["r-two", "r-one"]
+
+
+def test_a_retry_of_an_action_reads_no_more(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    store.latest.start()
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    first = tables.act(tid, host, body("start", "r-1"))
+    round_trips.clear()
+    assert tables.act(tid, host, body("start", "r-1")) == first
+    # Refused on the replay ("started"), then the record read and the first
+    # result given once the kept document is seen to be the stored one; the
+    # replay counted against the rate limits on its own.
+    assert round_trips == ["HMGET", "GET", "INCRBY"]
+
+
+def test_a_refusal_on_a_kept_document_one_change_behind_is_judged_again() -> None:
+    """Another instance started the game; this process's copy still says lobby
+    (the message is not in yet). A move it would refuse there ("not started")
+    is judged on the stored document instead, and goes through."""
+    store = Store.connect(None, ttl=600)
+    store.latest.start()
+    one = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, p2) = lobby(one)
+    behind = store.latest.get(tid)
+    one.act(tid, host, body("start"))
+    store.latest.docs[tid] = (2, str(behind))  # as if "start" had come from elsewhere
+    assert one.act(tid, host, body("add", n=1))["version"] == 4
+
+
+def test_a_seat_that_joined_elsewhere_is_known_though_the_kept_copy_predates_it() -> None:
+    """The seat is checked on the kept copy first; refused there, on the stored one."""
+    store = Store.connect(None, ttl=600)
+    store.latest.start()
+    one = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host,) = lobby(one, joiners=0)
+    before = str(store.load_raw(tid))
+    late = one.join(tid, {"name": "Late"})[1]
+    one.act(tid, host, body("start"))
+    store.latest.docs[tid] = (1, before)  # as if the join and start had come from elsewhere
+    assert one.act(tid, late, body("note", text="hi"))["version"] == 4
+
+
+
+def test_the_fan_out_does_not_load_the_table(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    hub = live.Hub(tables)
+    frames: list[str] = []
+
+    class Socket:
+        def send(self, data: str) -> None:
+            frames.append(data)
+
+    hub.add(live.Connection(Socket(), tid, "p1", host))
+    result = tables.act(tid, host, body("start"))
+    message = f'{{"t":"{tid}","v":{result["version"]},"d":{store.load_raw(tid)}}}'
+    head, raw = split_change(message)
+    round_trips.clear()
+    hub.push(tid, False, orjson.loads(str(raw)))
+    assert round_trips == ["ZRANGEBYSCORE"], "presence only; the document came with the message"
+    assert f'"version":{head["v"]}' in frames[-1]
+    round_trips.clear()
+    sent = len(frames)
+    hub.push(tid, True, orjson.loads(str(raw)))
+    assert round_trips == [], "presence as last read"
+    assert frames[sent:] == frames[sent - 1:sent], "the same snapshot again (a resync)"
+
+
+class Socket:
+    def __init__(self) -> None:
+        self.frames: list[str] = []
+
+    def send(self, data: str) -> None:
+        self.frames.append(data)
+
+
+def test_a_ping_costs_no_round_trip(redis_url: str, round_trips: list[str]) -> None:
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    sock = Socket()
+    conn = live.Connection(sock, tid, "p1", host)
+    conn.sent_version = 3
+    round_trips.clear()
+    for raw in (route.PING, '{ "type": "ping" }'):  # the phone's bytes, and any other spelling
+        for _ in range(5):
+            route._handle(conn, tables, raw)
+    assert round_trips == [], "presence is refreshed for all sockets together, not per ping"
+    assert [orjson.loads(f) for f in sock.frames] == [{"type": "pong", "version": 3}] * 10
+
+
+@pytest.mark.parametrize("embedded", [False, True])
+def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_trips: list[str],
+                                                         embedded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store.connect(None if embedded else redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    hub = live.Hub(tables)
+    conns = []
+    for _ in range(3):
+        tid, (host, guest) = lobby(tables)
+        for seat, token in (("p1", host), ("p2", guest)):
+            conn = live.Connection(Socket(), tid, seat, token)
+            conn.listed = True
+            store.presence_touch(tid, str(conn.member))
+            hub.add(conn)
+            conns.append(conn)
+    hub.refresh()  # the script is loaded on first use
+    silent = conns[-1]
+    silent.heard -= liveness.PRESENCE_SILENT + 1  # its phone went quiet; the socket is still open
+    round_trips.clear()
+    hub.refresh()
+    assert embedded or round_trips == ["EVALSHA", "PUBLISH"], \
+        "one script call for all tables; the seat that went quiet is told to every instance"
+    assert store.present(silent.table_id) == {"p1"}
+    assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns[:4])
+    assert orjson.loads(silent.ws.frames[-1]) == {"type": "presence", "version": 0, "connected": ["p1"]}
+    silent.heard = time.monotonic()  # heard again: listed again
+    hub.refresh()
+    assert store.present(silent.table_id) == {"p1", "p2"}
+    # Batched (hub.REFRESH_BATCH tables a call), with a yield between calls.
+    monkeypatch.setattr(liveness, "REFRESH_BATCH", 2)
+    round_trips.clear()
+    hub.refresh()
+    assert embedded or round_trips == ["EVALSHA", "EVALSHA"]
+    assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns)
+
+
+def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep refreshes one of ``REFRESH_SLICES`` slices a tick: a round of
+    them touches every local table exactly once, and a table whose last
+    socket left is in none."""
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    hub = live.Hub(tables)
+    tids = []
+    for _ in range(6):
+        tid, (host, _) = lobby(tables)
+        hub.add(live.Connection(Socket(), tid, "p1", host))
+        tids.append(tid)
+    gone = live.Connection(Socket(), tids[-1], "p1", host)
+    hub.add(gone)
+    hub.remove(gone)
+    hub.remove(next(iter(hub.conns[tids[-1]])))
+    refreshed: list[str] = []
+    monkeypatch.setattr(store, "presence_refresh", lambda plan: (refreshed.extend(plan), {})[1])
+    for part in range(liveness.REFRESH_SLICES):
+        hub.refresh(part)
+    assert sorted(refreshed) == sorted(tids[:-1])
+
+
+def test_the_sweep_refreshes_each_slice_once_per_refresh_period(redis_url: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ``REFRESH_TICKS``-th tick refreshes the next slice: one
+    ``PRESENCE_REFRESH`` of ticks visits each slice once, in few calls."""
+    store = Store.connect(redis_url, ttl=600)
+    hub = live.Hub(Tables(store, engines, fixed_random=True, rng=random.Random(7)))
+    ticks = round(liveness.PRESENCE_REFRESH * liveness.BEAT_SLICES)
+
+    class Ticks:
+        left = ticks
+
+        def wait(self, _: float) -> bool:
+            self.left -= 1
+            return self.left < 0
+
+    parts: list[int | None] = []
+    monkeypatch.setattr(hub, "stop", Ticks())
+    monkeypatch.setattr(hub, "beat_all", lambda *_: None)
+    monkeypatch.setattr(hub, "refresh", parts.append)
+    hub.sweep()
+    assert sorted(parts) == list(range(liveness.REFRESH_SLICES))
+    assert len(parts) * liveness.REFRESH_TICKS == ticks
+
+
+@pytest.mark.parametrize("embedded", [False, True])
+def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: bool) -> None:
+    store = Store.connect(None if embedded else redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    hub = live.Hub(tables)
+    tid, (host, _) = lobby(tables)
+    conn = live.Connection(Socket(), tid, "p1", host)
+    hub.add(conn)
+    hub.refresh()
+    assert conn.open
+    store.r.delete(doc_key(tid))  # its TTL ran out
+    hub.refresh()
+    assert not conn.open
+    assert orjson.loads(conn.ws.frames[-1])["error"]["code"] == "table_not_found"
+
+
+def fanned_out(store: Store) -> tuple[Tables, live.Hub]:
+    """A service with a hub as its fan-out, as ``create_app`` makes them."""
+    hub = live.Hub()
+    tables = Tables(store, engines, fanout=hub, fixed_random=True, rng=random.Random(7))
+    return tables, hub.attach(tables)
+
+
+def test_the_fan_out_sends_from_the_state_the_commit_made(redis_url: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A commit made here is pushed from the engine state the action made (no
+    second decode), and the frame is the one a decoded state gives."""
+    store = Store.connect(redis_url, ttl=600)
+    tables, hub = fanned_out(store)
+    tid, (host, _) = lobby(tables)
+    sock = Socket()
+    hub.add(live.Connection(sock, tid, "p1", host))
+    started = tables.act(tid, host, body("start"))["version"]
+    deadline = time.monotonic() + 5
+    while f'"version":{started}' not in "".join(sock.frames) and time.monotonic() < deadline:
+        time.sleep(0.01)  # the start's push is done
+    engine = tables.engine("toy")
+    decodes: list[Any] = []
+    real = engine.load
+    monkeypatch.setattr(engine, "load", lambda s: (decodes.append(s), real(s))[1])
+    sent = len(sock.frames)
+    v = tables.act(tid, host, body("note", text="hi"))["version"]
+    deadline = time.monotonic() + 5
+    while len(sock.frames) == sent and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert decodes == [], "the action takes the state the start made, and its push the action's"
+    doc = orjson.loads(str(store.load_raw(tid)))
+    assert doc["version"] == v
+    decoded = live.Hub(tables).frame(doc, "p1", frozenset(hub.online.get(tid, frozenset())))
+    assert orjson.loads(sock.frames[-1]) == orjson.loads(decoded)
+
+
+def test_a_change_committed_here_reaches_its_phones_without_the_message(redis_url: str) -> None:
+    """The committing process pushes its own change at once (``Hub.wrote``),
+    and the change message for that version, when it comes back, is skipped
+    unparsed; a newer version's message is still pushed."""
+    store = Store.connect(redis_url, ttl=600)
+    tables, hub = fanned_out(store)
+    tid, (host, _) = lobby(tables)
+    assert tables.pipeline.wrote == hub.wrote, "the service pushes this process's commits through its hub"
+    hub.ensure_listening()
+    hub.stop.set()  # the listener stops; the commit's own push is tested below
+    sock = Socket()
+    hub.add(live.Connection(sock, tid, "p1", host))
+    v = tables.act(tid, host, body("start"))["version"]
+    deadline = time.monotonic() + 5
+    while not sock.frames and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [orjson.loads(f)["version"] for f in sock.frames] == [v], "pushed by the commit itself"
+    hub.committed(tid, v, "{not json: never parsed")
+    time.sleep(0.05)
+    assert len(sock.frames) == 1, "its own message: nothing more to send"
+    newer = orjson.loads(str(store.load_raw(tid)))
+    newer["version"] = v + 1
+    hub.committed(tid, v + 1, orjson.dumps(newer).decode())
+    deadline = time.monotonic() + 5
+    while len(sock.frames) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert orjson.loads(sock.frames[-1])["version"] == v + 1, "another instance's change"
+
+
+# -- contention --------------------------------------------------------------------
+
+
+def test_a_contended_table_is_503_busy(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("server.store.store.MAX_ATTEMPTS", 4)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    tid, (host, _) = lobby(tables)
+    other = store.r
+    real = store.committer.run
+
+    def behind_its_back(change: Any, ttl: int) -> Any:
+        other.set(doc_key(tid), str(store.load_raw(tid)) + " ", keepttl=True)  # another writer
+        return real(change, ttl)
+
+    monkeypatch.setattr(store.committer, "run", behind_its_back)
+    version = tables.load(tid)["version"]
+    with pytest.raises(ServiceError) as exc:
+        tables.act(tid, host, body("start"))
+    assert (exc.value.kind, exc.value.code) == ("unavailable", "busy")
+    assert tables.load(tid)["version"] == version, "nothing was written"
+
+
+def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str) -> None:
+    """The listener may lag: a message from before a seat existed must not
+    tell that seat's new phone it was removed (the stored document decides)."""
+    store = Store.connect(redis_url, ttl=600)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    doc, _host = tables.create({"game": "toy", "name": "Host", "options": {"start": 0}})
+    old = orjson.loads(str(store.load_raw(doc["id"])))
+    pid, token = tables.join(doc["id"], {"name": "Late"})
+    hub = live.Hub(tables)
+    frames: list[str] = []
+
+    class Socket:
+        def send(self, data: str) -> None:
+            frames.append(data)
+
+        def close(self, **_: Any) -> None:
+            frames.append("closed")
+
+    conn = live.Connection(Socket(), doc["id"], pid, token)
+    hub.add(conn)
+    hub.push(doc["id"], False, old)
+    assert conn.open and "closed" not in frames
+    assert conn.sent_version == 2 and '"version":2' in frames[-1]
+
+
+def test_json_with_a_key_that_is_not_a_string_is_still_written() -> None:
+    """``keys.dumps`` tries orjson's plain (faster) encoding first, and writes a
+    non-string key as Python's json did, as a string."""
+    from server.wire import dumps
+
+    assert dumps({"a": [1, {"b": None}]}) == b'{"a":[1,{"b":null}]}'
+    assert dumps({"odds": {1: 0.5, 2: 0.25}}) == b'{"odds":{"1":0.5,"2":0.25}}'
+    with pytest.raises(TypeError):
+        dumps({"a": object()})

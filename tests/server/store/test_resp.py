@@ -1,0 +1,165 @@
+"""The hot paths' own Redis client (server/store/resp.py), against a real Redis."""
+
+from __future__ import annotations
+
+import threading
+import time
+from urllib.parse import urlparse
+
+import pytest
+import redis
+
+from server.store import Store, resp
+from server.store.resp import Lean
+from tests.server.tcpproxy import TcpProxy
+
+SCRIPT = "redis.call('SET', KEYS[1], ARGV[1]); return {3, redis.call('GET', KEYS[1]), false}"
+
+
+def lean_for(url: str, **kw: float) -> Lean:
+    u = urlparse(url)
+    return Lean(u.hostname or "127.0.0.1", u.port or 6379, **kw)  # type: ignore[arg-type]
+
+
+def test_a_script_runs_and_is_loaded_when_redis_does_not_know_it(redis_url: str) -> None:
+    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url, decode_responses=True)
+    r.script_flush()
+    assert lean.evalsha(SCRIPT, ["k"], ["v1"]) == [3, "v1", None]  # NOSCRIPT, then EVAL
+    assert r.script_exists(lean.shas[SCRIPT]) == [True]
+    assert lean.evalsha(SCRIPT, ["k"], [b"v2"]) == [3, "v2", None]  # EVALSHA now
+    assert r.get("k") == "v2"
+
+
+def test_an_error_reply_raises_and_the_link_stays_usable(redis_url: str) -> None:
+    lean = lean_for(redis_url)
+    with pytest.raises(redis.ResponseError, match="boom"):
+        lean.evalsha("return redis.error_reply('boom')", [], [])
+    assert len(lean.idle) == 1  # the reply was whole: the link is in step
+    assert lean.evalsha("return 7", [], []) == 7
+
+
+def test_a_link_killed_while_idle_is_replaced_without_an_error(redis_url: str) -> None:
+    """As after a Redis restart: every pooled link is dead, the command goes
+    through on a new one."""
+    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url)
+    for _ in range(2):
+        assert lean.evalsha("return 1", [], []) == 1
+    r.client_kill_filter(_type="normal", skipme=True)
+    assert lean.evalsha("return 2", [], []) == 2
+
+
+def test_no_redis_is_a_connection_error() -> None:
+    lean = Lean("127.0.0.1", 1, connect_timeout=0.5)  # nothing listens on port 1
+    with pytest.raises(redis.ConnectionError):
+        lean.evalsha("return 1", [], [])
+
+
+def test_a_silent_redis_is_a_timeout_not_a_hang(redis_url: str) -> None:
+    proxy = TcpProxy([urlparse(redis_url).port or 6379])
+    try:
+        lean = Lean("127.0.0.1", proxy.port, socket_timeout=0.5)
+        assert lean.evalsha("return 1", [], []) == 1
+        proxy.silent.set()
+        t = time.monotonic()
+        with pytest.raises(redis.TimeoutError):
+            lean.evalsha("return 1", [], [])
+        assert time.monotonic() - t < 3  # not retried: a timeout is not a dead idle link
+        assert lean.idle == []  # out of step: dropped
+    finally:
+        proxy.close()
+
+
+def test_the_pool_is_bounded_and_waits(redis_url: str) -> None:
+    lean = lean_for(redis_url)
+    lean.slots = threading.BoundedSemaphore(1)
+    lean.pool_timeout = 0.2
+    assert lean.slots.acquire()  # the one link is taken
+    with pytest.raises(redis.ConnectionError, match="No connection available"):
+        lean.evalsha("return 1", [], [])
+    threading.Timer(0.05, lean.slots.release).start()
+    assert lean.evalsha("return 1", [], []) == 1  # waited for it
+
+
+def test_a_subscription_hands_over_every_message_in_order(redis_url: str) -> None:
+    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url)
+    sub = lean.subscribe("ch")
+    try:
+        deadline = time.monotonic() + 5
+        while not sub.confirmed and time.monotonic() < deadline:
+            assert sub.get() is None
+        assert sub.confirmed
+        with r.pipeline() as p:  # arrive together, likely in one read
+            for i in range(50):
+                p.publish("ch", f'{{"t":"x","v":{i}}}')
+            p.publish("other", "not ours")
+            p.execute()
+        got: list[str] = []
+        while len(got) < 50 and time.monotonic() < deadline:
+            if (m := sub.get()) is not None:
+                got.append(m)
+        assert got == [f'{{"t":"x","v":{i}}}' for i in range(50)]
+    finally:
+        sub.close()
+
+
+def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(resp, "HEALTH_CHECK", 0.3)
+    proxy = TcpProxy([urlparse(redis_url).port or 6379])
+    try:
+        sub = Lean("127.0.0.1", proxy.port, socket_timeout=0.5).subscribe("ch")
+        sub.link.sock.settimeout(0.1)
+        deadline = time.monotonic() + 3
+        while sub.pinged is None and time.monotonic() < deadline:
+            sub.get()
+        assert sub.pinged is not None  # quiet past HEALTH_CHECK: pinged
+        while sub.pinged is not None and time.monotonic() < deadline:
+            sub.get()
+        assert sub.pinged is None  # the pong came: healthy
+        proxy.silent.set()
+        with pytest.raises(redis.TimeoutError):
+            while time.monotonic() < deadline + 3:
+                sub.get()
+        sub.close()
+    finally:
+        proxy.close()
+
+
+def test_the_store_uses_it_for_a_plain_tcp_redis_only(redis_url: str, tmp_path) -> None:
+    store = Store.connect(redis_url, ttl=60)
+    assert store.lean is not None and store.committer.lean is store.lean
+    u = urlparse(redis_url)
+    assert (store.lean.host, store.lean.port, store.lean.socket_timeout) == (u.hostname, u.port, 5.0)
+    # redis-py keeps its own parser for everything else (hiredis's polls every
+    # connection it takes from the pool under gevent).
+    parser = store.r.connection_pool.make_connection()._parser
+    assert type(parser).__name__ in ("_RESP2Parser", "_RESP3Parser")
+    assert Store.connect(None, ttl=60).lean is None  # the embedded store
+    assert Store(redis.Redis(unix_socket_path=str(tmp_path / "r.sock")), ttl=60).lean is None
+    assert Store(redis.Redis(ssl=True), ttl=60).lean is None
+    db = Lean.for_client(redis.Redis.from_url("redis://u:pw@h:7000/3"))
+    assert db is not None
+    assert (db.host, db.port, db.username, db.password, db.db) == ("h", 7000, "u", "pw", 3)
+
+
+def test_it_selects_the_database_of_the_url(redis_url: str) -> None:
+    lean = Lean.for_client(redis.Redis.from_url(redis_url + "/5"))
+    assert lean is not None
+    lean.evalsha("redis.call('SET', KEYS[1], 'here')", ["in5"], [])
+    assert redis.Redis.from_url(redis_url + "/5").get("in5") == b"here"
+    assert redis.Redis.from_url(redis_url).get("in5") is None
+
+
+def test_messages_read_with_the_confirmation_wait_for_the_next_call(redis_url: str) -> None:
+    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url)
+    sub = lean.subscribe("ch")
+    try:
+        deadline = time.monotonic() + 5
+        while r.pubsub_numsub("ch") != [(b"ch", 1)] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        r.publish("ch", "first")  # on the wire right behind the confirmation
+        time.sleep(0.1)
+        assert sub.get() is None and sub.confirmed
+        assert sub.get() == "first"
+    finally:
+        sub.close()
