@@ -170,9 +170,19 @@ class Tables:
         self.store.presence_announce(table_id)
 
     def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
-        """The process's listener on every instance's changes, until ``stop``
-        (a blocking loop: the hub runs it on a thread of its own)."""
+        """The process's listener on the changes of the tables it watches, made
+        by any instance, until ``stop`` (a blocking loop: the hub runs it on a
+        thread of its own)."""
         self.store.listen(callbacks, stop)
+
+    def watch(self, table_id: str) -> None:
+        """Hears the table's changes from now on (its first socket here):
+        returns once no change can be missed. ``StoreDown`` when it cannot."""
+        self.store.watch(table_id)
+
+    def unwatch(self, table_id: str) -> None:
+        """Stops hearing the table (its last socket here closed)."""
+        self.store.unwatch(table_id)
 
     def presence_refresh(self, plan: dict[str, tuple[list[str], list[str]]]) -> dict[str, set[str] | None]:
         """One round of a process's presence (``Presence.presence_refresh``):

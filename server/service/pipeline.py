@@ -138,16 +138,16 @@ class Pipeline:
         except RateLimited as exc:
             raise rate_limited(exc.wait, "actions at this table") from None
 
-    def action_hits(self, table_id: str, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
+    def action_hits(self, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
         """The rate counters one action of ``player`` counts against
-        (``Store.update`` counts them with the write): the seat's, and for
+        (``Store.update`` counts them with the write, as the table's): the seat's, and for
         chatter (``budget.CHATTER``) the seat's chatter counter too. No
         counter is shared by the table's seats: a shared one is what a few
         flooding seats used up for everyone."""
         lim = self.limits
-        hits = [("act-seat", f"{table_id}:{player}", lim.seat_actions)]
+        hits = [("act-seat", player, lim.seat_actions)]
         if atype in CHATTER:
-            hits.append(("chat-seat", f"{table_id}:{player}", lim.chatter_rate))
+            hits.append(("chat-seat", player, lim.chatter_rate))
         return hits
 
     def refuse_random(self, fields: set[str], what: str) -> None:
@@ -172,7 +172,7 @@ class Pipeline:
                 # Counted against the phone that sends it, even when entered for
                 # another seat: with the commit (Store.update), or here when refused.
                 atype = body["action"]["type"]
-                hits = self.action_hits(table_id, authenticate(doc0, token, seated=True)["id"], atype)
+                hits = self.action_hits(authenticate(doc0, token, seated=True)["id"], atype)
                 call = self._action_call(table_id, doc0, token, body)
                 break
             except ServiceError as exc:
@@ -186,7 +186,7 @@ class Pipeline:
                         raw0 = current
                         continue
                 if hits:
-                    wait = self.store.hit_many(hits)
+                    wait = self.store.hit_many(hits, table=table_id)
                     if wait is not None:
                         raise rate_limited(wait, "actions at this table") from None
                 raise
@@ -223,7 +223,7 @@ class Pipeline:
         the process. Counted first, 5 a seat per 10 minutes for each of
         ``pin`` and ``unlock``: a 4-digit PIN must not be guessable online,
         and a flood of PIN changes must not buy a phone that much CPU."""
-        wait = self.store.hit(atype, f"{table_id}:{seat['id']}", PIN_TRIES, window=PIN_WINDOW)
+        wait = self.store.hit(atype, seat["id"], PIN_TRIES, window=PIN_WINDOW, table=table_id)
         if wait is not None:
             raise ServiceError("rate_limited", "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
                            retry_after=wait)

@@ -179,8 +179,8 @@ class Lean:
         finally:
             self.slots.release()
 
-    def subscribe(self, channel: str) -> Subscription:
-        return Subscription(self, channel)
+    def subscription(self, wait: float = 1.0) -> Subscription:
+        return Subscription(self, wait)
 
     def close(self) -> None:
         while self.idle:
@@ -188,9 +188,10 @@ class Lean:
 
 
 class Subscription:
-    """A link subscribed to one channel; ``get`` hands over each message's data."""
+    """A link for sharded channels: ``send`` (re)subscribes, ``get`` hands
+    over what comes: ("message", channel, data) or ("confirmed", channel, "")."""
 
-    def __init__(self, lean: Lean, channel: str, wait: float = 1.0) -> None:
+    def __init__(self, lean: Lean, wait: float = 1.0) -> None:
         self.timeout = lean.socket_timeout
         try:
             self.link = Link(lean)
@@ -200,17 +201,20 @@ class Subscription:
         self.link.sock.settimeout(wait)
         self.heard = time.monotonic()
         self.pinged: float | None = None
-        self.pending: list[str] = []
-        try:
-            self.link.send(("SUBSCRIBE", channel))
-        except OSError as exc:
-            self.link.close()
-            raise _redis_error(exc) from exc
-        self.confirmed = False
+        self.pending: list[tuple[str, str, str]] = []
+        # A subscription is sent by the greenlet that asks for it while the
+        # listener's may be reading: one command at a time on the wire.
+        self.sending = threading.Lock()
 
-    def get(self) -> str | None:
-        """The next message's data, or None when none came within the wait
-        (or it was not a message: the subscription's confirmation, a pong)."""
+    def send(self, command: tuple[Any, ...]) -> None:
+        try:
+            with self.sending:
+                self.link.send(command)
+        except OSError as exc:
+            raise _redis_error(exc) from exc
+
+    def get(self) -> tuple[str, str, str] | None:
+        """The next event, or None when none came within the wait."""
         if self.pending:
             return self.pending.pop(0)
         try:
@@ -225,20 +229,15 @@ class Subscription:
         self.heard, self.pinged = time.monotonic(), None
         reader = self.link.reader
         reader.feed(data)
-        confirmed_now = False
         while (rep := reader.gets()) is not False:
             if isinstance(rep, hiredis.ReplyError):
                 raise redis.ResponseError(str(rep))
-            if isinstance(rep, list) and rep and rep[0] == "message":
-                self.pending.append(rep[2])
-            elif isinstance(rep, list) and rep and rep[0] == "subscribe":
-                self.confirmed = confirmed_now = True
-        # The call that sees the confirmation answers None, as redis-py's does:
-        # messages that came in the same read wait for the next call, after the
-        # caller has seen ``confirmed`` (Redis sends them after it).
-        if confirmed_now or not self.pending:
-            return None
-        return self.pending.pop(0)
+            if isinstance(rep, list) and len(rep) == 3:
+                if rep[0] == "smessage":
+                    self.pending.append(("message", rep[1], rep[2]))
+                elif rep[0] == "ssubscribe":
+                    self.pending.append(("confirmed", rep[1], ""))
+        return self.pending.pop(0) if self.pending else None
 
     def _health(self) -> None:
         now = time.monotonic()
@@ -246,10 +245,8 @@ class Subscription:
             if now - self.pinged > self.timeout:
                 raise redis.TimeoutError("Redis did not answer the subscription's ping.")
         elif now - self.heard > HEALTH_CHECK:
-            try:
-                self.link.send(("PING",))
-            except OSError as exc:
-                raise _redis_error(exc) from exc
+            # A subscribed connection answers PING with ["pong", ""] (RESP2).
+            self.send(("PING",))
             self.pinged = now
 
     def close(self) -> None:

@@ -80,24 +80,48 @@ def test_the_pool_is_bounded_and_waits(redis_url: str) -> None:
     assert lean.evalsha("return 1", [], []) == 1  # waited for it
 
 
+def confirmed(sub: resp.Subscription, *channels: str) -> None:
+    """Waits for Redis to confirm each of ``channels`` (nothing else may come first)."""
+    deadline = time.monotonic() + 5
+    left = set(channels)
+    while left and time.monotonic() < deadline:
+        event = sub.get()
+        if event is not None:
+            assert event[0] == "confirmed", event
+            left.discard(event[1])
+    assert not left
+
+
 def test_a_subscription_hands_over_every_message_in_order(redis_url: str) -> None:
     lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url)
-    sub = lean.subscribe("ch")
+    sub = lean.subscription()
     try:
-        deadline = time.monotonic() + 5
-        while not sub.confirmed and time.monotonic() < deadline:
-            assert sub.get() is None
-        assert sub.confirmed
+        sub.send(("SSUBSCRIBE", "tm:{a}:ch", "tm:{b}:ch"))
+        confirmed(sub, "tm:{a}:ch", "tm:{b}:ch")
         with r.pipeline() as p:  # arrive together, likely in one read
             for i in range(50):
-                p.publish("ch", f'{{"t":"x","v":{i}}}')
-            p.publish("other", "not ours")
+                p.spublish("tm:{a}:ch" if i % 2 else "tm:{b}:ch", f'{{"t":"x","v":{i}}}')
+            p.spublish("tm:{c}:ch", "not ours")
+            p.publish("tm:{a}:ch", "a classic channel of the same name: not ours either")
             p.execute()
-        got: list[str] = []
+        got: list[tuple[str, str, str]] = []
+        deadline = time.monotonic() + 5
         while len(got) < 50 and time.monotonic() < deadline:
             if (m := sub.get()) is not None:
                 got.append(m)
-        assert got == [f'{{"t":"x","v":{i}}}' for i in range(50)]
+        assert got == [("message", "tm:{a}:ch" if i % 2 else "tm:{b}:ch", f'{{"t":"x","v":{i}}}')
+                       for i in range(50)]
+        # A channel dropped is heard no more; one added later is.
+        sub.send(("SUNSUBSCRIBE", "tm:{b}:ch"))
+        sub.send(("SSUBSCRIBE", "tm:{c}:ch"))
+        deadline = time.monotonic() + 5
+        while r.execute_command("PUBSUB", "SHARDNUMSUB", "tm:{b}:ch", "tm:{c}:ch") != [b"tm:{b}:ch", 0, b"tm:{c}:ch", 1]:
+            assert time.monotonic() < deadline
+            sub.get()
+        r.spublish("tm:{b}:ch", "dropped")
+        r.spublish("tm:{c}:ch", "added")
+        events = [e for _ in range(20) if (e := sub.get()) is not None]
+        assert [e for e in events if e[0] == "message"] == [("message", "tm:{c}:ch", "added")]
     finally:
         sub.close()
 
@@ -107,7 +131,8 @@ def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
     monkeypatch.setattr(resp, "HEALTH_CHECK", 0.3)
     proxy = TcpProxy([urlparse(redis_url).port or 6379])
     try:
-        sub = Lean("127.0.0.1", proxy.port, socket_timeout=0.5).subscribe("ch")
+        sub = Lean("127.0.0.1", proxy.port, socket_timeout=0.5).subscription()
+        sub.send(("SSUBSCRIBE", "tm:{a}:ch"))
         sub.link.sock.settimeout(0.1)
         deadline = time.monotonic() + 3
         while sub.pinged is None and time.monotonic() < deadline:
@@ -150,16 +175,3 @@ def test_it_selects_the_database_of_the_url(redis_url: str) -> None:
     assert redis.Redis.from_url(redis_url).get("in5") is None
 
 
-def test_messages_read_with_the_confirmation_wait_for_the_next_call(redis_url: str) -> None:
-    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url)
-    sub = lean.subscribe("ch")
-    try:
-        deadline = time.monotonic() + 5
-        while r.pubsub_numsub("ch") != [(b"ch", 1)] and time.monotonic() < deadline:
-            time.sleep(0.01)
-        r.publish("ch", "first")  # on the wire right behind the confirmation
-        time.sleep(0.1)
-        assert sub.get() is None and sub.confirmed
-        assert sub.get() == "first"
-    finally:
-        sub.close()
