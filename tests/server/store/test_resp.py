@@ -21,8 +21,8 @@ def lean_for(url: str, **kw: float) -> Lean:
     return Lean(u.hostname or "127.0.0.1", u.port or 6379, **kw)  # type: ignore[arg-type]
 
 
-def test_a_script_runs_and_is_loaded_when_redis_does_not_know_it(redis_url: str) -> None:
-    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url, decode_responses=True)
+def test_a_script_runs_and_is_loaded_when_redis_does_not_know_it(single_redis_url: str) -> None:
+    lean, r = lean_for(single_redis_url), redis.Redis.from_url(single_redis_url, decode_responses=True)
     r.script_flush()
     assert lean.evalsha(SCRIPT, ["k"], ["v1"]) == [3, "v1", None]  # NOSCRIPT, then EVAL
     assert r.script_exists(lean.shas[SCRIPT]) == [True]
@@ -30,18 +30,18 @@ def test_a_script_runs_and_is_loaded_when_redis_does_not_know_it(redis_url: str)
     assert r.get("k") == "v2"
 
 
-def test_an_error_reply_raises_and_the_link_stays_usable(redis_url: str) -> None:
-    lean = lean_for(redis_url)
+def test_an_error_reply_raises_and_the_link_stays_usable(single_redis_url: str) -> None:
+    lean = lean_for(single_redis_url)
     with pytest.raises(redis.ResponseError, match="boom"):
         lean.evalsha("return redis.error_reply('boom')", [], [])
     assert len(lean.idle) == 1  # the reply was whole: the link is in step
     assert lean.evalsha("return 7", [], []) == 7
 
 
-def test_a_link_killed_while_idle_is_replaced_without_an_error(redis_url: str) -> None:
+def test_a_link_killed_while_idle_is_replaced_without_an_error(single_redis_url: str) -> None:
     """As after a Redis restart: every pooled link is dead, the command goes
     through on a new one."""
-    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url)
+    lean, r = lean_for(single_redis_url), redis.Redis.from_url(single_redis_url)
     for _ in range(2):
         assert lean.evalsha("return 1", [], []) == 1
     r.client_kill_filter(_type="normal", skipme=True)
@@ -54,8 +54,8 @@ def test_no_redis_is_a_connection_error() -> None:
         lean.evalsha("return 1", [], [])
 
 
-def test_a_silent_redis_is_a_timeout_not_a_hang(redis_url: str) -> None:
-    proxy = TcpProxy([urlparse(redis_url).port or 6379])
+def test_a_silent_redis_is_a_timeout_not_a_hang(single_redis_url: str) -> None:
+    proxy = TcpProxy([urlparse(single_redis_url).port or 6379])
     try:
         lean = Lean("127.0.0.1", proxy.port, socket_timeout=0.5)
         assert lean.evalsha("return 1", [], []) == 1
@@ -69,8 +69,8 @@ def test_a_silent_redis_is_a_timeout_not_a_hang(redis_url: str) -> None:
         proxy.close()
 
 
-def test_the_pool_is_bounded_and_waits(redis_url: str) -> None:
-    lean = lean_for(redis_url)
+def test_the_pool_is_bounded_and_waits(single_redis_url: str) -> None:
+    lean = lean_for(single_redis_url)
     lean.slots = threading.BoundedSemaphore(1)
     lean.pool_timeout = 0.2
     assert lean.slots.acquire()  # the one link is taken
@@ -92,8 +92,8 @@ def confirmed(sub: resp.Subscription, *channels: str) -> None:
     assert not left
 
 
-def test_a_subscription_hands_over_every_message_in_order(redis_url: str) -> None:
-    lean, r = lean_for(redis_url), redis.Redis.from_url(redis_url)
+def test_a_subscription_hands_over_every_message_in_order(single_redis_url: str) -> None:
+    lean, r = lean_for(single_redis_url), redis.Redis.from_url(single_redis_url)
     sub = lean.subscription()
     try:
         sub.send(("SSUBSCRIBE", "tm:{a}:ch", "tm:{b}:ch"))
@@ -127,9 +127,9 @@ def test_a_subscription_hands_over_every_message_in_order(redis_url: str) -> Non
 
 
 def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
-        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        single_redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(resp, "HEALTH_CHECK", 0.3)
-    proxy = TcpProxy([urlparse(redis_url).port or 6379])
+    proxy = TcpProxy([urlparse(single_redis_url).port or 6379])
     try:
         sub = Lean("127.0.0.1", proxy.port, socket_timeout=0.5).subscription()
         sub.send(("SSUBSCRIBE", "tm:{a}:ch"))
@@ -150,10 +150,10 @@ def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
         proxy.close()
 
 
-def test_the_store_uses_it_for_a_plain_tcp_redis_only(redis_url: str, tmp_path) -> None:
-    store = Store.connect(redis_url, ttl=60)
+def test_the_store_uses_it_for_a_plain_tcp_redis_only(single_redis_url: str, tmp_path) -> None:
+    store = Store.connect(single_redis_url, ttl=60)
     assert store.lean is not None and store.committer.lean is store.lean
-    u = urlparse(redis_url)
+    u = urlparse(single_redis_url)
     assert (store.lean.host, store.lean.port, store.lean.socket_timeout) == (u.hostname, u.port, 5.0)
     # redis-py keeps its own parser for everything else (hiredis's polls every
     # connection it takes from the pool under gevent).
@@ -167,11 +167,11 @@ def test_the_store_uses_it_for_a_plain_tcp_redis_only(redis_url: str, tmp_path) 
     assert (db.host, db.port, db.username, db.password, db.db) == ("h", 7000, "u", "pw", 3)
 
 
-def test_it_selects_the_database_of_the_url(redis_url: str) -> None:
-    lean = Lean.for_client(redis.Redis.from_url(redis_url + "/5"))
+def test_it_selects_the_database_of_the_url(single_redis_url: str) -> None:
+    lean = Lean.for_client(redis.Redis.from_url(single_redis_url + "/5"))
     assert lean is not None
     lean.evalsha("redis.call('SET', KEYS[1], 'here')", ["in5"], [])
-    assert redis.Redis.from_url(redis_url + "/5").get("in5") == b"here"
-    assert redis.Redis.from_url(redis_url).get("in5") is None
+    assert redis.Redis.from_url(single_redis_url + "/5").get("in5") == b"here"
+    assert redis.Redis.from_url(single_redis_url).get("in5") is None
 
 
