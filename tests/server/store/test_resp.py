@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 import threading
 import time
 from urllib.parse import urlparse
@@ -9,7 +10,8 @@ from urllib.parse import urlparse
 import pytest
 import redis
 
-from server.store import Store, resp
+from conftest import RedisServer, free_port
+from server.store import Commit, Store, resp
 from server.store.resp import Lean
 from tests.server.tcpproxy import TcpProxy
 
@@ -150,7 +152,7 @@ def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
         proxy.close()
 
 
-def test_the_store_uses_it_for_a_plain_tcp_redis_only(single_redis_url: str, tmp_path) -> None:
+def test_the_store_uses_it_for_a_single_redis_over_tcp_or_tls_only(single_redis_url: str, tmp_path) -> None:
     store = Store.connect(single_redis_url, ttl=60)
     assert store.lean is not None and store.committer.lean is store.lean
     u = urlparse(single_redis_url)
@@ -161,7 +163,8 @@ def test_the_store_uses_it_for_a_plain_tcp_redis_only(single_redis_url: str, tmp
     assert type(parser).__name__ in ("_RESP2Parser", "_RESP3Parser")
     assert Store.connect(None, ttl=60).lean is None  # the embedded store
     assert Store(redis.Redis(unix_socket_path=str(tmp_path / "r.sock")), ttl=60).lean is None
-    assert Store(redis.Redis(ssl=True), ttl=60).lean is None
+    tls = Store(redis.Redis(ssl=True), ttl=60).lean
+    assert tls is not None and tls.tls is not None  # rediss://: production's
     db = Lean.for_client(redis.Redis.from_url("redis://u:pw@h:7000/3"))
     assert db is not None
     assert (db.host, db.port, db.username, db.password, db.db) == ("h", 7000, "u", "pw", 3)
@@ -175,3 +178,34 @@ def test_it_selects_the_database_of_the_url(single_redis_url: str) -> None:
     assert redis.Redis.from_url(single_redis_url).get("in5") is None
 
 
+
+
+def test_it_speaks_tls_for_a_rediss_url(certificate: tuple[str, str]) -> None:
+    """Production's Redis is reached over TLS (``rediss://``): the store's own
+    client runs the commit script and the table channels there too."""
+    cert, key = certificate
+    tls_port = free_port()
+    server = RedisServer(extra_args=("--tls-port", str(tls_port), "--tls-cert-file", cert, "--tls-key-file", key,
+                                     "--tls-ca-cert-file", cert, "--tls-auth-clients", "no"))
+    try:
+        store = Store.connect(f"rediss://127.0.0.1:{tls_port}/0?ssl_ca_certs={cert}", ttl=60)
+        assert store.lean is not None and store.lean.tls is not None
+        assert store.lean.tls.verify_mode == ssl.CERT_REQUIRED and store.lean.tls.check_hostname
+        store.create({"id": "table-tls1", "version": 1, "code": None}, {"v": 1})
+        sub = store.lean.subscription()
+        sub.send(("SSUBSCRIBE", "tm:{table-tls1}:ch"))
+        confirmed(sub, "tm:{table-tls1}:ch")
+        store.update("table-tls1", lambda tx: Commit({**tx.doc, "version": 2}, {"v": 2}))
+        event = None
+        deadline = time.monotonic() + 5
+        while event is None and time.monotonic() < deadline:
+            event = sub.get()
+        assert event is not None and event[0] == "message" and '"v":2' in event[2]
+        sub.close()
+        # A certificate nobody vouched for is refused, as redis-py refuses it.
+        untrusted = Store.connect(f"rediss://127.0.0.1:{tls_port}/0", ttl=60)
+        assert untrusted.lean is not None
+        with pytest.raises(redis.ConnectionError):
+            untrusted.lean.call(("PING",))
+    finally:
+        server.close()
