@@ -141,6 +141,10 @@ class Tables:
         tells its phones so; a request gets 404 from ``load``)."""
         return self.store.load(table_id)
 
+    def stats(self) -> dict[str, int]:
+        """The store's figures of this process (``Store.stats``), for operators."""
+        return self.store.stats()
+
     def ping(self) -> bool:
         """Whether the store answers."""
         return self.store.ping()

@@ -137,6 +137,16 @@ class Listener:
                     pass  # the listener's reconnect subscribes only what is watched
         self.latest.unwatch(table_id)
 
+    def heard(self) -> dict[str, int]:
+        """What the listener has heard since the process started: messages,
+        their bytes, those of tables not watched (``foreign``), and how many
+        tables it watches now: the per-instance figures ``bench/load.py``
+        reads (``/healthz`` with the operator's token)."""
+        w = self._watching()
+        with w.lock:
+            return {"messages": w.messages, "bytes": w.bytes, "foreign": w.foreign,
+                    "channels": len(w.confirmed)}
+
     def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
         """Whether a change message is of a commit this process is still
         waiting on (then kept for it, see ``in_flight``)."""
@@ -211,9 +221,13 @@ class Listener:
             return
         kind, channel, message = event
         w = self._watching()
+        with w.lock:
+            done = w.confirmed.get(channel)
+            if kind == "message":
+                w.messages += 1
+                w.bytes += len(message)
+                w.foreign += done is None
         if kind == "confirmed":
-            with w.lock:
-                done = w.confirmed.get(channel)
             if done is not None:
                 done.set()
             return
@@ -232,10 +246,14 @@ class Listener:
 
 
 class _Watching:
-    """Which channels this process listens on, and the connection it uses."""
+    """Which channels this process listens on, the connection it uses, and
+    what it has heard (``Store.stats``)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        #: Change and presence messages heard, their bytes, and how many of
+        #: them were of a table no longer watched (an unsubscribe's race).
+        self.messages = self.bytes = self.foreign = 0
         #: Watched channels → set once Redis confirmed the subscription.
         self.confirmed: dict[str, threading.Event] = {}
         #: How many watchers each channel has (``watch`` / ``unwatch``).

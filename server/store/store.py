@@ -96,6 +96,8 @@ class Store(Presence, Listener, Rates):
         self.in_flight: dict[tuple[str, int], str | None] = {}
         self.in_flight_lock = threading.Lock()
         self.listener: Callbacks | None = None
+        #: Changes this process has committed (``stats``).
+        self.commits = 0
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -142,6 +144,10 @@ class Store(Presence, Listener, Rates):
     @property
     def cluster(self) -> bool:
         return type(self.r).__name__ == "RedisCluster"
+
+    def stats(self) -> dict[str, int]:
+        """This process's own figures: what its listener heard, and its commits."""
+        return {**self.heard(), "commits": self.commits}
 
     def ping(self) -> bool:
         try:
@@ -298,6 +304,7 @@ class Store(Presence, Listener, Rates):
             change = encode(table_id, base, commit, tx.assumed, counters, RATE_WINDOW)
             status, found = self._run(change, wrote)
             if status == DONE:
+                self.commits += 1
                 self.latest.put(table_id, change.version, change.doc.decode())
                 if commit.state is not None:
                     self.states.put(table_id, change.version, commit.state)
