@@ -12,7 +12,13 @@ action being sent to the LAST phone of that table receiving the new version.
 Prints phones connected, connect errors, reconnects, actions/s, latency
 percentiles (p50/p95/p99/max), errors, server CPU (per cent of a core and ms per
 action), server RSS (total and per phone), and Redis memory per table. Only
-loopback traffic.
+loopback traffic. Per instance (``per_instance``, from each one's /healthz with
+the operator's token): its own actions (the changes it committed), the messages
+and bytes its listener heard from Redis, each per own action, and its CPU per
+own action; with ``--affinity table`` (every phone of a table on that table's
+instance) these show what scaling out costs each instance:
+
+    python bench/load.py --phones 2000 --rate 100 --instances 4 --affinity table
 
 The generator must not distort what it measures:
 - its garbage collector is frozen and disabled for the driven period (a full
@@ -495,7 +501,11 @@ def workers(master: subprocess.Popen[bytes]) -> list[psutil.Process]:
     return children
 
 
-def setup_tables(bases: list[str], phones: int, seed: int) -> list[Table]:
+def setup_tables(bases: list[str], phones: int, seed: int, affinity: bool = False) -> list[Table]:
+    """Tables of real games over ``phones`` phones. A table's phones go to
+    the instances in turn (every change crosses instances), or with
+    ``affinity`` all to the table's own instance (as a load balancer with
+    table affinity would put them): an instance's actions are then its tables'."""
     rng = random.Random(seed)
     games = [g["name"] for g in http(bases[0], "GET", "/api/games")["games"] if g["name"] in SEATS]
     plans: list[tuple[str, int]] = []
@@ -513,17 +523,40 @@ def setup_tables(bases: list[str], phones: int, seed: int) -> list[Table]:
         created = http(base, "POST", "/api/tables", {"game": game, "name": "Host"})
         table = Table(created["table"], game)
         seats = [(created["player"]["id"], created["player"]["token"])]
+        def at(k: int) -> str:
+            return base if affinity else bases[(i + k) % len(bases)]
+
         for k in range(n - 1):
-            j = http(bases[(i + k + 1) % len(bases)], "POST", f"/api/tables/{table.id}/players", {"name": f"P{k + 2}"})
+            j = http(at(k + 1), "POST", f"/api/tables/{table.id}/players", {"name": f"P{k + 2}"})
             seats.append((j["player"]["id"], j["player"]["token"]))
         http(base, "POST", f"/api/tables/{table.id}/actions",
              {"action": {"type": "start"}, "request_id": "start"}, seats[0][1])
-        # Alternate instances within a table: fan-out must cross instances.
-        table.phones = [Phone(table, pid, tok, bases[(i + k) % len(bases)]) for k, (pid, tok) in enumerate(seats)]
+        table.phones = [Phone(table, pid, tok, at(k)) for k, (pid, tok) in enumerate(seats)]
         return table
 
     with ThreadPoolExecutor(16) as pool:
         return list(pool.map(make, range(len(plans))))
+
+
+def _per(x: float, n: int, digits: int = 2) -> float | None:
+    return round(x / n, digits) if n else None
+
+
+def instance_figures(before: list[dict[str, int]], after: list[dict[str, int]], cpu_s: list[float],
+                     one_worker_each: bool) -> list[dict[str, Any]]:
+    """Per instance, over the measured period: the changes it committed (its
+    own actions), what its listener heard from Redis (messages, bytes, those
+    of tables it has no phone at), each per own action, and its CPU per own
+    action (with one worker per instance, else None)."""
+    out: list[dict[str, Any]] = []
+    for k, (a, b) in enumerate(zip(before, after, strict=True)):
+        own = b["commits"] - a["commits"]
+        msgs, size = b["messages"] - a["messages"], b["bytes"] - a["bytes"]
+        out.append({"instance": k, "own_actions": own, "redis_messages": msgs, "redis_bytes": size,
+                    "foreign_messages": b["foreign"] - a["foreign"], "channels": b["channels"],
+                    "messages_per_own_action": _per(msgs, own), "bytes_per_own_action": _per(size, own, 0),
+                    "cpu_ms_per_own_action": _per(cpu_s[k] * 1000, own) if one_worker_each else None})
+    return out
 
 
 def pct(values: list[float], q: float) -> float:
@@ -574,7 +607,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         procs = [start_instance(redis_url, p, args.root) for p in ports]
         bases = [f"http://127.0.0.1:{p}" for p in ports]
         t0 = time.perf_counter()
-        tables = setup_tables(bases, args.phones, args.seed)
+        tables = setup_tables(bases, args.phones, args.seed, args.affinity == "table")
         setup_s = time.perf_counter() - t0
         mem_per_table = (r.info("memory")["used_memory"] - mem0) / max(1, len(tables))
         server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
@@ -610,6 +643,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         collections0 = sum(g["collections"] for g in gc.get_stats())
         ticker = Ticker(args.ticker_ms / 1000)
         ticker.start()
+        heard0 = [http(b, "GET", "/healthz", token=STATS_TOKEN)["redis"] for b in bases]
         cpu0 = [cpu_s(p) for p in server_procs]
         sys0 = sum(kernel_s(p) for p in server_procs)
         me0, r0 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
@@ -628,6 +662,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server_cpu_s = sum(cpu1) - sum(cpu0)
         rss = [p.memory_info().rss / 2**20 for p in server_procs]
         health = [http(b, "GET", "/healthz", token=STATS_TOKEN) for b in bases]
+        per_instance = instance_figures(heard0, [h["redis"] for h in health],
+                                        [b - a for a, b in zip(cpu0, cpu1, strict=True)],
+                                        len(server_procs) == len(bases))
         stopping = True
         silent = sum(1 for p in all_phones if p.ws is not None and p.version == 0)
         if silent:
@@ -681,6 +718,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "redis_cpu_ms_per_action": per_action(r1 - r0) if redis_p else None,
             "redis_bytes_per_table": round(mem_per_table),
             "server_gc_max_pause_ms": [h.get("gc_max_pause_ms") for h in health],
+            "affinity": args.affinity,
+            "per_instance": per_instance,
             "fd_limit": nofile[0],
         }
     finally:
@@ -703,6 +742,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--warmup", type=float, default=2.0,
                     help="seconds of actions driven first at the same rate, not measured")
     ap.add_argument("--instances", type=int, default=1)
+    ap.add_argument("--affinity", choices=("spread", "table"), default="spread",
+                    help="spread: a table's phones on the instances in turn (every change crosses "
+                         "instances); table: all on the table's own instance (per_instance figures "
+                         "then show what scaling out costs each instance)")
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="the checkout whose server runs (an A/B against another revision, same generator)")
     ap.add_argument("--redis-url")
