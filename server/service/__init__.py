@@ -13,8 +13,7 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``budget.py``    what each seat may write into the log
 - ``seats.py``     tokens, join codes, seat names, ``authenticate``; ``names.py``
   when a name is visible and when two are the same
-- ``schemas.py``   request schemas and the one place that validates them
-  (``schema_fast.py``: the compiled checks in front)
+- ``schemas.py``   request schemas and the one place that validates them (jsonschema-rs)
 - ``snapshot.py``  what a seat sees
 - ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
 - ``analysis.py``  the analysis cache
