@@ -271,7 +271,8 @@ async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link 
                 lambda: Link(phone, stats), url, max_frame_size=2**22,
                 websocket_handshake_timeout=60,
                 # The seat token rides in the subprotocols, as the web client sends it.
-                extra_headers={"Sec-WebSocket-Protocol": f"tablemate, tablemate.token.{phone.token}"}), 60)
+                extra_headers=None if TOKEN_IN_URL else
+                {"Sec-WebSocket-Protocol": f"tablemate, tablemate.token.{phone.token}"}), 60)
             return cast(Link, link)
         except Exception:
             if stopping or attempt == attempts - 1:
@@ -282,6 +283,8 @@ async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link 
 
 async def phone_loop(phone: Phone, stats: Stats) -> None:
     url = phone.base.replace("http", "ws", 1) + f"/api/tables/{phone.table.id}/ws"
+    if TOKEN_IN_URL:  # a build from before the token rode in the subprotocol
+        url += f"?token={phone.token}"
     phone.ws = await _connect(phone, stats, url, 5)
     if phone.ws is None:
         stats.connect_errors += 1
@@ -472,6 +475,9 @@ def start_redis(port: int) -> subprocess.Popen[bytes]:
     raise TimeoutError("redis")
 
 
+#: Sends the seat token in the socket's URL, as servers before issue 30 read it
+#: (``--token-in-url``, to time such a build with this generator).
+TOKEN_IN_URL = False
 #: Shows the server's own figures on /healthz (its collector's longest pause).
 STATS_TOKEN = secrets.token_urlsafe(16)
 
@@ -542,14 +548,16 @@ def _per(x: float, n: int, digits: int = 2) -> float | None:
     return round(x / n, digits) if n else None
 
 
-def instance_figures(before: list[dict[str, int]], after: list[dict[str, int]], cpu_s: list[float],
-                     one_worker_each: bool) -> list[dict[str, Any]]:
+def instance_figures(before: list[dict[str, int] | None], after: list[dict[str, int] | None],
+                     cpu_s: list[float], one_worker_each: bool) -> list[dict[str, Any]] | None:
     """Per instance, over the measured period: the changes it committed (its
     own actions), what its listener heard from Redis (messages, bytes, those
     of tables it has no phone at), each per own action, and its CPU per own
     action (with one worker per instance, else None)."""
     out: list[dict[str, Any]] = []
     for k, (a, b) in enumerate(zip(before, after, strict=True)):
+        if a is None or b is None:
+            return None  # a build whose /healthz has no such figures
         own = b["commits"] - a["commits"]
         msgs, size = b["messages"] - a["messages"], b["bytes"] - a["bytes"]
         out.append({"instance": k, "own_actions": own, "redis_messages": msgs, "redis_bytes": size,
@@ -643,7 +651,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         collections0 = sum(g["collections"] for g in gc.get_stats())
         ticker = Ticker(args.ticker_ms / 1000)
         ticker.start()
-        heard0 = [http(b, "GET", "/healthz", token=STATS_TOKEN)["redis"] for b in bases]
+        heard0 = [http(b, "GET", "/healthz", token=STATS_TOKEN).get("redis") for b in bases]
         cpu0 = [cpu_s(p) for p in server_procs]
         sys0 = sum(kernel_s(p) for p in server_procs)
         me0, r0 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
@@ -662,7 +670,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server_cpu_s = sum(cpu1) - sum(cpu0)
         rss = [p.memory_info().rss / 2**20 for p in server_procs]
         health = [http(b, "GET", "/healthz", token=STATS_TOKEN) for b in bases]
-        per_instance = instance_figures(heard0, [h["redis"] for h in health],
+        per_instance = instance_figures(heard0, [h.get("redis") for h in health],
                                         [b - a for a, b in zip(cpu0, cpu1, strict=True)],
                                         len(server_procs) == len(bases))
         stopping = True
@@ -757,8 +765,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     help="seconds before an action that never reached every phone frees its table")
     ap.add_argument("--ticker-ms", type=float, default=1.0, help="period of the pause-measuring ticker")
     ap.add_argument("--out", help="also write the JSON result to this file")
+    ap.add_argument("--token-in-url", action="store_true",
+                    help="send the seat token in the socket's URL, as builds before issue 30 read it "
+                         "(to time such a build with --root)")
     ap.add_argument("--samples", help="also write every action's send time, latency (s, ms), game and seats to this file")
     args = ap.parse_args(argv)
+    global TOKEN_IN_URL
+    TOKEN_IN_URL = args.token_in_url
     if args.short:
         args.phones, args.rate, args.duration = min(args.phones, 300), 20.0, 5.0
     result = asyncio.run(run(args))
