@@ -7,6 +7,7 @@ import { optionLines } from './options.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
 import { pinCard } from './pin.js';
+import { reminderField } from './reminder.js';
 import { phonelessTools, seatsComponent } from './seats.js';
 
 /**
@@ -34,8 +35,10 @@ export function lobbyScreen(root, session) {
   const rulesList = h('ul', { class: 'rules-list' });
   const rulesAllLabel = h('span');
   const rulesAll = h('details', { class: 'rules-all' }, h('summary', null, rulesAllLabel), rulesList);
-  const optionsBox = h('section', { class: 'card rules', hidden: true, 'aria-labelledby': 'lobby-rules' },
-    h('h2', { id: 'lobby-rules', t: 'lobby.options' }), rulesSummary, rulesAll);
+  // The host's reminder for a late player, a setting of the table beside its game's rules.
+  const reminder = reminderField(session, 'lobby-reminder');
+  const optionsBox = h('section', { class: 'card rules', 'aria-labelledby': 'lobby-rules' },
+    h('h2', { id: 'lobby-rules', t: 'lobby.options' }), rulesSummary, rulesAll, reminder.el);
 
   const copy = async (/** @type {string} */ text) => {
     toast(t((await copyText(text)) ? 'lobby.copied' : 'lobby.copy_failed'));
@@ -115,6 +118,7 @@ export function lobbyScreen(root, session) {
     seats.update(snap);
     phoneless.update(snap);
     pin.update(snap);
+    reminder.update(snap);
     const n = snap.players.length;
     count.textContent = t('lobby.count', { count: n, min: snap.min_players, max: snap.max_players });
     const isHost = snap.me !== null && snap.me === snap.host;
@@ -132,8 +136,8 @@ export function lobbyScreen(root, session) {
   function renderRules(snap) {
     const info = session.game();
     const lines = optionLines(snap.game, info && info.options_schema, /** @type {Record<string, unknown>} */ (snap.options || {}));
-    optionsBox.hidden = lines.length === 0;
     const changed = lines.filter((l) => l.changed);
+    rulesSummary.hidden = rulesAll.hidden = lines.length === 0;
     rulesSummary.replaceChildren(
       ...(changed.length ? [h('ul', { class: 'rules-changed' }, ...changed.map((l) => h('li', null,
         h('mark', null, h('span', { class: 'rule-label', text: `${l.label}: ` }), h('strong', { text: l.value })))))] : []),
@@ -153,7 +157,7 @@ export function lobbyScreen(root, session) {
     loadGame(initial.game).then(() => { if (alive && last) update(last); }).catch(() => { /* labels stay keys */ });
   }
 
-  const offLang = onLangChange(() => { if (last) update(last); });
+  const offLang = onLangChange(() => { reminder.relabel(); if (last) update(last); });
   return {
     update,
     destroy() {
