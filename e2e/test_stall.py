@@ -216,3 +216,21 @@ def test_king_up_votes_on_without_a_seat_and_hands_its_phone_back_after_the_reve
     expect(history).to_contain_text("Ann made Bo's seat one without a phone. Their phone waits until the host hands the seat back to it.")
     expect(history).to_contain_text("Ann handed Bo's seat back to their own phone.")
     expect(history).to_contain_text("Bo is back on their own phone.")
+
+
+def test_a_seat_paused_in_the_lobby_is_handed_back_from_the_seat_tools(phone, server, toy):
+    host, bo = phone("en-US"), phone("en-US")
+    table = create_table(host, toy, "Ann", "en")
+    join(bo, f"{server}/t/{table}", "Bo", "en")
+    host.get_by_role("button", name="Manage Bo").click()
+    panel = host.locator("#seat-panel-p2")
+    panel.get_by_role("button", name="No phone").click()
+    panel.get_by_role("button", name=re.compile("^Tap again: Bo's phone pauses")).click()
+    expect(bo.get_by_role("heading", name="Your seat is paused")).to_be_visible()
+    expect(bo.get_by_role("heading", name="Lobby")).to_be_visible()  # still at the table, not sent to join
+    expect(host.locator(".seat[data-player='p2'] .badge.no-phone")).to_be_visible()
+    host.get_by_role("button", name="Hand back to Bo's phone").click()
+    host.get_by_role("button", name="Tap again: Bo's own phone plays again").click()
+    bo.get_by_role("button", name="Continue as Bo").click()
+    expect(bo.locator(".paused-card")).to_be_hidden()
+    expect(host.locator(".seat[data-player='p2'] .badge.no-phone")).to_have_count(0)

@@ -102,7 +102,10 @@ def remove_seat(c: Call) -> Outcome:
 def transfer_host(c: Call) -> Outcome:
     need_host(c.host, "transfer host powers")
     target: str = c.payload["player"]
-    seat_of(c.doc, target)
+    if seat_of(c.doc, target).get("phone") is False:
+        # Its phone, if it has one, is paused: nobody could act as host.
+        raise ServiceError("conflict", "phoneless_host",
+                           "A seat without a phone cannot be the host: hand it back to its phone first.")
     c.doc["host"] = target
     return Outcome(c.doc, {"type": "host", "player": target},
                    [{"type": "host_changed", "player": target}])

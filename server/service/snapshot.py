@@ -106,7 +106,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if seat is not None:
         snap["sealed"] = sealed
         snap["pin"] = "pin" in seat
-        snap["proxies"] = proxies(engine, doc, player, state)
+        # A sealed or paused phone may enter for nobody (the pipeline refuses it).
+        snap["proxies"] = {} if shut else proxies(engine, doc, player, state)
         if paused(seat):
             snap["paused"] = "phoneless"
         elif seat.get("back"):

@@ -6,6 +6,7 @@ import { onLangChange, t } from '../i18n.js';
 import { optionLines } from './options.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
+import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
 import { reminderField } from './reminder.js';
 import { phonelessTools, seatsComponent } from './seats.js';
@@ -73,7 +74,14 @@ export function lobbyScreen(root, session) {
     h('p', { class: 'link-text', text: bigUrl }),
     h('button', { type: 'button', t: 'lobby.copy_big_screen', onclick: () => copy(bigUrl) }));
 
-  const footer = h('div', { class: 'bottom-bar stack' }, count, limit, startBtn, waiting);
+  // A seat the host took off its phone in the lobby: this phone says so, and
+  // continues here once handed back.
+  const paused = pausedCard(session, (pid) => {
+    const snap = session.store.get().snapshot;
+    const p = snap && snap.players.find((x) => x.id === pid);
+    return p ? p.name : pid;
+  });
+  const footer = h('div', { class: 'bottom-bar stack' }, paused.el, count, limit, startBtn, waiting);
 
   const screenEl = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
     conn.banner,
@@ -118,6 +126,7 @@ export function lobbyScreen(root, session) {
     seats.update(snap);
     phoneless.update(snap);
     pin.update(snap);
+    paused.update(snap);
     reminder.update(snap);
     const n = snap.players.length;
     count.textContent = t('lobby.count', { count: n, min: snap.min_players, max: snap.max_players });

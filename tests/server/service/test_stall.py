@@ -12,7 +12,7 @@ from server.service import results
 from server.service.seats import find_seat, token_hash
 from tests.server.conftest import Phone, open_table, take_seat
 from tests.server.service.test_countup_undo import SHEETS, countup
-from tests.server.service.test_phoneless import add_phoneless, doc_of, history, refused
+from tests.server.service.test_phoneless import act_as, add_phoneless, doc_of, history, refused
 
 
 def kingup_vote(client: Any) -> list[Phone]:
@@ -123,6 +123,10 @@ def test_a_paused_phone_keeps_its_token_and_comes_back(app, client) -> None:
     assert host.get().json["view"]["waiting"] == ["p1", "p3"], "a sheet on paper is not waited for"
     refused(app, host, p2.act("numbers", numbers=SHEETS[1]), 409, "seat_paused", doc_of(app, host.table))
     refused(app, host, p2.act("rename", player=p2.id, name="Me"), 409, "seat_paused", doc_of(app, host.table))
+    # Even where every phone may enter for seats without a phone, a paused one enters for none.
+    assert host.act("proxies", who="all").status_code == 200
+    assert p2.get().json["proxies"] == {}
+    refused(app, host, act_as(p2, p2.id, "numbers", numbers=SHEETS[1]), 409, "seat_paused", doc_of(app, host.table))
 
     r = host.act("phone_back", player=p2.id)
     assert r.status_code == 200, r.json
@@ -248,6 +252,7 @@ def test_phone_back_refusals(app, client) -> None:
     refused(app, host, p3.act("phone_back", player=p2.id), 403, "not_host", before)
     refused(app, host, p2.act("phone_back", player=p2.id), 409, "seat_paused", before)
     refused(app, host, host.act("set_phone", seat=p2.id), 400, "unknown_action", before)
+    refused(app, host, host.act("host", player=p2.id), 409, "phoneless_host", before)
     # A seat added without a phone has no phone to hand back: the rejoin QR gives it one.
     lobby, _a, _b = open_table(client, game="countup")
     kid_id = add_phoneless(client, lobby, "Kid").json["player"]["id"]
