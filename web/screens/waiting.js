@@ -63,9 +63,9 @@ export function waitingBar(session, name) {
     type: 'button', class: 'stall-manage', t: 'stall.manage', hidden: true,
     'aria-expanded': 'false', 'aria-controls': 'stall-sheet',
   }));
-  const line = h('div', { class: 'waiting-line', hidden: true },
-    h('p', { class: 'waiting-text', role: 'status' }, h('span', { class: 'waiting-label', t: 'stall.waiting_for' }), ' ', names),
-    manage);
+  const text = h('p', { class: 'waiting-text', role: 'status' },
+    h('span', { class: 'waiting-label', t: 'stall.waiting_for' }), ' ', names);
+  const line = h('div', { class: 'waiting-line', hidden: true }, text, manage);
   const rows = h('div', { class: 'stall-seats' });
   const close = h('button', { type: 'button', t: 'common.close' });
   const sheet = h('div', { class: 'stall-sheet', id: 'stall-sheet', role: 'group', 'aria-labelledby': 'stall-title', hidden: true },
@@ -124,6 +124,8 @@ export function waitingBar(session, name) {
         late && waited !== null ? h('span', { class: 'waiting-time', text: ` ${clock(waited)}` }) : null)];
     }));
     manage.hidden = !isHost() || stalled().length === 0;
+    // The host's button stays while a seat is paused, even when nobody is waited for.
+    text.hidden = seats.length === 0;
     line.hidden = seats.length === 0 && manage.hidden;
     line.classList.toggle('mine', !!snap.me && seats.includes(snap.me) && !snap.paused && !session.spectator);
     if (manage.hidden && !sheet.hidden) open(false);
