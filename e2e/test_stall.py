@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+import uuid
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -35,7 +36,7 @@ REMINDER_BUZZ = [300, 150, 300, 150, 300]
 def post_action(server: str, table: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(
         f"{server}/api/tables/{table}/actions", method="POST",
-        data=json.dumps({"action": action, "request_id": f"e2e-{id(action)}-{action['type']}"}).encode(),
+        data=json.dumps({"action": action, "request_id": uuid.uuid4().hex}).encode(),
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=5) as r:
         return json.load(r)
