@@ -38,11 +38,17 @@ class Seat(TypedDict):
     #: A pending rejoin code for this seat (``claim``), kept as its SHA-256;
     #: the phone that redeems it gets a fresh token and the code dies.
     claim: NotRequired[Claim]
-    #: False for a seat without a phone (absent: it has one). Such a seat has
-    #: no token (``th`` is ``seats.NO_TOKEN``, which no token hashes to); the
-    #: host, or any seated phone when ``TableDoc.proxies`` is "all", acts for
-    #: it with ``as`` (``pipeline.Pipeline.act``).
+    #: False for a seat without a phone (absent: it has one); the host, or
+    #: any seated phone when ``TableDoc.proxies`` is "all", acts for it with
+    #: ``as`` (``pipeline.Pipeline.act``). Added without a phone, it has no
+    #: token (``th`` is ``seats.NO_TOKEN``, which no token hashes to); taken
+    #: off its phone (``phoneless``), ``th`` stays its phone's: that phone is
+    #: *paused* (``seats.paused``: it sees what a spectator sees and may do
+    #: nothing) until the host hands the seat back to it (``phone_back``).
     phone: NotRequired[bool]
+    #: Handed back to its phone (``phone_back``) and not yet confirmed there:
+    #: the phone sees what a spectator sees until its owner taps ``resume``.
+    back: NotRequired[bool]
 
 
 class Claim(TypedDict):
@@ -104,6 +110,12 @@ class TableDoc(TypedDict):
     held_code: NotRequired[str]
     #: The versions of every "play again": the history groups each game apart.
     rematches: NotRequired[list[int]]
+    #: Per seat the game waits for now (``Engine.waiting``), since when (epoch
+    #: seconds): recorded at the commit that made it wait (``stall.note_waits``).
+    waits: NotRequired[dict[str, float]]
+    #: The host's reminder (``reminder``): after this many seconds of waiting
+    #: for a seat, its phone rings and every phone shows the wait. Absent: off.
+    reminder: NotRequired[int]
 
 
 class Stashed(TypedDict):
@@ -177,6 +189,17 @@ class Snapshot(TypedDict):
     proxies_who: NotRequired[str]
     #: The host's, once a game has started: what undo would take back now.
     undo: NotRequired[UndoInfo]
+    #: ``me``'s seat is off its phone: "phoneless" (the host enters for it and
+    #: may hand it back) or "handed_back" (waiting for its owner's ``resume``).
+    #: ``view`` is the spectator's meanwhile.
+    paused: NotRequired[str]
+    #: While a game is on: per seat in ``view.waiting``, since when the game
+    #: waits for it, and the server's clock when this snapshot was built
+    #: (epoch seconds), so a phone needs no clock of its own to tell the wait.
+    waiting_since: NotRequired[dict[str, float]]
+    now: NotRequired[float]
+    #: The host's reminder in seconds (0: off).
+    reminder: NotRequired[int]
 
 
 class UndoInfo(TypedDict):

@@ -36,6 +36,7 @@ from server.service.game_step import game_outcome, may_proxy
 from server.service.platform import HANDLERS
 from server.service.ports import Fanout
 from server.service.seats import authenticate, pin_hash, plausible_id
+from server.service.stall import check_may_act, note_waits
 from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
 from server.wire import loads
 
@@ -202,7 +203,7 @@ class Pipeline:
         schema = schemas.action_schema(engine, atype)
         if schema is None or atype in PLATFORM_ONLY:
             # set_paper and set_phone reach the engine only with the platform's
-            # phoneless and its way back, which also change the seat's token.
+            # phoneless and phone_back, which also pause and wake the seat's phone.
             raise ServiceError("invalid", "unknown_action", f"{doc0['game']} has no action {atype!r}"
                                + (f' (send "{PLATFORM_ONLY[atype]}" instead).' if atype in PLATFORM_ONLY else "."))
         schemas.validate(schema, action, f"{engine.name}:{atype}")
@@ -244,6 +245,7 @@ class Pipeline:
             seat = authenticate(tx.doc, token, seated=True)
             if seat.get("sealed") and atype != "unlock":
                 raise sealed_seat()
+            check_may_act(seat, atype)
             cached: RequestRecord | None = tx.cached_result(request_id)
             if cached is not None:
                 if cached["by"] != seat["id"]:
@@ -270,6 +272,7 @@ class Pipeline:
                     out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng, state)
                 else:
                     out = game_outcome(engine, doc, me, host, atype, action, self.rng, state)
+            note_waits(engine, out.doc, out.state)
             entry = logged(out, me)
             v = out.doc["version"]
             if proxy_for is not None:

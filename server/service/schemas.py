@@ -85,7 +85,11 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "pin": payload_schema({"pin": PIN}, ["pin"]),
     "unlock": payload_schema({"pin": PIN}, ["pin"]),
     "phoneless": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "phone_back": payload_schema({"player": PLAYER_ID}, ["player"]),
+    "resume": payload_schema({}),
     "proxies": payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
+    # The web offers off, 30, 60 and 120 s; any whole number up to 10 minutes is taken.
+    "reminder": payload_schema({"seconds": {"type": "integer", "minimum": 0, "maximum": 600}}, ["seconds"]),
 }
 
 

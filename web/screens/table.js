@@ -6,9 +6,12 @@ import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
+import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
+import { reminderField } from './reminder.js';
 import { resultsCard } from './results.js';
 import { undoSheet } from './undo.js';
+import { waitingBar } from './waiting.js';
 import { figureLine, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
 
 /**
@@ -83,8 +86,17 @@ export function tableScreen(root, session) {
   let entering = null;
   const pin = pinCard(session, 'table');
   const results = resultsCard(session);
+  const reminder = reminderField(session, 'table-reminder');
   const playersPanel = h('section', { class: 'card panel', id: 'players-panel', hidden: true, 'aria-labelledby': 'players-title' },
-    h('h2', { id: 'players-title', t: 'table.players' }), seats.el, phoneless.el);
+    h('h2', { id: 'players-title', t: 'table.players' }), seats.el, phoneless.el, reminder.el);
+  // Whom the game waits for, and this phone's own seat while paused: both in
+  // the bottom bar, in sight wherever the screen is scrolled (issue 33).
+  const seatName = (/** @type {string} */ pid) => {
+    const p = snap && snap.players.find((x) => x.id === pid);
+    return p ? p.name : pid;
+  };
+  const waiting = waitingBar(session, seatName);
+  const paused = pausedCard(session, seatName);
 
   /** @param {HTMLElement} panel @param {HTMLElement} btn */
   const toggler = (panel, btn) => () => {
@@ -117,7 +129,7 @@ export function tableScreen(root, session) {
     gameLoading,
     historyPanel,
     playersPanel,
-    h('div', { class: 'bottom-bar' }, session.spectator ? null : undo.sheet,
+    h('div', { class: 'bottom-bar' }, paused.el, session.spectator ? null : undo.sheet, waiting.sheet, waiting.line,
       h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undo.button)));
   conn.covers(screenEl);
   root.append(screenEl);
@@ -320,6 +332,8 @@ export function tableScreen(root, session) {
     if (!playersPanel.hidden) renderPlayers();
     renderProxies();
     pin.update(snap);
+    paused.update(snap);
+    waiting.update(snap);
     results.update(snap);
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn").
@@ -334,6 +348,7 @@ export function tableScreen(root, session) {
     if (!snap) return;
     seats.update(snap);
     phoneless.update(snap);
+    reminder.update(snap);
   }
 
   /** The game screen as `pid`'s (a seat without a phone), or this phone's own (null). */
@@ -390,6 +405,8 @@ export function tableScreen(root, session) {
     if (!snap) return;
     titleEl.textContent = session.title();
     renderScoreboard();
+    waiting.relabel();
+    reminder.relabel();
     if (!historyPanel.hidden) loadHistory();
   }));
 
@@ -398,6 +415,7 @@ export function tableScreen(root, session) {
     destroy() {
       alive = false;
       conn.destroy();
+      waiting.destroy();
       for (const off of offs) off();
       results.destroy();
       if (instance) instance.destroy();
