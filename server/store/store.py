@@ -88,7 +88,7 @@ class Store(Presence, Listener, Rates):
         self.states = States()
         #: The commits this process has sent and not yet heard back: (table id,
         #: version) → the change message if it came first, else None. Redis
-        #: writes a script's PUBLISH to the subscriber before the script's reply
+        #: writes a script's SPUBLISH to the subscriber before the script's reply
         #: to its caller, so the listener would usually see this process's own
         #: change first and fan it out by parsing the document and decoding its
         #: engine state again; it leaves it to the commit's ``wrote`` instead
