@@ -81,7 +81,7 @@ class RedisServer:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-#: How ``REDIS_URL`` names a Redis Cluster (docs/cluster-notes.md): any one master as
+#: How ``REDIS_URL`` names a Redis Cluster (docs/deploy.md, "Redis Cluster"): any one master as
 #: ``redis+cluster://host:port`` (``rediss+cluster://`` over TLS). redis-py's
 #: ``RedisCluster.from_url`` takes only ``redis://``/``rediss://`` of one seed node and
 #: discovers the rest; a plain client given the ``+cluster`` form refuses the scheme

@@ -185,8 +185,8 @@ class Link(picows.WSListener):
     measured latency of any action then in flight. With websockets' asyncio client
     (a queue and a task wake-up per message) the generator took 23-24 % of a core
     and paused for up to 26-29 ms at 5,000 phones / 100/s; with this one 13-15 % and
-    5-7 ms (docs/performance.md, "The generator, the kernel's share, and what the CPU
-    target needs"). A frame is handled here in the read callback, with no task in
+    5-7 ms (alternated on 2026-12-02; the A/B is in docs/performance.md's git
+    history). A frame is handled here in the read callback, with no task in
     between."""
 
     def __init__(self, phone: Phone, stats: Stats) -> None:

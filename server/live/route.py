@@ -196,7 +196,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         g.ws_address = address
         # Not the document: ``g`` lives as long as the socket, and a decoded
         # document per phone was about half of a phone's server memory
-        # (docs/performance.md, "A document per socket").
+        # (docs/performance.md, "Why each fast path exists").
         g.ws_auth = (seat["id"] if seat else None, token)
         return None
 

@@ -5,7 +5,7 @@ gevent): it reads the socket, feeds wsproto, queues whole messages and wakes
 the handler, which takes them off the queue. For a phone that sends a ping
 every ~8 s and an action now and then, that second greenlet was ~11 KB of the
 phone's server memory and every frame paid a wake-up and a hand-over
-(docs/performance.md, "One greenlet per socket"). Here the handler reads:
+(docs/performance.md, "Why each fast path exists"). Here the handler reads:
 
 - ``NoThread`` is the library's documented ``thread_class`` hook (flask-sock
   passes it through ``SOCK_SERVER_OPTIONS``): the reader it is given is

@@ -122,7 +122,7 @@ class Store(Presence, Listener, Rates):
                 # redis-py's own parser, not hiredis's, although hiredis is
                 # installed (for server/store/resp.py): under gevent hiredis's parser
                 # polls every pooled connection taken, which cost more than its
-                # parsing saved (docs/performance.md, "Not hiredis").
+                # parsing saved (docs/performance.md, "Why each fast path exists").
                 url, parser_class=_RESP2Parser,
                 decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
                 health_check_interval=30, max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),

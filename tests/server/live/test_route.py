@@ -246,7 +246,7 @@ def test_the_hub_beats_a_socket_with_one_write_and_never_a_closed_one() -> None:
 def test_an_open_socket_keeps_no_table_document(redis_url: str) -> None:
     """A socket's handler lives as long as the phone stays: a decoded table
     document kept in it (or in the request's ``g``) was about half of what a
-    phone cost the server (docs/performance.md, "A document per socket"). With four
+    phone cost the server (docs/performance.md, "Why each fast path exists"). With four
     phones on a table, no decoded document of it is left in the process."""
     import gc
 
