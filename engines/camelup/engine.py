@@ -98,12 +98,12 @@ class CamelUpEngine(SkeletonEngine):
                 return action
             # CU-19: a die uniformly from those left, then one of its 6 faces.
             out["die"] = rng.choice(list(left))
-        if out["die"] == GREY:
-            color, value = options.grey_face(options.roll_face(rng))
-            out.setdefault("value", value)
-            out.setdefault("color", color)
-        elif "value" not in out:
-            out["value"] = options.racing_value(options.roll_face(rng))
+        # Each draw gives the logged field itself (die, color, value), so a
+        # proof links every random field of the roll to its draw.
+        if out["die"] == GREY and "color" not in out:
+            out["color"] = rng.choice(CRAZY)
+        if "value" not in out:
+            out["value"] = rng.choice(options.FACES)
         return out
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
