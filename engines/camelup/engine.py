@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, Modules, Rng, SkeletonEngine, refusal, seat_templates
-from engines.camelup import actions, board, describe, options, result, schemas, stall, views
+from engines.camelup import actions, board, describe, fair, options, result, schemas, stall, views
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -105,6 +105,15 @@ class CamelUpEngine(SkeletonEngine):
         if "value" not in out:
             out["value"] = rng.choice(options.FACES)
         return out
+
+    def fair_draw(self, state: State, action: Action) -> tuple[str, int] | None:
+        return fair.draw(state, action)
+
+    def fair_scopes(self, state: State) -> tuple[str, ...]:
+        return fair.scopes(state)
+
+    def fair_done(self, state: State, scope: str) -> bool:
+        return fair.done(state, scope)
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):
