@@ -88,6 +88,9 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "unlock": payload_schema({"pin": PIN}, ["pin"]),
     "phoneless": payload_schema({"player": PLAYER_ID}, ["player"]),
     "proxies": payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
+    # A phone's own seed for an open scope (docs/fairness.md): its label, 32 bytes as hex.
+    "seed": payload_schema({"scope": {"type": "string", "pattern": "^[A-Za-z0-9/_.:-]{1,120}$"},
+                            "seed": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["scope", "seed"]),
 }
 
 

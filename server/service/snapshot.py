@@ -10,6 +10,7 @@ from typing import Any
 
 from engines.base import Engine
 from server.model import Action, Snapshot, TableDoc
+from server.service.fairness import public as fair_public
 
 
 def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
@@ -98,6 +99,9 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         snap["pin"] = "pin" in seat
         snap["proxies"] = proxies(engine, doc, player, state)
     snap["proxies_who"] = doc.get("proxies", "host")
+    fair = fair_public(doc)
+    if fair is not None:
+        snap["fair"] = fair
     return snap
 
 
