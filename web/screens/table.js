@@ -209,8 +209,9 @@ export function tableScreen(root, session) {
       : null;
     // Newest first: what just happened is what people ask about.
     historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
-      h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' },
-        ' ', session.fair.mark(r.game, r.round)),
+      h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
+      // This phone's check of the leg's or round's fair dice, once revealed.
+      session.fair.mark(r.game, r.round),
       h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
         h('span', { text: e.text }),
         e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))), ...(older ? [older] : []));
@@ -301,8 +302,11 @@ export function tableScreen(root, session) {
     snap = state.snapshot;
     if (prevSnap && snap.version > prevSnap.version && Object.keys(snap).every((k) => k === 'version' || k === 'fair'
       || /** @type {any} */ (snap)[k] === /** @type {any} */ (prevSnap)[k])) {
-      // Only a phone's fair-dice seed came in (net.js kept every other field).
+      // Only a phone's fair-dice seed came in (net.js kept every other field):
+      // the game module still learns the version it shows (what a big screen
+      // and the tests wait on), and finds every part it drew unchanged.
       fair.render();
+      if (instance) instance.update(shownSnapshot(snap, entering));
       return;
     }
     if (presenceOnly(prevSnap, snap)) {
