@@ -3,11 +3,15 @@
 // compare aloud, and the check of the table's proof each time something is
 // revealed, with a mark per leg or round for the history and the result sheet.
 // No game rules: it checks what the proof says, against what this phone saw.
-// fairness.js and words.js load only when first needed (no page loads them first).
+// fairness.js and words.js come with the table screens: the lobby seeds, the
+// table shows the words and checks the start's reveal at once (the word lists
+// themselves load on first use).
 
+import { CheckUnavailable, canCheck, checkProof, newSeed } from '../fairness.js';
 import { getLang, has, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h } from '../ui.js';
+import { phrase } from '../words.js';
 
 /**
  * @typedef {NonNullable<import('../net.js').Snapshot['fair']>} FairView
@@ -61,14 +65,13 @@ export function fairTable(id, token, send) {
   }
 
   /** @param {import('../net.js').Snapshot} snap @param {FairView} fair */
-  async function seed(snap, fair) {
+  function seed(snap, fair) {
     const me = snap.me;
     if (!me || !token()) return;
     for (const scope of fair.open) {
       if (scope.seeded.includes(me) || sent.has(scope.scope)) continue;
       sent.add(scope.scope);
       // Made now, after this phone was shown the scope's commitment.
-      const { newSeed } = await import('../fairness.js');
       send({ type: 'seed', scope: scope.scope, seed: newSeed() }).catch((e) => {
         // Closed or given already: nothing to do. Anything else: the next snapshot tries again.
         const code = e && e.error ? e.error.code : '';
@@ -83,13 +86,12 @@ export function fairTable(id, token, send) {
     try {
       while (checked === null || checked.checked !== wanted) {
         const target = wanted;
-        const fairness = await import('../fairness.js');
-        if (!fairness.canCheck()) {
+        if (!canCheck()) {
           checked = { lines: [], first: null, groups: new Map(), places: new Map(), checked: target, unavailable: true };
           break;
         }
         const proof = await api(`/api/tables/${encodeURIComponent(id)}/proof`, { token: token() });
-        checked = await judge(fairness, proof, target);
+        checked = await judge(proof, target);
         notify();
       }
     } catch {
@@ -101,16 +103,16 @@ export function fairTable(id, token, send) {
   }
 
   /**
-   * @param {typeof import('../fairness.js')} fairness @param {any} proof @param {number} target
+   * @param {any} proof @param {number} target
    * @returns {Promise<Checked>}
    */
-  async function judge(fairness, proof, target) {
+  async function judge(proof, target) {
     /** @type {Line[]} */
     let lines;
     try {
-      lines = (await fairness.checkProof(proof)).lines;
+      lines = (await checkProof(proof)).lines;
     } catch (e) {
-      if (e instanceof fairness.CheckUnavailable) throw e;
+      if (e instanceof CheckUnavailable) throw e;
       lines = [{ status: 'mismatch', code: 'bad_proof', where: {} }];
     }
     /** @type {Map<string, Place>} */
@@ -239,7 +241,6 @@ export function fairLine(fair, current, name) {
       if (!scope) words.textContent = '';
       else {
         try {
-          const { phrase } = await import('../words.js');
           const said = await phrase(scope.commitment, lang);
           if (shown === key) { words.textContent = said.join(' '); words.lang = lang; }
         } catch {
