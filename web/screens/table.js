@@ -300,8 +300,9 @@ export function tableScreen(root, session) {
     if (prev && prev.snapshot === state.snapshot && snap === state.snapshot) return;
     const prevSnap = snap;
     snap = state.snapshot;
-    if (prevSnap && snap.version > prevSnap.version && Object.keys(snap).every((k) => k === 'version' || k === 'fair'
-      || /** @type {any} */ (snap)[k] === /** @type {any} */ (prevSnap)[k])) {
+    const keys = Object.keys(snap);
+    if (prevSnap && snap.version > prevSnap.version && keys.length === Object.keys(prevSnap).length
+      && keys.every((k) => k === 'version' || k === 'fair' || /** @type {any} */ (snap)[k] === /** @type {any} */ (prevSnap)[k])) {
       // Only a phone's fair-dice seed came in (net.js kept every other field):
       // the game module still learns the version it shows (what a big screen
       // and the tests wait on), and finds every part it drew unchanged.
