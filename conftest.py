@@ -232,9 +232,28 @@ def redis_server() -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def redis_url(redis_server: RedisServer) -> str:
+def single_redis_url(redis_server: RedisServer) -> str:
+    """A single Redis, flushed: what ``redis_url`` is, except where a
+    directory's tests run on both kinds of Redis (``either_redis_url``)."""
     redis_server.client().flushall()
     return redis_server.url
+
+
+@pytest.fixture
+def redis_url(single_redis_url: str) -> str:
+    return single_redis_url
+
+
+#: The kinds of Redis ``either_redis_url`` runs a test on.
+REDIS_KINDS = ["single", "cluster"]
+
+
+def either_redis_url(request: pytest.FixtureRequest) -> str:
+    """A ``redis_url`` fixture for a directory whose tests run on a single
+    Redis and on a 3-master cluster (``pytest.fixture(params=REDIS_KINDS)``
+    of this, in its conftest.py)."""
+    name = "single_redis_url" if request.param == "single" else "redis_cluster_url"
+    return str(request.getfixturevalue(name))
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,13 @@ action being sent to the LAST phone of that table receiving the new version.
 Prints phones connected, connect errors, reconnects, actions/s, latency
 percentiles (p50/p95/p99/max), errors, server CPU (per cent of a core and ms per
 action), server RSS (total and per phone), and Redis memory per table. Only
-loopback traffic.
+loopback traffic. Per instance (``per_instance``, from each one's /healthz with
+the operator's token): its own actions (the changes it committed), the messages
+and bytes its listener heard from Redis, each per own action, and its CPU per
+own action; with ``--affinity table`` (every phone of a table on that table's
+instance) these show what scaling out costs each instance:
+
+    python bench/load.py --phones 2000 --rate 100 --instances 4 --affinity table
 
 The generator must not distort what it measures:
 - its garbage collector is frozen and disabled for the driven period (a full
@@ -265,7 +271,8 @@ async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link 
                 lambda: Link(phone, stats), url, max_frame_size=2**22,
                 websocket_handshake_timeout=60,
                 # The seat token rides in the subprotocols, as the web client sends it.
-                extra_headers={"Sec-WebSocket-Protocol": f"tablemate, tablemate.token.{phone.token}"}), 60)
+                extra_headers=None if TOKEN_IN_URL else
+                {"Sec-WebSocket-Protocol": f"tablemate, tablemate.token.{phone.token}"}), 60)
             return cast(Link, link)
         except Exception:
             if stopping or attempt == attempts - 1:
@@ -276,6 +283,8 @@ async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link 
 
 async def phone_loop(phone: Phone, stats: Stats) -> None:
     url = phone.base.replace("http", "ws", 1) + f"/api/tables/{phone.table.id}/ws"
+    if TOKEN_IN_URL:  # a build from before the token rode in the subprotocol
+        url += f"?token={phone.token}"
     phone.ws = await _connect(phone, stats, url, 5)
     if phone.ws is None:
         stats.connect_errors += 1
@@ -466,6 +475,9 @@ def start_redis(port: int) -> subprocess.Popen[bytes]:
     raise TimeoutError("redis")
 
 
+#: Sends the seat token in the socket's URL, as servers before issue 30 read it
+#: (``--token-in-url``, to time such a build with this generator).
+TOKEN_IN_URL = False
 #: Shows the server's own figures on /healthz (its collector's longest pause).
 STATS_TOKEN = secrets.token_urlsafe(16)
 
@@ -495,7 +507,11 @@ def workers(master: subprocess.Popen[bytes]) -> list[psutil.Process]:
     return children
 
 
-def setup_tables(bases: list[str], phones: int, seed: int) -> list[Table]:
+def setup_tables(bases: list[str], phones: int, seed: int, affinity: bool = False) -> list[Table]:
+    """Tables of real games over ``phones`` phones. A table's phones go to
+    the instances in turn (every change crosses instances), or with
+    ``affinity`` all to the table's own instance (as a load balancer with
+    table affinity would put them): an instance's actions are then its tables'."""
     rng = random.Random(seed)
     games = [g["name"] for g in http(bases[0], "GET", "/api/games")["games"] if g["name"] in SEATS]
     plans: list[tuple[str, int]] = []
@@ -513,17 +529,42 @@ def setup_tables(bases: list[str], phones: int, seed: int) -> list[Table]:
         created = http(base, "POST", "/api/tables", {"game": game, "name": "Host"})
         table = Table(created["table"], game)
         seats = [(created["player"]["id"], created["player"]["token"])]
+        def at(k: int) -> str:
+            return base if affinity else bases[(i + k) % len(bases)]
+
         for k in range(n - 1):
-            j = http(bases[(i + k + 1) % len(bases)], "POST", f"/api/tables/{table.id}/players", {"name": f"P{k + 2}"})
+            j = http(at(k + 1), "POST", f"/api/tables/{table.id}/players", {"name": f"P{k + 2}"})
             seats.append((j["player"]["id"], j["player"]["token"]))
         http(base, "POST", f"/api/tables/{table.id}/actions",
              {"action": {"type": "start"}, "request_id": "start"}, seats[0][1])
-        # Alternate instances within a table: fan-out must cross instances.
-        table.phones = [Phone(table, pid, tok, bases[(i + k) % len(bases)]) for k, (pid, tok) in enumerate(seats)]
+        table.phones = [Phone(table, pid, tok, at(k)) for k, (pid, tok) in enumerate(seats)]
         return table
 
     with ThreadPoolExecutor(16) as pool:
         return list(pool.map(make, range(len(plans))))
+
+
+def _per(x: float, n: int, digits: int = 2) -> float | None:
+    return round(x / n, digits) if n else None
+
+
+def instance_figures(before: list[dict[str, int] | None], after: list[dict[str, int] | None],
+                     cpu_s: list[float], one_worker_each: bool) -> list[dict[str, Any]] | None:
+    """Per instance, over the measured period: the changes it committed (its
+    own actions), what its listener heard from Redis (messages, bytes, those
+    of tables it has no phone at), each per own action, and its CPU per own
+    action (with one worker per instance, else None)."""
+    out: list[dict[str, Any]] = []
+    for k, (a, b) in enumerate(zip(before, after, strict=True)):
+        if a is None or b is None:
+            return None  # a build whose /healthz has no such figures
+        own = b["commits"] - a["commits"]
+        msgs, size = b["messages"] - a["messages"], b["bytes"] - a["bytes"]
+        out.append({"instance": k, "own_actions": own, "redis_messages": msgs, "redis_bytes": size,
+                    "foreign_messages": b["foreign"] - a["foreign"], "channels": b["channels"],
+                    "messages_per_own_action": _per(msgs, own), "bytes_per_own_action": _per(size, own, 0),
+                    "cpu_ms_per_own_action": _per(cpu_s[k] * 1000, own) if one_worker_each else None})
+    return out
 
 
 def pct(values: list[float], q: float) -> float:
@@ -574,7 +615,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         procs = [start_instance(redis_url, p, args.root) for p in ports]
         bases = [f"http://127.0.0.1:{p}" for p in ports]
         t0 = time.perf_counter()
-        tables = setup_tables(bases, args.phones, args.seed)
+        tables = setup_tables(bases, args.phones, args.seed, args.affinity == "table")
         setup_s = time.perf_counter() - t0
         mem_per_table = (r.info("memory")["used_memory"] - mem0) / max(1, len(tables))
         server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
@@ -610,6 +651,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         collections0 = sum(g["collections"] for g in gc.get_stats())
         ticker = Ticker(args.ticker_ms / 1000)
         ticker.start()
+        heard0 = [http(b, "GET", "/healthz", token=STATS_TOKEN).get("redis") for b in bases]
         cpu0 = [cpu_s(p) for p in server_procs]
         sys0 = sum(kernel_s(p) for p in server_procs)
         me0, r0 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
@@ -628,6 +670,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server_cpu_s = sum(cpu1) - sum(cpu0)
         rss = [p.memory_info().rss / 2**20 for p in server_procs]
         health = [http(b, "GET", "/healthz", token=STATS_TOKEN) for b in bases]
+        per_instance = instance_figures(heard0, [h.get("redis") for h in health],
+                                        [b - a for a, b in zip(cpu0, cpu1, strict=True)],
+                                        len(server_procs) == len(bases))
         stopping = True
         silent = sum(1 for p in all_phones if p.ws is not None and p.version == 0)
         if silent:
@@ -681,6 +726,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "redis_cpu_ms_per_action": per_action(r1 - r0) if redis_p else None,
             "redis_bytes_per_table": round(mem_per_table),
             "server_gc_max_pause_ms": [h.get("gc_max_pause_ms") for h in health],
+            "affinity": args.affinity,
+            "per_instance": per_instance,
             "fd_limit": nofile[0],
         }
     finally:
@@ -703,6 +750,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--warmup", type=float, default=2.0,
                     help="seconds of actions driven first at the same rate, not measured")
     ap.add_argument("--instances", type=int, default=1)
+    ap.add_argument("--affinity", choices=("spread", "table"), default="spread",
+                    help="spread: a table's phones on the instances in turn (every change crosses "
+                         "instances); table: all on the table's own instance (per_instance figures "
+                         "then show what scaling out costs each instance)")
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="the checkout whose server runs (an A/B against another revision, same generator)")
     ap.add_argument("--redis-url")
@@ -714,8 +765,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     help="seconds before an action that never reached every phone frees its table")
     ap.add_argument("--ticker-ms", type=float, default=1.0, help="period of the pause-measuring ticker")
     ap.add_argument("--out", help="also write the JSON result to this file")
+    ap.add_argument("--token-in-url", action="store_true",
+                    help="send the seat token in the socket's URL, as builds before issue 30 read it "
+                         "(to time such a build with --root)")
     ap.add_argument("--samples", help="also write every action's send time, latency (s, ms), game and seats to this file")
     args = ap.parse_args(argv)
+    global TOKEN_IN_URL
+    TOKEN_IN_URL = args.token_in_url
     if args.short:
         args.phones, args.rate, args.duration = min(args.phones, 300), 20.0, 5.0
     result = asyncio.run(run(args))

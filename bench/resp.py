@@ -8,8 +8,8 @@ redis-server. Per round and client, alternating:
   table document of ``--doc-kb`` KB: this process's CPU per call;
 - the change channel: a second process publishes ``--calls`` messages of that
   size, paced like a busy server; this process's CPU per message received
-  (``PubSubFeed`` against ``resp.Subscription``, the two faces ``Store.listen``
-  reads from).
+  on a table's sharded channel (``PubSubFeed`` against ``LeanFeed``, the two
+  feeds ``Store.listen`` reads a single Redis with).
 Prints each round's figures and the medians. Only the client's CPU is counted
 (``time.process_time``); Redis's is its own.
 """
@@ -35,29 +35,30 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load import free_port, start_redis  # noqa: E402
 from server.store.commit import Change, Committer  # noqa: E402
-from server.store.keys import CHANNEL, doc_key, req_key  # noqa: E402
-from server.store.listen import PubSubFeed  # noqa: E402
+from server.store.keys import channel_key, doc_key, req_key, version_key  # noqa: E402
+from server.store.listen import LeanFeed, PubSubFeed  # noqa: E402
 from server.store.resp import Lean  # noqa: E402
 
+CHANNEL = channel_key("abc")
 PUBLISHER = """
 import sys, time, redis
 port, n, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 r = redis.Redis(port=port)
 time.sleep(0.3)
 for i in range(n):
-    r.publish({channel!r}, b'{{"t":"abc","v":%d,"d":{{"x":"' % i + b'x' * size + b'"}}}}')
+    r.spublish({channel!r}, b'{{"t":"abc","v":%d,"d":{{"x":"' % i + b'x' * size + b'"}}}}')
     time.sleep(0.0004)
 """
 
 
 def commits(committer: Committer, r: redis.Redis, calls: int, doc: bytes) -> float:
     """µs of this process's CPU per commit script call."""
-    base = doc.decode()
-    r.set(doc_key("bench"), base)
+    r.set(doc_key("bench"), doc.decode())
+    r.set(version_key("bench"), 1)
     r.delete(req_key("bench"))
-    # As an action's: one request id assumed unseen and recorded. The document
+    # As an action's: one request id assumed unseen and recorded. The version
     # written is the one it was built on, so every call commits.
-    changes = [Change("bench", base, doc, 1, None, b'{"a":1}', [f"r{i}"], [(f"r{i}", b'{"v":1}')], [])
+    changes = [Change("bench", 1, doc, 1, b'{"a":1}', [f"r{i}"], [(f"r{i}", b'{"v":1}')], [])
                for i in range(calls + 1)]
     status, _ = committer.run(changes[-1], 600)  # loads the script
     assert status == 3, status
@@ -71,8 +72,9 @@ def commits(committer: Committer, r: redis.Redis, calls: int, doc: bytes) -> flo
 
 def messages(feed: Any, port: int, calls: int, size: int) -> float:
     """µs of this process's CPU per change message received."""
-    while not feed.confirmed:
-        feed.get()
+    feed.add([CHANNEL])
+    while (feed.get() or ("",))[0] != "confirmed":
+        pass
     pub = subprocess.Popen([sys.executable, "-c", PUBLISHER.format(channel=CHANNEL),
                             str(port), str(calls), str(size)])
     got, t = 0, 0.0
@@ -104,10 +106,10 @@ def main() -> None:
         figures: dict[str, list[float]] = {k: [] for k in
                                            ("commit redis-py", "commit lean", "message redis-py", "message lean")}
         for i in range(a.rounds):
-            figures["commit redis-py"].append(commits(Committer(r, False), r, a.calls, doc))
-            figures["commit lean"].append(commits(Committer(r, False, lean), r, a.calls, doc))
+            figures["commit redis-py"].append(commits(Committer(r), r, a.calls, doc))
+            figures["commit lean"].append(commits(Committer(r, lean), r, a.calls, doc))
             figures["message redis-py"].append(messages(PubSubFeed(r), port, a.calls, size))
-            figures["message lean"].append(messages(lean.subscribe(CHANNEL), port, a.calls, size))
+            figures["message lean"].append(messages(LeanFeed(lean), port, a.calls, size))
             print(f"round {i + 1}: " + ", ".join(f"{k} {v[-1]:.1f} µs" for k, v in figures.items()), flush=True)
         med = {k: statistics.median(v) for k, v in figures.items()}
         print(f"commit script ({a.doc_kb:g} KB document), client CPU per call: "

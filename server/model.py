@@ -40,11 +40,17 @@ class Seat(TypedDict):
     #: A pending rejoin code for this seat (``claim``), kept as its SHA-256;
     #: the phone that redeems it gets a fresh token and the code dies.
     claim: NotRequired[Claim]
-    #: False for a seat without a phone (absent: it has one). Such a seat has
-    #: no token (``th`` is ``seats.NO_TOKEN``, which no token hashes to); the
-    #: host, or any seated phone when ``TableDoc.proxies`` is "all", acts for
-    #: it with ``as`` (``pipeline.Pipeline.act``).
+    #: False for a seat without a phone (absent: it has one); the host, or
+    #: any seated phone when ``TableDoc.proxies`` is "all", acts for it with
+    #: ``as`` (``pipeline.Pipeline.act``). Added without a phone, it has no
+    #: token (``th`` is ``seats.NO_TOKEN``, which no token hashes to); taken
+    #: off its phone (``phoneless``), ``th`` stays its phone's: that phone is
+    #: *paused* (``seats.paused``: it sees what a spectator sees and may do
+    #: nothing) until the host hands the seat back to it (``phone_back``).
     phone: NotRequired[bool]
+    #: Handed back to its phone (``phone_back``) and not yet confirmed there:
+    #: the phone sees what a spectator sees until its owner taps ``resume``.
+    back: NotRequired[bool]
 
 
 class Claim(TypedDict):
@@ -109,6 +115,12 @@ class TableDoc(TypedDict):
     #: Checkable randomness and sealed choices (``service/fairness.py``):
     #: secrets, salts and sealed values, never in any view or event.
     fair: NotRequired[FairDoc]
+    #: Per seat the game waits for now (``Engine.waiting``), since when (epoch
+    #: seconds): recorded at the commit that made it wait (``stall.note_waits``).
+    waits: NotRequired[dict[str, float]]
+    #: The host's reminder (``reminder``): after this many seconds of waiting
+    #: for a seat, its phone rings and every phone shows the wait. Absent: off.
+    reminder: NotRequired[int]
 
 
 class FairDoc(TypedDict):
@@ -208,6 +220,17 @@ class Snapshot(TypedDict):
     #: The public side of checkable randomness (``fairness.public``): the
     #: open scopes' commitments and who seeded them, the seals' hashes.
     fair: NotRequired[FairView]
+    #: ``me``'s seat is off its phone: "phoneless" (the host enters for it and
+    #: may hand it back) or "handed_back" (waiting for its owner's ``resume``).
+    #: ``view`` is the spectator's meanwhile.
+    paused: NotRequired[str]
+    #: While a game is on: per seat in ``view.waiting``, since when the game
+    #: waits for it, and the server's clock when this snapshot was built
+    #: (epoch seconds), so a phone needs no clock of its own to tell the wait.
+    waiting_since: NotRequired[dict[str, float]]
+    now: NotRequired[float]
+    #: The host's reminder in seconds (0: off).
+    reminder: NotRequired[int]
 
 
 class FairView(TypedDict):

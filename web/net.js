@@ -3,7 +3,7 @@
 
 /**
  * @typedef {{code: string, message: string}} ErrorBody
- * @typedef {{id: string, name: string, host: boolean, connected?: boolean, phone?: false, [figure: string]: unknown}} Player
+ * @typedef {{id: string, name: string, host: boolean, connected?: boolean, phone?: false, paused?: true, [figure: string]: unknown}} Player
  * @typedef {{
  *   table: string, game: string, code: string|null, version: number,
  *   status: 'lobby'|'playing'|'over', host: string, me: string|null,
@@ -12,7 +12,8 @@
  *   legal: Array<{type: string, [field: string]: unknown}>, round?: number,
  *   join_url?: string, sealed?: boolean, pin?: boolean,
  *   proxies?: Record<string, Array<{type: string, [field: string]: unknown}>>, proxies_who?: 'host'|'all',
- *   entering?: string,
+ *   entering?: string, paused?: 'phoneless'|'handed_back',
+ *   waiting_since?: Record<string, number>, now?: number, reminder?: number,
  *   fair?: {open: Array<{scope: string, commitment: string, seeded: string[]}>,
  *     sealed: Array<{seal: string, hash: string}>, revealed: number}
  * }} Snapshot
@@ -208,12 +209,16 @@ function actionBody(action, opts) {
 
 /**
  * Whether two snapshots say the same (a socket's `state` frame carries a `type`,
- * and HTTP and the socket order keys differently).
+ * each snapshot the server's clock when it was built, and HTTP and the socket
+ * order keys differently).
  * @param {any} a @param {any} b @returns {boolean}
  */
 export function sameSnapshot(a, b) {
   return sameJson(a, b, true);
 }
+
+/** A snapshot's top-level keys that say nothing of the table: the frame's type, the server's clock. */
+const NOT_TABLE = new Set(['type', 'now']);
 
 /**
  * Whether `next` says what `last` said but for who is connected: the socket's
@@ -222,7 +227,7 @@ export function sameSnapshot(a, b) {
  */
 export function presenceChanged(next, last) {
   if (!Array.isArray(next.players) || !Array.isArray(last.players) || next.players.length !== last.players.length) return false;
-  const rest = (/** @type {any} */ o) => { const { players: _p, type: _t, ...others } = o; return others; };
+  const rest = (/** @type {any} */ o) => { const { players: _p, type: _t, now: _n, ...others } = o; return others; };
   const seat = (/** @type {any} */ p) => { const { connected: _c, ...others } = p || {}; return others; };
   return sameJson(rest(next), rest(last))
     && next.players.every((/** @type {any} */ p, /** @type {number} */ i) => sameJson(seat(p), seat(last.players[i])));
@@ -235,7 +240,7 @@ export function presenceChanged(next, last) {
  */
 export function fairChanged(next, last) {
   if (!next || !last || !next.fair || next.version <= last.version) return false;
-  const rest = (/** @type {any} */ o) => { const { fair: _f, version: _v, type: _t, ...others } = o; return others; };
+  const rest = (/** @type {any} */ o) => { const { fair: _f, version: _v, type: _t, now: _n, ...others } = o; return others; };
   return sameJson(rest(next), rest(last));
 }
 
@@ -245,14 +250,35 @@ function sameJson(a, b, top = false) {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  const keys = Object.keys(a).filter((k) => !(top && k === 'type'));
-  if (keys.length !== Object.keys(b).filter((k) => !(top && k === 'type')).length) return false;
+  const keys = Object.keys(a).filter((k) => !(top && NOT_TABLE.has(k)));
+  if (keys.length !== Object.keys(b).filter((k) => !(top && NOT_TABLE.has(k))).length) return false;
   return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
 }
 
 /** @param {string} table @param {string|null} token @returns {Promise<Snapshot>} */
-export function fetchSnapshot(table, token) {
-  return api(`/api/tables/${encodeURIComponent(table)}`, { token });
+export async function fetchSnapshot(table, token) {
+  const snap = await api(`/api/tables/${encodeURIComponent(table)}`, { token });
+  heardClock(snap);
+  return snap;
+}
+
+/** How far the server's clock is ahead of this phone's (ms), from the last snapshot heard. */
+let clockSkew = 0;
+
+/**
+ * A snapshot fresh from the server carries its clock (`now`, while the game
+ * waits for someone): how long a seat has been waited for is then told by the
+ * server's time, whatever this phone's clock says. A snapshot kept from
+ * before (a reload) is never used for it: its `now` is old.
+ * @param {{now?: unknown}|null|undefined} snap
+ */
+function heardClock(snap) {
+  if (snap && typeof snap.now === 'number') clockSkew = snap.now * 1000 - Date.now();
+}
+
+/** The server's time now (epoch ms), by this phone's clock and the last skew heard. */
+export function serverNow() {
+  return Date.now() + clockSkew;
 }
 
 /**
@@ -372,8 +398,11 @@ export class Live {
       snap = { ...this.last, players: snap.players };
     }
     // Only a phone's fair-dice seed came in: likewise, every field but those
-    // two stays the object the screen drew (table.js draws the fair line alone).
-    if (this.last && fairChanged(snap, this.last)) snap = { ...this.last, version: snap.version, fair: snap.fair };
+    // two (and the server's clock) stays the object the screen drew (table.js
+    // draws the fair line alone).
+    if (this.last && fairChanged(snap, this.last)) {
+      snap = { ...this.last, version: snap.version, fair: snap.fair, ...(snap.now === undefined ? {} : { now: snap.now }) };
+    }
     this.version = snap.version;
     this.last = snap;
     this.opts.onState(snap);
@@ -520,6 +549,7 @@ export class Live {
   handle(msg) {
     switch (msg && msg.type) {
       case 'state':
+        heardClock(msg);
         this.accept(msg);
         break;
       case 'presence':

@@ -119,6 +119,17 @@ export class Voice {
 const STORE = 'tablemate.voice.';
 
 /**
+ * Whether the player switched this game's voice off on this phone: its other
+ * sounds (the reminder's chime) stay quiet too; the vibration remains.
+ * @param {string} game
+ */
+export function voiceOff(game) {
+  try {
+    return localStorage.getItem(STORE + game) === 'off';
+  } catch { return false; }
+}
+
+/**
  * A mute switch for a game's voice: a toggle button (aria-pressed) whose
  * choice this phone remembers for the game. Until the player decides,
  * `defaultOn()` says whether it speaks (Count Up's caller, King Up!'s host).

@@ -46,7 +46,10 @@ SNAPSHOT = {
             "type": "object",
             "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "host": {"type": "boolean"},
                            "connected": {"type": "boolean"},
-                           "phone": {"const": False, "description": "Present for a seat without a phone."}},
+                           "phone": {"const": False, "description": "Present for a seat without a phone."},
+                           "paused": {"const": True, "description": (
+                               "A seat without a phone whose own phone kept its token: the host can hand "
+                               "the seat back to it (`phone_back`).")}},
             "required": ["id", "name", "host"],
         }},
         "view": {"type": "object"},
@@ -62,6 +65,16 @@ SNAPSHOT = {
             "(`target`, null when none), and whether a reveal sealed everything before it (`sealed`)."),
             "properties": {"target": {"type": ["integer", "null"]}, "sealed": {"type": "boolean"}},
             "required": ["target", "sealed"]},
+        "paused": {"enum": ["phoneless", "handed_back"], "description": (
+            "`me`'s seat is off its phone: the host enters for it (`phoneless`), or handed it back and "
+            "its owner has yet to confirm here (`handed_back`: `legal` holds `resume`). `view` is the "
+            "spectator's meanwhile.")},
+        "waiting_since": {"type": "object", "additionalProperties": {"type": "number"}, "description": (
+            "While a game is on: per seat the game waits for (`view.waiting`), since when (epoch seconds).")},
+        "now": {"type": "number", "description": (
+            "The server's clock when this snapshot was built (epoch seconds), beside `waiting_since`.")},
+        "reminder": {"type": "integer", "description": (
+            "The host's reminder: after this many seconds of waiting for a seat its phone rings (0: off).")},
     },
     "required": ["table", "game", "version", "status", "host", "me", "players", "view", "legal"],
 }

@@ -223,7 +223,8 @@ def openapi() -> Any:
 @bp.get("/healthz")
 def healthz() -> Any:
     """Whether this instance can reach its store. The process's own figures
-    (live sockets, the longest collector pause) are for the operator only
+    (live sockets, the longest collector pause, what its listener heard from
+    Redis and how many changes it committed) are for the operator only
     (``TABLEMATE_STATS_TOKEN`` as a bearer token): how busy a server is
     tells an attacker when a flood is working."""
     from server.runtime import max_pause_ms
@@ -234,5 +235,6 @@ def healthz() -> Any:
     secret = current_app.config.get("STATS_TOKEN")
     token = _token()
     if secret and token and hmac.compare_digest(token.encode(), secret.encode()):
-        body.update(sockets=services().hub.count(), gc_max_pause_ms=max_pause_ms())
+        body.update(sockets=services().hub.count(), gc_max_pause_ms=max_pause_ms(),
+                    redis=tables().stats())
     return jsonify(body)

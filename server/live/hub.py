@@ -1,9 +1,12 @@
 """Per-process fan-out: the registry of this process's sockets and what it sends them.
 
-Each process has one ``Hub`` and one pub/sub listener. A change committed by
-any instance reaches every instance's listener with the table's document in
-the message; the hub builds each seat's view of that version once, encodes it
-once (spectators share one), and sends it to the seat's phones. Presence
+Each process has one ``Hub`` and one pub/sub listener, which hears the
+channels of the tables this process has sockets on (a table is watched at its
+first socket here and dropped at its last: ``add`` / ``remove``). A change
+committed by any instance reaches the listeners of the instances with phones
+at that table, with the table's document in the message; the hub builds each
+seat's view of that version once, encodes it once (spectators share one), and
+sends it to the seat's phones. Presence
 (which seats have a live socket, on any instance) is pushed as ``presence``
 frames, coalesced per table, without a version bump.
 
@@ -95,6 +98,13 @@ class Hub(Liveness):
         self.ready.wait(5)
 
     def add(self, conn: Connection) -> None:
+        """Registers a socket, and hears its table's changes from now on:
+        returns once none can be missed (``StoreDown`` when the store cannot
+        confirm it; the socket is then not registered)."""
+        # Every socket watches: the listener counts them, and its
+        # subscription is made at the table's first and dropped at its last.
+        self.ensure_listening()
+        self.tables.watch(conn.table_id)
         with self.lock:
             if conn.table_id not in self.conns:
                 self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
@@ -107,13 +117,15 @@ class Hub(Liveness):
         with self.lock:
             self.slices[conn.slice].discard(conn)
             peers = self.conns.get(conn.table_id)
-            if peers is not None:
-                peers.discard(conn)
-                if not peers:
-                    del self.conns[conn.table_id]
-                    self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
-                    self.online.pop(conn.table_id, None)
-                    self.versions.pop(conn.table_id, None)
+            if peers is None or conn not in peers:
+                return  # never registered (its watch failed)
+            peers.discard(conn)
+            if not peers:
+                del self.conns[conn.table_id]
+                self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
+                self.online.pop(conn.table_id, None)
+                self.versions.pop(conn.table_id, None)
+        self.tables.unwatch(conn.table_id)
 
     def count(self) -> int:
         with self.lock:

@@ -215,15 +215,16 @@ def init_app(app: Flask, hub: Hub) -> None:
         player, token = g.ws_auth
         hub.ensure_listening()
         conn = Connection(ws, table_id, player, token)
-        hub.add(conn)
-        for old in admission.seated(conn):
-            cast(Connection, old).kick("too_many_sockets", "This seat is open on too many phones; "
-                                       "this one was the oldest.", CLOSE_TOO_MANY)
         bucket = TokenBucket(RATE_PER_SECOND, RATE_BURST)
         strikes = 0
         try:
-            # Load again after registering, so no change can fall in between.
             try:
+                # Registered, and the table's channel heard, before the snapshot
+                # is loaded, so no change can fall in between.
+                hub.add(conn)
+                for old in admission.seated(conn):
+                    cast(Connection, old).kick("too_many_sockets", "This seat is open on too many phones; "
+                                               "this one was the oldest.", CLOSE_TOO_MANY)
                 # Presence touched and read in one round trip; the snapshot's
                 # frame is shared with the seat's other phones (hub.frame).
                 online = hub.read_presence(table_id, tables.presence_touch(

@@ -13,8 +13,7 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``budget.py``    what each seat may write into the log
 - ``seats.py``     tokens, join codes, seat names, ``authenticate``; ``names.py``
   when a name is visible and when two are the same
-- ``schemas.py``   request schemas and the one place that validates them
-  (``schema_fast.py``: the compiled checks in front)
+- ``schemas.py``   request schemas and the one place that validates them (jsonschema-rs)
 - ``snapshot.py``  what a seat sees
 - ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
 - ``analysis.py``  the analysis cache
@@ -150,6 +149,10 @@ class Tables:
         tells its phones so; a request gets 404 from ``load``)."""
         return self.store.load(table_id)
 
+    def stats(self) -> dict[str, int]:
+        """The store's figures of this process (``Store.stats``), for operators."""
+        return self.store.stats()
+
     def ping(self) -> bool:
         """Whether the store answers."""
         return self.store.ping()
@@ -179,9 +182,19 @@ class Tables:
         self.store.presence_announce(table_id)
 
     def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
-        """The process's listener on every instance's changes, until ``stop``
-        (a blocking loop: the hub runs it on a thread of its own)."""
+        """The process's listener on the changes of the tables it watches, made
+        by any instance, until ``stop`` (a blocking loop: the hub runs it on a
+        thread of its own)."""
         self.store.listen(callbacks, stop)
+
+    def watch(self, table_id: str) -> None:
+        """Hears the table's changes from now on (its first socket here):
+        returns once no change can be missed. ``StoreDown`` when it cannot."""
+        self.store.watch(table_id)
+
+    def unwatch(self, table_id: str) -> None:
+        """Stops hearing the table (its last socket here closed)."""
+        self.store.unwatch(table_id)
 
     def presence_refresh(self, plan: dict[str, tuple[list[str], list[str]]]) -> dict[str, set[str] | None]:
         """One round of a process's presence (``Presence.presence_refresh``):

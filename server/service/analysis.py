@@ -12,6 +12,7 @@ from collections.abc import Callable
 from engines.base import Engine
 from server.model import Analysis, TableDoc
 from server.runtime import offload
+from server.service.seats import hidden
 
 #: Analyses kept per process (oldest dropped first): a few per live table.
 ANALYSIS_CACHE_SIZE = 512
@@ -44,8 +45,8 @@ class AnalysisCache:
         state = engine.load(doc["state"]) if doc["state"] is not None else None
         if state is None:
             return {"version": doc["version"], "analysis": None}
-        if any(s["id"] == player and s.get("sealed") for s in doc["seats"]):
-            player = None  # a sealed seat's analysis could hint at its secrets
+        if any(s["id"] == player and hidden(s) for s in doc["seats"]):
+            player = None  # a sealed or paused seat's analysis could hint at its secrets
         viewer = engine.analysis_viewer(state, player)
         key = (doc["id"], state_key(doc), viewer)
         with self._lock:

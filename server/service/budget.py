@@ -6,7 +6,7 @@ used up for everyone):
 - per minute, every action of a seat (``Limits.seat_actions``), counted in
   Redis with the commit (``Pipeline.action_hits``), plus a tighter rate for
   the platform's *chatter* (renames, PINs, seat order, host, proxies, rejoin
-  codes: ``Limits.chatter_rate``), which no game needs often;
+  codes, the reminder: ``Limits.chatter_rate``), which no game needs often;
 - per game (since its ``start``; the lobby since the table's creation or the
   last ``play_again``), a seat's chatter (``Limits.seat_chatter``) and its
   other changes (``Limits.seat_entries``; the host twice that, for undo and
@@ -27,7 +27,7 @@ from server.model import LogEntry, TableDoc
 
 #: Platform changes no game needs often: they never count against a seat's
 #: game share, and have their own, smaller, budgets.
-CHATTER = frozenset({"rename", "pin", "proxies", "seats", "host", "rejoin"})
+CHATTER = frozenset({"rename", "pin", "proxies", "seats", "host", "rejoin", "reminder"})
 #: Changes that begin a new budget period (their own entry is the first of it).
 NEW_PERIOD = frozenset({"start", "play_again"})
 #: Changes no budget counts: a phone's seed (``fairness.give_seed``) comes at

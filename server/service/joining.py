@@ -147,7 +147,7 @@ class Joining:
             return Commit(out.doc, logged(out, me))
 
         # Chatter: counted as such, so a host cannot fill the log with codes.
-        self.pipeline.update(table_id, fn, self.pipeline.action_hits(table_id, sender, "rejoin"))
+        self.pipeline.update(table_id, fn, self.pipeline.action_hits(sender, "rejoin"))
         return code
 
     def claim(self, table_id: str, body: Any) -> tuple[str, str]:

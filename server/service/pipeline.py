@@ -36,6 +36,7 @@ from server.service.game_step import game_outcome, may_proxy
 from server.service.platform import HANDLERS
 from server.service.ports import Fanout
 from server.service.seats import authenticate, pin_hash, plausible_id
+from server.service.stall import check_may_act, note_waits
 from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
 from server.wire import loads
 
@@ -138,16 +139,16 @@ class Pipeline:
         except RateLimited as exc:
             raise rate_limited(exc.wait, "actions at this table") from None
 
-    def action_hits(self, table_id: str, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
+    def action_hits(self, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
         """The rate counters one action of ``player`` counts against
-        (``Store.update`` counts them with the write): the seat's, and for
+        (``Store.update`` counts them with the write, as the table's): the seat's, and for
         chatter (``budget.CHATTER``) the seat's chatter counter too. No
         counter is shared by the table's seats: a shared one is what a few
         flooding seats used up for everyone."""
         lim = self.limits
-        hits = [("act-seat", f"{table_id}:{player}", lim.seat_actions)]
+        hits = [("act-seat", player, lim.seat_actions)]
         if atype in CHATTER:
-            hits.append(("chat-seat", f"{table_id}:{player}", lim.chatter_rate))
+            hits.append(("chat-seat", player, lim.chatter_rate))
         return hits
 
     def refuse_random(self, fields: set[str], what: str) -> None:
@@ -172,7 +173,7 @@ class Pipeline:
                 # Counted against the phone that sends it, even when entered for
                 # another seat: with the commit (Store.update), or here when refused.
                 atype = body["action"]["type"]
-                hits = self.action_hits(table_id, authenticate(doc0, token, seated=True)["id"], atype)
+                hits = self.action_hits(authenticate(doc0, token, seated=True)["id"], atype)
                 call = self._action_call(table_id, doc0, token, body)
                 break
             except ServiceError as exc:
@@ -186,7 +187,7 @@ class Pipeline:
                         raw0 = current
                         continue
                 if hits:
-                    wait = self.store.hit_many(hits)
+                    wait = self.store.hit_many(hits, table=table_id)
                     if wait is not None:
                         raise rate_limited(wait, "actions at this table") from None
                 raise
@@ -202,7 +203,7 @@ class Pipeline:
         schema = schemas.action_schema(engine, atype)
         if schema is None or atype in PLATFORM_ONLY:
             # set_paper and set_phone reach the engine only with the platform's
-            # phoneless and its way back, which also change the seat's token.
+            # phoneless and phone_back, which also pause and wake the seat's phone.
             raise ServiceError("invalid", "unknown_action", f"{doc0['game']} has no action {atype!r}"
                                + (f' (send "{PLATFORM_ONLY[atype]}" instead).' if atype in PLATFORM_ONLY else "."))
         schemas.validate(schema, action, f"{engine.name}:{atype}")
@@ -223,7 +224,7 @@ class Pipeline:
         the process. Counted first, 5 a seat per 10 minutes for each of
         ``pin`` and ``unlock``: a 4-digit PIN must not be guessable online,
         and a flood of PIN changes must not buy a phone that much CPU."""
-        wait = self.store.hit(atype, f"{table_id}:{seat['id']}", PIN_TRIES, window=PIN_WINDOW)
+        wait = self.store.hit(atype, seat["id"], PIN_TRIES, window=PIN_WINDOW, table=table_id)
         if wait is not None:
             raise ServiceError("rate_limited", "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
                            retry_after=wait)
@@ -244,6 +245,7 @@ class Pipeline:
             seat = authenticate(tx.doc, token, seated=True)
             if seat.get("sealed") and atype != "unlock":
                 raise sealed_seat()
+            check_may_act(seat, atype)
             cached: RequestRecord | None = tx.cached_result(request_id)
             if cached is not None:
                 if cached["by"] != seat["id"]:
@@ -275,6 +277,7 @@ class Pipeline:
                 # The game moved: its outcome kept, scopes opened and revealed, choices sealed.
                 revealed = fairness.settle(engine, out.doc, out.state, out.doc["version"] + 1, self.rng,
                                            draw=out.draw, forward=atype != "undo")
+            note_waits(engine, out.doc, out.state)
             entry = logged(out, me)
             if revealed is not None:
                 entry["fair"] = revealed

@@ -28,6 +28,7 @@ from server.service.change import (
 )
 from server.service.replay import initial_state, paper_action, replayed
 from server.service.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
+from server.service.stall import phone_back, resume_seat, set_reminder
 
 
 def start_game(c: Call) -> Outcome:
@@ -106,7 +107,10 @@ def remove_seat(c: Call) -> Outcome:
 def transfer_host(c: Call) -> Outcome:
     need_host(c.host, "transfer host powers")
     target: str = c.payload["player"]
-    seat_of(c.doc, target)
+    if seat_of(c.doc, target).get("phone") is False:
+        # Its phone, if it has one, is paused: nobody could act as host.
+        raise ServiceError("conflict", "phoneless_host",
+                           "A seat without a phone cannot be the host: hand it back to its phone first.")
     c.doc["host"] = target
     return Outcome(c.doc, {"type": "host", "player": target},
                    [{"type": "host_changed", "player": target}])
@@ -204,6 +208,7 @@ def claim_seat(doc: TableDoc, seat: Seat, th: str) -> Outcome:
     only ``unlock`` until the seat's own PIN (chosen earlier on its own
     phone) proves its owner holds it. In the lobby there are no secrets yet."""
     seat.pop("claim", None)
+    seat.pop("back", None)
     seat["th"] = th
     # A seat without a phone gets one. Mid-game it stays on paper in the
     # engine: what it keeps secret this game is already on cards and paper.
@@ -246,10 +251,14 @@ def unlock_seat(c: Call) -> Outcome:
 
 def make_phoneless(c: Call) -> Outcome:
     """Host only: ``player``'s seat goes on without a phone (its phone died,
-    its player would rather not use one). Its token stops working; the host
-    (or any phone, ``set_proxies``) enters its actions with ``as``. Mid-game
-    the engine's ``set_paper`` is applied in the same change and logged with
-    it (``action["engine"]``), so undo and results replay it in its place."""
+    its player stepped away or would rather not use one); the host (or any
+    phone, ``set_proxies``) enters its actions with ``as``. Its phone keeps
+    its token but is paused (``seats.paused``: a spectator's view, no
+    action) until the host hands the seat back to it (``stall.phone_back``);
+    a new phone takes the seat only by a rejoin code, which shuts the old one
+    out. Mid-game the engine's ``set_paper`` is applied in the same change
+    and logged with it (``action["engine"]``), so undo and results replay it
+    in its place."""
     need_host(c.host, "take a seat off its phone")
     doc = c.doc
     target: str = c.payload["player"]
@@ -274,7 +283,9 @@ def make_phoneless(c: Call) -> Outcome:
             action["engine"] = paper
             events += more
     seat["phone"] = False
-    seat["th"] = NO_TOKEN
+    seat.pop("back", None)
+    if seat["th"] != NO_TOKEN:
+        events[0]["paused"] = True
     return Outcome(doc, action, events, state=state)
 
 
@@ -303,6 +314,9 @@ HANDLERS: dict[str, Handler] = {
     "pin": set_pin,
     "unlock": unlock_seat,
     "phoneless": make_phoneless,
+    "phone_back": phone_back,
+    "resume": resume_seat,
     "proxies": set_proxies,
     "seed": fairness.give_seed,
+    "reminder": set_reminder,
 }

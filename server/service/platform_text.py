@@ -21,6 +21,10 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "unlock": ("{by}님이 비밀번호로 자리를 되찾았습니다.", "{by} unlocked their seat with their PIN."),
     "phoneless": ("{by}님이 {player}님 자리를 휴대폰 없는 자리로 바꿨습니다.",
                   "{by} made {player}'s seat one without a phone."),
+    "phone_back": ("{by}님이 {player}님 자리를 {player}님의 휴대폰에 돌려줬습니다.",
+                   "{by} handed {player}'s seat back to their own phone."),
+    "resume": ("{by}님이 자기 휴대폰으로 다시 참여합니다.", "{by} is back on their own phone."),
+    "reminder": ("{by}님이 늦는 사람 알림을 바꿨습니다: {seconds}", "{by} set the reminder for a late player: {seconds}."),
     "proxies": ("{by}님이 휴대폰 없는 자리의 입력을 {who} 맡겼습니다.",
                 "{by} let {who} enter actions for seats without a phone."),
     "play_again": ("{by}님이 같은 자리로 새 게임을 준비합니다.", "{by} set up a new game with the same seats."),
@@ -35,6 +39,27 @@ KEPT_TEXT = (
     " 뽑힌 결과는 그대로 남아, 다음에 같은 행동을 하면 똑같이 나옵니다.",
     " What it drew stays drawn: the next time that action is taken it reveals the same again.",
 )
+
+
+#: Added to a ``phoneless`` line when the seat's phone kept its token (paused).
+PAUSED_TEXT = (
+    " {player}님의 휴대폰은 호스트가 돌려줄 때까지 쉬어요.",
+    " Their phone waits until the host hands the seat back to it.",
+)
+
+
+def reminder_words(seconds: int, lang: str) -> str:
+    """The reminder's setting in words.
+
+    >>> reminder_words(0, "en"), reminder_words(90, "ko"), reminder_words(120, "en")
+    ('off', '1분 30초', '2 min')
+    """
+    if not seconds:
+        return "끔" if lang == "ko" else "off"
+    m, s = divmod(seconds, 60)
+    if lang == "ko":
+        return " ".join(x for x in (f"{m}분" if m else "", f"{s}초" if s else "") if x)
+    return " ".join(x for x in (f"{m} min" if m else "", f"{s} s" if s else "") if x)
 
 
 #: Added to a mid-game claim line: the new phone does not see the seat's secrets.
@@ -66,6 +91,8 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
         "name": action.get("name") or ev.get("name", ""),
         "old": ev.get("old", ""),
     }
+    if atype == "reminder":
+        fields["seconds"] = reminder_words(int(action.get("seconds", 0)), lang)
     if atype == "proxies":
         everyone = action.get("who") == "all"
         fields["who"] = ("모든 참가자에게" if everyone else "호스트에게") if lang == "ko" else (
@@ -76,6 +103,8 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
     text = (ko if lang == "ko" else en).format(**fields)
     if atype == "undo" and ev.get("kept"):
         text += KEPT_TEXT[0 if lang == "ko" else 1]
+    if atype == "phoneless" and ev.get("paused"):
+        text += PAUSED_TEXT[0 if lang == "ko" else 1].format(**fields)
     if atype == "claim" and ev.get("sealed"):
         text += SEALED_TEXT[0 if lang == "ko" else 1].format(**fields)
     return text

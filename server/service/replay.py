@@ -41,19 +41,25 @@ def game_entries(doc: TableDoc, entries: Iterable[LogEntry]) -> list[LogEntry]:
     return [e for e in mine if e["kind"] == "game" and e["v"] not in gone]
 
 
+#: The platform changes that may carry an engine action (``action["engine"]``):
+#: a seat taken off its phone (``set_paper``) and handed back (``set_phone``).
+CARRIERS = frozenset({"phoneless", "phone_back"})
+
+
 def engine_action(entry: LogEntry) -> EngineAction | None:
     """The engine action a log entry applied: a game action's own, or the
-    ``set_paper`` a mid-game ``phoneless`` change carried (None: none)."""
+    ``set_paper``/``set_phone`` a mid-game ``phoneless``/``phone_back``
+    carried (None: none)."""
     if entry["kind"] == "game":
         return entry["action"]
-    carried: EngineAction | None = entry["action"].get("engine") if entry["action"]["type"] == "phoneless" else None
+    carried: EngineAction | None = entry["action"].get("engine") if entry["action"]["type"] in CARRIERS else None
     return carried
 
 
 def replayed(doc: TableDoc, entries: Iterable[LogEntry]) -> list[tuple[int, EngineAction]]:
     """What rebuilds the current game after ``initial_state``, in log order:
     (version, engine action) of each game action still in force and of each
-    mid-game ``phoneless`` change (not undoable: it is a platform change)."""
+    mid-game ``phoneless`` or ``phone_back`` (not undoable: platform changes)."""
     start = doc["start"]
     since = start.get("v", 0) if start is not None else 0
     mine = [e for e in entries if e["v"] > since]

@@ -100,6 +100,20 @@ def authenticate(doc: TableDoc, token: str | None, *, seated: bool = False) -> S
     return seat
 
 
+def paused(seat: Seat) -> bool:
+    """Whether ``seat`` has no phone now but its phone kept its token: the
+    host took it off its phone (``phoneless``) and may hand it back
+    (``phone_back``) without a new token, one the host never held."""
+    return seat.get("phone") is False and seat["th"] != NO_TOKEN
+
+
+def hidden(seat: Seat) -> bool:
+    """Whether the token that opens ``seat`` sees only what a spectator sees:
+    sealed (a rejoin code's token, until the PIN), paused (the host enters
+    for it), or handed back and not yet confirmed on its phone (``back``)."""
+    return bool(seat.get("sealed") or seat.get("back")) or paused(seat)
+
+
 def seat_of(doc: TableDoc, player: str) -> Seat:
     """The seat with id ``player``, or 404 ``no_such_player``."""
     for s in doc["seats"]:

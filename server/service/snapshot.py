@@ -1,16 +1,19 @@
-"""What a seat sees of a table: its snapshot (a sealed seat gets the
-spectator's view), the seat list every snapshot shares, the action templates
-a seat may send (``host_filter``) and those it may send for seats without a
-phone (``proxies``). Nothing here writes."""
+"""What a seat sees of a table: its snapshot (a sealed or paused seat gets
+the spectator's view), the seat list every snapshot shares, the action
+templates a seat may send (``host_filter``) and those it may send for seats
+without a phone (``proxies``), and since when the game waits for whom.
+Nothing here writes."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from engines.base import Engine
 from server.model import Action, Snapshot, TableDoc
 from server.service.fairness import public as fair_public
+from server.service.seats import hidden, paused
 
 
 def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
@@ -30,13 +33,16 @@ def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Act
 def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None = None) -> list[dict[str, Any]]:
     """The seats as every snapshot of ``doc`` lists them (the same for every
     viewer): names, the host, each seat's public game figures, no-phone
-    seats, and with ``online`` (``Store.present``) whether each is connected."""
+    seats (``paused``: its phone waits to be handed back), and with
+    ``online`` (``Store.present``) whether each is connected."""
     public = engine.public_players(state) if state is not None else {}
     out: list[dict[str, Any]] = []
     for s in doc["seats"]:
         p = {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
         if s.get("phone") is False:
             p["phone"] = False
+            if paused(s):
+                p["paused"] = True
         if online is not None:
             p["connected"] = s["id"] in online
         out.append(p)
@@ -63,17 +69,21 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                 seat = s
                 break
     sealed = bool(seat and seat.get("sealed"))
+    # A sealed seat sees what a spectator sees: its own view and its legal
+    # moves would both reveal its secrets to whoever holds the new token. So
+    # does a paused one, whose moves the host enters, until its owner is back.
+    shut = seat is not None and hidden(seat)
     legal: list[Action] = []
     if state is not None:
-        # A sealed seat sees what a spectator sees: its own view and its legal
-        # moves would both reveal its secrets to whoever holds the new token.
-        view = (viewer or engine.viewer(state))(None if sealed else player)
-        if player is not None and not sealed:
+        view = (viewer or engine.viewer(state))(None if shut else player)
+        if player is not None and not shut:
             legal = host_filter(engine, engine.legal_actions(state, player), host)
     else:
         view = {}
     if sealed and seat is not None and "pin" in seat:
         legal.append({"type": "unlock"})
+    if seat is not None and seat.get("back") and not sealed:
+        legal.append({"type": "resume"})
     if host:
         if doc["status"] == "lobby":
             legal.append({"type": "seats"})
@@ -97,11 +107,20 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if seat is not None:
         snap["sealed"] = sealed
         snap["pin"] = "pin" in seat
-        snap["proxies"] = proxies(engine, doc, player, state)
+        # A sealed or paused phone may enter for nobody (the pipeline refuses it).
+        snap["proxies"] = {} if shut else proxies(engine, doc, player, state)
+        if paused(seat):
+            snap["paused"] = "phoneless"
+        elif seat.get("back"):
+            snap["paused"] = "handed_back"
     snap["proxies_who"] = doc.get("proxies", "host")
     fair = fair_public(doc)
     if fair is not None:
         snap["fair"] = fair
+    snap["reminder"] = doc.get("reminder", 0)
+    if doc["status"] == "playing" and doc.get("waits"):
+        snap["waiting_since"] = doc["waits"]
+        snap["now"] = round(time.time(), 3)
     return snap
 
 

@@ -12,40 +12,46 @@ LATEST_TABLES = 4096
 
 
 class Latest:
-    """The newest document this process has seen of the tables it writes
-    (its own commits, and every instance's through the change messages, which
-    carry the document): an action starts from it instead of reading the
-    table. Being behind costs nothing but a round trip: the commit compares
-    the stored document with the one the change was built on, and a refused
-    commit reads the table and runs again (``Store.update``)."""
+    """The newest document this process has seen of the tables it hears
+    (``Listener.watch``: its own commits, and every instance's through the
+    table's change channel, whose messages carry the document): an action
+    starts from it instead of reading the table. Kept only for a watched
+    table, while the listener is connected: a table this process does not
+    hear could change under a kept copy for good. Being behind costs nothing
+    but a round trip: the commit compares the stored version with the one the
+    change was built on, and a refused commit reads the table and runs again
+    (``Store.update``)."""
 
     def __init__(self, size: int = LATEST_TABLES) -> None:
         self.size = size
         self.docs: dict[str, tuple[int, str]] = {}
         self.lock = threading.Lock()
-        #: Kept only while this process hears every change (its listener is
-        #: subscribed): a process that does not could keep a copy for good.
-        self.live = False
+        #: The tables whose every change this process hears now.
+        self.heard: set[str] = set()
 
-    def start(self) -> None:
-        """The listener is subscribed: from now on no change goes unheard."""
+    def watch(self, table_id: str) -> None:
+        """The table's channel is confirmed: from now on no change of it goes unheard."""
         with self.lock:
-            self.docs.clear()  # anything kept before may have missed changes
-            self.live = True
+            self.heard.add(table_id)
+
+    def unwatch(self, table_id: str) -> None:
+        with self.lock:
+            self.heard.discard(table_id)
+            self.docs.pop(table_id, None)
 
     def stop(self) -> None:
-        """The listener lost its subscription: changes may go unheard."""
+        """The listener lost its connection: changes may go unheard."""
         with self.lock:
-            self.live = False
+            self.heard.clear()
             self.docs.clear()
 
     def get(self, table_id: str) -> str | None:
-        found = self.docs.get(table_id) if self.live else None
+        found = self.docs.get(table_id)
         return found[1] if found is not None else None
 
     def put(self, table_id: str, version: int, raw: str) -> None:
-        """Keeps ``raw`` unless a newer version is kept already."""
-        if not self.live:
+        """Keeps ``raw`` (of a heard table) unless a newer version is kept already."""
+        if table_id not in self.heard:
             return
         with self.lock:
             held = self.docs.pop(table_id, None)

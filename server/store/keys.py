@@ -4,6 +4,7 @@ A table is three keys that share a hash tag (so a cluster keeps them on one
 slot) and one TTL, refreshed on every change:
 
 - ``tm:{<id>}:doc``  the table document (seats, options, engine state, version)
+- ``tm:{<id>}:ver``  the document's version alone: what the commit compares
 - ``tm:{<id>}:log``  the action log, one JSON entry per applied change
 - ``tm:{<id>}:req``  request_id → the first result, so retries apply once
 - ``tm:{<id>}:here`` presence: one member per open socket (``<seat>/<socket>``),
@@ -11,11 +12,16 @@ slot) and one TTL, refreshed on every change:
   ``presence.PRESENCE_TTL`` count as gone, so an instance that dies takes its
   phones offline by itself
 
-plus ``tm:code:<CODE>`` (lobby join codes) and ``tm:rl:*`` (rate-limit counters).
-Every committed change publishes ``{"t": id, "v": version, "d": <doc>}`` on
-``CHANNEL`` (a new table's message has no ``d``); one listener per process fans
-it out to that process's sockets without loading the table again. A socket
-that opens or closes publishes ``{"t": id, "p": 1}`` there (presence, no version).
+- ``tm:{<id>}:rl:<bucket>:<who>:<window>`` a rate counter of the table (a seat's actions)
+
+plus ``tm:code:<CODE>`` (lobby join codes) and ``tm:rl:<bucket>:<client>:<window>``
+(rate counters per client address). Every committed change publishes
+``{"t": id, "v": version, "d": <doc>}`` on the table's own channel
+``tm:{<id>}:ch`` (SPUBLISH: on a cluster it stays on the table's node; a new
+table's message has no ``d``); a process listens on the channels of the tables
+it has sockets on, and fans a change out to them without loading the table
+again. A socket that opens or closes publishes ``{"t": id, "p": 1}`` there
+(presence, no version).
 """
 
 from __future__ import annotations
@@ -24,10 +30,9 @@ from typing import Any
 
 from server.wire import dumps, loads
 
-__all__ = ["CHANNEL", "DOC_FIELD", "change_head", "code_key", "doc_key", "dumps", "loads", "log_key",
-           "presence_key", "rate_key", "req_key", "split_change", "text"]
+__all__ = ["DOC_FIELD", "change_head", "channel_key", "code_key", "doc_key", "dumps", "loads", "log_key",
+           "presence_key", "rate_key", "req_key", "split_change", "table_of", "text", "version_key"]
 
-CHANNEL = "tm:changes"
 #: What separates a change message's head from the document it carries; a
 #: table id never contains it, so the head parses without the document.
 DOC_FIELD = ',"d":'
@@ -41,6 +46,24 @@ def text(raw: bytes | str | None) -> str | None:
 
 def doc_key(table_id: str) -> str:
     return f"tm:{{{table_id}}}:doc"
+
+
+def version_key(table_id: str) -> str:
+    return f"tm:{{{table_id}}}:ver"
+
+
+def channel_key(table_id: str) -> str:
+    """The table's change channel (a sharded channel: it has a slot, like a key)."""
+    return f"tm:{{{table_id}}}:ch"
+
+
+def table_of(channel: str) -> str:
+    """The table a channel is of.
+
+    >>> table_of(channel_key("AbC_1"))
+    'AbC_1'
+    """
+    return channel[channel.index("{") + 1:channel.index("}")]
 
 
 def log_key(table_id: str) -> str:
@@ -59,7 +82,11 @@ def code_key(code: str) -> str:
     return f"tm:code:{code}"
 
 
-def rate_key(bucket: str, client: str, window: int) -> str:
+def rate_key(bucket: str, client: str, window: int, table: str | None = None) -> str:
+    """A rate counter: of a table's (``table``, its hash tag: a commit counts
+    it on the table's slot), or of a client address."""
+    if table is not None:
+        return f"tm:{{{table}}}:rl:{bucket}:{client}:{window}"
     return f"tm:rl:{bucket}:{client}:{window}"
 
 

@@ -1,9 +1,22 @@
-"""The store's listener: one blocking loop per process on the change channel
-(``Listener.listen``), which reconnects with backoff and tells what it hears
-to one ``Callbacks`` object (the process's fan-out: ``live.Hub``), and the
-feeds it reads (``resp.Subscription`` on a plain TCP Redis, ``PubSubFeed``
-through redis-py elsewhere). A message of a commit this process is still
-waiting on is left to that commit (``in_flight``, ``Store._run``)."""
+"""The store's listener: this process hears the change channels of the tables
+it has sockets on, and only those (``watch`` at a table's first local socket,
+``unwatch`` at its last), so an instance pays for its own tables, not for
+every table of every instance.
+
+Each table has its own sharded channel (``keys.channel_key``: SSUBSCRIBE /
+SPUBLISH, Redis 7), which on a Redis Cluster lives on the table's node. The
+listener (``Listener.listen``, one loop per process) reads what comes, and
+tells one ``Callbacks`` object (the process's fan-out: ``live.Hub``). It
+reconnects with backoff when Redis goes away, subscribes again to every
+watched channel, and then calls ``on_resync``, as changes may have been
+missed. A message of a commit this process is still waiting on is left to
+that commit (``in_flight``, ``Store._run``).
+
+Two feeds behind one face: on a plain Redis the store's own client
+(``resp.Subscription``: hiredis parses a 3 KB change in ~65 µs of client CPU,
+redis-py in ~150, ``bench/resp.py``), and redis-py's pub/sub everywhere else
+(the embedded store, a cluster: one reader per node holding a watched channel).
+"""
 
 from __future__ import annotations
 
@@ -11,16 +24,21 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import redis
 
 from server.store.cache import Latest
-from server.store.keys import CHANNEL, split_change
+from server.store.keys import channel_key, split_change, table_of
 from server.store.keys import text as _text
-from server.store.resp import Lean, Subscription
+from server.store.resp import Lean
 
 log = logging.getLogger(__name__)
+
+#: Seconds ``watch`` waits for the listener and then for Redis's confirmation.
+WATCH_TIMEOUT = 5.0
+#: Seconds one read waits before the loop looks at its stop flag again.
+READ_WAIT = 1.0
 
 
 def _nothing(*_: Any) -> None:
@@ -43,14 +61,23 @@ class Callbacks:
     on_down: Callable[[], None] = _nothing
     #: Subscribed again after an outage: whatever changed meanwhile was missed.
     on_resync: Callable[[], None] = _nothing
-    #: Set once the first subscription is confirmed: from then on no change
-    #: goes unheard.
+    #: Set while the listener is connected: ``watch`` can then subscribe.
     ready: threading.Event = field(default_factory=threading.Event)
+
+
+class Feed(Protocol):
+    """A connection subscribed to some of the tables' channels."""
+
+    def add(self, channels: list[str]) -> None: ...
+    def remove(self, channel: str) -> None: ...
+    #: The next event: ("message" | "confirmed", channel, data or ""), or None.
+    def get(self) -> tuple[str, str, str] | None: ...
+    def close(self) -> None: ...
 
 
 class Listener:
     """The listening half of ``Store`` (a mixin: ``Store`` provides ``r``,
-    ``lean``, ``latest`` and the ``in_flight`` records)."""
+    ``lean``, ``cluster``, ``latest`` and the ``in_flight`` records)."""
 
     r: Any
     lean: Lean | None
@@ -59,6 +86,66 @@ class Listener:
     in_flight_lock: threading.Lock
     #: What ``listen`` was given, while it runs.
     listener: Callbacks | None
+
+    @property
+    def cluster(self) -> bool:  # Store's
+        raise NotImplementedError
+
+    def _watching(self) -> _Watching:
+        found: _Watching | None = getattr(self, "_watch_state", None)
+        if found is None:
+            found = self._watch_state = _Watching()
+        return found
+
+    def watch(self, table_id: str) -> None:
+        """Hears the table's changes from now on: returns once Redis has
+        confirmed the subscription (a change committed after it is never
+        missed). Raises ``redis.TimeoutError`` when it cannot."""
+        w = self._watching()
+        listener = self.listener
+        if listener is None or not listener.ready.wait(WATCH_TIMEOUT):
+            raise redis.TimeoutError("the store's listener is not connected")
+        channel = channel_key(table_id)
+        with w.lock:
+            w.users[channel] = w.users.get(channel, 0) + 1
+            done = w.confirmed.get(channel)
+            if done is None:
+                done = w.confirmed[channel] = threading.Event()
+                feed = w.feed
+                if feed is not None:
+                    feed.add([channel])
+        if not done.wait(WATCH_TIMEOUT):
+            raise redis.TimeoutError(f"no confirmation of {channel}")
+        self.latest.watch(table_id)
+
+    def unwatch(self, table_id: str) -> None:
+        """Stops hearing the table (its last local socket closed)."""
+        w = self._watching()
+        channel = channel_key(table_id)
+        with w.lock:
+            left = w.users.get(channel, 0) - 1
+            if left > 0:
+                w.users[channel] = left
+                return
+            w.users.pop(channel, None)
+            w.confirmed.pop(channel, None)
+            feed = w.feed
+            if feed is not None:
+                try:
+                    feed.remove(channel)
+                except (redis.RedisError, OSError):
+                    pass  # the listener's reconnect subscribes only what is watched
+        self.latest.unwatch(table_id)
+
+    def heard(self) -> dict[str, int]:
+        """What the listener has heard since the process started: messages,
+        their bytes, those of tables not watched (``foreign``), and how many
+        tables it watches now: the per-instance figures ``bench/load.py``
+        reads (``/healthz`` with the operator's token)."""
+        w = self._watching()
+        with w.lock:
+            return {"messages": w.messages, "bytes": w.bytes, "foreign": w.foreign,
+                    "channels": len(w.confirmed)}
 
     def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
         """Whether a change message is of a commit this process is still
@@ -70,44 +157,46 @@ class Listener:
             self.in_flight[key] = raw
             return True
 
+    def _feed(self) -> Feed:
+        if self.lean is not None:
+            return LeanFeed(self.lean)
+        return ClusterFeed(self.r) if self.cluster else PubSubFeed(self.r)
+
     def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
         """Blocking loop until ``stop``: tells ``callbacks`` of every change
-        and presence message. Reconnects with backoff when Redis goes away,
-        and then calls ``on_resync``, as changes may have been missed."""
+        and presence message of the watched tables. Reconnects with backoff
+        when Redis goes away, subscribes again to every watched table, and
+        then calls ``on_resync``, as changes may have been missed."""
         self.listener = callbacks
+        w = self._watching()
         delay = 0.2
         first = True
         while not stop.is_set():
             feed: Feed | None = None
             try:
-                feed = self.lean.subscribe(CHANNEL) if self.lean is not None else PubSubFeed(self.r)
-                # Wait for the server's confirmation: only then is no change missed.
-                # (Until it is, ``get`` answers None: there is no message before it.)
-                while not feed.confirmed and not stop.is_set():
-                    feed.get()
-                self.latest.start()
+                feed = self._feed()
+                with w.lock:
+                    channels = list(w.confirmed)
+                    for done in w.confirmed.values():
+                        done.clear()
+                    w.feed = feed
+                    if channels:
+                        feed.add(channels)
+                # Every watched channel confirmed again before anything is
+                # resent: only then is no change missed.
+                while channels and not all(w.confirmed[c].is_set() for c in channels if c in w.confirmed):
+                    self._deliver(feed.get(), callbacks)
+                    if stop.is_set():
+                        return
                 callbacks.ready.set()
                 if not first:
                     callbacks.on_resync()
                 first = False
                 delay = 0.2
                 while not stop.is_set():
-                    message = feed.get()
-                    if message is None:
-                        continue
-                    try:
-                        data, raw = split_change(message)
-                        table_id = str(data["t"])
-                        if "p" in data:
-                            callbacks.on_presence(table_id)
-                        else:
-                            version = int(data["v"])
-                            self.latest.seen(table_id, version, raw)
-                            if not self._mine(table_id, version, raw):
-                                callbacks.on_change(table_id, version, raw)
-                    except Exception:  # one bad message or socket must not stop fan-out
-                        log.exception("fan-out of a change failed")
+                    self._deliver(feed.get(), callbacks)
             except (redis.RedisError, OSError) as exc:
+                callbacks.ready.clear()
                 self.latest.stop()
                 log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
                 if delay == 0.2:  # once per outage
@@ -115,7 +204,11 @@ class Listener:
                 stop.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:
+                with w.lock:
+                    if w.feed is feed:
+                        w.feed = None
                 if stop.is_set():
+                    callbacks.ready.clear()
                     self.latest.stop()
                 if feed is not None:
                     try:
@@ -123,28 +216,169 @@ class Listener:
                     except Exception:  # closing a dead connection may fail; nothing to do
                         pass
 
+    def _deliver(self, event: tuple[str, str, str] | None, callbacks: Callbacks) -> None:
+        if event is None:
+            return
+        kind, channel, message = event
+        w = self._watching()
+        with w.lock:
+            done = w.confirmed.get(channel)
+            if kind == "message":
+                w.messages += 1
+                w.bytes += len(message)
+                w.foreign += done is None
+        if kind == "confirmed":
+            if done is not None:
+                done.set()
+            return
+        try:
+            data, raw = split_change(message)
+            table_id = str(data["t"])
+            if "p" in data:
+                callbacks.on_presence(table_id)
+            else:
+                version = int(data["v"])
+                self.latest.seen(table_id, version, raw)
+                if not self._mine(table_id, version, raw):
+                    callbacks.on_change(table_id, version, raw)
+        except Exception:  # one bad message or socket must not stop fan-out
+            log.exception("fan-out of a change failed")
+
+
+class _Watching:
+    """Which channels this process listens on, the connection it uses, and
+    what it has heard (``Store.stats``)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        #: Change and presence messages heard, their bytes, and how many of
+        #: them were of a table no longer watched (an unsubscribe's race).
+        self.messages = self.bytes = self.foreign = 0
+        #: Watched channels → set once Redis confirmed the subscription.
+        self.confirmed: dict[str, threading.Event] = {}
+        #: How many watchers each channel has (``watch`` / ``unwatch``).
+        self.users: dict[str, int] = {}
+        self.feed: Feed | None = None
+
+
+class LeanFeed:
+    """The store's own client (``resp.Subscription``) on a plain Redis."""
+
+    def __init__(self, lean: Lean) -> None:
+        self.sub = lean.subscription(READ_WAIT)
+
+    def add(self, channels: list[str]) -> None:
+        self.sub.send(("SSUBSCRIBE", *channels))
+
+    def remove(self, channel: str) -> None:
+        self.sub.send(("SUNSUBSCRIBE", channel))
+
+    def get(self) -> tuple[str, str, str] | None:
+        return self.sub.get()
+
+    def close(self) -> None:
+        self.sub.close()
+
 
 class PubSubFeed:
-    """The change channel through redis-py (the embedded store, TLS, a Unix
-    socket): the same face as ``resp.Subscription``."""
+    """redis-py's pub/sub on one Redis (the embedded store, TLS, a Unix socket)."""
 
     def __init__(self, client: Any) -> None:
         self.pubsub = client.pubsub()
-        self.pubsub.subscribe(CHANNEL)
-        self.confirmed = False
+        self.lock = threading.Lock()
 
-    def get(self) -> str | None:
-        msg = self.pubsub.get_message(timeout=1.0)
-        if msg is None:
+    def add(self, channels: list[str]) -> None:
+        with self.lock:
+            self.pubsub.ssubscribe(*channels)
+
+    def remove(self, channel: str) -> None:
+        with self.lock:
+            self.pubsub.sunsubscribe(channel)
+
+    def get(self) -> tuple[str, str, str] | None:
+        if not self.pubsub.subscribed:
+            # Nothing to read yet (no watched table): wait without spinning.
+            threading.Event().wait(READ_WAIT)
             return None
-        if msg.get("type") == "subscribe":
-            self.confirmed = True
-        if msg.get("type") != "message":
-            return None
-        return str(_text(msg["data"]))
+        return _event(self.pubsub.get_sharded_message(timeout=READ_WAIT))
 
     def close(self) -> None:
         self.pubsub.close()
 
 
-Feed = Subscription | PubSubFeed
+class ClusterFeed:
+    """redis-py's sharded pub/sub on a Redis Cluster: one connection per node
+    that owns a watched channel's slot, each read by a greenlet of its own
+    (one reader for all would wait its timeout on every quiet node in turn)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.pubsub = client.pubsub()
+        self.lock = threading.Lock()
+        self.readers: set[str] = set()
+        self.events: list[tuple[str, str, str]] = []
+        self.error: BaseException | None = None
+        self.arrived = threading.Event()
+        self.closed = False
+
+    def add(self, channels: list[str]) -> None:
+        with self.lock:
+            self.pubsub.ssubscribe(*channels)
+            nodes = {self.client.get_node_from_key(c).name for c in channels}
+            new = nodes - self.readers
+            self.readers |= new
+        for node in new:
+            threading.Thread(target=self._read, args=(node,), daemon=True).start()
+
+    def remove(self, channel: str) -> None:
+        with self.lock:
+            self.pubsub.sunsubscribe(channel)
+
+    def _read(self, name: str) -> None:
+        node = self.client.get_node(node_name=name)
+        while not self.closed:
+            try:
+                event = _event(self.pubsub.get_sharded_message(timeout=READ_WAIT, target_node=node))
+            except (redis.RedisError, OSError) as exc:
+                self.error = exc
+                self.arrived.set()
+                return
+            if event is None:
+                if name not in self.pubsub.node_pubsub_mapping:
+                    threading.Event().wait(READ_WAIT)  # no channel of ours there: never spin
+                continue
+            with self.lock:
+                self.events.append(event)
+            self.arrived.set()
+
+    def get(self) -> tuple[str, str, str] | None:
+        for waited in (False, True):
+            with self.lock:
+                if self.error is not None:
+                    raise self.error
+                if self.events:
+                    return self.events.pop(0)
+                self.arrived.clear()
+            if not waited:
+                self.arrived.wait(READ_WAIT)
+        return None
+
+    def close(self) -> None:
+        self.closed = True
+        self.pubsub.close()
+
+
+def _event(msg: Any) -> tuple[str, str, str] | None:
+    """A redis-py pub/sub message as a feed's event."""
+    if msg is None:
+        return None
+    kind = msg.get("type")
+    channel = str(_text(msg.get("channel")))
+    if kind == "ssubscribe":
+        return ("confirmed", channel, "")
+    if kind == "smessage":
+        return ("message", channel, str(_text(msg["data"])))
+    return None
+
+
+__all__ = ["Callbacks", "Listener", "table_of"]

@@ -3,7 +3,8 @@
 One sorted set per table (``keys.presence_key``), one member per open socket,
 scored by when it was last heard from; members older than ``PRESENCE_TTL``
 count as gone, so an instance that dies takes its phones offline by itself.
-Opening or closing a socket publishes ``{"t": id, "p": 1}`` on the change channel.
+Opening or closing a socket publishes ``{"t": id, "p": 1}`` on the table's
+change channel.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from server.store.keys import CHANNEL, doc_key, dumps, presence_key, text
+from server.store.keys import channel_key, doc_key, dumps, presence_key, text
 from server.store.resp import Lean
 
 #: Seconds a socket counts as present after it was last refreshed. Phones ping
@@ -36,8 +37,9 @@ def _touch(p: Any, table_id: str, member: str, now: float) -> None:
     p.expire(key, int(PRESENCE_TTL) + 5)
 
 
-#: ``Presence.presence_refresh`` on Redis: every table of one process in one
-#: script call. KEYS: per table its presence set and its document. ARGV: now, the
+#: ``Presence.presence_refresh`` on one Redis: every table of one process in
+#: one script call (a cluster runs the same steps as a pipeline: a script
+#: may touch one slot only, and redis-py pipelines no script on a cluster). KEYS: per table its presence set and its document. ARGV: now, the
 #: oldest score still present, the set's TTL, then per table the count and
 #: members to touch, the count and members to forget. Returns per table its
 #: present members, or nil when the document has expired. As a pipeline, the
@@ -69,16 +71,16 @@ return out
 
 class Presence:
     """The presence half of ``Store`` (a mixin: ``Store`` provides ``r`` and
-    ``embedded``)."""
+    ``cluster``)."""
 
     r: Any
     #: The hot-path client (server/store/resp.py), None where redis-py runs everything.
     lean: Lean | None = None
+    _refresh_script: Any = None
 
     @property
-    def embedded(self) -> bool:  # Store's: whether this is the in-process store
+    def cluster(self) -> bool:  # Store's: whether ``r`` is a Redis Cluster client
         raise NotImplementedError
-    _refresh_script: Any = None
 
     def presence_touch(self, table_id: str, member: str, now: float | None = None,
                        read: bool = False) -> set[str]:
@@ -99,21 +101,27 @@ class Presence:
         its presence is read back (it also changes by expiry, elsewhere); None
         for a table whose document has expired."""
         now = time.time() if now is None else now
-        if not self.embedded:  # fakeredis runs no Lua: the same steps as a pipeline
-            if self.lean is None and self._refresh_script is None:
-                self._refresh_script = self.r.register_script(REFRESH_SCRIPT)
-            keys: list[str] = []
-            args: list[Any] = [repr(now), repr(now - PRESENCE_TTL), int(PRESENCE_TTL) + 5]
-            for table_id, (live, gone) in tables.items():
-                keys += (presence_key(table_id), doc_key(table_id))
-                args += (len(live), *live, len(gone), *gone)
-            if not keys:
-                replies = []
-            elif self.lean is not None:
-                replies = self.lean.evalsha(REFRESH_SCRIPT, keys, args)
-            else:
-                replies = self._refresh_script(keys=keys, args=args)
-            return {tid: None if r is None else _seats(r) for tid, r in zip(tables, replies, strict=True)}
+        if not tables:
+            return {}
+        if self.cluster:
+            return self._refresh_pipelined(tables, now)
+        if self.lean is None and self._refresh_script is None:
+            self._refresh_script = self.r.register_script(REFRESH_SCRIPT)
+        keys: list[str] = []
+        args: list[Any] = [repr(now), repr(now - PRESENCE_TTL), int(PRESENCE_TTL) + 5]
+        for table_id, (live, gone) in tables.items():
+            keys += (presence_key(table_id), doc_key(table_id))
+            args += (len(live), *live, len(gone), *gone)
+        if self.lean is not None:
+            replies = self.lean.evalsha(REFRESH_SCRIPT, keys, args)
+        else:
+            replies = self._refresh_script(keys=keys, args=args)
+        return {tid: None if r is None else _seats(r) for tid, r in zip(tables, replies, strict=True)}
+
+    def _refresh_pipelined(self, tables: dict[str, tuple[list[str], list[str]]],
+                           now: float) -> dict[str, set[str] | None]:
+        """``presence_refresh``'s steps as commands of one pipeline (a cluster
+        client sends each node its own part)."""
         with self.r.pipeline(transaction=False) as p:
             for table_id, (live, gone) in tables.items():
                 key = presence_key(table_id)
@@ -138,13 +146,18 @@ class Presence:
         with self.r.pipeline(transaction=False) as p:
             p.zrem(presence_key(table_id), member)
             if announce:
-                p.publish(CHANNEL, dumps({"t": table_id, "p": 1}))
+                p.spublish(channel_key(table_id), announcement(table_id))
             p.execute()
 
     def presence_announce(self, table_id: str) -> None:
-        self.r.publish(CHANNEL, dumps({"t": table_id, "p": 1}))
+        self.r.spublish(channel_key(table_id), announcement(table_id))
 
     def present(self, table_id: str, now: float | None = None) -> set[str]:
         """The seats with at least one socket heard from within ``PRESENCE_TTL``."""
         now = time.time() if now is None else now
         return _seats(self.r.zrangebyscore(presence_key(table_id), now - PRESENCE_TTL, "+inf"))
+
+
+def announcement(table_id: str) -> bytes:
+    """The presence message of a table: a socket of it opened or closed."""
+    return dumps({"t": table_id, "p": 1})

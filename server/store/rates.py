@@ -26,20 +26,23 @@ class Rates:
     r: Any
 
 
-    def hit(self, bucket: str, client: str, limit: int, window: int = RATE_WINDOW) -> int | None:
+    def hit(self, bucket: str, client: str, limit: int, window: int = RATE_WINDOW,
+            table: str | None = None) -> int | None:
         """Counts one request; returns seconds to wait when over ``limit``."""
-        return self.hit_many([(bucket, client, limit)], window)
+        return self.hit_many([(bucket, client, limit)], window, table)
 
-    def hit_many(self, hits: Sequence[tuple[str, str, int]], window: int = RATE_WINDOW) -> int | None:
+    def hit_many(self, hits: Sequence[tuple[str, str, int]], window: int = RATE_WINDOW,
+                 table: str | None = None) -> int | None:
         """Counts one request in every ``(bucket, client, limit)`` at once, in
         one round trip; returns seconds to wait when any is over its limit.
 
         Fixed windows in Redis, so the limits hold across instances. A refused
         request stays counted only where it was over the limit: a seat
-        flooding past its own limit does not use up its table's.
+        flooding past its own limit does not use up its table's. ``table``:
+        the counters are that table's (its hash tag, as its commit counts them).
         """
         now = time.time()
-        keys = [rate_key(bucket, client, int(now // window)) for bucket, client, _ in hits]
+        keys = [rate_key(bucket, client, int(now // window), table) for bucket, client, _ in hits]
         # No MULTI: the keys may live on different cluster slots, and each
         # INCR is atomic on its own.
         with self.r.pipeline(transaction=False) as p:

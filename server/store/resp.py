@@ -13,8 +13,10 @@ channel message ~150 µs and ~60 µs. hiredis
 here; what is left in Python is a pool of sockets and two loops.
 
 redis-py still does everything else (its pool, its errors, every other
-command), and does these too when the store is not a plain TCP Redis (TLS,
-a Unix socket, the embedded store): ``Lean.for_client`` answers None then.
+command), and does these too when the store is not a single Redis over TCP
+or TLS (``rediss://``, what a hosted Redis gives: production's URL) but a
+Unix socket, a cluster or the embedded store: ``Lean.for_client`` answers
+None then.
 Failures raise redis-py's own ``ConnectionError`` / ``TimeoutError`` /
 ``ResponseError``, so the callers' handling (``store_unavailable``, the
 listener's reconnect) does not know which client ran the command.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import socket
+import ssl
 import threading
 import time
 from typing import Any
@@ -50,6 +53,9 @@ class Link:
         self.sock = socket.create_connection((lean.host, lean.port), timeout=lean.connect_timeout)
         try:
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if lean.tls is not None:
+                self.sock = lean.tls.wrap_socket(
+                    self.sock, server_hostname=lean.host if lean.tls.check_hostname else None)
             self.sock.settimeout(lean.socket_timeout)
             self.reader = hiredis.Reader(encoding="utf-8")
             if lean.password is not None:
@@ -89,6 +95,24 @@ class Link:
             pass
 
 
+#: redis-py's ``ssl_cert_reqs`` names, as ``ssl`` verify modes.
+_CERT_REQS = {"none": ssl.CERT_NONE, "optional": ssl.CERT_OPTIONAL, "required": ssl.CERT_REQUIRED}
+
+
+def _tls_context(kw: dict[str, Any]) -> ssl.SSLContext:
+    """The TLS settings of a ``rediss://`` URL as redis-py reads them (its
+    defaults: the certificate and the host name verified)."""
+    reqs = kw.get("ssl_cert_reqs", "required")
+    mode = _CERT_REQS[reqs] if isinstance(reqs, str) else int(reqs)
+    ctx = ssl.create_default_context(cafile=kw.get("ssl_ca_certs"), capath=kw.get("ssl_ca_path"),
+                                     cadata=kw.get("ssl_ca_data"))
+    ctx.check_hostname = bool(kw.get("ssl_check_hostname", True)) and mode != ssl.CERT_NONE
+    ctx.verify_mode = ssl.VerifyMode(mode)
+    if kw.get("ssl_certfile"):
+        ctx.load_cert_chain(kw["ssl_certfile"], kw.get("ssl_keyfile"), kw.get("ssl_password"))
+    return ctx
+
+
 def _redis_error(exc: OSError) -> redis.RedisError:
     if isinstance(exc, TimeoutError):
         return redis.TimeoutError("Timeout reading from Redis.")
@@ -101,8 +125,10 @@ class Lean:
     def __init__(self, host: str, port: int, *, username: str | None = None,
                  password: str | None = None, db: int = 0, max_connections: int = 64,
                  pool_timeout: float = 30.0, socket_timeout: float = 5.0,
-                 connect_timeout: float = 3.0) -> None:
+                 connect_timeout: float = 3.0, tls: ssl.SSLContext | None = None) -> None:
         self.host, self.port = host, port
+        #: TLS (``rediss://``): the context every link is wrapped in.
+        self.tls = tls
         self.username, self.password, self.db = username, password, db
         self.pool_timeout = pool_timeout
         self.socket_timeout, self.connect_timeout = socket_timeout, connect_timeout
@@ -118,16 +144,18 @@ class Lean:
         """A ``Lean`` to the Redis that ``client`` talks to, when it is a plain
         TCP one (its pool's settings); None otherwise."""
         pool = getattr(client, "connection_pool", None)
-        if pool is None or getattr(pool, "connection_class", None) is not redis.Connection:
+        kind = getattr(pool, "connection_class", None)
+        if pool is None or kind not in (redis.Connection, redis.SSLConnection):
             return None
         kw = pool.connection_kwargs
         timeout = kw.get("socket_timeout") or 5.0
+        tls = _tls_context(kw) if kind is redis.SSLConnection else None
         return cls(kw.get("host", "localhost"), int(kw.get("port", 6379)),
                    username=kw.get("username"), password=kw.get("password"), db=int(kw.get("db") or 0),
                    max_connections=int(getattr(pool, "max_connections", 64) or 64),
                    pool_timeout=float(getattr(pool, "timeout", 30.0) or 30.0),
                    socket_timeout=float(timeout),
-                   connect_timeout=float(kw.get("socket_connect_timeout") or timeout))
+                   connect_timeout=float(kw.get("socket_connect_timeout") or timeout), tls=tls)
 
     def evalsha(self, script: str, keys: list[Any], args: list[Any]) -> Any:
         """The script's reply: EVALSHA, and EVAL when Redis does not know it yet
@@ -179,8 +207,8 @@ class Lean:
         finally:
             self.slots.release()
 
-    def subscribe(self, channel: str) -> Subscription:
-        return Subscription(self, channel)
+    def subscription(self, wait: float = 1.0) -> Subscription:
+        return Subscription(self, wait)
 
     def close(self) -> None:
         while self.idle:
@@ -188,9 +216,10 @@ class Lean:
 
 
 class Subscription:
-    """A link subscribed to one channel; ``get`` hands over each message's data."""
+    """A link for sharded channels: ``send`` (re)subscribes, ``get`` hands
+    over what comes: ("message", channel, data) or ("confirmed", channel, "")."""
 
-    def __init__(self, lean: Lean, channel: str, wait: float = 1.0) -> None:
+    def __init__(self, lean: Lean, wait: float = 1.0) -> None:
         self.timeout = lean.socket_timeout
         try:
             self.link = Link(lean)
@@ -200,17 +229,20 @@ class Subscription:
         self.link.sock.settimeout(wait)
         self.heard = time.monotonic()
         self.pinged: float | None = None
-        self.pending: list[str] = []
-        try:
-            self.link.send(("SUBSCRIBE", channel))
-        except OSError as exc:
-            self.link.close()
-            raise _redis_error(exc) from exc
-        self.confirmed = False
+        self.pending: list[tuple[str, str, str]] = []
+        # A subscription is sent by the greenlet that asks for it while the
+        # listener's may be reading: one command at a time on the wire.
+        self.sending = threading.Lock()
 
-    def get(self) -> str | None:
-        """The next message's data, or None when none came within the wait
-        (or it was not a message: the subscription's confirmation, a pong)."""
+    def send(self, command: tuple[Any, ...]) -> None:
+        try:
+            with self.sending:
+                self.link.send(command)
+        except OSError as exc:
+            raise _redis_error(exc) from exc
+
+    def get(self) -> tuple[str, str, str] | None:
+        """The next event, or None when none came within the wait."""
         if self.pending:
             return self.pending.pop(0)
         try:
@@ -225,20 +257,15 @@ class Subscription:
         self.heard, self.pinged = time.monotonic(), None
         reader = self.link.reader
         reader.feed(data)
-        confirmed_now = False
         while (rep := reader.gets()) is not False:
             if isinstance(rep, hiredis.ReplyError):
                 raise redis.ResponseError(str(rep))
-            if isinstance(rep, list) and rep and rep[0] == "message":
-                self.pending.append(rep[2])
-            elif isinstance(rep, list) and rep and rep[0] == "subscribe":
-                self.confirmed = confirmed_now = True
-        # The call that sees the confirmation answers None, as redis-py's does:
-        # messages that came in the same read wait for the next call, after the
-        # caller has seen ``confirmed`` (Redis sends them after it).
-        if confirmed_now or not self.pending:
-            return None
-        return self.pending.pop(0)
+            if isinstance(rep, list) and len(rep) == 3:
+                if rep[0] == "smessage":
+                    self.pending.append(("message", rep[1], rep[2]))
+                elif rep[0] == "ssubscribe":
+                    self.pending.append(("confirmed", rep[1], ""))
+        return self.pending.pop(0) if self.pending else None
 
     def _health(self) -> None:
         now = time.monotonic()
@@ -246,10 +273,8 @@ class Subscription:
             if now - self.pinged > self.timeout:
                 raise redis.TimeoutError("Redis did not answer the subscription's ping.")
         elif now - self.heard > HEALTH_CHECK:
-            try:
-                self.link.send(("PING",))
-            except OSError as exc:
-                raise _redis_error(exc) from exc
+            # A subscribed connection answers PING with ["pong", ""] (RESP2).
+            self.send(("PING",))
             self.pinged = now
 
     def close(self) -> None:

@@ -23,7 +23,7 @@ from server.model import LogEntry, TableDoc
 from server.store.cache import Latest, States
 from server.store.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
 from server.store.keys import (
-    CHANNEL,
+    channel_key,
     code_key,
     doc_key,
     dumps,
@@ -31,6 +31,7 @@ from server.store.keys import (
     log_key,
     rate_key,
     req_key,
+    version_key,
 )
 from server.store.keys import text as _text
 from server.store.listen import Callbacks, Listener
@@ -38,6 +39,21 @@ from server.store.presence import Presence
 from server.store.rates import RATE_WINDOW, Rates, wait_for
 from server.store.resp import Lean
 from server.store.tx import Commit, Primed, R, Tx
+
+#: ``REDIS_URL`` schemes that name a Redis Cluster, and the scheme of a seed
+#: node for redis-py's ``RedisCluster`` (which takes ``redis://``/``rediss://``).
+CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
+
+
+def cluster_seed(url: str) -> str | None:
+    """The seed node's URL when ``url`` names a cluster, else None.
+
+    >>> cluster_seed("redis+cluster://:pw@10.0.0.5:7000"), cluster_seed("redis://localhost")
+    ('redis://:pw@10.0.0.5:7000', None)
+    """
+    scheme, sep, rest = url.partition("://")
+    return f"{CLUSTER_SCHEMES[scheme]}://{rest}" if sep and scheme in CLUSTER_SCHEMES else None
+
 
 #: What ``Store.update`` tells of a commit once Redis has it: table id,
 #: version, the document, its engine state (None when the update made none).
@@ -66,13 +82,13 @@ class Store(Presence, Listener, Rates):
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
-        self.lean = None if self.embedded else Lean.for_client(client)
-        self.committer = Committer(client, self.embedded, self.lean)
+        self.lean = None if self.embedded or self.cluster else Lean.for_client(client)
+        self.committer = Committer(client, self.lean)
         self.latest = Latest()
         self.states = States()
         #: The commits this process has sent and not yet heard back: (table id,
         #: version) → the change message if it came first, else None. Redis
-        #: writes a script's PUBLISH to the subscriber before the script's reply
+        #: writes a script's SPUBLISH to the subscriber before the script's reply
         #: to its caller, so the listener would usually see this process's own
         #: change first and fan it out by parsing the document and decoding its
         #: engine state again; it leaves it to the commit's ``wrote`` instead
@@ -80,9 +96,22 @@ class Store(Presence, Listener, Rates):
         self.in_flight: dict[tuple[str, int], str | None] = {}
         self.in_flight_lock = threading.Lock()
         self.listener: Callbacks | None = None
+        #: Changes this process has committed (``stats``).
+        self.commits = 0
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
+        seed = cluster_seed(url) if url else None
+        if seed is not None:
+            # A Redis Cluster, named by any one of its masters: the client finds
+            # the others and sends each key (and each table's channel) to the
+            # node that owns its slot. Its pools are per node.
+            from redis.cluster import RedisCluster
+
+            client: Any = RedisCluster.from_url(
+                seed, decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
+                max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")))
+            return cls(client, ttl)
         if url:
             # A blocking pool: under a burst, greenlets queue for a connection
             # instead of failing with "too many connections". Redis runs one
@@ -101,15 +130,24 @@ class Store(Presence, Listener, Rates):
             )
             client = redis.Redis(connection_pool=pool)
         else:
-            # The embedded store: an in-process Redis, so one command runs the app.
+            # The embedded store: an in-process Redis, so one command runs the
+            # app. It runs the store's Lua scripts as Redis does (lupa).
             import fakeredis
 
-            client = fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
+            client = fakeredis.FakeRedis(server=fakeredis.FakeServer(version=(7,)), decode_responses=True)
         return cls(client, ttl)
 
     @property
     def embedded(self) -> bool:
         return type(self.r).__module__.startswith("fakeredis")
+
+    @property
+    def cluster(self) -> bool:
+        return type(self.r).__name__ == "RedisCluster"
+
+    def stats(self) -> dict[str, int]:
+        """This process's own figures: what its listener heard, and its commits."""
+        return {**self.heard(), "commits": self.commits}
 
     def ping(self) -> bool:
         try:
@@ -124,18 +162,31 @@ class Store(Presence, Listener, Rates):
         tid = doc["id"]
         if not self.r.set(doc_key(tid), dumps(doc), nx=True, ex=self.ttl):
             return False
-        with self.r.pipeline() as p:
+        # One slot (the table's tag): no MULTI needed, and none across slots.
+        with self.r.pipeline(transaction=False) as p:
+            p.set(version_key(tid), doc["version"], ex=self.ttl)
             p.rpush(log_key(tid), dumps(entry))
             p.expire(log_key(tid), self.ttl)
-            p.publish(CHANNEL, dumps({"t": tid, "v": doc["version"]}))
+            p.spublish(channel_key(tid), dumps({"t": tid, "v": doc["version"]}))
             p.execute()
         return True
 
     def reserve_code(self, code: str, table_id: str) -> bool:
-        return bool(self.r.set(code_key(code), table_id, nx=True, ex=self.ttl))
+        return bool(self.r.set(code_key(code), table_id, nx=True, ex=self.code_ttl))
 
     def code_table(self, code: str) -> str | None:
-        return _text(self.r.get(code_key(code)))
+        """The table a join code names; each lookup keeps the code for another
+        ``code_ttl`` (a code is its own key, on its own slot: the table's
+        commits cannot refresh it on a cluster; the caller checks that the
+        table itself is still there)."""
+        return _text(self.r.getex(code_key(code), ex=self.code_ttl))
+
+    @property
+    def code_ttl(self) -> int:
+        """How long a join code lives after its table's creation or its last
+        lookup: four table lifetimes, longer than any evening of play (the
+        code outlives its table only to say it has gone)."""
+        return 4 * self.ttl
 
     def load(self, table_id: str) -> TableDoc | None:
         raw = _text(self.r.get(doc_key(table_id)))
@@ -197,12 +248,12 @@ class Store(Presence, Listener, Rates):
         except (RateLimited, KeyError):
             raise
         except Exception:
-            self._count_unwritten(hits)
+            self._count_unwritten(hits, table_id)
             raise
 
-    def _count_unwritten(self, hits: Sequence[tuple[str, str, int]]) -> None:
+    def _count_unwritten(self, hits: Sequence[tuple[str, str, int]], table_id: str) -> None:
         if hits:
-            wait = self.hit_many(hits)
+            wait = self.hit_many(hits, table=table_id)
             if wait is not None:
                 raise RateLimited(wait)
 
@@ -216,7 +267,7 @@ class Store(Presence, Listener, Rates):
         verified = raw is None
         known: dict[str, Any] = {}
         now = time.time()
-        counters = [(rate_key(b, c, int(now // RATE_WINDOW)), limit) for b, c, limit in hits]
+        counters = [(rate_key(b, c, int(now // RATE_WINDOW), table_id), limit) for b, c, limit in hits]
         for attempt in range(MAX_ATTEMPTS):
             if raw is None:
                 raw = self.load_raw(table_id)
@@ -226,6 +277,7 @@ class Store(Presence, Listener, Rates):
                     raise KeyError(table_id)
             tx = Tx(self.r, table_id, loads(raw) if parsed is None else parsed, raw, known)
             parsed = None  # only the first attempt's document was given
+            base = int(tx.doc["version"])  # what the commit checks is still stored
             refused: Exception | None = None
             try:
                 commit: Commit[R] | None = fn(tx)
@@ -247,11 +299,12 @@ class Store(Presence, Listener, Rates):
                 if refused is not None:
                     raise refused
                 assert commit is not None
-                self._count_unwritten(hits)
+                self._count_unwritten(hits, table_id)
                 return commit.result
-            change = encode(table_id, raw, commit, tx.assumed, counters, RATE_WINDOW)
+            change = encode(table_id, base, commit, tx.assumed, counters, RATE_WINDOW)
             status, found = self._run(change, wrote)
             if status == DONE:
+                self.commits += 1
                 self.latest.put(table_id, change.version, change.doc.decode())
                 if commit.state is not None:
                     self.states.put(table_id, change.version, commit.state)

@@ -112,7 +112,29 @@ process.stdout.write(JSON.stringify({
   seededShown: states[1].fair.open[0].seeded,
   roll: states[2].view === base.view,
   checks: [fairChanged(seeded, base), fairChanged(states[2], states[1]), fairChanged(base, seeded),
-           fairChanged({...seeded, round: 2}, base)],
+           fairChanged({...seeded, round: 2}, base), fairChanged({...seeded, now: 5}, {...base, now: 4})],
+}));
+"""
+
+
+_CLOCK = """
+import { Live, sameSnapshot, serverNow } from './web/net.js';
+import { clock, ringsDue, waitedFor } from './web/screens/waiting.js';
+const drawn = [];
+const live = new Live({table: 't', token: null, onState: (s) => drawn.push(s.version),
+                       onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+const snap = {version: 7, status: 'playing', players: [], view: {waiting: ['p2']}, legal: [],
+              waiting_since: {p2: 1000}, now: 1090};
+live.accept(snap);                          // a kept snapshot: its clock is not believed
+const kept = Math.round(serverNow() - Date.now());
+live.handle({type: 'state', ...snap, now: 1100.5});  // the socket's: the same table, the server's clock now
+const skew = serverNow() - Date.now() - (1100.5 * 1000 - Date.now());
+process.stdout.write(JSON.stringify({
+  drawn, kept, skew_ok: Math.abs(skew) < 50,
+  same: sameSnapshot({...snap, now: 1}, {...snap, now: 2}),
+  waited: waitedFor(snap, 'p2', 1100500), none: waitedFor(snap, 'p3', 1100500),
+  rings: [ringsDue(29, 30), ringsDue(30, 30), ringsDue(61, 30), ringsDue(400, 30), ringsDue(400, 0)],
+  clocks: [clock(5), clock(65), clock(725.9)],
 }));
 """
 
@@ -127,4 +149,18 @@ def test_a_seed_from_another_phone_keeps_every_part_of_the_snapshot() -> None:
                          timeout=60, check=True, env={"PATH": ""})
     got = json.loads(out.stdout)
     assert got == {"versions": [7, 8, 9], "kept": [True, True, True], "seededShown": ["p2"], "roll": False,
-                   "checks": [True, False, False, False]}
+                   "checks": [True, False, False, False, True]}
+
+
+def test_a_wait_is_told_by_the_servers_clock_and_a_new_clock_alone_is_not_drawn() -> None:
+    if not NODE:
+        skip_or_fail("node not found (the web/ checks need it)")
+    out = subprocess.run([NODE, "--input-type=module", "-e", _CLOCK], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, check=True, env={"PATH": ""})
+    got = json.loads(out.stdout)
+    assert got["drawn"] == [7], "the same table with only the server's clock moved is not drawn again"
+    assert got["kept"] == 0 and got["skew_ok"] is True
+    assert got["same"] is True
+    assert got["waited"] == 100.5 and got["none"] is None
+    assert got["rings"] == [0, 1, 2, 3, 0]
+    assert got["clocks"] == ["0:05", "1:05", "12:05"]

@@ -138,7 +138,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         digits: v.restricted_digits,
         legal: (snap.legal || []).some((/** @type {any} */ a) => a.type === 'numbers'),
       });
-      entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers && !actingFor(snap));
+      // A paused or sealed seat's phone sees the table as a spectator: no sheet of its own to write.
+      entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers && !actingFor(snap) && !snap.paused && !snap.sealed);
       caller.update(snap);
       declare.update(snap, caller.running);
       hands.update(snap);

@@ -6,7 +6,9 @@ import { onLangChange, t } from '../i18n.js';
 import { optionLines } from './options.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
+import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
+import { reminderField } from './reminder.js';
 import { phonelessTools, seatsComponent } from './seats.js';
 
 /**
@@ -34,8 +36,10 @@ export function lobbyScreen(root, session) {
   const rulesList = h('ul', { class: 'rules-list' });
   const rulesAllLabel = h('span');
   const rulesAll = h('details', { class: 'rules-all' }, h('summary', null, rulesAllLabel), rulesList);
-  const optionsBox = h('section', { class: 'card rules', hidden: true, 'aria-labelledby': 'lobby-rules' },
-    h('h2', { id: 'lobby-rules', t: 'lobby.options' }), rulesSummary, rulesAll);
+  // The host's reminder for a late player, a setting of the table beside its game's rules.
+  const reminder = reminderField(session, 'lobby-reminder');
+  const optionsBox = h('section', { class: 'card rules', 'aria-labelledby': 'lobby-rules' },
+    h('h2', { id: 'lobby-rules', t: 'lobby.options' }), rulesSummary, rulesAll, reminder.el);
 
   const copy = async (/** @type {string} */ text) => {
     toast(t((await copyText(text)) ? 'lobby.copied' : 'lobby.copy_failed'));
@@ -70,7 +74,14 @@ export function lobbyScreen(root, session) {
     h('p', { class: 'link-text', text: bigUrl }),
     h('button', { type: 'button', t: 'lobby.copy_big_screen', onclick: () => copy(bigUrl) }));
 
-  const footer = h('div', { class: 'bottom-bar stack' }, count, limit, startBtn, waiting);
+  // A seat the host took off its phone in the lobby: this phone says so, and
+  // continues here once handed back.
+  const paused = pausedCard(session, (pid) => {
+    const snap = session.store.get().snapshot;
+    const p = snap && snap.players.find((x) => x.id === pid);
+    return p ? p.name : pid;
+  });
+  const footer = h('div', { class: 'bottom-bar stack' }, paused.el, count, limit, startBtn, waiting);
 
   const screenEl = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
     conn.banner,
@@ -115,6 +126,8 @@ export function lobbyScreen(root, session) {
     seats.update(snap);
     phoneless.update(snap);
     pin.update(snap);
+    paused.update(snap);
+    reminder.update(snap);
     const n = snap.players.length;
     count.textContent = t('lobby.count', { count: n, min: snap.min_players, max: snap.max_players });
     const isHost = snap.me !== null && snap.me === snap.host;
@@ -132,8 +145,8 @@ export function lobbyScreen(root, session) {
   function renderRules(snap) {
     const info = session.game();
     const lines = optionLines(snap.game, info && info.options_schema, /** @type {Record<string, unknown>} */ (snap.options || {}));
-    optionsBox.hidden = lines.length === 0;
     const changed = lines.filter((l) => l.changed);
+    rulesSummary.hidden = rulesAll.hidden = lines.length === 0;
     rulesSummary.replaceChildren(
       ...(changed.length ? [h('ul', { class: 'rules-changed' }, ...changed.map((l) => h('li', null,
         h('mark', null, h('span', { class: 'rule-label', text: `${l.label}: ` }), h('strong', { text: l.value })))))] : []),
@@ -153,7 +166,7 @@ export function lobbyScreen(root, session) {
     loadGame(initial.game).then(() => { if (alive && last) update(last); }).catch(() => { /* labels stay keys */ });
   }
 
-  const offLang = onLangChange(() => { if (last) update(last); });
+  const offLang = onLangChange(() => { reminder.relabel(); if (last) update(last); });
   return {
     update,
     destroy() {

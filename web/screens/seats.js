@@ -177,6 +177,14 @@ export function seatsComponent(session, mode) {
           onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
         }));
       }
+      // Its own phone kept its token (paused): the seat goes back to it, where
+      // the rules allow now (the server says why not, as the waiting sheet does).
+      if (p.paused === true && snap.status !== 'over') {
+        tools.append(confirmButton({
+          key: `back:${p.id}`, t: 'stall.hand_back', confirm: 'stall.hand_back_confirm', tp: { name },
+          onConfirm: () => { act({ type: 'phone_back', player: p.id }); },
+        }));
+      }
       if (lobby) {
         tools.append(confirmButton({
           key: `remove:${p.id}`, t: 'seats.remove', confirm: 'seats.remove_confirm', tp: { name }, class: 'danger',

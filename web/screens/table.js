@@ -7,9 +7,12 @@ import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
+import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
+import { reminderField } from './reminder.js';
 import { resultsCard } from './results.js';
 import { undoSheet } from './undo.js';
+import { waitingBar } from './waiting.js';
 import { figureLine, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
 
 /**
@@ -86,8 +89,17 @@ export function tableScreen(root, session) {
   const results = resultsCard(session);
   // The fair dice: the open scope's 4 words, this phone's last check (./fair.js).
   const fair = fairLine(session.fair, () => snap, (pid) => ctx.name(pid));
+  const reminder = reminderField(session, 'table-reminder');
   const playersPanel = h('section', { class: 'card panel', id: 'players-panel', hidden: true, 'aria-labelledby': 'players-title' },
-    h('h2', { id: 'players-title', t: 'table.players' }), seats.el, phoneless.el);
+    h('h2', { id: 'players-title', t: 'table.players' }), seats.el, phoneless.el, reminder.el);
+  // Whom the game waits for, and this phone's own seat while paused: both in
+  // the bottom bar, in sight wherever the screen is scrolled (issue 33).
+  const seatName = (/** @type {string} */ pid) => {
+    const p = snap && snap.players.find((x) => x.id === pid);
+    return p ? p.name : pid;
+  };
+  const waiting = waitingBar(session, seatName);
+  const paused = pausedCard(session, seatName);
 
   /** @param {HTMLElement} panel @param {HTMLElement} btn */
   const toggler = (panel, btn) => () => {
@@ -121,7 +133,7 @@ export function tableScreen(root, session) {
     fair.el,
     historyPanel,
     playersPanel,
-    h('div', { class: 'bottom-bar' }, session.spectator ? null : undo.sheet,
+    h('div', { class: 'bottom-bar' }, paused.el, session.spectator ? null : undo.sheet, waiting.sheet, waiting.line,
       h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undo.button)));
   conn.covers(screenEl);
   root.append(screenEl);
@@ -302,11 +314,13 @@ export function tableScreen(root, session) {
     snap = state.snapshot;
     const keys = Object.keys(snap);
     if (prevSnap && snap.version > prevSnap.version && keys.length === Object.keys(prevSnap).length
-      && keys.every((k) => k === 'version' || k === 'fair' || /** @type {any} */ (snap)[k] === /** @type {any} */ (prevSnap)[k])) {
-      // Only a phone's fair-dice seed came in (net.js kept every other field):
-      // the game module still learns the version it shows (what a big screen
-      // and the tests wait on), and finds every part it drew unchanged.
+      && keys.every((k) => k === 'version' || k === 'fair' || k === 'now' || /** @type {any} */ (snap)[k] === /** @type {any} */ (prevSnap)[k])) {
+      // Only a phone's fair-dice seed came in (net.js kept every other field
+      // but the server's clock): the game module still learns the version it
+      // shows (what a big screen and the tests wait on), and finds every part
+      // it drew unchanged.
       fair.render();
+      waiting.update(snap);
       if (instance) instance.update(shownSnapshot(snap, entering));
       return;
     }
@@ -336,6 +350,8 @@ export function tableScreen(root, session) {
     if (!playersPanel.hidden) renderPlayers();
     renderProxies();
     pin.update(snap);
+    paused.update(snap);
+    waiting.update(snap);
     results.update(snap);
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn").
@@ -351,6 +367,7 @@ export function tableScreen(root, session) {
     if (!snap) return;
     seats.update(snap);
     phoneless.update(snap);
+    reminder.update(snap);
   }
 
   /** The game screen as `pid`'s (a seat without a phone), or this phone's own (null). */
@@ -408,6 +425,8 @@ export function tableScreen(root, session) {
     titleEl.textContent = session.title();
     renderScoreboard();
     fair.render();
+    waiting.relabel();
+    reminder.relabel();
     if (!historyPanel.hidden) loadHistory();
   }));
   // A check came back: the history's marks follow it.
@@ -419,6 +438,7 @@ export function tableScreen(root, session) {
     destroy() {
       alive = false;
       conn.destroy();
+      waiting.destroy();
       for (const off of offs) off();
       results.destroy();
       if (instance) instance.destroy();

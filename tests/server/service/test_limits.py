@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conftest import REDIS_KINDS, either_redis_url
 from server import create_app
 from server.store.keys import req_key
 from tests.server.conftest import Phone, open_table
@@ -138,9 +139,13 @@ def http_headers(base: str, table: str, token: str, rid: str) -> tuple[int, dict
         return e.code, dict(e.headers), json.loads(e.read())
 
 
-def test_limits_hold_across_two_instances_on_one_redis(app_server_factory) -> None:
+#: On a single Redis and on a cluster (a seat's counters on its table's slot).
+any_redis_url = pytest.fixture(params=REDIS_KINDS)(either_redis_url)
+
+
+def test_limits_hold_across_two_instances_on_one_redis(app_server_factory, any_redis_url: str) -> None:
     env = {"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_RATE_ACTIONS_SEAT": "4"}
-    one, two = app_server_factory(env), app_server_factory(env)
+    one, two = app_server_factory(env, redis=any_redis_url), app_server_factory(env, redis=any_redis_url)
     host, p2, p3 = open_live_table(one.url)
     roomy_window(20)
     assert host.act_http("start")[0] == 200

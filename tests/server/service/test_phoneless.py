@@ -151,7 +151,11 @@ def test_as_never_shows_the_seats_secrets(app, client) -> None:
     assert third.get().json["view"]["my_note"] == "my secret plan"
     # Its phone dies mid-game: the host takes the seat off it.
     assert host.act("phoneless", player=third.id).status_code == 200
-    assert third.get().status_code == 401, "the old token no longer opens the seat"
+    # Its phone keeps its token but is paused: a spectator's view, no action.
+    paused = third.get().json
+    assert paused["me"] == third.id and paused["paused"] == "phoneless" and paused["legal"] == []
+    assert "my secret plan" not in json.dumps(paused, ensure_ascii=False)
+    refused(app, host, third.act("note", text="mine"), 409, "seat_paused", doc_of(app, host.table))
     assert host.act("proxies", who="all").status_code == 200
     for phone in (host, guest):
         snap = phone.get().json
@@ -182,7 +186,8 @@ def test_phoneless_mid_game_is_replayed_by_undo_and_results(app, client) -> None
     assert host.act("undo").status_code == 200, "undoes the host's first add; the seat stays on paper"
     state = doc_of(app, host.table)["state"]
     assert state["paper"] == [guest.id] and state["played"] == []
-    assert "Host made P2's seat one without a phone." in history(client, host.table)
+    assert ("Host made P2's seat one without a phone. Their phone waits until the host hands the seat "
+            "back to it.") in history(client, host.table)
     # Played to its end, the result's replay rebuilds the same game.
     assert host.act("add", n=3).status_code == 200
     assert act_as(host, guest.id, "add", n=3).status_code == 200

@@ -19,7 +19,7 @@ from server.service import Tables, change, platform, schemas, seats
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline
 from server.store import Commit, Conflict, Store, Tx
-from server.store.keys import doc_key
+from server.store.keys import doc_key, version_key
 from tests.server.conftest import open_table
 from tests.toy_engine import TOY
 
@@ -254,9 +254,9 @@ class ContendedStore(Store):
 
         def racing(tx: Tx) -> Commit[Any]:
             commit = fn(tx)
-            # The same table in other bytes (a trailing space): the commit's
-            # compare-and-set sees that another writer came in between.
-            other.set(doc_key(table_id), tx.raw + " ", keepttl=True)
+            # Another writer's commit bumps the version: the commit's
+            # compare-and-set sees that it came in between.
+            other.incr(version_key(table_id))
             return commit
 
         return super().update(table_id, racing, hits, wrote)

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from server.store import Commit, Store
-from server.store.keys import code_key, doc_key, log_key, req_key
+from server.store.keys import code_key, doc_key, log_key, req_key, version_key
 from server.store.listen import Callbacks
 
 
@@ -92,10 +92,15 @@ def test_every_key_gets_the_ttl_and_expires(redis_url: str) -> None:
     store.create(doc, {"v": 1})
     store.update("table-0001", lambda tx: Commit({**tx.doc, "version": 2}, {"v": 2}, ("rid", {"x": 1})))
     r = store.r
-    for key in (doc_key("table-0001"), log_key("table-0001"), req_key("table-0001"), code_key("ABCDEF")):
+    for key in (doc_key("table-0001"), version_key("table-0001"), log_key("table-0001"), req_key("table-0001")):
         assert 0 < r.pttl(key) <= 1000, key
+    # A code is its own key, on its own slot: it lives four table lifetimes
+    # from its table's creation or its last lookup, then goes too.
+    assert 1000 < r.pttl(code_key("ABCDEF")) <= 4000
     time.sleep(1.3)
     assert store.load("table-0001") is None
+    assert store.code_table("ABCDEF") == "table-0001", "it outlives its table, to say it has gone"
+    time.sleep(4.1)
     assert store.code_table("ABCDEF") is None
     with pytest.raises(KeyError):
         store.update("table-0001", bump)
@@ -111,13 +116,17 @@ def test_ttl_is_refreshed_by_each_change(redis_url: str) -> None:
     assert store.load("table-0001") is not None, "the change kept the table alive"
 
 
-def test_pubsub_delivers_each_commit(store: Store) -> None:
+def test_pubsub_delivers_each_commit_of_a_watched_table(store: Store) -> None:
     got: list[tuple[str, int]] = []
-    stop = threading.Event()
-    t = threading.Thread(target=store.listen, args=(Callbacks(on_change=lambda t, v, raw: got.append((t, v))), stop))
+    stop, ready = threading.Event(), threading.Event()
+    callbacks = Callbacks(on_change=lambda t, v, raw: got.append((t, v)), ready=ready)
+    t = threading.Thread(target=store.listen, args=(callbacks, stop))
     t.start()
-    time.sleep(0.3)  # let the listener subscribe
+    assert ready.wait(5)
+    store.watch("table-0001")
     store.create(make_doc(), {"v": 1})
+    store.create(make_doc("table-0002"), {"v": 1})  # not watched: never heard here
+    store.update("table-0002", bump)
     store.update("table-0001", bump)
     store.update("table-0001", bump)
     deadline = time.time() + 5
@@ -129,7 +138,8 @@ def test_pubsub_delivers_each_commit(store: Store) -> None:
 
 
 class Listening:
-    """``store.listen`` in a thread, and the commits an update's ``wrote`` told, recorded."""
+    """``store.listen`` in a thread, watching ``table-0001``, and the commits
+    an update's ``wrote`` told, recorded."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -140,6 +150,7 @@ class Listening:
         self.thread = threading.Thread(target=store.listen, args=(callbacks, self.stop))
         self.thread.start()
         assert self.ready.wait(5)
+        store.watch("table-0001")
 
     def push(self, table_id: str, version: int, doc: Any, state: Any) -> None:
         """An update's ``wrote``: what a process's fan-out is told."""

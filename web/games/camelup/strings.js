@@ -114,6 +114,8 @@ const ko = {
   'paper.card': '{position}번째 카드 ({name})',
   'paper.taken': '{pile} {position}번째 카드에 이미 골랐어요',
   'paper.confirm': '기록하고 베팅 칸 계산',
+  // The stalled phone (issue 33): the host's waiting sheet.
+  'stall.until.game_end': '{name}님의 결승 베팅 카드가 엎어져 있어요. 경주가 끝날 때까지 종이로 해요.',
   'partner.title': '베팅 파트너십',
   'partner.open': '파트너 정하기',
   'partner.confirm': '{name:과/와} 파트너',
@@ -347,6 +349,8 @@ const en = {
   'paper.card': 'Card {position} ({name})',
   'paper.taken': 'Already picked: {pile}, card {position}',
   'paper.confirm': 'Record and pay the piles',
+  // The stalled phone (issue 33): the host's waiting sheet.
+  'stall.until.game_end': "A finish card of {name}'s lies face down: {name} stays on paper until the race ends.",
   'partner.title': 'Betting partnership',
   'partner.open': 'Form a partnership',
   'partner.confirm': 'Partner with {name}',

@@ -58,6 +58,10 @@ const ko = {
   'locked.done': '잠금',
   'locked.waiting': '적는 중',
   'paper.write': '종이 시트에 숫자 5개를 적으세요. 다 적으면 호스트가 카운트를 시작해요.',
+  // The stalled phone (issue 33): the host's waiting sheet.
+  'stall.skip': '{name}님 시트 없이 시작',
+  'stall.skip_confirm': '한 번 더: {name}님은 이번 라운드를 쉬어요 (숫자 없음, 라운드 점수 0)',
+  'stall.until.round_end': '{name}님의 이번 라운드 숫자는 종이 시트에만 있어요. 라운드 점수 계산 후에 휴대폰을 돌려주세요.',
 
   // The count
   'count.title': '카운트',
@@ -255,6 +259,10 @@ const en = {
   'locked.done': 'locked',
   'locked.waiting': 'writing',
   'paper.write': 'Write 5 numbers on your paper sheet. The host starts the count when everyone is ready.',
+  // The stalled phone (issue 33): the host's waiting sheet.
+  'stall.skip': "Start without {name}'s sheet",
+  'stall.skip_confirm': 'Tap again: {name} sits this round out (no numbers, a round score of 0)',
+  'stall.until.round_end': "{name}'s numbers of this round are on the paper sheet only: hand the phone back once the round is scored.",
 
   'count.title': 'The count',
   'count.ready': 'ready',

@@ -79,6 +79,11 @@ export const STRINGS = {
     'paper.card_send': '{name}님의 카드 입력',
     'paper.waiting_vote': '휴대폰 투표가 끝났어요. 호스트가 투표 카드를 입력하기를 기다려요: {names}',
     'paper.waiting_card': '호스트가 비밀목표 카드를 입력하기를 기다려요: {names}',
+    // The stalled phone (issue 33): the host's waiting sheet.
+    'stall.skip': '{name}: 찬성으로 치기',
+    'stall.skip_confirm': '한 번 더: {name}님은 자리에 없어요. 그 표는 찬성으로 치고 반대 카드는 쓰지 않아요',
+    'stall.until.reveal': '{name}님의 투표 카드가 종이에 있어요. 투표가 공개된 후에 휴대폰을 돌려주세요.',
+    'stall.until.round_end': '{name}님은 인쇄된 비밀목표 카드를 들고 있어요. 이번 라운드 점수 계산 후에 휴대폰을 돌려주세요.',
     'paper.switch': '입력할 차례예요: 위의 "대신 입력"에서 {names}님을 누르세요.',
 
     'vote.title': '후보: {char}',
@@ -262,6 +267,11 @@ export const STRINGS = {
     'paper.card_send': 'Enter {name}\'s card',
     'paper.waiting_vote': 'Every phone has voted. Waiting for the host to enter the vote card of {names}',
     'paper.waiting_card': 'Waiting for the host to enter the secret card of {names}',
+    // The stalled phone (issue 33): the host's waiting sheet.
+    'stall.skip': "Count {name}'s vote as Yes",
+    'stall.skip_confirm': "Tap again: {name} is away, their vote counts as Yes and spends no No card",
+    'stall.until.reveal': "{name}'s vote card is on paper: hand the phone back once the votes are revealed.",
+    'stall.until.round_end': "{name} holds a printed secret card: hand the phone back once this round is scored.",
     'paper.switch': 'Waiting for your entry: tap {names} under "Enter moves for" above.',
 
     'vote.title': 'Candidate: {char}',

@@ -1,0 +1,77 @@
+"""A paused phone's socket (issue 33): the host takes its seat off the phone
+mid-game and the socket stays open, told it is paused (a spectator's view),
+until the seat is handed back and its owner confirms; only a rejoin code's
+new phone shuts it out (``bad_token``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.livehelpers import LivePhone, http, take_seat
+
+
+@pytest.fixture
+def server(app_server_factory):
+    return app_server_factory({"TABLEMATE_FIXED_RANDOM": "1"})
+
+
+def countup_table(base: str) -> list[LivePhone]:
+    """Count Up, three phones, sheet entry open (the host typed the round's cards)."""
+    status, body = http(base, "POST", "/api/tables",
+                        {"game": "countup", "name": "Host", "options": {"restrictionSource": "manual"}})
+    assert status == 201, body
+    table = body["table"]
+    phones = [LivePhone(base, table, "p1", body["player"]["token"])]
+    for name in ("Bo", "Cy"):
+        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": name})
+        assert status == 201, j
+        phones.append(LivePhone(base, table, j["player"]["id"], j["player"]["token"]))
+    host = phones[0]
+    for type_, payload in (("start", {}), ("restriction", {"digits": [7, 8, 9]})):
+        status, r = host.act_http(type_, **payload)
+        assert status == 200, r
+    return phones
+
+
+def no_error(phone: LivePhone) -> None:
+    bad = [m for m in phone.inbox if m.get("type") == "error"]
+    assert not bad, bad
+
+
+def test_a_paused_phone_stays_connected_and_comes_back(server) -> None:
+    host, bo, _cy = countup_table(server.url)
+    first = bo.connect()
+    assert first["view"]["phase"] == "entry" and {"type": "numbers"} in first["legal"]
+    status, r = host.act_http("phoneless", player=bo.id)
+    assert status == 200, r
+    paused = bo.wait_state(lambda s: s.get("paused") == "phoneless")
+    assert paused["me"] == bo.id and paused["legal"] == [] and paused["view"]["me"] is None
+    no_error(bo)
+    status, r = host.act_http("phone_back", player=bo.id)
+    assert status == 200, r
+    back = bo.wait_state(lambda s: s.get("paused") == "handed_back")
+    assert back["legal"] == [{"type": "resume"}]
+    bo.send({"type": "action", "action": {"type": "resume"}, "request_id": "resume-1"})
+    result = bo.wait_message("result")
+    assert result["request_id"] == "resume-1", result
+    # The acting phone's new state goes out just before its result.
+    mine: dict[str, Any] | None = bo.last
+    assert mine is not None and mine["version"] == result["version"] and "paused" not in mine
+    assert {"type": "numbers"} in mine["legal"] and mine["view"]["me"] is not None
+    no_error(bo)
+    bo.close()
+
+
+def test_a_rejoin_code_kicks_the_paused_phone(server) -> None:
+    host, bo, _cy = countup_table(server.url)
+    bo.connect()
+    status, r = host.act_http("phoneless", player=bo.id)
+    assert status == 200, r
+    bo.wait_state(lambda s: s.get("paused") == "phoneless")
+    take_seat(server.url, host, bo.id)
+    msg = bo.recv()
+    while msg["type"] == "state":
+        msg = bo.recv()
+    assert msg["type"] == "error" and msg["error"]["code"] == "bad_token"

@@ -1,0 +1,48 @@
+// The reminder's chime: two short rising tones through Web Audio, for a phone
+// the table has waited on too long. Browsers let a page sound only after a
+// tap on it, so the audio is unlocked by the phone's first tap (`armChime`).
+
+/** @type {AudioContext|null} */
+let audio = null;
+let armed = false;
+
+function unlock() {
+  try {
+    const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
+    if (AC && !audio) audio = new AC();
+    if (audio && audio.state === 'suspended') audio.resume().catch(() => {});
+  } catch { audio = null; }
+}
+
+/** Unlocks the chime at the page's next tap (once; later calls do nothing). */
+export function armChime() {
+  if (armed || typeof document === 'undefined') return;
+  armed = true;
+  const once = () => {
+    document.removeEventListener('pointerdown', once, true);
+    unlock();
+  };
+  document.addEventListener('pointerdown', once, { capture: true, passive: true });
+}
+
+/** Two tones, 660 then 880 Hz, 0.15 s each; nothing where the page may not sound. */
+export function chime() {
+  if (!audio) unlock();
+  const ac = audio;
+  if (!ac) return;
+  try {
+    const start = ac.currentTime;
+    [660, 880].forEach((hz, i) => {
+      const osc = ac.createOscillator();
+      const gain = ac.createGain();
+      const t0 = start + i * 0.18;
+      osc.frequency.value = hz;
+      gain.gain.setValueAtTime(0.0001, t0);
+      gain.gain.exponentialRampToValueAtTime(0.3, t0 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.15);
+      osc.connect(gain).connect(ac.destination);
+      osc.start(t0);
+      osc.stop(t0 + 0.16);
+    });
+  } catch { /* no sound: the vibration and the screen remain */ }
+}
