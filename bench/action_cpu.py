@@ -2,6 +2,7 @@
 figure holds on a busy machine (no network, no load generator, no scheduler):
 
     .venv/bin/python bench/action_cpu.py [--tables 60] [--actions 1500] [--redis-url URL] [--gevent]
+                                         [--games camelup] [--prefer pyramid]
 
 It starts its own redis-server (or uses --redis-url), makes tables of 3-8 seats
 over the three games (like bench/load.py), registers one socket per seat with the
@@ -11,7 +12,10 @@ real legal actions one after the other. Timed, per action: ``Tables.act`` (auth,
 rate limits, validation, the engine, the commit) until the hub has handed every
 seat of that table the new version (the listener, the per-seat view, its
 encoding). Untimed: choosing the next action. Prints the median and mean CPU
-ms per action of this process (all threads) and Redis's CPU per action.
+ms per action of this process (all threads) and Redis's CPU per action, and
+the same per action type (a Camel Up roll is ``pyramid``). Like a phone, each
+seat first sends its seed for every open scope its snapshot shows it has not
+seeded (``fair``, docs/fairness.md; a build without it shows none).
 ``PYTHONPATH=<tree>`` measures that tree's server: the same command on two
 builds compares them. ``--gevent`` runs it as the server runs
 (gevent's monkey-patching, every thread a greenlet); without it the fan-out's
@@ -116,6 +120,8 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=60)
     ap.add_argument("--actions", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--games", default="", help="comma-separated games to play (default: all three)")
+    ap.add_argument("--prefer", default="", help="an action type played whenever it is legal (e.g. pyramid)")
     ap.add_argument("--redis-url")
     ap.add_argument("--gevent", action="store_true",
                     help="run under gevent's monkey-patching, as the production server does")
@@ -155,7 +161,8 @@ def run(url: str, args: argparse.Namespace) -> None:
                     limits=Limits(seat_actions=big, seat_entries=big, log_entries=big),
                     rng=random.Random(args.seed + 1))
     hub.attach(tables).ensure_listening()
-    games = [g for g in registry.names() if g in SEATS]
+    wanted = set(filter(None, args.games.split(",")))
+    games = [g for g in registry.names() if g in SEATS and (not wanted or g in wanted)]
     plans = []
     for i in range(args.tables):
         game = games[i % len(games)]
@@ -176,18 +183,28 @@ def run(url: str, args: argparse.Namespace) -> None:
         plans.append((doc["id"], game, conns, dict(zip([p for p, _ in tokens], [t for _, t in tokens], strict=True))))
     r = redis.Redis.from_url(url)
     cpu: list[float] = []
+    by_type: dict[str, list[float]] = {}
     skipped = lost = 0
     r0 = redis_cpu(r)
     for k in range(args.actions):
         tid, game, conns, seat_tokens = plans[rng.randrange(len(plans))]
         options = []
+        seeds = []
         for conn in conns:
             conn.ws.drain()
             snap = orjson.loads(conn.ws.last) if conn.ws.last else None
             if snap is None or conn.player is None:
                 continue
+            seeds += [(conn.player, {"type": "seed", "scope": s["scope"], "seed": f"{rng.getrandbits(256):064x}"})
+                      for s in snap.get("fair", {}).get("open", []) if conn.player not in s["seeded"]]
             options += [(conn.player, a) for t in snap["legal"]
                         if (a := fill(game, t, snap["view"], rng)) is not None]
+        preferred = [o for o in options if o[1]["type"] == args.prefer]
+        if seeds:
+            # A phone seeds a scope as soon as its snapshot shows it, before anything else.
+            options = seeds[:1]
+        elif preferred:
+            options = preferred
         if not options:
             skipped += 1
             continue
@@ -204,6 +221,7 @@ def run(url: str, args: argparse.Namespace) -> None:
             lost += 1
             continue
         cpu.append(time.process_time() - t0)
+        by_type.setdefault(action["type"], []).append(cpu[-1])
     r1 = redis_cpu(r)
     hub.stop.set()
     phones = sum(len(c) for _, _, c, _ in plans)
@@ -212,6 +230,9 @@ def run(url: str, args: argparse.Namespace) -> None:
     print(f"server CPU per action: median {statistics.median(cpu) * 1e3:.2f} ms, "
           f"mean {statistics.fmean(cpu) * 1e3:.2f} ms")
     print(f"Redis CPU per action: {(r1 - r0) / max(1, len(cpu)) * 1e3:.2f} ms")
+    for atype, times in sorted(by_type.items(), key=lambda kv: -len(kv[1])):
+        print(f"  {atype}: {len(times)} actions, median {statistics.median(times) * 1e3:.2f} ms, "
+              f"mean {statistics.fmean(times) * 1e3:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -75,6 +75,20 @@ def snapshot(base: str, table: str, token: str | None = None) -> dict[str, Any]:
     return call(base, "GET", f"/api/tables/{table}", token=token)
 
 
+def settled(base: str, table: str, seats: list[str]) -> int:
+    """Waits until every phone has sent its fair-dice seed for each open scope
+    (each is a change of its own, right after a scope opens: the start, a leg's
+    end) and returns the table's version then: the tests count one version
+    per action from there."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        snap = snapshot(base, table)
+        if all(set(seats) <= set(s["seeded"]) for s in snap.get("fair", {}).get("open", [])):
+            return int(snap["version"])
+        time.sleep(0.05)
+    raise AssertionError(f"the phones' seeds for {table} never all arrived")
+
+
 def api_create_table(base: str, name: str, options: dict[str, Any]) -> tuple[str, str]:
     """A table made through the API (a fixed board needs it): its id and the host's token."""
     res = call(base, "POST", "/api/tables", {"game": "camelup", "name": name, "options": options})

@@ -81,6 +81,12 @@ def _walk(obj: Any, path: tuple[Any, ...], problems: list[str]) -> None:
     if isinstance(obj, dict):
         for k, v in obj.items():
             p = (*path, k)
+            if k == "sealed" and obj.get("format") == "tablemate-proof/1" and isinstance(v, list):
+                # The fair dice proof: a vote's sealed value only once its salt is revealed.
+                for i, seal in enumerate(v):
+                    if isinstance(seal, dict) and seal.get("salt") is None and "value" in seal:
+                        problems.append(f"{'/'.join(map(str, (*p, i)))}: a sealed value before its reveal")
+                continue
             mine = p[:2] == ("view", "me") or p[:1] == ("legal",)
             if k in _OWN_ONLY and not mine:
                 problems.append(f"{'/'.join(map(str, p))} outside view.me")

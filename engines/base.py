@@ -478,6 +478,35 @@ class Engine(ABC):
         """
         return action
 
+    # -- checkable randomness and sealed choices (docs/fairness.md) ---------
+    # A *scope* is named within the game ("leg/2", "round/3"): the server
+    # commits to a secret per scope before its first draw, the phones add
+    # seeds, and the secret is revealed once every outcome of it is public.
+    # Names must be public information (equal for every secret twin).
+
+    def fair_draw(self, state: Any, action: Action) -> tuple[str, int] | None:
+        """The scope and the outcome index in it that ``draw`` takes
+        ``action``'s outcome from; None when it draws nothing. An undone
+        action sent again in the state it undid names the same pair."""
+        return None
+
+    def fair_scopes(self, state: Any) -> tuple[str, ...]:
+        """The scopes whose draws are still to come in ``state``: each is
+        opened (its commitment shown, seeds taken) before it draws."""
+        return ()
+
+    def fair_done(self, state: Any, scope: str) -> bool:
+        """Whether every outcome ``scope`` will ever give is drawn and public
+        in ``state``, so its secret may be revealed (never for a scope ahead
+        of ``state``: an undo may have gone back before it)."""
+        return False
+
+    def fair_secrets(self, state: Any) -> dict[str, tuple[Any, bool]]:
+        """The choices seats locked in secret in ``state`` (a sheet, a vote):
+        name → (value, whether it is public now). The server seals each when
+        it appears and reveals the game's value when it becomes public."""
+        return {}
+
     @abstractmethod
     def legal_actions(self, state: Any, player: str | None) -> list[Action]:
         """What ``player`` may do now, as action templates: ``{"type": ...}``

@@ -16,14 +16,14 @@ const WEB = join(ROOT, 'web');
 const OUT = resolve(process.argv[2] || join(ROOT, 'build', 'web'));
 
 // What the pages start (app.js), what app.js imports on demand (the table
-// screens), what games-loader.js imports by name at run time (every
-// games/<name>.js but the helpers they share) and the proof checks a table
-// loads only when a phone checks (fairness.js, words.js): each its own file.
+// screens, with the fair dice checks: fairness.js, words.js) and what
+// games-loader.js imports by name at run time (every games/<name>.js but the
+// helpers they share): each its own file.
 const games = readdirSync(join(WEB, 'games'))
   .filter((f) => f.endsWith('.js') && f !== 'shared.js')
   .sort()
   .map((f) => `games/${f}`);
-const entries = ['app.js', 'screens/session.js', 'fairness.js', 'words.js', ...games];
+const entries = ['app.js', 'screens/session.js', ...games];
 
 const tmp = `${OUT}.tmp-${process.pid}`;
 rmSync(tmp, { recursive: true, force: true });

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from tablemate_verify import ScopeRecord, SealRecord
+
 #: An action as logged and as ``Engine.apply`` sees it (``{"type": …, …}``).
 Action = dict[str, Any]
 #: A public event, as the engine or the platform reports it.
@@ -110,12 +112,36 @@ class TableDoc(TypedDict):
     held_code: NotRequired[str]
     #: The versions of every "play again": the history groups each game apart.
     rematches: NotRequired[list[int]]
+    #: Checkable randomness and sealed choices (``service/fairness.py``):
+    #: secrets, salts and sealed values, never in any view or event.
+    fair: NotRequired[FairDoc]
     #: Per seat the game waits for now (``Engine.waiting``), since when (epoch
     #: seconds): recorded at the commit that made it wait (``stall.note_waits``).
     waits: NotRequired[dict[str, float]]
     #: The host's reminder (``reminder``): after this many seconds of waiting
     #: for a seat, its phone rings and every phone shows the wait. Absent: off.
     reminder: NotRequired[int]
+
+
+class FairDoc(TypedDict):
+    """The table's open scopes and unrevealed seals; what is revealed moves to
+    the log entry that revealed it (``LogEntry.fair``), so the document that
+    every action reads and writes stays small."""
+
+    scopes: list[ScopeRecord]
+    seals: list[SealRecord]
+    #: This game's revealed scopes, by name ("leg/2"): never opened again.
+    closed: list[str]
+    #: How many scopes and seals were revealed at this table, ever: a phone
+    #: checks the proof again when it grows.
+    revealed: int
+
+
+class FairLog(TypedDict):
+    """What one change revealed (``LogEntry.fair``): the proof collects them."""
+
+    scopes: list[ScopeRecord]
+    seals: list[SealRecord]
 
 
 class Stashed(TypedDict):
@@ -137,6 +163,8 @@ class LogEntry(TypedDict):
     #: The seat without a phone this action was entered for (``as``); ``by``
     #: is the phone that entered it.
     entered_for: NotRequired[str]
+    #: The scopes and seals this change revealed (``service/fairness.py``).
+    fair: NotRequired[FairLog]
 
 
 class ActionResult(TypedDict):
@@ -189,6 +217,9 @@ class Snapshot(TypedDict):
     proxies_who: NotRequired[str]
     #: The host's, once a game has started: what undo would take back now.
     undo: NotRequired[UndoInfo]
+    #: The public side of checkable randomness (``fairness.public``): the
+    #: open scopes' commitments and who seeded them, the seals' hashes.
+    fair: NotRequired[FairView]
     #: ``me``'s seat is off its phone: "phoneless" (the host enters for it and
     #: may hand it back) or "handed_back" (waiting for its owner's ``resume``).
     #: ``view`` is the spectator's meanwhile.
@@ -200,6 +231,15 @@ class Snapshot(TypedDict):
     now: NotRequired[float]
     #: The host's reminder in seconds (0: off).
     reminder: NotRequired[int]
+
+
+class FairView(TypedDict):
+    #: ``{"scope": label, "commitment": hex, "seeded": [seat ids]}`` per open scope.
+    open: list[dict[str, Any]]
+    #: ``{"seal": label, "hash": hex}`` per choice sealed and not yet revealed.
+    sealed: list[dict[str, Any]]
+    #: ``FairDoc.revealed``: the proof has more to check when it grows.
+    revealed: int
 
 
 class UndoInfo(TypedDict):

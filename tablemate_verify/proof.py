@@ -138,6 +138,12 @@ def _whole(v: Any) -> TypeGuard[int]:
 def _check_outcome(secret: str, label: str, seeds: list[str], o: dict[str, Any], report: Report) -> None:
     index = o["index"]
     name = f"scope {label}, outcome {index}"
+    if o.get("fixed") is True:
+        # A test server's outcome given as it was: nothing derived it, so
+        # nothing proves it (a production server never has one).
+        report.add("mismatch", "outcome_fixed", {"scope": label, "index": index},
+                   f"{name} was given by a test (fixed random), not drawn: nothing proves it")
+        return
     draws = [_dict(d, f"a draw of {name}") for d in _list(o, "draws", name)]
     fields = o.get("fields", {})
     if not isinstance(fields, dict):

@@ -49,6 +49,9 @@ class OutcomeRecord(TypedDict):
     fields: NotRequired[dict[str, Any]]
     #: The table version of the action that drew it.
     v: NotRequired[int]
+    #: Given as it is, not drawn (a test server's fixed random outcome: no
+    #: draws, ``fields`` what it was given); every check flags it.
+    fixed: NotRequired[bool]
 
 
 class ScopeRecord(TypedDict):
@@ -66,11 +69,15 @@ class SealRecord(TypedDict):
     salt: str
     value: Any
     revealed: bool
+    #: Taken back before its reveal (an undone vote): it stays sealed for good,
+    #: and the choice sent again is sealed under a label of its own.
+    retracted: NotRequired[bool]
 
 
-def open_scope(label: str) -> ScopeRecord:
-    """A scope with a fresh secret: publish its ``commitment`` before any outcome."""
-    secret = new_secret()
+def open_scope(label: str, secret: str | None = None) -> ScopeRecord:
+    """A scope with a fresh secret (``secret``: one the caller drew, e.g. from
+    a seeded test generator): publish its ``commitment`` before any outcome."""
+    secret = new_secret() if secret is None else check_hex32(secret, "secret")
     return {"label": check_label(label), "secret": secret, "commitment": commitment(secret),
             "seeds": [], "outcomes": [], "revealed": False}
 
@@ -164,6 +171,8 @@ def _public_scope(s: ScopeRecord) -> dict[str, Any]:
             out["draws"] = o["draws"]
             if "fields" in o:
                 out["fields"] = o["fields"]
+            if o.get("fixed"):
+                out["fixed"] = True
         outcomes.append(out)
     return {"label": s["label"], "commitment": s["commitment"],
             "secret": None if open_ else s["secret"], "seeds": seeds, "outcomes": outcomes}
@@ -171,5 +180,8 @@ def _public_scope(s: ScopeRecord) -> dict[str, Any]:
 
 def _public_seal(s: SealRecord) -> dict[str, Any]:
     if not s["revealed"]:
-        return {"label": s["label"], "hash": s["hash"], "salt": None}
+        out: dict[str, Any] = {"label": s["label"], "hash": s["hash"], "salt": None}
+        if s.get("retracted"):
+            out["retracted"] = True
+        return out
     return {"label": s["label"], "hash": s["hash"], "salt": s["salt"], "value": s["value"]}

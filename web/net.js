@@ -13,7 +13,9 @@
  *   join_url?: string, sealed?: boolean, pin?: boolean,
  *   proxies?: Record<string, Array<{type: string, [field: string]: unknown}>>, proxies_who?: 'host'|'all',
  *   entering?: string, paused?: 'phoneless'|'handed_back',
- *   waiting_since?: Record<string, number>, now?: number, reminder?: number
+ *   waiting_since?: Record<string, number>, now?: number, reminder?: number,
+ *   fair?: {open: Array<{scope: string, commitment: string, seeded: string[]}>,
+ *     sealed: Array<{seal: string, hash: string}>, revealed: number}
  * }} Snapshot
  * @typedef {'connecting'|'open'|'offline'} ConnStatus
  * @typedef {{version: number, events: unknown[]}} ActionResult
@@ -187,8 +189,9 @@ export async function sendAction(table, token, action, opts = {}) {
 
 /**
  * `version`: refused unless the table is still at it; `as`: a seat without a
- * phone this action is entered for (the server checks who may).
- * @typedef {{version?: number, as?: string}} ActOptions
+ * phone this action is entered for (the server checks who may); `quiet`: a
+ * refusal is the caller's to handle, not shown (a phone's fair-dice seed).
+ * @typedef {{version?: number, as?: string, quiet?: boolean}} ActOptions
  */
 
 /**
@@ -228,6 +231,17 @@ export function presenceChanged(next, last) {
   const seat = (/** @type {any} */ p) => { const { connected: _c, ...others } = p || {}; return others; };
   return sameJson(rest(next), rest(last))
     && next.players.every((/** @type {any} */ p, /** @type {number} */ i) => sameJson(seat(p), seat(last.players[i])));
+}
+
+/**
+ * Whether `next` is `last` with only its fair dice part changed (a phone's
+ * seed landed): the version moved, nothing a game screen draws did.
+ * @param {any} next @param {any} last
+ */
+export function fairChanged(next, last) {
+  if (!next || !last || !next.fair || next.version <= last.version) return false;
+  const rest = (/** @type {any} */ o) => { const { fair: _f, version: _v, type: _t, now: _n, ...others } = o; return others; };
+  return sameJson(rest(next), rest(last));
 }
 
 /** @param {any} a @param {any} b @param {boolean} [top] @returns {boolean} */
@@ -382,6 +396,12 @@ export class Live {
     // it (a whole render on a slow phone, right after the socket opens).
     if (this.last && snap.version === this.version && presenceChanged(snap, this.last)) {
       snap = { ...this.last, players: snap.players };
+    }
+    // Only a phone's fair-dice seed came in: likewise, every field but those
+    // two (and the server's clock) stays the object the screen drew (table.js
+    // draws the fair line alone).
+    if (this.last && fairChanged(snap, this.last)) {
+      snap = { ...this.last, version: snap.version, fair: snap.fair, ...(snap.now === undefined ? {} : { now: snap.now }) };
     }
     this.version = snap.version;
     this.last = snap;

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, Modules, Rng, SkeletonEngine, refusal, seat_templates
-from engines.camelup import actions, board, describe, options, result, schemas, stall, views
+from engines.camelup import actions, board, describe, fair, options, result, schemas, stall, views
 from engines.camelup.constants import (
     CRAZY,
     GREY,
@@ -98,13 +98,22 @@ class CamelUpEngine(SkeletonEngine):
                 return action
             # CU-19: a die uniformly from those left, then one of its 6 faces.
             out["die"] = rng.choice(list(left))
-        if out["die"] == GREY:
-            color, value = options.grey_face(options.roll_face(rng))
-            out.setdefault("value", value)
-            out.setdefault("color", color)
-        elif "value" not in out:
-            out["value"] = options.racing_value(options.roll_face(rng))
+        # Each draw gives the logged field itself (die, color, value), so a
+        # proof links every random field of the roll to its draw.
+        if out["die"] == GREY and "color" not in out:
+            out["color"] = rng.choice(CRAZY)
+        if "value" not in out:
+            out["value"] = rng.choice(options.FACES)
         return out
+
+    def fair_draw(self, state: State, action: Action) -> tuple[str, int] | None:
+        return fair.draw(state, action)
+
+    def fair_scopes(self, state: State) -> tuple[str, ...]:
+        return fair.scopes(state)
+
+    def fair_done(self, state: State, scope: str) -> bool:
+        return fair.done(state, scope)
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):

@@ -238,25 +238,21 @@ def normalize_options(options: dict[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def roll_face(rng: Rng) -> int:
-    """One of a die's 6 faces, 0-5 (racing: 1,1,2,2,3,3; grey: W1 W2 W3 B1 B2 B3)."""
-    return rng.randrange(6)
+#: A racing die's faces: 1, 2, 3 (each printed twice on its six sides).
+FACES = (1, 2, 3)
 
 
-def racing_value(face: int) -> int:
-    """
-    >>> [racing_value(f) for f in range(6)]
-    [1, 1, 2, 2, 3, 3]
-    """
-    return face // 2 + 1
+def roll_racing(rng: Rng) -> int:
+    """A racing die's face (R6, R12): the value itself is drawn, so a proof
+    of the roll (docs/fairness.md) shows the very number the game moved by."""
+    return rng.choice(FACES)
 
 
-def grey_face(face: int) -> tuple[str, int]:
-    """
-    >>> [grey_face(f) for f in (0, 2, 3, 5)]
-    [('white', 1), ('white', 3), ('black', 1), ('black', 3)]
-    """
-    return CRAZY[face // 3], face % 3 + 1
+def roll_grey(rng: Rng) -> tuple[str, int]:
+    """The grey die (W1 W2 W3 B1 B2 B3): its colour, then its value, each
+    drawn as itself; two independent uniform draws give each of the six faces
+    1/6, as one draw of a face did."""
+    return rng.choice(CRAZY), rng.choice(FACES)
 
 
 def draw_setup(options: dict[str, Any], rng: Rng) -> dict[str, Any]:
@@ -264,14 +260,15 @@ def draw_setup(options: dict[str, Any], rng: Rng) -> dict[str, Any]:
     opts = normalize_options(options)
     if opts["setup"] is not None:
         return opts
-    spaces = {camel: racing_value(roll_face(rng)) for camel in RACING}
+    spaces = {camel: roll_racing(rng) for camel in RACING}
     order = list(RACING)
     if opts["setupStackOrder"] == "random":
         # CU-16: shuffling the placement order stacks each space in random order.
         rng.shuffle(order)
     racing = [[camel, spaces[camel]] for camel in order]
-    first_colour, first_value = grey_face(roll_face(rng))
-    _, second_value = grey_face(roll_face(rng))
+    first_colour, first_value = roll_grey(rng)
+    # The second roll's colour is drawn too (a physical grey die shows one).
+    _, second_value = roll_grey(rng)
     if opts["setupCrazyAssignment"] == "firstRollColour":
         first = first_colour
     else:

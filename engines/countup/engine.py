@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.base import Action, Event, Modules, Rng, SkeletonEngine, seat_templates
-from engines.countup import actions, count, describe, flow, result, sample, stall, views
+from engines.countup import actions, count, describe, fair, flow, result, sample, stall, views
 from engines.countup.options import (
     DECK,
     MAX_PLAYERS,
@@ -79,6 +79,18 @@ class CountUpEngine(SkeletonEngine):
             rng, action,
         )
         return {**action, **drawn}
+
+    def fair_draw(self, state: State, action: Action) -> tuple[str, int] | None:
+        return fair.draw(state, action)
+
+    def fair_scopes(self, state: State) -> tuple[str, ...]:
+        return fair.scopes(state)
+
+    def fair_done(self, state: State, scope: str) -> bool:
+        return fair.done(state, scope)
+
+    def fair_secrets(self, state: State) -> dict[str, tuple[Any, bool]]:
+        return fair.secrets(state)
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         """Templates for ``player``. Host-only ones carry ``"host": True`` (the

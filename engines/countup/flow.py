@@ -53,16 +53,18 @@ def draw_cards(
     options: Options, players: int, r_used: tuple[int, ...], d_used: tuple[int, ...],
     rng: Rng, have: dict[str, Any],
 ) -> dict[str, Any]:
-    """Deck mode: fills ``restriction`` / ``danger`` for a new round unless given."""
+    """Deck mode: fills ``restriction`` / ``danger`` for a new round unless
+    given. Each is a choice among the cards left themselves (not their deck
+    positions), so a proof of the draw (docs/fairness.md) shows the card."""
     out: dict[str, Any] = {}
     if options.restriction_source != DECK:
         return out
     if needs_restriction(options, players) and have.get("restriction") is None:
         deck = options.restriction_deck
-        out["restriction"] = list(deck[rng.choice(remaining(len(deck), r_used))])
+        out["restriction"] = rng.choice([list(deck[i]) for i in remaining(len(deck), r_used)])
     if needs_danger(options) and have.get("danger") is None:
         zones = options.danger_zones
-        out["danger"] = list(zones[rng.choice(remaining(len(zones), d_used))])
+        out["danger"] = rng.choice([list(zones[i]) for i in remaining(len(zones), d_used)])
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, Modules, Rng, SkeletonEngine, refusal, seat_templates
-from engines.kingup import actions, castle, describe, result, stall, views
+from engines.kingup import actions, castle, describe, fair, result, stall, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
 from engines.kingup.options import DEAL, OPTIONS_SCHEMA, normalize, parse
 from engines.kingup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
@@ -65,6 +65,18 @@ class KingUpEngine(SkeletonEngine):
             return action
         left = deck_left(state)
         return {**action, "card": rng.choice(left)} if left else action
+
+    def fair_draw(self, state: State, action: Action) -> tuple[str, int] | None:
+        return fair.draw(state, action)
+
+    def fair_scopes(self, state: State) -> tuple[str, ...]:
+        return fair.scopes(state)
+
+    def fair_done(self, state: State, scope: str) -> bool:
+        return fair.done(state, scope)
+
+    def fair_secrets(self, state: State) -> dict[str, tuple[Any, bool]]:
+        return fair.secrets(state)
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player not in state.players or state.phase == OVER:

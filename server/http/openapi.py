@@ -271,6 +271,16 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "responses": {**_ok(200, {"$ref": "#/components/schemas/Result"}),
                               **_err(401, 404, 409, 503)},
             }},
+            "/api/tables/{table_id}/proof": {"get": {
+                "operationId": "proof", "parameters": [TABLE_ID], "security": AUTH,
+                "description": "What every phone (or `python -m tablemate_verify`) checks the table's "
+                               "random outcomes and sealed choices against; docs/fairness.md.",
+                "responses": {**_ok(200, {"type": "object", "properties": {
+                    "format": {"const": "tablemate-proof/1"}, "table": {"type": "string"},
+                    "game": {"type": "string"}, "scopes": {"type": "array", "items": {"type": "object"}},
+                    "sealed": {"type": "array", "items": {"type": "object"}}},
+                    "required": ["format", "table", "game", "scopes", "sealed"]}), **_err(401, 404, 503)},
+            }},
             "/api/tables/{table_id}/qr.svg": {"get": {
                 "operationId": "joinQr", "parameters": [TABLE_ID],
                 "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},

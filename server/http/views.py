@@ -172,6 +172,13 @@ def result(table_id: str) -> Any:
     return jsonify(t.result(doc, max(-840, min(840, offset))))
 
 
+@bp.get("/api/tables/<table_id>/proof")
+def proof(table_id: str) -> Any:
+    # Public like the history: a spectator (or the standalone checker) reads it too.
+    t, _, _ = _reader(table_id)
+    return jsonify(t.proof(table_id))
+
+
 @bp.get("/api/tables/<table_id>/qr.svg")
 def table_qr(table_id: str) -> Any:
     tables().load(table_id)

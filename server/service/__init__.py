@@ -18,6 +18,8 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
+- ``fairness.py``  checkable randomness and sealed choices: scopes, seeds,
+  seals, the snapshot's ``fair`` and the proof
 - ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
 
 The table document's types are ``server/model.py``'s; refusals are
@@ -33,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Engine
 from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.service import history, results, snapshot
+from server.service import fairness, history, results, snapshot
 from server.service.analysis import AnalysisCache
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions
@@ -128,6 +130,13 @@ class Tables:
         entries = self.store.log_tail(table_id, n)
         return history.history(self.engine(doc["game"]), doc, entries, lang, top, limit,
                                complete=len(entries) < n)
+
+    def proof(self, table_id: str) -> dict[str, Any]:
+        """The table's proof of its random outcomes and sealed choices
+        (``tablemate_verify``'s format, docs/fairness.md): whatever is
+        revealed so far, for a game running or finished."""
+        doc = self.load(table_id)
+        return fairness.proof(doc, self.store.log(table_id))
 
     def result(self, doc: TableDoc, tz_minutes: int = 0) -> GameResult:
         """The finished game's result (409 ``not_over`` before its end)."""

@@ -30,6 +30,9 @@ from server.model import LogEntry, TableDoc
 CHATTER = frozenset({"rename", "pin", "proxies", "seats", "host", "rejoin", "reminder"})
 #: Changes that begin a new budget period (their own entry is the first of it).
 NEW_PERIOD = frozenset({"start", "play_again"})
+#: Changes no budget counts: a phone's seed (``fairness.give_seed``) comes at
+#: most once per seat and scope, and a seat must never be kept from giving it.
+FREE = frozenset({"seed"})
 
 
 def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:
@@ -46,7 +49,7 @@ def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:
             s.pop("n", None)
             s.pop("chat", None)
     seat = next((s for s in doc["seats"] if s["id"] == entry["by"]), None)
-    if seat is None:
+    if seat is None or atype in FREE:
         return  # the seat left with this very change
     if atype in CHATTER:
         seat["chat"] = seat.get("chat", 0) + 1

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.base import Engine, EngineError, Rng
 from server.errors import ErrorKind, ServiceError
 from server.model import Action, Event, Kind, LogEntry, PinHash, TableDoc
+
+if TYPE_CHECKING:  # fairness.py builds on this module
+    from server.service.fairness import Draw
 
 # Engine refusals are conflicts with the table's state, except these.
 _ENGINE_KINDS: dict[str, ErrorKind] = {"not_host": "forbidden", "bad_action": "invalid", "invalid_payload": "invalid",
@@ -37,6 +40,8 @@ class Outcome:
     #: The engine state ``doc`` now holds, as an object, when the handler has it:
     #: this process's fan-out then need not decode it again (``Commit.state``).
     state: Any = None
+    #: The outcome this change drew in a scope (``fairness.Draw``), to keep.
+    draw: Draw | None = None
 
 
 @dataclass

@@ -12,6 +12,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ServiceError
 from server.model import Action, Stashed, TableDoc
+from server.service import fairness
 from server.service.change import Outcome, engine_error, set_state
 
 log = logging.getLogger(__name__)
@@ -59,17 +60,23 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
                 # too, the refusal is about the action (not your turn) and
                 # the outcome stays kept; see below for the other case.
                 pass
-        drawn = draw_unkept(engine, state, action, stash if private and not sent else [], rng)
+        # A fresh outcome: derived from its scope's secret, the phones' seeds
+        # and its index (docs/fairness.md), where the game names a scope.
+        draw_with, fair = fairness.draw_rng(engine, doc, state, action, sent, rng)
+        drawn = draw_unkept(engine, state, action, stash if private and not sent else [], draw_with)
         new_state, events = engine.apply(state, drawn)
     except EngineError as exc:
         raise engine_error(exc) from exc
+    if fair is not None:
+        fair.fields = {k: drawn[k] for k in random_fields if k in drawn}
     if mine and not sent:
         # Only a kept outcome the rules no longer allow gets here (never by
         # undo alone, which restores the state it was drawn in): dropped.
         log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
         del stash[mine[-1]]
     set_state(engine, doc, new_state)
-    return Outcome(doc, drawn, events, kind="game", state=new_state)
+    return Outcome(doc, drawn, events, kind="game", state=new_state, draw=fair)
+
 
 def draw_unkept(engine: Engine, state: Any, action: Action, stash: list[Stashed], rng: Rng) -> Action:
     """``engine.draw``, never dealing a private outcome kept for another seat."""

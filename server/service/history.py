@@ -14,6 +14,9 @@ from engines.history import ROUND_WORDS, HistoryText, heading
 from server.model import History, HistoryLine, LogEntry, TableDoc
 from server.service.platform_text import describe_platform
 
+#: Changes the history does not tell: a phone's seed for the fair dice (the
+#: proof lists them; a line per phone and leg would bury the game).
+SILENT = frozenset({"seed"})
 #: History entries per page: the default and the most one request may ask for.
 HISTORY_PAGE = 200
 HISTORY_PAGE_MAX = 500
@@ -145,6 +148,8 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
     rematches = sorted({*doc.get("rematches", ()), *(e["v"] for e in entries if e["action"]["type"] == "play_again")})
     lines: list[_Line] = []
     for e in page:
+        if e["action"]["type"] in SILENT:
+            continue
         game = 1 + bisect.bisect_right(rematches, e["v"])
         if e["kind"] == "game":
             texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]

@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import EngineError
 from server.errors import ServiceError
 from server.model import Action, Claim, TableDoc
-from server.service import schemas
+from server.service import fairness, schemas
 from server.service.change import Outcome, sealed_seat
 from server.service.pipeline import Pipeline, log_entry, logged
 from server.service.platform import claim_seat, issue_rejoin
@@ -65,6 +65,7 @@ class Joining:
                 "next_pid": 2, "state": None, "start": None, "round": 0,
                 "undoable": [], "min_players": lo, "max_players": hi, "created": now,
             }
+            fairness.begin(engine, doc, self.pipeline.rng)
             entry = log_entry(1, "p1", 0, "platform", {"type": "create", "name": name},
                               [{"type": "created", "player": "p1"}])
             if self.pipeline.store.create(doc, entry):

@@ -29,7 +29,7 @@ from server.model import (
     TableDoc,
 )
 from server.runtime import offload
-from server.service import schemas
+from server.service import fairness, schemas
 from server.service.budget import CHATTER, charge
 from server.service.change import Call, Handler, Outcome, sealed_seat
 from server.service.game_step import game_outcome, may_proxy
@@ -272,8 +272,15 @@ class Pipeline:
                     out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng, state)
                 else:
                     out = game_outcome(engine, doc, me, host, atype, action, self.rng, state)
+            revealed = None
+            if out.state is not None:
+                # The game moved: its outcome kept, scopes opened and revealed, choices sealed.
+                revealed = fairness.settle(engine, out.doc, out.state, out.doc["version"] + 1, self.rng,
+                                           draw=out.draw, forward=atype != "undo")
             note_waits(engine, out.doc, out.state)
             entry = logged(out, me)
+            if revealed is not None:
+                entry["fair"] = revealed
             v = out.doc["version"]
             if proxy_for is not None:
                 entry["entered_for"] = proxy_for

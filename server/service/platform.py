@@ -15,6 +15,7 @@ from typing import Any
 from engines.base import EngineError
 from server.errors import ServiceError
 from server.model import Action, Claim, Event, LogEntry, Seat, StartRecord, TableDoc
+from server.service import fairness
 from server.service.change import (
     Call,
     Handler,
@@ -41,7 +42,11 @@ def start_game(c: Call) -> Outcome:
                        f"{c.engine.title['en']} needs {lo}–{hi} players; this table has {len(players)}.")
     paper = [s["id"] for s in doc["seats"] if s.get("phone") is False]
     try:
-        options = c.engine.draw_setup(players, doc["options"], c.rng)
+        # The board and first cards come from the setup scope the lobby opened.
+        draw_with, fair = fairness.setup_rng(c.engine, doc, c.rng)
+        options = c.engine.draw_setup(players, doc["options"], draw_with)
+        if fair is not None:
+            fair.fields = {k: options[k] for k in c.engine.random_option_fields if options.get(k) is not None}
         # This start's version (the pipeline logs it as the next one): undo and
         # results read only the game actions after it.
         start: StartRecord = {"players": players, "options": options, "v": doc["version"] + 1}
@@ -61,7 +66,7 @@ def start_game(c: Call) -> Outcome:
     action: Action = {"type": "start", "players": players, "options": options}
     if paper:
         action["paper"] = paper
-    return Outcome(doc, action, [{"type": "started"}], state=state)
+    return Outcome(doc, action, [{"type": "started"}], state=state, draw=fair)
 
 
 def reorder_seats(c: Call) -> Outcome:
@@ -178,6 +183,7 @@ def play_again(c: Call) -> Outcome:
     # deals new ones to whoever holds the seat now.
     for seat in doc["seats"]:
         seat.pop("sealed", None)
+    fairness.begin(c.engine, doc, c.rng)
     return Outcome(doc, {"type": "play_again"}, [{"type": "new_game", "finished": finished}])
 
 
@@ -311,5 +317,6 @@ HANDLERS: dict[str, Handler] = {
     "phone_back": phone_back,
     "resume": resume_seat,
     "proxies": set_proxies,
+    "seed": fairness.give_seed,
     "reminder": set_reminder,
 }

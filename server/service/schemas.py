@@ -88,6 +88,9 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "phone_back": payload_schema({"player": PLAYER_ID}, ["player"]),
     "resume": payload_schema({}),
     "proxies": payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
+    # A phone's own seed for an open scope (docs/fairness.md): its label, 32 bytes as hex.
+    "seed": payload_schema({"scope": {"type": "string", "pattern": "^[A-Za-z0-9/_.:-]{1,120}$"},
+                            "seed": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["scope", "seed"]),
     # The web offers off, 30, 60 and 120 s; any whole number up to 10 minutes is taken.
     "reminder": payload_schema({"seconds": {"type": "integer", "minimum": 0, "maximum": 600}}, ["seconds"]),
 }

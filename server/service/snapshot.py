@@ -12,6 +12,7 @@ from typing import Any
 
 from engines.base import Engine
 from server.model import Action, Snapshot, TableDoc
+from server.service.fairness import public as fair_public
 from server.service.seats import hidden, paused
 
 
@@ -113,6 +114,9 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         elif seat.get("back"):
             snap["paused"] = "handed_back"
     snap["proxies_who"] = doc.get("proxies", "host")
+    fair = fair_public(doc)
+    if fair is not None:
+        snap["fair"] = fair
     snap["reminder"] = doc.get("reminder", 0)
     if doc["status"] == "playing" and doc.get("waits"):
         snap["waiting_since"] = doc["waits"]

@@ -127,6 +127,9 @@ TAMPERED: dict[str, tuple[Callable[[dict[str, Any]], None], str, dict[str, Any]]
     "seeds_back": (_seeds_back, "seeds_went_back", {"scope": LEG1, "index": 4}),
     "secret": (_secret, "secret_mismatch", {"scope": GOALS}),
     "seal": (_seal, "seal_mismatch", {"seal": VOTE}),
+    # An outcome a test gave (fixed random) proves nothing, whatever its draws say.
+    "fixed": (lambda p: p["scopes"][0]["outcomes"][1].update(fixed=True), "outcome_fixed",
+              {"scope": LEG1, "index": 1}),
 }
 
 

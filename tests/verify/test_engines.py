@@ -1,7 +1,8 @@
 """The Rng the server will pass to the engines (``OutcomeRng``) does all their
 draws (``draw_setup``, ``draw``, ``sample``): whole random games of every
 engine drawn through it, one outcome index per action, give a proof whose
-every outcome checks."""
+every outcome checks, and every random field of an action is the result of
+one of its draws."""
 
 from __future__ import annotations
 
@@ -46,8 +47,12 @@ def test_whole_games_draw_through_outcome_rngs(name: str, seed: int) -> None:
         rng = rng_for(play, index)
         action = engine.draw(state, {**template, "player": player, "host": player == "p1"}, rng)
         if rng.draws:
-            keep(play, rng, {k: action[k] for k in engine.random_action_fields.get(action["type"], ())
-                             if k in action})
+            fields = {k: action[k] for k in engine.random_action_fields.get(action["type"], ())
+                      if k in action}
+            record = keep(play, rng, fields)
+            # Each draw gives a logged field itself (a die's value, not a face
+            # index mapped to it), so the proof links every field to its draw.
+            assert {d.get("field") for d in record["draws"]} >= set(fields), record
             drawn += 1
         state, _ = engine.apply(state, action)
     assert engine.status(state)["over"]

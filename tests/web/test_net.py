@@ -92,6 +92,31 @@ def test_a_tap_before_the_socket_starts_waits_for_it() -> None:
     assert got == {"waiting": 1, "early": "network", "after_stop": 0, "closed": "network"}
 
 
+_SEED_JS = """
+import { Live, fairChanged } from './web/net.js';
+const fair = (seeded) => ({open: [{scope: 't/x/g1/leg/1', commitment: 'ab'.repeat(32), seeded}], sealed: [], revealed: 1});
+const base = {version: 7, status: 'playing', players: [{id: 'p1', name: 'Ada', connected: true}],
+              view: {board: {a: [1, 2]}}, legal: [{type: 'roll'}], fair: fair([])};
+const states = [];
+const live = new Live({table: 't', token: null, onState: (s) => states.push(s),
+                       onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+live.accept(base);
+// Another phone's seed: a new version, the same game (as parsed afresh from a frame).
+const seeded = {...JSON.parse(JSON.stringify(base)), type: 'state', version: 8, fair: fair(['p2'])};
+live.accept(seeded);
+// Then a roll: the game itself changed.
+live.accept({...JSON.parse(JSON.stringify(seeded)), version: 9, view: {board: {a: [2, 1]}}});
+process.stdout.write(JSON.stringify({
+  versions: states.map((s) => s.version),
+  kept: [states[1].view === base.view, states[1].legal === base.legal, states[1].players === base.players],
+  seededShown: states[1].fair.open[0].seeded,
+  roll: states[2].view === base.view,
+  checks: [fairChanged(seeded, base), fairChanged(states[2], states[1]), fairChanged(base, seeded),
+           fairChanged({...seeded, round: 2}, base), fairChanged({...seeded, now: 5}, {...base, now: 4})],
+}));
+"""
+
+
 _CLOCK = """
 import { Live, sameSnapshot, serverNow } from './web/net.js';
 import { clock, ringsDue, waitedFor } from './web/screens/waiting.js';
@@ -112,6 +137,19 @@ process.stdout.write(JSON.stringify({
   clocks: [clock(5), clock(65), clock(725.9)],
 }));
 """
+
+
+def test_a_seed_from_another_phone_keeps_every_part_of_the_snapshot() -> None:
+    """A phone's fair-dice seed is a change of its own (docs/fairness.md): the
+    next snapshot differs only in ``version`` and ``fair``, and the screen gets
+    back the very objects it drew, so nothing is redrawn."""
+    if not NODE:
+        skip_or_fail("node not found (the web/ checks need it)")
+    out = subprocess.run([NODE, "--input-type=module", "-e", _SEED_JS], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, check=True, env={"PATH": ""})
+    got = json.loads(out.stdout)
+    assert got == {"versions": [7, 8, 9], "kept": [True, True, True], "seededShown": ["p2"], "roll": False,
+                   "checks": [True, False, False, False, True]}
 
 
 def test_a_wait_is_told_by_the_servers_clock_and_a_new_clock_alone_is_not_drawn() -> None:

@@ -6,6 +6,7 @@
 import { LANGS, getLang, has, onLangChange, t, tIn } from '../i18n.js';
 import { api } from '../net.js';
 import { copyText, h, showError, toast } from '../ui.js';
+import { fairSummary } from './fair.js';
 
 /**
  * @typedef {{id: string, name: string, score: number|null, rank: number|null,
@@ -253,6 +254,8 @@ export function resultsCard(session) {
       // Focusable: a keyboard (or switch) user can scroll a wide score pad too.
       h('div', { class: 'table-scroll', tabindex: 0, role: 'region', label: 'results.pad' }, table),
       h('ul', { class: 'notes', hidden: !pad.notes.length }, ...pad.notes.map((n) => h('li', { text: n }))),
+      // Every revealed roll, card and sealed choice, as this phone checked them.
+      fairSummary(session.fair, result.game, (pid) => result.players.find((p) => p.id === pid)?.name || pid) || '',
       h('div', { class: 'row' },
         h('button', {
           type: 'button', id: 'share-card', t: 'results.share_card',
@@ -270,7 +273,9 @@ export function resultsCard(session) {
       ...(playAgain ? [playAgain] : []));
   }
 
-  const off = onLangChange(render);
+  const offLang = onLangChange(render);
+  const offFair = session.fair.onChange(render);
+  const off = () => { offLang(); offFair(); };
   return {
     el,
     update(snap) {

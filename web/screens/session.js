@@ -1,12 +1,13 @@
 // /t/<table id>: owns the seat token and the live connection of one table and
 // shows the join form, the lobby or the table, whichever the snapshot calls for.
 
-import { Live, api, fetchSnapshot, sendAction } from '../net.js';
+import { Live, api, fairChanged, fetchSnapshot, sendAction } from '../net.js';
 import { createStore } from '../store.js';
 import { clearToken, getToken, setToken } from '../tokens.js';
 import { clearError, gameTitle, h, showError, toast, vibrate } from '../ui.js';
 import { getLang, t } from '../i18n.js';
 import { allowSleep, keepAwake } from '../wake.js';
+import { fairTable } from './fair.js';
 import { joinScreen } from './join.js';
 import { lobbyScreen } from './lobby.js';
 import { notFoundScreen } from './notfound.js';
@@ -26,6 +27,7 @@ import { tableScreen } from './table.js';
  *   title: (lang?: import('../i18n.js').Lang) => string,
  *   act: (action: {type: string, [k: string]: unknown}, opts?: import('../net.js').ActOptions) => Promise<{version: number, events: unknown[]}>,
  *   restart: (notice?: string) => void,
+ *   fair: import('./fair.js').FairTable,
  * }} Session
  */
 
@@ -107,14 +109,14 @@ export function tableRoute(root, app, id) {
         // Over the live socket when there is one: it queues a tap made while
         // the connection is down and sends it, once, when it is back.
         const queued = live !== null && !live.isOpen();
-        if (queued) toast(t('conn.queued'));
+        if (queued && !opts.quiet) toast(t('conn.queued'));
         const res = live ? await live.act(action, opts) : await sendAction(id, session.token, action, opts);
         // The push normally arrives first; if it has not, ask for it.
         if (live && live.version < res.version) live.sync();
         return res;
       } catch (e) {
         const err = /** @type {import('../net.js').ApiError} */ (e);
-        if (!alive) throw err.envelope || { error: { code: 'error', message: String(e) } };
+        if (!alive || opts.quiet) throw err.envelope || { error: { code: 'error', message: String(e) } };
         if (err.code === 'bad_token') lostSeat();
         else if (err.status === 404) showNotFound();
         else showError(err, game);
@@ -126,6 +128,8 @@ export function tableRoute(root, app, id) {
     restart(notice) {
       start(notice);
     },
+    // This phone's seeds and checks of the table's fair dice, lobby and game alike.
+    fair: fairTable(id, () => session.token, (action) => session.act(action, { quiet: true })),
   };
 
   function teardown() {
@@ -157,6 +161,8 @@ export function tableRoute(root, app, id) {
     const snap = state.snapshot;
     if (!snap) return;
     if (snap !== prev.snapshot) keep(snap);
+    // A seed goes out once the socket is up (queued, it could outlive its scope).
+    session.fair.update(snap, !spectator && state.conn === 'open');
     const kind = snap.status === 'lobby' ? 'lobby' : 'table';
     if (kind !== viewKind) {
       if (view) view.destroy();
@@ -167,8 +173,10 @@ export function tableRoute(root, app, id) {
       view.update(state, { snapshot: null, conn: state.conn });
       return;
     }
-    // Someone else changed the table: a short buzz tells a phone lying on the table.
-    if (prev.snapshot && snap.version > prev.snapshot.version && pending === 0 && !spectator) vibrate(25);
+    // Someone else changed the table: a short buzz tells a phone lying on the table
+    // (not for another phone's fair-dice seed, which changes nothing on it).
+    if (prev.snapshot && snap.version > prev.snapshot.version && pending === 0 && !spectator
+      && !fairChanged(snap, prev.snapshot)) vibrate(25);
     if (view) view.update(state, prev);
   }
 

@@ -6,6 +6,7 @@ import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
+import { fairLine } from './fair.js';
 import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
 import { reminderField } from './reminder.js';
@@ -86,6 +87,8 @@ export function tableScreen(root, session) {
   let entering = null;
   const pin = pinCard(session, 'table');
   const results = resultsCard(session);
+  // The fair dice: the open scope's 4 words, this phone's last check (./fair.js).
+  const fair = fairLine(session.fair, () => snap, (pid) => ctx.name(pid));
   const reminder = reminderField(session, 'table-reminder');
   const playersPanel = h('section', { class: 'card panel', id: 'players-panel', hidden: true, 'aria-labelledby': 'players-title' },
     h('h2', { id: 'players-title', t: 'table.players' }), seats.el, phoneless.el, reminder.el);
@@ -127,6 +130,7 @@ export function tableScreen(root, session) {
     scoreboard,
     proxyBar,
     gameLoading,
+    fair.el,
     historyPanel,
     playersPanel,
     h('div', { class: 'bottom-bar' }, paused.el, session.spectator ? null : undo.sheet, waiting.sheet, waiting.line,
@@ -218,6 +222,8 @@ export function tableScreen(root, session) {
     // Newest first: what just happened is what people ask about.
     historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
       h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
+      // This phone's check of the leg's or round's fair dice, once revealed.
+      session.fair.mark(r.game, r.round),
       h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
         h('span', { text: e.text }),
         e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))), ...(older ? [older] : []));
@@ -306,6 +312,18 @@ export function tableScreen(root, session) {
     if (prev && prev.snapshot === state.snapshot && snap === state.snapshot) return;
     const prevSnap = snap;
     snap = state.snapshot;
+    const keys = Object.keys(snap);
+    if (prevSnap && snap.version > prevSnap.version && keys.length === Object.keys(prevSnap).length
+      && keys.every((k) => k === 'version' || k === 'fair' || k === 'now' || /** @type {any} */ (snap)[k] === /** @type {any} */ (prevSnap)[k])) {
+      // Only a phone's fair-dice seed came in (net.js kept every other field
+      // but the server's clock): the game module still learns the version it
+      // shows (what a big screen and the tests wait on), and finds every part
+      // it drew unchanged.
+      fair.render();
+      waiting.update(snap);
+      if (instance) instance.update(shownSnapshot(snap, entering));
+      return;
+    }
     if (presenceOnly(prevSnap, snap)) {
       // Only who is connected changed (a phone's socket opened or dropped):
       // the seats' dots are all there is to draw. Redrawing the game for it was
@@ -340,6 +358,7 @@ export function tableScreen(root, session) {
     announceTurn();
     if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
     if (instance) instance.update(shownSnapshot(snap, entering));
+    fair.render();
   }
 
   /** The seats panel, drawn only while it is open: closed, it was a third of
@@ -405,10 +424,14 @@ export function tableScreen(root, session) {
     if (!snap) return;
     titleEl.textContent = session.title();
     renderScoreboard();
+    fair.render();
     waiting.relabel();
     reminder.relabel();
     if (!historyPanel.hidden) loadHistory();
   }));
+  // A check came back: the history's marks follow it.
+  offs.push(session.fair.onChange(() => { if (!historyPanel.hidden && historyPages.length) renderHistory(); }));
+  offs.push(fair.destroy);
 
   return {
     update,

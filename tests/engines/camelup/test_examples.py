@@ -15,17 +15,21 @@ SIX = ("ann", "ben", "cal", "dee", "eli", "fay")
 
 
 class ScriptedRng:
-    """Hands out fixed faces; ``order`` is the placement order a shuffle gives."""
+    """Hands out fixed outcomes, each one of the items a draw chooses from (a
+    die's value, the grey die's colour); ``order`` is the placement order a
+    shuffle gives."""
 
-    def __init__(self, faces: list[int], order: list[str] | None = None) -> None:
-        self.faces = list(faces)
+    def __init__(self, picks: list[Any], order: list[str] | None = None) -> None:
+        self.picks = list(picks)
         self.order = order
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        return self.faces.pop(0)
+        raise AssertionError("not used by setup")
 
     def choice(self, seq: Any) -> Any:
-        raise AssertionError("not used by setup")
+        pick = self.picks.pop(0)
+        assert pick in seq, (pick, seq)
+        return pick
 
     def shuffle(self, x: list[Any]) -> None:
         if self.order is not None:
@@ -40,11 +44,11 @@ def stacks(state: Any) -> dict[int, list[str]]:
 
 
 def test_example_1_setup() -> None:
-    # Racing faces in colour order blue, green, yellow, red, purple: 2, 1, 3, 2, 1;
-    # grey: B3 (face 5), then B1 (face 3). The table stacked green under purple
-    # and red under blue, which is the placement order the shuffle gives.
+    # Racing values in colour order blue, green, yellow, red, purple: 2, 1, 3, 2, 1;
+    # grey: B3, then B1. The table stacked green under purple and red under
+    # blue, which is the placement order the shuffle gives.
     order = ["green", "purple", "red", "blue", "yellow"]
-    rng = ScriptedRng([2, 0, 4, 2, 1, 5, 3], order)
+    rng = ScriptedRng([2, 1, 3, 2, 1, "black", 3, "black", 1], order)
     opts = ENGINE.draw_setup(["a", "b", "c"], {}, rng)
     assert opts["setup"] == {
         "racing": [["green", 1], ["purple", 1], ["red", 2], ["blue", 2], ["yellow", 3]],
@@ -59,7 +63,7 @@ def test_example_1_setup() -> None:
 
 
 def test_example_1_both_grey_rolls_show_two() -> None:
-    rng = ScriptedRng([0, 0, 0, 0, 0, 1, 4])  # W2 then B2
+    rng = ScriptedRng([1, 1, 1, 1, 1, "white", 2, "black", 2])  # W2 then B2
     opts = ENGINE.draw_setup(["a", "b", "c"], {"setupStackOrder": "manual"}, rng)
     state = ENGINE.setup(["a", "b", "c"], opts)
     assert stacks(state)[15] == ["white", "black"]
@@ -67,7 +71,7 @@ def test_example_1_both_grey_rolls_show_two() -> None:
 
 
 def test_example_1_manual_crazy_assignment() -> None:
-    rng = ScriptedRng([0, 0, 0, 0, 0, 5, 3])
+    rng = ScriptedRng([1, 1, 1, 1, 1, "black", 3, "black", 1])  # B3 then B1
     opts = ENGINE.draw_setup(["a", "b", "c"], {"setupCrazyAssignment": "manual"}, rng)
     assert opts["setup"]["crazy"] == [["white", 14], ["black", 16]]
 

@@ -86,19 +86,27 @@ def test_the_home_page_names_no_table_screen(client, assets: Assets) -> None:
     assert not {bundles.entries[g] for g in bundles.entries if g.startswith("/games/")} & set(scripts)
 
 
-def test_the_proof_checks_are_bundles_no_page_loads_first(client, assets: Assets) -> None:
-    """web/fairness.js and web/words.js (issue 31) are fetched when a phone
-    checks a proof: entries of their own, on no page's first load, and with
-    the word lists precached by the worker so a phone offline has them."""
+def test_the_proof_checks_come_with_the_table_screens_and_the_word_lists_on_use(client, assets: Assets) -> None:
+    """web/fairness.js and web/words.js (issue 31) are part of the table
+    screens' bundle (the lobby seeds, the table shows the 4 words and checks
+    the start's reveal at once), never of the home page; the word lists are
+    on no page's first load, and precached by the worker so a phone offline
+    has them."""
     bundles = assets.bundles
     assert bundles is not None
-    checks = {bundles.entries["/fairness.js"], bundles.entries["/words.js"]}
+    assert not {"/fairness.js", "/words.js"} & set(bundles.entries), "no file of their own: one request fewer"
+
+    def code(urls: list[str]) -> str:
+        return "".join(client.get(u, headers={"Accept-Encoding": "identity"}).data.decode() for u in urls)
+
+    # fairness.js's proof format and words.js's lists, by their strings.
+    table_code = code(bundles.closure(bundles.entries["/screens/session.js"]))
+    assert "tablemate-proof/1" in table_code and "./words/" in table_code
+    assert "tablemate-proof/1" not in code(scripts_of(page(client, "/")))
     for html in (page(client, "/"), *(table_page(client, g) for g in ("camelup", "kingup", "countup"))):
-        assert not checks & set(scripts_of(html))
         assert not re.search(r"<link[^>]+/words/", html), "no word list is preloaded"
     body = client.get("/sw.js", headers={"Accept-Encoding": "identity"}).data.decode()
     files = json.loads(re.search(r"const BUILD = (\{.*\});", body).group(1))["files"]
-    assert checks <= set(files.values())
     assert {"/words/en.json", "/words/ko.json"} <= set(files)
 
 

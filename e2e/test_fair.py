@@ -1,0 +1,80 @@
+"""Fair dice on real phones (issue 31), Chromium: every phone seeds each scope
+by itself and shows the same 4 words; when a leg is revealed each phone checks
+it and marks it in the history; a roll, a sheet or a vote changed in Redis after
+its reveal is a loud warning naming it on the phone, and the standalone
+checker run against the server says MISMATCH. (WebKit: test_fair_webkit.py.)"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from e2e import fair_helpers as fh
+from e2e.camelup_helpers import open_as
+from tablemate_verify import phrase
+
+LANG = {"p1": "ko-KR", "p2": "en-US", "p3": "en-US"}
+
+
+def words_on(page: Page) -> str:
+    el = page.locator(".fair-words")
+    expect(el).not_to_be_empty()
+    return el.inner_text().strip()
+
+
+def test_phones_seed_compare_words_and_check_each_leg(phone, server: str, games) -> None:
+    table, tokens = fh.new_table(server, "camelup", ["민수", "Bora", "Dana"])
+    pages = {}
+    for i, seat in enumerate(("p1", "p2", "p3")):
+        pages[seat] = phone(LANG[seat])
+        open_as(pages[seat], table, tokens[i])
+    # In the lobby already: the starting board's scope, seeded by every phone.
+    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed in the lobby")
+    fh.start(server, table, tokens)
+    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed for leg 1")
+    leg = fh.snap(server, table)["fair"]["open"][0]
+    assert leg["scope"].endswith("/g1/leg/1")
+    # The same commitment on every phone, said in each phone's language.
+    en, ko = " ".join(phrase(leg["commitment"], "en")), " ".join(phrase(leg["commitment"], "ko"))
+    for seat, page in pages.items():
+        expect(page.locator(".fair-words")).to_have_text(ko if LANG[seat] == "ko-KR" else en)
+    # One tap says what the words are for.
+    pages["p2"].locator(".fair-button").click()
+    expect(pages["p2"].locator(".fair-explain")).to_be_visible()
+    expect(pages["p2"].locator(".fair-explain")).to_contain_text("compare them aloud")
+
+    fh.roll_leg(server, table, tokens)
+    for page in pages.values():
+        expect(page.locator(".fair-status")).to_contain_text("✓")
+        expect(page.locator(".fair-warning")).to_be_hidden()
+    # Leg 2's words now, and leg 1 marked checked in the history.
+    leg2 = fh.snap(server, table)["fair"]["open"][0]
+    assert leg2["scope"].endswith("/leg/2")
+    expect(pages["p3"].locator(".fair-words")).to_have_text(" ".join(phrase(leg2["commitment"], "en")))
+    page = pages["p2"]
+    page.get_by_role("button", name="History").click()
+    leg1 = page.locator(".history-round", has=page.locator("h3", has_text="Leg 1"))
+    expect(leg1.locator(".fair-mark.ok")).to_have_text("✓ checked")
+    ok = fh.verify(server, table)
+    assert ok.returncode == 0 and "OK:" in ok.stdout, ok.stdout + ok.stderr
+
+
+@pytest.mark.parametrize("case", sorted(fh.CASES))
+def test_a_reveal_changed_in_redis_is_flagged_on_the_phone_and_by_the_script(
+        phone, server: str, redis_url: str, case: str) -> None:
+    c = fh.CASES[case]
+    table, tokens = fh.new_table(server, c["game"], c["names"], c["options"])
+    page = phone("en-US")
+    open_as(page, table, tokens[0])
+    fh.start(server, table, tokens)
+    c["play"](server, table, tokens)
+    expect(page.locator(".fair-status")).to_contain_text("✓")
+    fh.tamper(redis_url, table, c["what"], c["change"])
+    out = fh.verify(server, table)
+    assert out.returncode == 1 and "MISMATCH" in out.stdout, out.stdout + out.stderr
+    # The phone checks again (here: opened anew) and says so, loudly.
+    page.reload()
+    warning = page.get_by_role("alert").filter(has_text=c["says"])
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("Something was changed")
+    expect(page.locator(".fair-status")).not_to_contain_text("✓")

@@ -1,0 +1,49 @@
+"""Fair dice in Safari's engine (issue 31): a WebKit phone seeds the scope it
+is shown, checks the reveal with WebKit's own Web Crypto, and flags a roll, a
+sheet and a vote changed in Redis after their reveal; the standalone checker
+flags each too. Runs with the other WebKit tests (``pytest -k webkit``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from e2e import fair_helpers as fh
+from e2e.test_webkit import WebKitPhone, display, webkit
+
+__all__ = ["display", "webkit"]  # the fixtures, used by name
+
+
+def open_seat(phone: WebKitPhone, table: str, token: str) -> None:
+    phone.go("/")
+    phone.js("localStorage.setItem('tablemate.lang', 'en')")
+    phone.js(f"localStorage.setItem('tablemate.token.{table}', {json.dumps(token)})")
+    phone.go(f"/t/{table}")
+    phone.until(lambda: phone.connection() == "open", "an open connection")
+
+
+def shown(phone: WebKitPhone, selector: str) -> str:
+    """The text of the first visible element matching ``selector`` ('' when none)."""
+    return next((e.text for e in phone.css(selector) if e.is_displayed()), "")
+
+
+@pytest.mark.parametrize("case", sorted(fh.CASES))
+def test_webkit_fair_check_flags_a_reveal_changed_in_redis(webkit, server: str, redis_url: str, case: str) -> None:
+    c = fh.CASES[case]
+    table, tokens = fh.new_table(server, c["game"], c["names"], c["options"])
+    phone = webkit()
+    open_seat(phone, table, tokens[0])
+    if fh.snap(server, table)["fair"]["open"]:
+        # This WebKit phone seeds what it is shown, as every phone does.
+        fh.wait_for(lambda: fh.seeded_by(server, table, ["p1"]), "the WebKit phone's seed")
+    fh.start(server, table, tokens)
+    c["play"](server, table, tokens)
+    phone.until(lambda: "✓" in shown(phone, ".fair-status"), "the reveal checked")
+    fh.tamper(redis_url, table, c["what"], c["change"])
+    out = fh.verify(server, table)
+    assert out.returncode == 1 and "MISMATCH" in out.stdout, out.stdout + out.stderr
+    phone.d.refresh()
+    warning = phone.until(lambda: shown(phone, ".fair-warning[role='alert']"), "the warning")
+    assert c["says"] in warning and "Something was changed" in warning, warning
+    assert "✓" not in shown(phone, ".fair-status")

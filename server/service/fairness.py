@@ -1,0 +1,317 @@
+"""Checkable randomness and sealed choices at a live table (docs/fairness.md).
+
+The engines name their scopes and sealed choices (``Engine.fair_*``); this
+module keeps the records (``tablemate_verify.record``) in the table document's
+``fair`` and is the only code that touches them:
+
+- ``begin``: a new game's lobby opens the setup scope (create, play again);
+- ``setup_rng`` / ``draw_rng``: the Rng a start or a game action draws with,
+  the outcome derived from its scope's secret, the phones' seeds and its index;
+- ``settle``: after every change that moved the game, the outcome kept, the
+  scopes the game now needs opened, those it is done with revealed, choices
+  locked in secret sealed, and those now public revealed with the game's own
+  value (so a value changed after its seal shows at the reveal);
+- ``give_seed``: the platform action ``seed``, a phone's seed for an open scope;
+- ``public``: the snapshot's part; ``proof``: ``GET /api/tables/<id>/proof``.
+
+What is revealed leaves the document for the log entry of the change that
+revealed it (``LogEntry.fair``): the document every action reads and writes
+holds only what is still open. A secret, a salt or a sealed value reaches no
+view, event or history line; the proof shows each only once revealed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import Engine, Rng
+from server.errors import ServiceError
+from server.model import FairDoc, FairLog, FairView, LogEntry, TableDoc
+from server.service.change import Call, Outcome
+from tablemate_verify import (
+    FairError,
+    OutcomeRecord,
+    OutcomeRng,
+    ScopeRecord,
+    SealRecord,
+    add_seed,
+    keep,
+    new_secret,
+    open_scope,
+    publish,
+    rng_for,
+    seal_value,
+)
+from tablemate_verify.canon import plain
+
+#: The scope of the draws that set a game up (``draw_setup``), round 0.
+SETUP = "setup"
+
+
+@dataclass
+class Draw:
+    """One action's outcome in a scope: drawn by ``rng``, or (``rng`` None)
+    sent as it is, a test server's fixed random outcome that nothing proves.
+    ``fields``: the action's random fields as logged (set after the draw)."""
+
+    scope: ScopeRecord
+    index: int
+    rng: OutcomeRng | None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def game_no(doc: TableDoc) -> int:
+    """Which game of the table this is (1, then one more per play again)."""
+    return 1 + len(doc.get("rematches", ()))
+
+
+def label(doc: TableDoc, name: str) -> str:
+    return f"t/{doc['id']}/g{game_no(doc)}/{name}"
+
+
+def name_of(doc: TableDoc, lab: str) -> str:
+    """The game's name of a scope (``leg/2``): its label less the table's and
+    game's prefix, and less a ``.k`` a scope drawn again after its reveal took."""
+    rest = lab.removeprefix(label(doc, ""))
+    head, _, tail = rest.rpartition(".")
+    return head if head and tail.isdigit() else rest
+
+
+def secret_from(rng: Rng) -> str:
+    """A scope's secret: from the OS CSPRNG, or from a seeded generator a test
+    or benchmark gave the table (so its outcomes repeat)."""
+    if isinstance(rng, random.SystemRandom) or not isinstance(rng, random.Random):
+        return new_secret()
+    return bytes(rng.randrange(256) for _ in range(32)).hex()
+
+
+def _fair(doc: TableDoc) -> FairDoc | None:
+    return doc.get("fair")
+
+
+def _open(doc: TableDoc, fair: FairDoc, name: str, rng: Rng) -> ScopeRecord:
+    scope = open_scope(label(doc, name), secret_from(rng))
+    fair["scopes"].append(scope)
+    return scope
+
+
+def begin(engine: Engine, doc: TableDoc, rng: Rng) -> None:
+    """A game's lobby: the setup scope opens now when the game's start draws
+    (its board, its first cards), so phones seed it before the start."""
+    before = _fair(doc)
+    fair: FairDoc = {"scopes": [], "seals": [], "closed": [], "revealed": before["revealed"] if before else 0}
+    doc["fair"] = fair
+    if engine.random_option_fields:
+        _open(doc, fair, SETUP, rng)
+
+
+def _scope(doc: TableDoc, fair: FairDoc, name: str, rng: Rng) -> ScopeRecord:
+    """The open scope ``name``; one opened now if the game names one it has
+    not (a table from before this feature); a fresh one (``name.k``) if that
+    scope was revealed already (an undone outcome that no longer applies
+    drawn anew: the old secret is public, so it must not decide)."""
+    for s in fair["scopes"]:
+        if s["label"] == label(doc, name):
+            return s
+    if name in fair["closed"]:
+        k = 2
+        while any(s["label"] == label(doc, f"{name}.{k}") for s in fair["scopes"]) or f"{name}.{k}" in fair["closed"]:
+            k += 1
+        name = f"{name}.{k}"
+        for s in fair["scopes"]:
+            if s["label"] == label(doc, name):
+                return s
+    return _open(doc, fair, name, rng)
+
+
+def setup_rng(engine: Engine, doc: TableDoc, rng: Rng) -> tuple[Rng, Draw | None]:
+    """The Rng ``draw_setup`` takes at the start: outcome 0 of the setup scope."""
+    fair = _fair(doc)
+    if fair is None or not engine.random_option_fields:
+        return rng, None
+    scope = _scope(doc, fair, SETUP, rng)
+    sent = {k: doc["options"][k] for k in engine.random_option_fields if doc["options"].get(k) is not None}
+    if sent:
+        return rng, Draw(scope, 0, None, sent)
+    outcome = rng_for(scope, 0)
+    return outcome, Draw(scope, 0, outcome)
+
+
+def draw_rng(engine: Engine, doc: TableDoc, state: Any, action: dict[str, Any], sent: bool,
+             rng: Rng) -> tuple[Rng, Draw | None]:
+    """The Rng a game action draws with: its scope's outcome at its index
+    (the same index gives an undone roll back the same), or ``rng`` for an
+    action the game draws nothing for."""
+    fair = _fair(doc)
+    where = engine.fair_draw(state, action) if fair is not None else None
+    if fair is None or where is None:
+        return rng, None
+    scope = _scope(doc, fair, where[0], rng)
+    if sent:
+        return rng, Draw(scope, where[1], None)
+    outcome = rng_for(scope, where[1])
+    return outcome, Draw(scope, where[1], outcome)
+
+
+def _record(draw: Draw, v: int) -> None:
+    scope, fields = draw.scope, draw.fields
+    earlier = [o for o in scope["outcomes"] if o["index"] == draw.index]
+    # An index keeps the version its seeds froze at (rng_for keeps its seeds).
+    at = next((o["v"] for o in earlier if "v" in o), v)
+    if draw.rng is not None:
+        if draw.rng.draws:
+            keep(scope, draw.rng, fields, at)
+        return
+    if not fields or any(o.get("fixed") and o.get("fields") == plain(fields) for o in earlier):
+        return
+    seeds = earlier[0]["seeds"] if earlier else len(scope["seeds"])
+    # Marked so every checker says so (outcome_fixed): a test gave it, nothing derived it.
+    fixed: OutcomeRecord = {"index": draw.index, "seeds": seeds, "draws": [], "fields": plain(fields),
+                            "v": at, "fixed": True}
+    scope["outcomes"].append(fixed)
+
+
+def settle(engine: Engine, doc: TableDoc, state: Any, v: int, rng: Rng, *, draw: Draw | None = None,
+           forward: bool = True) -> FairLog | None:
+    """After a change that moved the game to ``state`` (at version ``v``):
+    ``draw``'s outcome kept (its ``fields``: the random fields the action logs),
+    the scopes the game needs opened, and on a step forward (not an undo)
+    those it is done with revealed, with the choices now public. An undo
+    retracts the seals of choices it took back (sent again, they are sealed
+    anew, or get their seal back). Returns what was revealed, for the
+    change's log entry."""
+    fair = _fair(doc)
+    if fair is None:
+        return None
+    if draw is not None:
+        _record(draw, v)
+    out: FairLog = {"scopes": [], "seals": []}
+    playing = doc["status"] != "lobby" and state is not None
+    if playing:
+        for name in engine.fair_scopes(state):
+            if name not in fair["closed"]:
+                _scope(doc, fair, name, rng)
+    if forward and playing:
+        for scope in list(fair["scopes"]):
+            name = name_of(doc, scope["label"])
+            if name == SETUP or engine.fair_done(state, name):
+                fair["scopes"].remove(scope)
+                fair["closed"].append(name)
+                if scope["outcomes"]:  # a scope that drew nothing proves nothing
+                    scope["revealed"] = True
+                    out["scopes"].append(scope)
+                    fair["revealed"] += 1
+    secrets = engine.fair_secrets(state) if playing else {}
+    _seal(doc, fair, secrets, out, forward)
+    return out if out["scopes"] or out["seals"] else None
+
+
+def _seal(doc: TableDoc, fair: FairDoc, secrets: dict[str, tuple[Any, bool]], out: FairLog,
+          forward: bool) -> None:
+    """Seals each choice locked in secret and reveals those now public. A
+    label's hash never changes (a phone holds the server to the hash it saw):
+    an undo retracts the seals of the choices it took back, the same choice
+    sent again gets its seal back, another one a seal of its own (``name.k``)."""
+    live = {name_of(doc, x["label"]): x for x in fair["seals"] if not x.get("retracted")}
+    if not forward:
+        for name, x in live.items():
+            if name not in secrets:
+                x["retracted"] = True
+        return
+    for name, (value, shown) in secrets.items():
+        seal = live.get(name)
+        if seal is None and not shown:
+            fair["seals"].append(_reseal(doc, fair, name, value))
+        elif seal is not None and shown:
+            # The game's value now, not the one kept at the seal: a value
+            # changed after it was sealed is what the check must catch.
+            seal["value"] = plain(value)
+            seal["revealed"] = True
+            fair["seals"].remove(seal)
+            out["seals"].append(seal)
+            fair["revealed"] += 1
+
+
+def _reseal(doc: TableDoc, fair: FairDoc, name: str, value: Any) -> SealRecord:
+    """A new seal of ``name``, or its retracted one back for the same value."""
+    taken = {x["label"]: x for x in fair["seals"]}
+    for k in range(1, len(taken) + 2):
+        lab = label(doc, name if k == 1 else f"{name}.{k}")
+        old = taken.get(lab)
+        if old is None:
+            return seal_value(lab, value)
+        if old.get("retracted") and old["value"] == plain(value):
+            fair["seals"].remove(old)
+            del old["retracted"]
+            return old
+    raise AssertionError("unreachable: one of len(taken) + 1 labels is free")
+
+
+def give_seed(c: Call) -> Outcome:
+    """``seed {"scope", "seed"}``: a phone's own seed for an open scope, once
+    per seat and scope, in force for every outcome drawn after it."""
+    fair = _fair(c.doc)
+    lab: str = c.payload["scope"]
+    scope = next((s for s in fair["scopes"] if s["label"] == lab), None) if fair else None
+    if scope is None:
+        raise ServiceError("conflict", "scope_closed", f"{lab} is not open for seeds (revealed, or never opened).")
+    try:
+        add_seed(scope, c.me, c.payload["seed"], c.doc["version"] + 1)
+    except FairError as exc:
+        raise ServiceError("invalid" if exc.code == "bad_seed" else "conflict", exc.code, exc.message) from exc
+    return Outcome(c.doc, {"type": "seed", "scope": lab}, [{"type": "seeded", "player": c.me, "scope": lab}])
+
+
+def public(doc: TableDoc) -> FairView | None:
+    """What every phone sees: the open scopes' commitments and who seeded
+    them, the sealed choices' hashes. Never a secret, a salt or a value."""
+    fair = _fair(doc)
+    if fair is None:
+        return None
+    return {
+        "open": [{"scope": s["label"], "commitment": s["commitment"],
+                  "seeded": [e["seat"] for e in s["seeds"]]} for s in fair["scopes"]],
+        "sealed": [{"seal": s["label"], "hash": s["hash"]} for s in fair["seals"] if not s.get("retracted")],
+        "revealed": fair["revealed"],
+    }
+
+
+def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
+    """The table's proof (``tablemate_verify.publish``): every scope and seal
+    revealed so far, from the log, then those still open. Each carries the
+    history group it belongs to (``game``, ``round``), and a seal whose seat
+    and kind (``sheet``, ``vote``), for the phones' marks (checkers ignore them)."""
+    scopes: dict[str, ScopeRecord] = {}
+    seals: dict[str, SealRecord] = {}
+    for e in entries:
+        for s in e.get("fair", {}).get("scopes", ()):
+            scopes[s["label"]] = s
+        for x in e.get("fair", {}).get("seals", ()):
+            seals[x["label"]] = x
+    fair = _fair(doc)
+    if fair is not None:
+        # ``doc`` is read before the log: what a change between the two reads
+        # revealed is in both, and its revealed form counts.
+        for s in fair["scopes"]:
+            scopes.setdefault(s["label"], s)
+        for x in fair["seals"]:
+            seals.setdefault(x["label"], x)
+    body = publish(doc["id"], doc["game"], scopes.values(), seals.values())
+    for item in body["scopes"]:
+        item.update(_where(item["label"]))
+    for item in body["sealed"]:
+        where = _where(item["label"])
+        parts = item["label"].split("/")
+        item.update(where, kind=parts[5] if len(parts) > 6 else None, seat=parts[-1])
+    return body
+
+
+def _where(lab: str) -> dict[str, int]:
+    """``t/<table>/g<game>/<kind>/<round>/...`` → its history group (the setup: round 0)."""
+    parts = lab.split("/")
+    game = int(parts[2][1:]) if len(parts) > 2 and parts[2][1:].isdigit() else 1
+    rnd = parts[4].split(".")[0] if len(parts) > 4 else ""
+    return {"game": game, "round": int(rnd) if rnd.isdigit() else 0}

@@ -1,0 +1,109 @@
+"""No scope secret, salt or sealed value reaches anyone before its reveal
+(issue 31): whole random games of every game over the HTTP API, every phone
+seeding as the app does, the host undoing now and then. After every action,
+each secret the table still keeps (``fair`` in the stored document) is looked
+for in every seat's and the spectator's snapshot, the action's events, the
+history in both languages, the analysis and the proof; and the proof shows an
+open scope's outcomes without their draws, a sealed choice without its value."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from server.model import TableDoc
+from tests.server.conftest import Phone, open_table
+from tests.server.service.test_fairness import real_random_client, sample_move, send, services
+
+__all__ = ["real_random_client"]  # the fixture, used by name
+
+#: Options under which each game draws and seals during play.
+OPTIONS = {"camelup": {}, "kingup": {"goalCardMode": "deal"}, "countup": {"dangerZoneEnabled": True}}
+
+
+def kept_secrets(doc: TableDoc) -> list[str]:
+    """What the table keeps secret now: open scopes' secrets, unrevealed seals'
+    salts and values (a value as its canonical JSON, as it would show)."""
+    fair = doc.get("fair")
+    if fair is None:
+        return []
+    out = [s["secret"] for s in fair["scopes"]]
+    for x in fair["seals"]:
+        out.append(x["salt"])
+    return out
+
+
+def sealed_values(doc: TableDoc) -> list[Any]:
+    fair = doc.get("fair")
+    return [x["value"] for x in fair["seals"]] if fair else []
+
+
+def published(client: Any, phones: list[Phone]) -> dict[str, str]:
+    """Every text the table publishes now, by where it came from."""
+    t = phones[0].table
+    out = {f"snapshot {p.id}": p.get().get_data(as_text=True) for p in phones}
+    out["snapshot spectator"] = client.get(f"/api/tables/{t}").get_data(as_text=True)
+    for lang in ("en", "ko"):
+        out[f"history {lang}"] = client.get(f"/api/tables/{t}/history?lang={lang}").get_data(as_text=True)
+    out["analysis"] = phones[0].client.get(f"/api/tables/{t}/analysis", headers=phones[0].auth).get_data(as_text=True)
+    out["proof"] = client.get(f"/api/tables/{t}/proof").get_data(as_text=True)
+    return out
+
+
+def seed_all(phones: list[Phone], rng: random.Random) -> None:
+    """Each phone seeds the open scopes it has not, as the app does on every snapshot."""
+    for p in phones:
+        snap = p.get().json
+        for scope in snap.get("fair", {}).get("open", []):
+            if p.id not in scope["seeded"]:
+                r = p.act("seed", scope=scope["scope"], seed=f"{rng.getrandbits(256):064x}")
+                assert r.status_code in (200, 409), r.json
+
+
+@pytest.mark.parametrize("game", sorted(OPTIONS))
+@pytest.mark.parametrize("seed", range(2))
+def test_no_secret_salt_or_sealed_value_is_published_before_its_reveal(real_random_client, game: str,
+                                                                       seed: int) -> None:
+    app, client = real_random_client
+    rng = random.Random(seed)
+    phones = open_table(client, joiners=3, game=game, options=OPTIONS[game])
+    host = phones[0]
+    svc = services(app)
+    seed_all(phones, rng)
+    assert host.act("start").status_code == 200
+    checked = 0
+    sealed_seen = 0
+    for step in range(500):
+        seed_all(phones, rng)
+        move = sample_move(app, phones, rng)
+        if move is None:
+            break
+        r = send(*move)
+        events = json.dumps(r.json) if r.status_code == 200 else ""
+        if r.status_code == 200 and rng.random() < 0.15:
+            u = host.act("undo")
+            events += json.dumps(u.json)
+        doc = svc.store.load(host.table)
+        secrets = kept_secrets(doc)
+        texts = published(client, phones)
+        texts["events"] = events
+        for where, text in texts.items():
+            for s in secrets:
+                assert s not in text, f"{game}, step {step}: a kept secret is in the {where}"
+        proof = json.loads(texts["proof"])
+        for scope in proof["scopes"]:
+            if scope["secret"] is None:
+                assert all(set(o) <= {"index", "seeds", "v"} for o in scope["outcomes"]), scope
+        for x in proof["sealed"]:
+            if x["salt"] is None:
+                assert "value" not in x
+        sealed_seen += len(sealed_values(doc))
+        checked += len(secrets)
+        if doc["status"] == "over":
+            break
+    assert checked > 0
+    if game != "camelup":
+        assert sealed_seen > 0, "no choice was ever sealed"

@@ -1,0 +1,279 @@
+// Checkable dice and sealed choices on the phone (docs/fairness.md): this
+// phone's seed for every scope the table opens, the open scope's 4 words to
+// compare aloud, and the check of the table's proof each time something is
+// revealed, with a mark per leg or round for the history and the result sheet.
+// No game rules: it checks what the proof says, against what this phone saw.
+// fairness.js and words.js come with the table screens: the lobby seeds, the
+// table shows the words and checks the start's reveal at once (the word lists
+// themselves load on first use).
+
+import { CheckUnavailable, canCheck, checkProof, newSeed } from '../fairness.js';
+import { getLang, has, t } from '../i18n.js';
+import { api } from '../net.js';
+import { h } from '../ui.js';
+import { phrase } from '../words.js';
+
+/**
+ * @typedef {NonNullable<import('../net.js').Snapshot['fair']>} FairView
+ * @typedef {{status: 'ok'|'open'|'mismatch', code: string,
+ *   where: {scope?: string, index?: number, draw?: number, seal?: string}}} Line
+ * @typedef {{game: number, round: number, kind?: string|null, seat?: string}} Place
+ * @typedef {{lines: Line[], first: Line|null, groups: Map<string, 'ok'|'bad'>,
+ *   places: Map<string, Place>, checked: number, unavailable?: boolean}} Checked
+ * @typedef {{
+ *   update: (snap: import('../net.js').Snapshot, canSeed: boolean) => void,
+ *   result: () => Checked|null,
+ *   mark: (game: number, round: number) => HTMLElement|null,
+ *   problem: (game: string, name: (pid: string) => string) => string|null,
+ *   onChange: (fn: () => void) => () => void,
+ * }} FairTable
+ */
+
+/**
+ * One table's fair dice, for the whole visit (lobby and table alike).
+ * @param {string} id the table
+ * @param {() => string|null} token this phone's seat token (null: a spectator)
+ * @param {(action: {type: string, [k: string]: unknown}) => Promise<unknown>} send sends an action quietly
+ * @returns {FairTable}
+ */
+export function fairTable(id, token, send) {
+  /** What this phone was shown, by label: a commitment or a seal's hash never changes. */
+  const seen = new Map();
+  /** @type {Line[]} labels whose hash or commitment the server showed otherwise later */
+  const changed = [];
+  /** Scopes this page sent its seed for (the snapshot may lag the answer). */
+  const sent = new Set();
+  /** @type {Checked|null} */
+  let checked = null;
+  let wanted = 0;
+  let running = false;
+  /** @type {Set<() => void>} */
+  const listeners = new Set();
+  const notify = () => { for (const fn of [...listeners]) fn(); };
+
+  /** @param {FairView} fair */
+  function remember(fair) {
+    const shown = [...fair.open.map((s) => [s.scope, s.commitment]), ...fair.sealed.map((s) => [s.seal, s.hash])];
+    for (const [label, hash] of shown) {
+      const before = seen.get(label);
+      if (before === undefined) seen.set(label, hash);
+      else if (before !== hash && !changed.some((l) => l.where.scope === label || l.where.seal === label)) {
+        const where = fair.open.some((s) => s.scope === label) ? { scope: label } : { seal: label };
+        changed.push({ status: 'mismatch', code: 'commitment_changed', where });
+      }
+    }
+  }
+
+  /** @param {import('../net.js').Snapshot} snap @param {FairView} fair */
+  function seed(snap, fair) {
+    const me = snap.me;
+    if (!me || !token()) return;
+    for (const scope of fair.open) {
+      if (scope.seeded.includes(me) || sent.has(scope.scope)) continue;
+      sent.add(scope.scope);
+      // Made now, after this phone was shown the scope's commitment.
+      send({ type: 'seed', scope: scope.scope, seed: newSeed() }).catch((e) => {
+        // Closed or given already: nothing to do. Anything else: the next snapshot tries again.
+        const code = e && e.error ? e.error.code : '';
+        if (code !== 'scope_closed' && code !== 'seed_already_given') sent.delete(scope.scope);
+      });
+    }
+  }
+
+  async function check() {
+    if (running) return;
+    running = true;
+    try {
+      while (checked === null || checked.checked !== wanted) {
+        const target = wanted;
+        if (!canCheck()) {
+          checked = { lines: [], first: null, groups: new Map(), places: new Map(), checked: target, unavailable: true };
+          break;
+        }
+        const proof = await api(`/api/tables/${encodeURIComponent(id)}/proof`, { token: token() });
+        checked = await judge(proof, target);
+        notify();
+      }
+    } catch {
+      // The network or the proof failed: the next snapshot tries again.
+    } finally {
+      running = false;
+    }
+    notify();
+  }
+
+  /**
+   * @param {any} proof @param {number} target
+   * @returns {Promise<Checked>}
+   */
+  async function judge(proof, target) {
+    /** @type {Line[]} */
+    let lines;
+    try {
+      lines = (await checkProof(proof)).lines;
+    } catch (e) {
+      if (e instanceof CheckUnavailable) throw e;
+      lines = [{ status: 'mismatch', code: 'bad_proof', where: {} }];
+    }
+    /** @type {Map<string, Place>} */
+    const places = new Map();
+    /** @type {any[]} */
+    const scopes = Array.isArray(proof && proof.scopes) ? proof.scopes : [];
+    /** @type {any[]} */
+    const seals = Array.isArray(proof && proof.sealed) ? proof.sealed : [];
+    for (const s of scopes) {
+      places.set(s.label, { game: s.game, round: s.round });
+      // What the phone was shown before the reveal must be what was revealed.
+      if (seen.has(s.label) && seen.get(s.label) !== s.commitment) {
+        lines.push({ status: 'mismatch', code: 'commitment_changed', where: { scope: s.label } });
+      }
+    }
+    for (const x of seals) {
+      places.set(x.label, { game: x.game, round: x.round, kind: x.kind, seat: x.seat });
+      if (seen.has(x.label) && seen.get(x.label) !== x.hash) {
+        lines.push({ status: 'mismatch', code: 'commitment_changed', where: { seal: x.label } });
+      }
+    }
+    lines.push(...changed);
+    /** @type {Map<string, 'ok'|'bad'>} */
+    const groups = new Map();
+    const revealed = new Set([...scopes.filter((s) => s.secret != null).map((s) => s.label),
+      ...seals.filter((x) => x.salt != null).map((x) => x.label)]);
+    for (const line of lines) {
+      const label = line.where.scope || line.where.seal || '';
+      const place = places.get(label);
+      if (!place || (line.status === 'open' && !revealed.has(label))) continue;
+      const key = `${place.game}:${place.round}`;
+      if (line.status === 'mismatch') groups.set(key, 'bad');
+      else if (line.status === 'ok' && !groups.has(key)) groups.set(key, 'ok');
+    }
+    const first = lines.find((l) => l.status === 'mismatch') || null;
+    return { lines, first, groups, places, checked: target };
+  }
+
+  return {
+    update(snap, canSeed) {
+      const fair = snap.fair;
+      if (!fair) return;
+      const before = changed.length;
+      remember(fair);
+      if (canSeed && !snap.sealed) seed(snap, fair);
+      if ((fair.revealed > 0 || changed.length) && (fair.revealed !== wanted || changed.length !== before || !checked)) {
+        wanted = fair.revealed;
+        if (changed.length !== before) checked = null;
+        check();
+      }
+    },
+    result: () => checked,
+    mark(game, round) {
+      const state = checked && checked.groups.get(`${game}:${round}`);
+      if (!state) return null;
+      return state === 'ok'
+        ? h('span', { class: 'fair-mark ok', t: 'fair.checked' })
+        : h('span', { class: 'fair-mark bad', t: 'fair.mismatch_short' });
+    },
+    problem(game, name) {
+      if (!checked || !checked.first) return null;
+      return describe(checked.first, checked.places, game, name);
+    },
+    onChange(fn) {
+      listeners.add(fn);
+      return () => { listeners.delete(fn); };
+    },
+  };
+}
+
+/**
+ * The first mismatch in words: where (the leg or round) and what (a draw, a
+ * seat's sheet or vote, the secret, the words shown earlier).
+ * @param {Line} line @param {Map<string, Place>} places @param {string} game
+ * @param {(pid: string) => string} name
+ */
+export function describe(line, places, game, name) {
+  const label = line.where.scope || line.where.seal || '';
+  const place = places.get(label);
+  const round = place ? place.round : 0;
+  const own = `${game}.table.round`;
+  const where = round > 0 ? t(has(own) ? own : 'table.round', { round }) : t('fair.where_setup');
+  let what;
+  if (line.code === 'commitment_changed') what = t('fair.what_commitment');
+  else if (line.code === 'bad_proof') return t('fair.bad_proof');
+  else if (line.where.seal) what = t(place && place.kind === 'vote' ? 'fair.what_vote' : 'fair.what_sheet', { name: name(place && place.seat ? place.seat.split('.')[0] : '') });
+  else if (line.code === 'outcome_fixed') what = t('fair.what_fixed', { n: (line.where.index || 0) + 1 });
+  else if (line.where.index !== undefined) what = t('fair.what_draw', { n: line.where.index + 1 });
+  else what = t('fair.what_secret');
+  return t('fair.mismatch', { where, what });
+}
+
+/**
+ * The table screen's line: the open scope's 4 words, tap to say what they
+ * are for, and the last check's outcome (a loud warning on a mismatch).
+ * @param {FairTable} fair
+ * @param {() => import('../net.js').Snapshot|null} current
+ * @param {(pid: string) => string} name
+ */
+export function fairLine(fair, current, name) {
+  const words = h('span', { class: 'fair-words', lang: getLang() });
+  const status = h('span', { class: 'fair-status', role: 'status' });
+  const explain = h('p', { class: 'hint fair-explain', hidden: true, t: 'fair.explain' });
+  const button = h('button', {
+    type: 'button', class: 'fair-button', 'aria-expanded': 'false', 'aria-controls': 'fair-explain',
+    onclick: () => {
+      explain.hidden = !explain.hidden;
+      button.setAttribute('aria-expanded', String(!explain.hidden));
+    },
+  }, h('span', { class: 'fair-title', t: 'fair.title' }), ' ', words);
+  explain.id = 'fair-explain';
+  const warning = h('p', { class: 'fair-warning', role: 'alert', hidden: true });
+  const el = h('section', { class: 'fair-line', hidden: true, label: 'fair.title' }, button, status, explain, warning);
+  let shown = '';
+
+  async function render() {
+    const snap = current();
+    const open = snap && snap.fair ? snap.fair.open : [];
+    const res = fair.result();
+    el.hidden = !open.length && !res;
+    const scope = open.length ? open[open.length - 1] : null;
+    const lang = getLang();
+    const key = scope ? `${scope.commitment}:${lang}` : '';
+    if (key !== shown) {
+      shown = key;
+      if (!scope) words.textContent = '';
+      else {
+        try {
+          const said = await phrase(scope.commitment, lang);
+          if (shown === key) { words.textContent = said.join(' '); words.lang = lang; }
+        } catch {
+          if (shown === key) words.textContent = scope.commitment.slice(0, 11);
+        }
+      }
+    }
+    const problem = snap ? fair.problem(snap.game, name) : null;
+    warning.hidden = !problem;
+    warning.textContent = problem || '';
+    if (!res) status.textContent = '';
+    else if (res.unavailable) status.textContent = t('fair.unavailable');
+    else if (!problem) status.textContent = res.groups.size ? t('fair.all_ok') : '';
+    else status.textContent = '';
+    status.className = `fair-status${problem ? ' bad' : ''}`;
+  }
+
+  const off = fair.onChange(render);
+  return { el, render, destroy: off };
+}
+
+/**
+ * The result sheet's line: every revealed outcome and sealed choice checked
+ * on this phone, or the first that was not.
+ * @param {FairTable} fair @param {string} game @param {(pid: string) => string} name
+ * @returns {HTMLElement|null}
+ */
+export function fairSummary(fair, game, name) {
+  const res = fair.result();
+  if (!res) return null;
+  if (res.unavailable) return h('p', { class: 'hint fair-summary', t: 'fair.unavailable' });
+  const problem = fair.problem(game, name);
+  if (problem) return h('p', { class: 'fair-warning fair-summary', role: 'alert', text: problem });
+  const n = res.lines.filter((l) => l.status === 'ok').length;
+  return n ? h('p', { class: 'fair-summary ok', t: 'fair.summary_ok', tp: { n } }) : null;
+}
