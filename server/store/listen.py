@@ -339,7 +339,15 @@ class ClusterFeed:
         while not self.closed:
             try:
                 event = _event(self.pubsub.get_sharded_message(timeout=READ_WAIT, target_node=node))
-            except (redis.RedisError, OSError) as exc:
+            except Exception as exc:
+                # redis-py closes a node's connection when its last channel
+                # goes (sunsubscribe, close), under this read: hiredis then
+                # fails on a socket that is None (TypeError), not a RedisError.
+                if self.closed:
+                    return
+                if name not in self.pubsub.node_pubsub_mapping:
+                    threading.Event().wait(READ_WAIT)
+                    continue
                 self.error = exc
                 self.arrived.set()
                 return
