@@ -57,7 +57,7 @@ sys.path.append(str(ROOT))
 
 from bench.load import SEATS, fill  # noqa: E402
 from engines import registry  # noqa: E402
-from server import live  # noqa: E402
+from server import live, runtime  # noqa: E402
 from server.config import Limits  # noqa: E402
 from server.service import Tables  # noqa: E402
 from server.store import Store  # noqa: E402
@@ -122,6 +122,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--games", default="", help="comma-separated games to play (default: all three)")
     ap.add_argument("--prefer", default="", help="an action type played whenever it is legal (e.g. pyramid)")
+    ap.add_argument("--settle", type=float, default=0.0,
+                    help="ms of idle before each timed action (untimed): what the previous one left behind "
+                         "(another thread's share of its push, a seed's) is then not charged to it")
     ap.add_argument("--redis-url")
     ap.add_argument("--gevent", action="store_true",
                     help="run under gevent's monkey-patching, as the production server does")
@@ -181,6 +184,10 @@ def run(url: str, args: argparse.Namespace) -> None:
             conns.append(conn)
             conn.send_state(tables.snapshot(tables.load(doc["id"]), pid))
         plans.append((doc["id"], game, conns, dict(zip([p for p, _ in tokens], [t for _, t in tokens], strict=True))))
+    # The collector as a worker has it (server/gunicorn_conf.py): its default
+    # thresholds would charge full collections over every table to whichever
+    # action met them, more often to a build that allocates more.
+    runtime.tune()
     r = redis.Redis.from_url(url)
     cpu: list[float] = []
     by_type: dict[str, list[float]] = {}
@@ -209,6 +216,8 @@ def run(url: str, args: argparse.Namespace) -> None:
             skipped += 1
             continue
         player, action = rng.choice(options)
+        if args.settle:
+            time.sleep(args.settle / 1e3)
         t0 = time.process_time()
         result = tables.act(tid, seat_tokens[player], {"action": action, "request_id": f"b{k}"})
         # The push is done when every seat's socket has been handed the version

@@ -98,10 +98,37 @@ def encode(value: Any) -> bytes:
 def same(a: Any, b: Any) -> bool:
     """Whether two values are the same JSON (``True`` is not ``1`` here).
 
-    >>> same([1, "x"], (1, "x")), same(True, 1)
-    (True, False)
+    >>> same([1, "x"], (1, "x")), same(True, 1), same(["a", [2]], ["a", [3]])
+    (True, False, False)
     """
+    quick = _same_plain(a, b)
+    if quick is not None:
+        return quick
     try:
         return dumps(a) == dumps(b)
     except CanonError:
         return False
+
+
+def _same_plain(a: Any, b: Any) -> bool | None:
+    """``same`` for ASCII strings, safe whole numbers, booleans, null and lists
+    of them, without writing JSON (every roll compares its draws' results
+    with the logged fields so); None: ``dumps`` must tell."""
+    ka, kb = type(a), type(b)
+    if ka is str and kb is str and a.isascii() and b.isascii():
+        return bool(a == b)
+    if ka is int and kb is int and -MAX_SAFE <= a <= MAX_SAFE and -MAX_SAFE <= b <= MAX_SAFE:
+        return bool(a == b)
+    if ka is bool and kb is bool:
+        return bool(a is b)
+    if a is None and b is None:
+        return True
+    if (ka is list or ka is tuple) and (kb is list or kb is tuple):
+        if len(a) != len(b):
+            return False
+        for x, y in zip(a, b, strict=True):
+            r = _same_plain(x, y)
+            if r is not True:
+                return r
+        return True
+    return None

@@ -261,8 +261,16 @@ class Pipeline:
             doc = tx.copy()
             me = seat["id"]
             host = doc["host"] == me
+            carried = None
             if handler is not None:
+                game = doc["state"]
                 out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin))
+                if out.state is None and game is not None and out.doc["state"] is game:
+                    # The game as it was (a seed, a rename): the state this process
+                    # holds for the version before is the new version's too, so the
+                    # fan-out and the next action need not decode it (after every
+                    # leg's seeds, the first roll did).
+                    carried = self.store.states.get(table_id, doc["version"])
             else:
                 # The state this process committed at this version, if it did.
                 state = self.store.states.get(table_id, doc["version"])
@@ -302,7 +310,8 @@ class Pipeline:
                 if rec is not None:
                     retired.append((rid, {**rec, "undone": True}))
             return Commit(out.doc, entry, (request_id, record), result=result,
-                          more_requests=retired, drop_requests=self._expired(tx, v), state=out.state)
+                          more_requests=retired, drop_requests=self._expired(tx, v),
+                          state=out.state if out.state is not None else carried)
 
         # Built on the document read above: one round trip when the table did not move since.
         # doc0 is only read (the seat, the version); the change is made on tx.copy().
