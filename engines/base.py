@@ -399,6 +399,16 @@ class Rng(Protocol):
     def sample(self, population: Sequence[T], k: int) -> list[T]: ...
 
 
+class FairHooks(Protocol):
+    """A game's ``fair`` module (docs/fairness.md): what ``Engine.fair_draw``,
+    ``fair_scopes``, ``fair_done`` and ``fair_secrets`` answer from."""
+
+    def draw(self, state: Any, action: Action, /) -> tuple[str, int] | None: ...
+    def scopes(self, state: Any, /) -> tuple[str, ...]: ...
+    def done(self, state: Any, scope: str, /) -> bool: ...
+    def secrets(self, state: Any, /) -> dict[str, tuple[Any, bool]]: ...
+
+
 class Engine(ABC):
     """One game's rules. Subclasses are stateless singletons; state is a value."""
 
@@ -483,29 +493,32 @@ class Engine(ABC):
     # commits to a secret per scope before its first draw, the phones add
     # seeds, and the secret is revealed once every outcome of it is public.
     # Names must be public information (equal for every secret twin).
+    # A game with a ``fair`` module (``FairHooks``) names it here and the four
+    # hooks below answer from it; without one it draws nothing checkable.
+    fair: FairHooks | None = None
 
     def fair_draw(self, state: Any, action: Action) -> tuple[str, int] | None:
         """The scope and the outcome index in it that ``draw`` takes
         ``action``'s outcome from; None when it draws nothing. An undone
         action sent again in the state it undid names the same pair."""
-        return None
+        return None if self.fair is None else self.fair.draw(state, action)
 
     def fair_scopes(self, state: Any) -> tuple[str, ...]:
         """The scopes whose draws are still to come in ``state``: each is
         opened (its commitment shown, seeds taken) before it draws."""
-        return ()
+        return () if self.fair is None else self.fair.scopes(state)
 
     def fair_done(self, state: Any, scope: str) -> bool:
         """Whether every outcome ``scope`` will ever give is drawn and public
         in ``state``, so its secret may be revealed (never for a scope ahead
         of ``state``: an undo may have gone back before it)."""
-        return False
+        return False if self.fair is None else self.fair.done(state, scope)
 
     def fair_secrets(self, state: Any) -> dict[str, tuple[Any, bool]]:
         """The choices seats locked in secret in ``state`` (a sheet, a vote):
         name → (value, whether it is public now). The server seals each when
         it appears and reveals the game's value when it becomes public."""
-        return {}
+        return {} if self.fair is None else self.fair.secrets(state)
 
     @abstractmethod
     def legal_actions(self, state: Any, player: str | None) -> list[Action]:
