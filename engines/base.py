@@ -202,6 +202,18 @@ class PaperState(Protocol):
 P = TypeVar("P", bound=PaperState)
 
 
+def host_names_seat(action: Action, seats: Collection[str], why: str) -> str:
+    """The checks every host-only seat action (``set_paper``, ``set_phone``,
+    ``skip``) makes first: the host sent it (else ``not_host``, ``why`` its
+    message) and it names a seat (``not_seated``). Returns the seat."""
+    if action.get("host") is not True:
+        raise refusal("not_host", why)
+    seat = action.get("seat")
+    if not isinstance(seat, str) or seat not in seats:
+        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    return seat
+
+
 def set_paper(state: P, action: Action, seats: Collection[str]) -> tuple[P, list[Event]]:
     """The shared ``set_paper`` handler: the host marks ``action["seat"]`` as
     held on paper for the rest of this game. ``state`` must be a dataclass with
@@ -218,11 +230,7 @@ def set_paper(state: P, action: Action, seats: Collection[str]) -> tuple[P, list
     ...
     engines.base.EngineError: p2 is already a seat on paper.
     """
-    if action.get("host") is not True:
-        raise refusal("not_host", "Only the host can take a seat's secrets onto paper.")
-    seat = action.get("seat")
-    if not isinstance(seat, str) or seat not in seats:
-        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    seat = host_names_seat(action, seats, "Only the host can take a seat's secrets onto paper.")
     paper = state.paper
     if seat in paper:
         raise refusal("bad_action", f"{seat} is already a seat on paper.")
@@ -290,11 +298,7 @@ def set_phone(
     ...
     engines.base.EngineError: p2 is not a seat on paper.
     """
-    if action.get("host") is not True:
-        raise refusal("not_host", "Only the host can hand a seat its phone back.")
-    seat = action.get("seat")
-    if not isinstance(seat, str) or seat not in seats:
-        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    seat = host_names_seat(action, seats, "Only the host can hand a seat its phone back.")
     if seat not in state.paper:
         raise refusal("bad_action", f"{seat} is not a seat on paper.")
     held = hold(state, seat)
@@ -331,11 +335,7 @@ def skip_seat(action: Action, seats: Collection[str], waiting: Collection[str]) 
     """The checks every game's ``skip`` makes first, in this order: the host
     (``not_host``), a seat (``not_seated``), one the game waits for now
     (``not_waiting``). Returns the seat."""
-    if action.get("host") is not True:
-        raise refusal("not_host", "Only the host can let the game go on without a seat.")
-    seat = action.get("seat")
-    if not isinstance(seat, str) or seat not in seats:
-        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    seat = host_names_seat(action, seats, "Only the host can let the game go on without a seat.")
     if seat not in waiting:
         raise EngineError("not_waiting", f"The game is not waiting for {seat} now.")
     return seat
