@@ -185,11 +185,19 @@ SET_PAPER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-#: The history line of a ``paper_seat`` event, per language (``{name}``: the seat).
-PAPER_SEAT_TEXT: dict[str, str] = {
-    "ko": "{name}님은 이제 휴대폰 없이 참여합니다: 비밀 정보는 실물 카드와 종이로 둡니다.",
-    "en": "{name} now plays without a phone: their secrets stay on cards and paper.",
+#: The history line of a ``paper_seat`` / ``seat_phone`` event, per language
+#: (``{name}``: the seat); ``describe_seat_event`` words them for every game.
+SEAT_EVENT_TEXT: dict[str, dict[str, str]] = {
+    "paper_seat": {
+        "ko": "{name}님은 이제 휴대폰 없이 참여합니다: 비밀 정보는 실물 카드와 종이로 둡니다.",
+        "en": "{name} now plays without a phone: their secrets stay on cards and paper.",
+    },
+    "seat_phone": {
+        "ko": "{name}님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다.",
+        "en": "{name} is back on their phone: the app keeps their secrets again.",
+    },
 }
+SEAT_EVENTS = frozenset(SEAT_EVENT_TEXT)
 
 
 class PaperState(Protocol):
@@ -261,11 +269,6 @@ PAPER_UNTIL: dict[str, str] = {
     "paper_until_game_end": "game_end",
 }
 
-#: The history line of a ``seat_phone`` event, per language (``{name}``: the seat).
-SEAT_PHONE_TEXT: dict[str, str] = {
-    "ko": "{name}님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다.",
-    "en": "{name} is back on their phone: the app keeps their secrets again.",
-}
 
 #: Whether a seat on paper must stay on paper for now: None, or the refusal
 #: (its code one of ``PAPER_UNTIL``'s) that says why and until when.
@@ -355,25 +358,17 @@ def seat_templates(
     return out
 
 
-def describe_paper_seat(event: Event, lang: str, names: Mapping[str, str]) -> str:
-    """The ``paper_seat`` event in words (every game's ``describe`` uses it).
+def describe_seat_event(event: Event, lang: str, names: Mapping[str, str]) -> str:
+    """A ``paper_seat`` or ``seat_phone`` event (``SEAT_EVENTS``) in words:
+    every game's ``describe`` hands these to it.
 
-    >>> describe_paper_seat({"type": "paper_seat", "seat": "p2"}, "en", {"p2": "Bo"})
+    >>> describe_seat_event({"type": "paper_seat", "seat": "p2"}, "en", {"p2": "Bo"})
     'Bo now plays without a phone: their secrets stay on cards and paper.'
-    """
-    seat = str(event.get("seat"))
-    text = PAPER_SEAT_TEXT["ko" if lang == "ko" else "en"]
-    return text.format(name=names.get(seat, seat))
-
-
-def describe_seat_phone(event: Event, lang: str, names: Mapping[str, str]) -> str:
-    """The ``seat_phone`` event in words (every game's ``describe`` uses it).
-
-    >>> describe_seat_phone({"type": "seat_phone", "seat": "p2"}, "en", {"p2": "Bo"})
+    >>> describe_seat_event({"type": "seat_phone", "seat": "p2"}, "en", {"p2": "Bo"})
     'Bo is back on their phone: the app keeps their secrets again.'
     """
     seat = str(event.get("seat"))
-    text = SEAT_PHONE_TEXT["ko" if lang == "ko" else "en"]
+    text = SEAT_EVENT_TEXT[event["type"]]["ko" if lang == "ko" else "en"]
     return text.format(name=names.get(seat, seat))
 
 
