@@ -3,6 +3,7 @@ and live app servers."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -15,6 +16,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -31,6 +33,21 @@ def skip_or_fail(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"{reason} (CI=true: a missing prerequisite fails instead of skipping)")
     pytest.skip(reason)
+
+
+def run_node(js: str, *, env: dict[str, str] | None = None, stdin: str | None = None,
+             timeout: float = 60) -> Any:
+    """The JSON an ES-module snippet writes to stdout, run in node from the repo
+    root as the app's modules expect (``./web/...`` imports); no node: skipped
+    (failed in CI). ``PATH`` is empty, so the snippet reaches no other program."""
+    node = shutil.which("node")
+    if not node:
+        skip_or_fail("node not found (the web/ checks need it)")
+    assert node is not None
+    done = subprocess.run([node, "--input-type=module", "-e", js], cwd=ROOT, capture_output=True, text=True,
+                          input=stdin, timeout=timeout, env={"PATH": "", **(env or {})})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def free_port() -> int:

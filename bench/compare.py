@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -30,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.load import load_args, raise_fd_limit  # noqa: E402  (after the path: the bench runs as a script)
+
 PEER = ROOT / "bench" / "peers" / "boardgameio"
 
 
@@ -42,14 +44,6 @@ def wait_quiet(limit: float, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while os.getloadavg()[0] > limit and time.monotonic() < deadline:
         time.sleep(5)
-
-
-def raise_fd_limit() -> int:
-    # Both generators and both servers are started from here and inherit the limit.
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def ensure_peer_installed() -> None:
@@ -172,14 +166,8 @@ def table(tm: dict[str, Any] | None, bg: dict[str, Any] | None) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--phones", type=int, default=1000)
-    ap.add_argument("--rate", type=float, default=50.0, help="actions per second, all tables together")
-    ap.add_argument("--duration", type=float, default=30.0, help="seconds of driven actions, each side")
-    ap.add_argument("--warmup", type=float, default=2.0,
-                    help="seconds of actions driven first on each side, not measured")
-    ap.add_argument("--seed", type=int, default=1)
+    load_args(ap, phones=1000, rate=50.0, duration=30.0, each=", each side")
     ap.add_argument("--only", choices=["tablemate", "boardgameio"], help="run one side only")
-    ap.add_argument("--redis-url", help="a Redis for the Tablemate side (default: its own redis-server)")
     ap.add_argument("--wait-quiet", type=float, default=0.0, metavar="SECONDS",
                     help="before each side, wait up to this long for the load average to drop below --quiet")
     ap.add_argument("--quiet", type=float, default=1.0, help="load average counted as quiet")
@@ -187,7 +175,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--out", help="also write both results as JSON to this file")
     args = ap.parse_args(argv)
 
-    nofile = raise_fd_limit()
+    # Both generators and both servers are started from here and inherit the limit.
+    nofile = raise_fd_limit()[0]
     print(f"load average (1/5/15 min) at start: {loadavg()} on {os.cpu_count()} cores; "
           f"open-file limit {nofile}", flush=True)
     if os.getloadavg()[0] > args.quiet:

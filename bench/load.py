@@ -742,13 +742,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             redis_proc.terminate()
 
 
+def load_args(ap: argparse.ArgumentParser, *, phones: int, rate: float, duration: float,
+              each: str = "") -> None:
+    """The driven load's flags: this script's, and compare.py's, which hands the
+    same values on to this script and to the boardgame.io peer (``each``: how
+    its help says that)."""
+    ap.add_argument("--phones", type=int, default=phones)
+    ap.add_argument("--rate", type=float, default=rate, help="actions per second, all tables together")
+    ap.add_argument("--duration", type=float, default=duration, help=f"seconds of driven actions{each}")
+    ap.add_argument("--warmup", type=float, default=2.0,
+                    help=f"seconds of actions driven first at the same rate{each}, not measured")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--redis-url", help="a Redis for the Tablemate server (default: its own redis-server)")
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--phones", type=int, default=5000)
-    ap.add_argument("--rate", type=float, default=100.0, help="actions per second, all tables together")
-    ap.add_argument("--duration", type=float, default=60.0, help="seconds of driven actions")
-    ap.add_argument("--warmup", type=float, default=2.0,
-                    help="seconds of actions driven first at the same rate, not measured")
+    load_args(ap, phones=5000, rate=100.0, duration=60.0)
     ap.add_argument("--instances", type=int, default=1)
     ap.add_argument("--affinity", choices=("spread", "table"), default="spread",
                     help="spread: a table's phones on the instances in turn (every change crosses "
@@ -756,8 +766,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                          "then show what scaling out costs each instance)")
     ap.add_argument("--root", type=Path, default=ROOT,
                     help="the checkout whose server runs (an A/B against another revision, same generator)")
-    ap.add_argument("--redis-url")
-    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ping", type=float, default=PING_S,
                     help="seconds between one phone's pings (the web client's by default)")
     ap.add_argument("--short", action="store_true", help="smoke run: 300 phones, 20 actions/s, 5 s")

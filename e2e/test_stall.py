@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from e2e.countup_helpers import L, allowed, enter_sheet, public_snapshot
 from e2e.kingup_helpers import TITLES, token_of
 from e2e.lobby import create_table, join
+from tests.engines.kingup.climb import climb
 
 #: Records what the page asks of the vibration motor and of Web Audio (the
 #: reminder's chime), before the app's first script runs.
@@ -151,13 +152,7 @@ def play_to_vote(server: str, table: str, tokens: dict[str, str]) -> None:
         if view["phase"] == "vote":
             return
         mover = view["turn"]
-        legal = snapshot(server, table, tokens[mover])["legal"]
-        places = [a for a in legal if a["type"] == "place"]
-        if places:
-            act = max(places, key=lambda a: (a["level"], -ord(a["char"])))
-        else:
-            pos = view["positions"]
-            act = max((a for a in legal if a["type"] == "move"), key=lambda a: (pos[a["char"]], -ord(a["char"])))
+        act = climb(snapshot(server, table, tokens[mover])["legal"], view["positions"])
         post_action(server, table, tokens[mover], act)
     raise AssertionError("no election")
 

@@ -185,11 +185,19 @@ SET_PAPER_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-#: The history line of a ``paper_seat`` event, per language (``{name}``: the seat).
-PAPER_SEAT_TEXT: dict[str, str] = {
-    "ko": "{name}님은 이제 휴대폰 없이 참여합니다: 비밀 정보는 실물 카드와 종이로 둡니다.",
-    "en": "{name} now plays without a phone: their secrets stay on cards and paper.",
+#: The history line of a ``paper_seat`` / ``seat_phone`` event, per language
+#: (``{name}``: the seat); ``describe_seat_event`` words them for every game.
+SEAT_EVENT_TEXT: dict[str, dict[str, str]] = {
+    "paper_seat": {
+        "ko": "{name}님은 이제 휴대폰 없이 참여합니다: 비밀 정보는 실물 카드와 종이로 둡니다.",
+        "en": "{name} now plays without a phone: their secrets stay on cards and paper.",
+    },
+    "seat_phone": {
+        "ko": "{name}님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다.",
+        "en": "{name} is back on their phone: the app keeps their secrets again.",
+    },
 }
+SEAT_EVENTS = frozenset(SEAT_EVENT_TEXT)
 
 
 class PaperState(Protocol):
@@ -200,6 +208,18 @@ class PaperState(Protocol):
 
 
 P = TypeVar("P", bound=PaperState)
+
+
+def host_names_seat(action: Action, seats: Collection[str], why: str) -> str:
+    """The checks every host-only seat action (``set_paper``, ``set_phone``,
+    ``skip``) makes first: the host sent it (else ``not_host``, ``why`` its
+    message) and it names a seat (``not_seated``). Returns the seat."""
+    if action.get("host") is not True:
+        raise refusal("not_host", why)
+    seat = action.get("seat")
+    if not isinstance(seat, str) or seat not in seats:
+        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    return seat
 
 
 def set_paper(state: P, action: Action, seats: Collection[str]) -> tuple[P, list[Event]]:
@@ -218,11 +238,7 @@ def set_paper(state: P, action: Action, seats: Collection[str]) -> tuple[P, list
     ...
     engines.base.EngineError: p2 is already a seat on paper.
     """
-    if action.get("host") is not True:
-        raise refusal("not_host", "Only the host can take a seat's secrets onto paper.")
-    seat = action.get("seat")
-    if not isinstance(seat, str) or seat not in seats:
-        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    seat = host_names_seat(action, seats, "Only the host can take a seat's secrets onto paper.")
     paper = state.paper
     if seat in paper:
         raise refusal("bad_action", f"{seat} is already a seat on paper.")
@@ -253,11 +269,6 @@ PAPER_UNTIL: dict[str, str] = {
     "paper_until_game_end": "game_end",
 }
 
-#: The history line of a ``seat_phone`` event, per language (``{name}``: the seat).
-SEAT_PHONE_TEXT: dict[str, str] = {
-    "ko": "{name}님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다.",
-    "en": "{name} is back on their phone: the app keeps their secrets again.",
-}
 
 #: Whether a seat on paper must stay on paper for now: None, or the refusal
 #: (its code one of ``PAPER_UNTIL``'s) that says why and until when.
@@ -290,11 +301,7 @@ def set_phone(
     ...
     engines.base.EngineError: p2 is not a seat on paper.
     """
-    if action.get("host") is not True:
-        raise refusal("not_host", "Only the host can hand a seat its phone back.")
-    seat = action.get("seat")
-    if not isinstance(seat, str) or seat not in seats:
-        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    seat = host_names_seat(action, seats, "Only the host can hand a seat its phone back.")
     if seat not in state.paper:
         raise refusal("bad_action", f"{seat} is not a seat on paper.")
     held = hold(state, seat)
@@ -331,11 +338,7 @@ def skip_seat(action: Action, seats: Collection[str], waiting: Collection[str]) 
     """The checks every game's ``skip`` makes first, in this order: the host
     (``not_host``), a seat (``not_seated``), one the game waits for now
     (``not_waiting``). Returns the seat."""
-    if action.get("host") is not True:
-        raise refusal("not_host", "Only the host can let the game go on without a seat.")
-    seat = action.get("seat")
-    if not isinstance(seat, str) or seat not in seats:
-        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
+    seat = host_names_seat(action, seats, "Only the host can let the game go on without a seat.")
     if seat not in waiting:
         raise EngineError("not_waiting", f"The game is not waiting for {seat} now.")
     return seat
@@ -355,25 +358,17 @@ def seat_templates(
     return out
 
 
-def describe_paper_seat(event: Event, lang: str, names: Mapping[str, str]) -> str:
-    """The ``paper_seat`` event in words (every game's ``describe`` uses it).
+def describe_seat_event(event: Event, lang: str, names: Mapping[str, str]) -> str:
+    """A ``paper_seat`` or ``seat_phone`` event (``SEAT_EVENTS``) in words:
+    every game's ``describe`` hands these to it.
 
-    >>> describe_paper_seat({"type": "paper_seat", "seat": "p2"}, "en", {"p2": "Bo"})
+    >>> describe_seat_event({"type": "paper_seat", "seat": "p2"}, "en", {"p2": "Bo"})
     'Bo now plays without a phone: their secrets stay on cards and paper.'
-    """
-    seat = str(event.get("seat"))
-    text = PAPER_SEAT_TEXT["ko" if lang == "ko" else "en"]
-    return text.format(name=names.get(seat, seat))
-
-
-def describe_seat_phone(event: Event, lang: str, names: Mapping[str, str]) -> str:
-    """The ``seat_phone`` event in words (every game's ``describe`` uses it).
-
-    >>> describe_seat_phone({"type": "seat_phone", "seat": "p2"}, "en", {"p2": "Bo"})
+    >>> describe_seat_event({"type": "seat_phone", "seat": "p2"}, "en", {"p2": "Bo"})
     'Bo is back on their phone: the app keeps their secrets again.'
     """
     seat = str(event.get("seat"))
-    text = SEAT_PHONE_TEXT["ko" if lang == "ko" else "en"]
+    text = SEAT_EVENT_TEXT[event["type"]]["ko" if lang == "ko" else "en"]
     return text.format(name=names.get(seat, seat))
 
 
@@ -397,6 +392,16 @@ class Rng(Protocol):
     def choice(self, seq: Sequence[T]) -> T: ...
     def shuffle(self, x: MutableSequence[Any]) -> None: ...
     def sample(self, population: Sequence[T], k: int) -> list[T]: ...
+
+
+class FairHooks(Protocol):
+    """A game's ``fair`` module (docs/fairness.md): what ``Engine.fair_draw``,
+    ``fair_scopes``, ``fair_done`` and ``fair_secrets`` answer from."""
+
+    def draw(self, state: Any, action: Action, /) -> tuple[str, int] | None: ...
+    def scopes(self, state: Any, /) -> tuple[str, ...]: ...
+    def done(self, state: Any, scope: str, /) -> bool: ...
+    def secrets(self, state: Any, /) -> dict[str, tuple[Any, bool]]: ...
 
 
 class Engine(ABC):
@@ -483,29 +488,32 @@ class Engine(ABC):
     # commits to a secret per scope before its first draw, the phones add
     # seeds, and the secret is revealed once every outcome of it is public.
     # Names must be public information (equal for every secret twin).
+    # A game with a ``fair`` module (``FairHooks``) names it here and the four
+    # hooks below answer from it; without one it draws nothing checkable.
+    fair: FairHooks | None = None
 
     def fair_draw(self, state: Any, action: Action) -> tuple[str, int] | None:
         """The scope and the outcome index in it that ``draw`` takes
         ``action``'s outcome from; None when it draws nothing. An undone
         action sent again in the state it undid names the same pair."""
-        return None
+        return None if self.fair is None else self.fair.draw(state, action)
 
     def fair_scopes(self, state: Any) -> tuple[str, ...]:
         """The scopes whose draws are still to come in ``state``: each is
         opened (its commitment shown, seeds taken) before it draws."""
-        return ()
+        return () if self.fair is None else self.fair.scopes(state)
 
     def fair_done(self, state: Any, scope: str) -> bool:
         """Whether every outcome ``scope`` will ever give is drawn and public
         in ``state``, so its secret may be revealed (never for a scope ahead
         of ``state``: an undo may have gone back before it)."""
-        return False
+        return False if self.fair is None else self.fair.done(state, scope)
 
     def fair_secrets(self, state: Any) -> dict[str, tuple[Any, bool]]:
         """The choices seats locked in secret in ``state`` (a sheet, a vote):
         name → (value, whether it is public now). The server seals each when
         it appears and reveals the game's value when it becomes public."""
-        return {}
+        return {} if self.fair is None else self.fair.secrets(state)
 
     @abstractmethod
     def legal_actions(self, state: Any, player: str | None) -> list[Action]:

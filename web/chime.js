@@ -25,6 +25,25 @@ export function armChime() {
   document.addEventListener('pointerdown', once, { capture: true, passive: true });
 }
 
+/**
+ * One sine tone at `hz` from `t0`: up to `peak` in `rise` s, faded out by `length` s
+ * (exponential both ways, so it starts and ends without a click). Throws where
+ * Web Audio does; callers catch.
+ * @param {AudioContext} ac @param {number} hz @param {number} t0
+ * @param {number} peak @param {number} rise @param {number} length
+ */
+export function tone(ac, hz, t0, peak, rise, length) {
+  const osc = ac.createOscillator();
+  const gain = ac.createGain();
+  osc.frequency.value = hz;
+  gain.gain.setValueAtTime(0.0001, t0);
+  gain.gain.exponentialRampToValueAtTime(peak, t0 + rise);
+  gain.gain.exponentialRampToValueAtTime(0.0001, t0 + length);
+  osc.connect(gain).connect(ac.destination);
+  osc.start(t0);
+  osc.stop(t0 + length + 0.01);
+}
+
 /** Two tones, 660 then 880 Hz, 0.15 s each; nothing where the page may not sound. */
 export function chime() {
   if (!audio) unlock();
@@ -32,17 +51,6 @@ export function chime() {
   if (!ac) return;
   try {
     const start = ac.currentTime;
-    [660, 880].forEach((hz, i) => {
-      const osc = ac.createOscillator();
-      const gain = ac.createGain();
-      const t0 = start + i * 0.18;
-      osc.frequency.value = hz;
-      gain.gain.setValueAtTime(0.0001, t0);
-      gain.gain.exponentialRampToValueAtTime(0.3, t0 + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.15);
-      osc.connect(gain).connect(ac.destination);
-      osc.start(t0);
-      osc.stop(t0 + 0.16);
-    });
+    [660, 880].forEach((hz, i) => tone(ac, hz, start + i * 0.18, 0.3, 0.02, 0.15));
   } catch { /* no sound: the vibration and the screen remain */ }
 }

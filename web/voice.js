@@ -2,6 +2,7 @@
 // no voice for the language (Count Up's caller, Camel Up's dice, King Up!'s
 // reveal), and the switch that mutes it, remembered per game on this phone.
 
+import { tone } from './chime.js';
 import { h } from './ui.js';
 
 const BCP47 = { ko: 'ko', en: 'en' };
@@ -86,16 +87,7 @@ export class Voice {
     const ac = this.audio;
     if (!ac) return;
     try {
-      const osc = ac.createOscillator();
-      const gain = ac.createGain();
-      const now = ac.currentTime;
-      osc.frequency.value = 880;
-      gain.gain.setValueAtTime(0.0001, now);
-      gain.gain.exponentialRampToValueAtTime(0.25, now + 0.01);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.06);
-      osc.connect(gain).connect(ac.destination);
-      osc.start(now);
-      osc.stop(now + 0.07);
+      tone(ac, 880, ac.currentTime, 0.25, 0.01, 0.06);
     } catch { /* sound unavailable: the big number still shows */ }
   }
 

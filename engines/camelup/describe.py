@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engines.base import Event, describe_paper_seat, describe_seat_phone
+from engines.base import SEAT_EVENTS, Event, describe_seat_event
 from engines.korean import josa
 
 COLOUR_NAMES: dict[str, dict[str, str]] = {
@@ -238,10 +238,8 @@ ROUND_WORDS = {"ko": ("{n}레그", "첫 레그 전"), "en": ("Leg {n}", "Before 
 
 
 def describe(event: Event, lang: str, names: Mapping[str, str]) -> str:
-    if event.get("type") == "paper_seat":
-        return describe_paper_seat(event, lang, names)
-    if event.get("type") == "seat_phone":
-        return describe_seat_phone(event, lang, names)
+    if event.get("type") in SEAT_EVENTS:
+        return describe_seat_event(event, lang, names)
     line = _LINES.get(str(event.get("type")))
     if line is None:
         return str(event.get("type"))

@@ -59,6 +59,7 @@ class CamelUpEngine(SkeletonEngine):
     round_words = describe.ROUND_WORDS
     host_actions = ("next_round", "set_stack", "set_paper", "set_phone", "skip", "paper_cards")
     state_type = State
+    fair = fair
     modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -105,15 +106,6 @@ class CamelUpEngine(SkeletonEngine):
         if "value" not in out:
             out["value"] = rng.choice(options.FACES)
         return out
-
-    def fair_draw(self, state: State, action: Action) -> tuple[str, int] | None:
-        return fair.draw(state, action)
-
-    def fair_scopes(self, state: State) -> tuple[str, ...]:
-        return fair.scopes(state)
-
-    def fair_done(self, state: State, scope: str) -> bool:
-        return fair.done(state, scope)
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):

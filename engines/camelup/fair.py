@@ -5,6 +5,8 @@ The starting board is the table's setup scope (the server's own)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engines.base import Action
 from engines.camelup.state import LEG_OVER, OVER, PAPER_CARDS, PLAYING, State
 
@@ -34,3 +36,8 @@ def done(state: State, scope: str) -> bool:
         return False
     leg = int(n)
     return state.phase in (OVER, PAPER_CARDS) or leg < state.leg or (leg == state.leg and state.phase == LEG_OVER)
+
+
+def secrets(state: State) -> dict[str, tuple[Any, bool]]:
+    """Camel Up seals no choice (docs/fairness.md names the games that do)."""
+    return {}

@@ -278,20 +278,36 @@ def _children(
     return rows, dies, cam, fac
 
 
+def _leg_root(position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The leg's one starting row: places ``P``, dice left ``M`` (a bit per
+    die) and weight ``W``."""
+    P = np.array([position.places], dtype=np.int16)
+    M = np.array([sum(1 << d for d in position.dice)], dtype=np.int16)
+    # Float weights; the stubs give bincount(weights=...) an integer dtype.
+    W: np.ndarray = np.ones(1)
+    return P, M, W
+
+
+def _roll(
+    P: np.ndarray, M: np.ndarray, W: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One roll from every row: ``_children``'s rows, dice and camels, each
+    die's direction (grey backwards) and each child's weight per face value
+    (rows of ``len(_VALUES)``, as ``move`` lays them out)."""
+    rows, dies, cam, fac = _children(P, M)
+    d = np.where(dies == GREY_DIE, -1, 1).astype(np.int16)
+    return rows, dies, cam, d, np.repeat(W[rows] * fac, len(_VALUES))
+
+
 def solve(position: Position, ranks: bool = True, boards: bool = False) -> NpCounts:
     """All leg outcomes of ``position`` (see ``odds_py.solve``)."""
     table = tile_table({space: side for space, (side, _) in position.tiles.items()})
     lone = position.lone_crossing_ends
     out = NpCounts()
-    P = np.array([position.places], dtype=np.int16)
-    M = np.array([sum(1 << d for d in position.dice)], dtype=np.int16)
-    # Float weights; the stubs give bincount(weights=...) an integer dtype.
-    W: np.ndarray = np.ones(1)
+    P, M, W = _leg_root(position)
     for rolled in range(1, position.rolls + 1):
         mult = position.multiplier(rolled)
-        rows, dies, cam, fac = _children(P, M)
-        d = np.where(dies == GREY_DIE, -1, 1).astype(np.int16)
-        Wc = np.repeat(W[rows] * fac, len(_VALUES))
+        rows, dies, cam, d, Wc = _roll(P, M, W)
         moved = move(P[rows], cam, d, _VALUES[None, :], table, lone)
         if moved.hit.any():
             out.landings += np.bincount(

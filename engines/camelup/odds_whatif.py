@@ -32,7 +32,8 @@ from engines.camelup.odds_np import (
     N_CAMELS,
     N_DICE,
     N_RACING,
-    _children,
+    _leg_root,
+    _roll,
     board_keys,
     groups,
     move,
@@ -115,16 +116,12 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
     per_tag = np.zeros(len(targets) + 1)
     first = np.zeros(SPACES + 2 * _PAD + 1)
 
-    P = np.array([pos.places], dtype=np.int16)
-    M = np.array([sum(1 << d for d in pos.dice)], dtype=np.int16)
+    P, M, W = _leg_root(pos)
     G = np.zeros(1, dtype=np.int16)
     L = np.zeros(1, dtype=np.int32)
-    W: np.ndarray = np.ones(1)
     for rolled in range(1, pos.rolls + 1):
         mult = pos.multiplier(rolled)
-        rows, dies, cam, fac = _children(P, M)
-        d = np.where(dies == GREY_DIE, -1, 1).astype(np.int16)
-        Wc = np.repeat(W[rows] * fac, len(_VALUES))
+        rows, dies, cam, d, Wc = _roll(P, M, W)
         Gc = np.repeat(G[rows], len(_VALUES))
         Lc = np.repeat(L[rows], len(_VALUES))
         last = rolled == pos.rolls

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import Event, describe_paper_seat, describe_seat_phone
+from engines.base import SEAT_EVENTS, Event, describe_seat_event
 from engines.history import HistoryText, cut
 from engines.korean import nim
 
@@ -51,10 +51,8 @@ def _declaration(ev: Event, lang: str, name: Callable[[Any], str]) -> str:
 
 def describe(event: Event, lang: str, names: dict[str, str]) -> str:
     ko = lang == "ko"
-    if event.get("type") == "paper_seat":
-        return describe_paper_seat(event, lang, names)
-    if event.get("type") == "seat_phone":
-        return describe_seat_phone(event, lang, names)
+    if event.get("type") in SEAT_EVENTS:
+        return describe_seat_event(event, lang, names)
 
     def name(p: Any) -> str:
         return names.get(p, str(p)) if p is not None else ("호스트" if ko else "the host")

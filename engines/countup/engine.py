@@ -50,6 +50,7 @@ class CountUpEngine(SkeletonEngine):
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State
+    fair = fair
     modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -79,18 +80,6 @@ class CountUpEngine(SkeletonEngine):
             rng, action,
         )
         return {**action, **drawn}
-
-    def fair_draw(self, state: State, action: Action) -> tuple[str, int] | None:
-        return fair.draw(state, action)
-
-    def fair_scopes(self, state: State) -> tuple[str, ...]:
-        return fair.scopes(state)
-
-    def fair_done(self, state: State, scope: str) -> bool:
-        return fair.done(state, scope)
-
-    def fair_secrets(self, state: State) -> dict[str, tuple[Any, bool]]:
-        return fair.secrets(state)
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         """Templates for ``player``. Host-only ones carry ``"host": True`` (the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engines.base import Event, describe_paper_seat, describe_seat_phone
+from engines.base import SEAT_EVENTS, Event, describe_seat_event
 from engines.kingup.constants import LEVEL_NAMES
 from engines.korean import josa, nim, particle
 
@@ -171,8 +171,6 @@ OPENERS = {"round_started": "round"}
 
 def describe(event: Event, lang: str, names: Names) -> str:
     lang = "ko" if lang == "ko" else "en"
-    if event["type"] == "paper_seat":
-        return describe_paper_seat(event, lang, names)
-    if event["type"] == "seat_phone":
-        return describe_seat_phone(event, lang, names)
+    if event["type"] in SEAT_EVENTS:
+        return describe_seat_event(event, lang, names)
     return _TEXT[event["type"]](event, lang, names)

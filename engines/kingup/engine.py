@@ -38,6 +38,7 @@ class KingUpEngine(SkeletonEngine):
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State
+    fair = fair
     modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
@@ -65,18 +66,6 @@ class KingUpEngine(SkeletonEngine):
             return action
         left = deck_left(state)
         return {**action, "card": rng.choice(left)} if left else action
-
-    def fair_draw(self, state: State, action: Action) -> tuple[str, int] | None:
-        return fair.draw(state, action)
-
-    def fair_scopes(self, state: State) -> tuple[str, ...]:
-        return fair.scopes(state)
-
-    def fair_done(self, state: State, scope: str) -> bool:
-        return fair.done(state, scope)
-
-    def fair_secrets(self, state: State) -> dict[str, tuple[Any, bool]]:
-        return fair.secrets(state)
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
         if player not in state.players or state.phase == OVER:

@@ -87,3 +87,18 @@ def set_state(engine: Engine, doc: TableDoc, state: Any) -> None:
     doc["state"] = engine.dump(state)
     doc["round"] = int(status.get("round", 0))
     doc["status"] = "over" if status.get("over") else "playing"
+
+
+def seat_step(c: Call, state: Any, step: Action, action: Action, events: list[Event]) -> Any:
+    """A platform action's step in the game (a seat onto paper, or back on its
+    phone): applies the engine action ``step`` to ``state``, stores the new
+    state in ``c.doc``, logs ``step`` as ``action["engine"]`` (a replay
+    applies it again) and adds its events. Returns the new state."""
+    try:
+        new, more = c.engine.apply(state, step)
+    except EngineError as exc:
+        raise engine_error(exc) from exc
+    set_state(c.engine, c.doc, new)
+    action["engine"] = step
+    events += more
+    return new

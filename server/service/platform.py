@@ -24,6 +24,7 @@ from server.service.change import (
     need_host,
     need_lobby,
     sealed_seat,
+    seat_step,
     set_state,
 )
 from server.service.replay import initial_state, paper_action, replayed
@@ -274,14 +275,7 @@ def make_phoneless(c: Call) -> Outcome:
         state = c.engine.load(doc["state"])
         # Given a phone again by a rejoin code, a seat stays on paper this game.
         if target not in c.engine.paper_seats(state):
-            paper = paper_action(target, c.me)
-            try:
-                state, more = c.engine.apply(state, paper)
-            except EngineError as exc:
-                raise engine_error(exc) from exc
-            set_state(c.engine, doc, state)
-            action["engine"] = paper
-            events += more
+            state = seat_step(c, state, paper_action(target, c.me), action, events)
     seat["phone"] = False
     seat.pop("back", None)
     if seat["th"] != NO_TOKEN:

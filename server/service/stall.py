@@ -20,10 +20,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from engines.base import Engine, EngineError
+from engines.base import Engine
 from server.errors import ServiceError
 from server.model import Action, Event, Seat, TableDoc
-from server.service.change import Call, Outcome, engine_error, need_host, set_state
+from server.service.change import Call, Outcome, need_host, seat_step
 from server.service.seats import NO_TOKEN, paused, seat_of
 
 
@@ -86,13 +86,7 @@ def phone_back(c: Call) -> Outcome:
         now = c.engine.load(doc["state"])
         if target in c.engine.paper_seats(now):
             back: Action = {"type": "set_phone", "seat": target, "player": c.me, "host": True}
-            try:
-                state, more = c.engine.apply(now, back)
-            except EngineError as exc:
-                raise engine_error(exc) from exc
-            set_state(c.engine, doc, state)
-            action["engine"] = back
-            events += more
+            state = seat_step(c, now, back, action, events)
             doc["undoable"] = []
     if not off and state is None:
         raise ServiceError("conflict", "has_phone", f"{seat['name']} already plays on their own phone.")

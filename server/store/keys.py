@@ -26,12 +26,14 @@ again. A socket that opens or closes publishes ``{"t": id, "p": 1}`` there
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from server.wire import dumps, loads
 
 __all__ = ["DOC_FIELD", "change_head", "channel_key", "code_key", "doc_key", "dumps", "loads", "log_key",
-           "presence_key", "rate_key", "req_key", "split_change", "table_of", "text", "version_key"]
+           "presence_key", "rate_key", "req_key", "split_change", "table_key", "table_of", "text",
+           "version_key"]
 
 #: What separates a change message's head from the document it carries; a
 #: table id never contains it, so the head parses without the document.
@@ -44,17 +46,20 @@ def text(raw: bytes | str | None) -> str | None:
     return raw.decode() if isinstance(raw, bytes) else raw
 
 
-def doc_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:doc"
+def table_key(part: str) -> Callable[[str], str]:
+    """The builder of one of a table's keys, ``tm:{<id>}:<part>``: every key
+    and channel of a table shares its hash tag here, so a cluster keeps them
+    on the table's slot and a commit script touches only that slot."""
+    return lambda table_id: f"tm:{{{table_id}}}:{part}"
 
 
-def version_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:ver"
-
-
-def channel_key(table_id: str) -> str:
-    """The table's change channel (a sharded channel: it has a slot, like a key)."""
-    return f"tm:{{{table_id}}}:ch"
+doc_key = table_key("doc")
+version_key = table_key("ver")
+log_key = table_key("log")
+req_key = table_key("req")
+presence_key = table_key("here")
+#: The table's change channel (a sharded channel: it has a slot, like a key).
+channel_key = table_key("ch")
 
 
 def table_of(channel: str) -> str:
@@ -66,18 +71,6 @@ def table_of(channel: str) -> str:
     return channel[channel.index("{") + 1:channel.index("}")]
 
 
-def log_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:log"
-
-
-def req_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:req"
-
-
-def presence_key(table_id: str) -> str:
-    return f"tm:{{{table_id}}}:here"
-
-
 def code_key(code: str) -> str:
     return f"tm:code:{code}"
 
@@ -86,7 +79,7 @@ def rate_key(bucket: str, client: str, window: int, table: str | None = None) ->
     """A rate counter: of a table's (``table``, its hash tag: a commit counts
     it on the table's slot), or of a client address."""
     if table is not None:
-        return f"tm:{{{table}}}:rl:{bucket}:{client}:{window}"
+        return table_key(f"rl:{bucket}:{client}:{window}")(table)
     return f"tm:rl:{bucket}:{client}:{window}"
 
 

@@ -6,19 +6,15 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
-import subprocess
 from typing import Any
 
 import pytest
 
-from conftest import ROOT, skip_or_fail
+from conftest import run_node
 from tablemate_verify import ProofError, check
 from tests.verify import tables
 from tests.verify.test_proof import broken
 from tests.verify.test_vectors import VECTORS
-
-NODE = shutil.which("node")
 
 _JS = r"""
 import { readFileSync } from 'node:fs';
@@ -100,13 +96,7 @@ def proofs() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def js() -> dict[str, Any]:
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
-    run = subprocess.run([NODE, "--input-type=module", "-e", _JS], cwd=ROOT, capture_output=True, text=True,
-                         input=json.dumps({"vectors": VECTORS, "proofs": proofs()}), timeout=120,
-                         env={"PATH": ""})
-    assert run.returncode == 0, run.stderr
-    out: dict[str, Any] = json.loads(run.stdout)
+    out: dict[str, Any] = run_node(_JS, stdin=json.dumps({"vectors": VECTORS, "proofs": proofs()}), timeout=120)
     return out
 
 
@@ -169,10 +159,5 @@ process.stdout.write(JSON.stringify(out));
 
 
 def test_a_page_without_web_crypto_says_so_and_still_makes_seeds() -> None:
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
-    run = subprocess.run([NODE, "--input-type=module", "-e", _INSECURE], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, env={"PATH": ""})
-    assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == {"can": False, "seed": 64, "check": "no_web_crypto",
+    assert run_node(_INSECURE) == {"can": False, "seed": 64, "check": "no_web_crypto",
                                       "commitment": "no_web_crypto", "seal": "no_web_crypto"}

@@ -5,15 +5,7 @@ that differs is."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
-from conftest import skip_or_fail
-
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
+from conftest import run_node
 
 _JS = """
 import { Live, sameSnapshot } from './web/net.js';
@@ -52,11 +44,7 @@ process.stdout.write(JSON.stringify({
 
 
 def test_a_repeated_snapshot_is_not_drawn_again() -> None:
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
-    out = subprocess.run([NODE, "--input-type=module", "-e", _JS], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, check=True, env={"PATH": ""})
-    got = json.loads(out.stdout)
+    got = run_node(_JS)
     assert got["drawn"] == [4, 4, 5]
     # Presence alone: drawn, the rest kept as the objects drawn; a renamed seat is not presence.
     assert got["presence"] == [3, True, True, True, False, False]
@@ -84,11 +72,7 @@ process.stdout.write(JSON.stringify(out));
 
 
 def test_a_tap_before_the_socket_starts_waits_for_it() -> None:
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
-    out = subprocess.run([NODE, "--input-type=module", "-e", _ACT_BEFORE_START], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60, check=True, env={"PATH": ""})
-    got = json.loads(out.stdout)
+    got = run_node(_ACT_BEFORE_START)
     assert got == {"waiting": 1, "early": "network", "after_stop": 0, "closed": "network"}
 
 
@@ -143,21 +127,13 @@ def test_a_seed_from_another_phone_keeps_every_part_of_the_snapshot() -> None:
     """A phone's fair-dice seed is a change of its own (docs/fairness.md): the
     next snapshot differs only in ``version`` and ``fair``, and the screen gets
     back the very objects it drew, so nothing is redrawn."""
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
-    out = subprocess.run([NODE, "--input-type=module", "-e", _SEED_JS], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, check=True, env={"PATH": ""})
-    got = json.loads(out.stdout)
+    got = run_node(_SEED_JS)
     assert got == {"versions": [7, 8, 9], "kept": [True, True, True], "seededShown": ["p2"], "roll": False,
                    "checks": [True, False, False, False, True]}
 
 
 def test_a_wait_is_told_by_the_servers_clock_and_a_new_clock_alone_is_not_drawn() -> None:
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
-    out = subprocess.run([NODE, "--input-type=module", "-e", _CLOCK], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, check=True, env={"PATH": ""})
-    got = json.loads(out.stdout)
+    got = run_node(_CLOCK)
     assert got["drawn"] == [7], "the same table with only the server's clock moved is not drawn again"
     assert got["kept"] == 0 and got["skew_ok"] is True
     assert got["same"] is True

@@ -5,16 +5,10 @@ for Hangul, numbers (read as Koreans say them) and Latin names and letters."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from conftest import skip_or_fail
-
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
+from conftest import run_node
 
 CASES: list[tuple[str, str, str]] = [
     # Hangul: the final consonant of the last syllable's code point.
@@ -45,11 +39,7 @@ process.stdout.write(JSON.stringify({ got, t: t('x.s', { name: 'Sam', n: 1500 })
 
 @pytest.fixture(scope="module")
 def results() -> dict:
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
-    out = subprocess.run([NODE, "--input-type=module", "-e", _JS], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, check=True, env={"CASES": json.dumps([c[:2] for c in CASES]), "PATH": ""})
-    return json.loads(out.stdout)
+    return run_node(_JS, env={"CASES": json.dumps([c[:2] for c in CASES])})
 
 
 @pytest.mark.parametrize(("i", "case"), list(enumerate(CASES)), ids=[f"{w}{p}" for w, p, _ in CASES])

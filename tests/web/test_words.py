@@ -6,26 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
-from conftest import skip_or_fail
-
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
+from conftest import run_node
 
 
 def run(js: str) -> Any:
     """The JSON a module snippet writes to stdout (``out(value)``)."""
-    if not NODE:
-        skip_or_fail("node not found (the web/ checks need it)")
     prelude = "const out = (v) => process.stdout.write(JSON.stringify(v));\n"
-    done = subprocess.run([NODE, "--input-type=module", "-e", prelude + js], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, env={"PATH": ""})
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node(prelude + js)
 
 
 def test_a_sheet_entry_that_is_not_a_number_is_quoted_once() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from server.service import results
 from server.service.seats import find_seat, token_hash
+from tests.engines.kingup.climb import climb
 from tests.server.conftest import Phone, open_table, take_seat
 from tests.server.service.test_countup_undo import SHEETS, countup
 from tests.server.service.test_phoneless import act_as, add_phoneless, doc_of, history, refused
@@ -27,13 +28,7 @@ def kingup_vote(client: Any) -> list[Phone]:
         if view["phase"] == "vote":
             return phones
         mover = by_id[view["turn"]]
-        legal = mover.get().json["legal"]
-        places = [a for a in legal if a["type"] == "place"]
-        if places:
-            act = max(places, key=lambda a: (a["level"], -ord(a["char"])))
-        else:
-            pos = view["positions"]
-            act = max((a for a in legal if a["type"] == "move"), key=lambda a: (pos[a["char"]], -ord(a["char"])))
+        act = climb(mover.get().json["legal"], view["positions"])
         payload = {k: v for k, v in act.items() if k != "type"}
         r = mover.act(act["type"], **payload)
         assert r.status_code == 200, r.json
