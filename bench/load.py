@@ -357,7 +357,7 @@ _request_ids = itertools.count()
 
 
 async def driver(tables: list[Table], rate: float, duration: float, stats: Stats, seed: int,
-                 action_timeout: float = 10.0) -> Schedule:
+                 action_timeout: float = 10.0, prefer: str = "") -> Schedule:
     rng = random.Random(seed)
     ids = _request_ids
     start = time.perf_counter()
@@ -400,6 +400,8 @@ async def driver(tables: list[Table], rate: float, duration: float, stats: Stats
                        if (a := fill(table.game, t, p.view, rng)) is not None]
             if not options:
                 continue
+            # --prefer: that action type whenever it is legal (e.g. a Camel Up roll).
+            options = [o for o in options if o[1]["type"] == prefer] or options
             phone, action = rng.choice(options)
             table.busy, table.want, table.sent_at = True, 0, time.perf_counter()
             in_flight.add(i)
@@ -507,13 +509,15 @@ def workers(master: subprocess.Popen[bytes]) -> list[psutil.Process]:
     return children
 
 
-def setup_tables(bases: list[str], phones: int, seed: int, affinity: bool = False) -> list[Table]:
+def setup_tables(bases: list[str], phones: int, seed: int, affinity: bool = False,
+                 only: frozenset[str] = frozenset()) -> list[Table]:
     """Tables of real games over ``phones`` phones. A table's phones go to
     the instances in turn (every change crosses instances), or with
     ``affinity`` all to the table's own instance (as a load balancer with
     table affinity would put them): an instance's actions are then its tables'."""
     rng = random.Random(seed)
-    games = [g["name"] for g in http(bases[0], "GET", "/api/games")["games"] if g["name"] in SEATS]
+    games = [g["name"] for g in http(bases[0], "GET", "/api/games")["games"]
+             if g["name"] in SEATS and (not only or g["name"] in only)]
     plans: list[tuple[str, int]] = []
     total = 0
     while total < phones:
@@ -615,7 +619,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         procs = [start_instance(redis_url, p, args.root) for p in ports]
         bases = [f"http://127.0.0.1:{p}" for p in ports]
         t0 = time.perf_counter()
-        tables = setup_tables(bases, args.phones, args.seed, args.affinity == "table")
+        tables = setup_tables(bases, args.phones, args.seed, args.affinity == "table",
+                              frozenset(filter(None, args.games.split(","))))
         setup_s = time.perf_counter() - t0
         mem_per_table = (r.info("memory")["used_memory"] - mem0) / max(1, len(tables))
         server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
@@ -637,7 +642,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # The first actions of a fresh process pay for what it has not done
             # yet (first code paths, caches, allocator growth): a warm-up at the
             # same rate, not measured (its errors are still counted).
-            await driver(tables, args.rate, args.warmup, stats, args.seed + 1, args.action_timeout)
+            await driver(tables, args.rate, args.warmup, stats, args.seed + 1, args.action_timeout, args.prefer)
             stats.latencies.clear()
             stats.samples.clear()
             stats.actions = 0
@@ -656,7 +661,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         sys0 = sum(kernel_s(p) for p in server_procs)
         me0, r0 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
         try:
-            sched = await driver(tables, args.rate, args.duration, stats, args.seed, args.action_timeout)
+            sched = await driver(tables, args.rate, args.duration, stats, args.seed, args.action_timeout, args.prefer)
         finally:
             ticker.stop()
             collections = sum(g["collections"] for g in gc.get_stats()) - collections0
@@ -776,6 +781,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--token-in-url", action="store_true",
                     help="send the seat token in the socket's URL, as builds before issue 30 read it "
                          "(to time such a build with --root)")
+    ap.add_argument("--games", default="", help="comma-separated games to play (default: all three)")
+    ap.add_argument("--prefer", default="",
+                    help="an action type played whenever it is legal: --games camelup --prefer pyramid "
+                         "times rolls (the phones send no fair-dice seeds)")
     ap.add_argument("--samples", help="also write every action's send time, latency (s, ms), game and seats to this file")
     args = ap.parse_args(argv)
     global TOKEN_IN_URL

@@ -44,7 +44,16 @@ def plain(value: Any, path: str = "$") -> Any:
     if kind is int:
         return _whole(value, path)
     if kind is list or kind is tuple:
-        return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        # Plain scalars as they are (a draw's items, a roll's fields): no path
+        # is written for them, which was most of a roll's share of this.
+        return [v if _simple(v) else plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if kind is dict:
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise CanonError(path, f"the key {k!r} is not a string")
+            out[_string(k, path)] = v if _simple(v) else plain(v, f"{path}.{k}")
+        return out
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -63,6 +72,12 @@ def plain(value: Any, path: str = "$") -> Any:
     if isinstance(value, Sequence):
         return [plain(v, f"{path}[{i}]") for i, v in enumerate(value)]
     raise CanonError(path, f"{type(value).__name__} is not JSON")
+
+
+def _simple(v: Any) -> bool:
+    """An ASCII string, a safe whole number (not a bool) or null: already plain."""
+    kind = type(v)
+    return (kind is str and v.isascii()) or (kind is int and -MAX_SAFE <= v <= MAX_SAFE) or v is None
 
 
 def _whole(value: int, path: str) -> int:
@@ -110,6 +125,9 @@ def same(a: Any, b: Any) -> bool:
         return False
 
 
+_SCALARS = (str, int, bool, type(None))
+
+
 def _same_plain(a: Any, b: Any) -> bool | None:
     """``same`` for ASCII strings, safe whole numbers, booleans, null and lists
     of them, without writing JSON (every roll compares its draws' results
@@ -121,6 +139,8 @@ def _same_plain(a: Any, b: Any) -> bool | None:
         return bool(a == b)
     if ka is bool and kb is bool:
         return bool(a is b)
+    if ka in _SCALARS and kb in _SCALARS and ka is not kb:
+        return False  # a string is never a number, true never 1
     if a is None and b is None:
         return True
     if (ka is list or ka is tuple) and (kb is list or kb is tuple):
