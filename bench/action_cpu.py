@@ -1,7 +1,7 @@
 """CPU per action of the server's own path, measured in one process, so the
 figure holds on a busy machine (no network, no load generator, no scheduler):
 
-    .venv/bin/python bench/action_cpu.py [--tables 60] [--actions 1500] [--redis-url URL] [--gevent]
+    .venv/bin/python bench/action_cpu.py [--tables 60] [--actions 1500] [--redis-url URL] [--gevent] [--settle MS]
                                          [--games camelup] [--prefer pyramid]
 
 It starts its own redis-server (or uses --redis-url), makes tables of 3-8 seats
