@@ -285,24 +285,17 @@ def test_a_table_watched_again_after_its_last_unwatch_is_heard(store: Store) -> 
     """Unwatching a table's channel may close its node's connection under the
     reader (the last channel there, on a cluster): the reader lives on, and
     the same table watched again is heard."""
-    got: list[tuple[str, int]] = []
-    stop, ready = threading.Event(), threading.Event()
-    callbacks = Callbacks(on_change=lambda t, v, raw: got.append((t, v)), ready=ready)
-    t = threading.Thread(target=store.listen, args=(callbacks, stop))
-    t.start()
-    assert ready.wait(5)
     store.create(make_doc(), {"v": 1})
+    listening = Listening(store)
     for _ in range(3):
-        store.watch("table-0001")
         time.sleep(0.3)  # the reader is inside its read when the channel goes
         store.unwatch("table-0001")
         time.sleep(0.3)
-    store.watch("table-0001")
+        store.watch("table-0001")
     time.sleep(0.3)
     store.update("table-0001", bump)
     deadline = time.time() + 5
-    while not got and time.time() < deadline:
+    while not listening.commits and time.time() < deadline:
         time.sleep(0.02)
-    stop.set()
-    t.join(5)
-    assert got == [("table-0001", 2)]
+    listening.close()
+    assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 2)]
