@@ -4,7 +4,6 @@ for the text of one case."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 

@@ -47,6 +47,8 @@ export function fairTable(id, token, send) {
   let checked = null;
   let wanted = 0;
   let running = false;
+  /** Proof fetches failed in a row (flaky Wi-Fi): retried a few times on a timer. */
+  let failures = 0;
   /** @type {Set<() => void>} */
   const listeners = new Set();
   const notify = () => { for (const fn of [...listeners]) fn(); };
@@ -92,10 +94,14 @@ export function fairTable(id, token, send) {
         }
         const proof = await api(`/api/tables/${encodeURIComponent(id)}/proof`, { token: token() });
         checked = await judge(proof, target);
+        failures = 0;
         notify();
       }
     } catch {
-      // The network or the proof failed: the next snapshot tries again.
+      // The network or the proof failed: try again shortly (a finished game
+      // sends no next snapshot to try on), and with every next snapshot.
+      failures += 1;
+      if (failures <= 4) setTimeout(() => { check(); }, 2000 * failures);
     } finally {
       running = false;
     }
@@ -231,8 +237,7 @@ export function fairLine(fair, current, name) {
   async function render() {
     const snap = current();
     const open = snap && snap.fair ? snap.fair.open : [];
-    const res = fair.result();
-    el.hidden = !open.length && !res;
+    el.hidden = !open.length && !fair.result();
     const scope = open.length ? open[open.length - 1] : null;
     const lang = getLang();
     const key = scope ? `${scope.commitment}:${lang}` : '';
@@ -248,6 +253,10 @@ export function fairLine(fair, current, name) {
         }
       }
     }
+    // Read after the words' await: a check that ended meanwhile drew its
+    // result already, and this render must not put the older one back.
+    const res = fair.result();
+    el.hidden = !open.length && !res;
     const problem = snap ? fair.problem(snap.game, name) : null;
     warning.hidden = !problem;
     warning.textContent = problem || '';
