@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load import free_port, start_redis  # noqa: E402
 from server.store.commit import Change, Committer  # noqa: E402
+from server.store.feeds import LeanFeed, PubSubFeed  # noqa: E402
 from server.store.keys import channel_key, doc_key, req_key, version_key  # noqa: E402
-from server.store.listen import LeanFeed, PubSubFeed  # noqa: E402
 from server.store.resp import Lean  # noqa: E402
 
 CHANNEL = channel_key("abc")
