@@ -108,7 +108,13 @@ class ClusterFeed:
         node = self.client.get_node(node_name=name)
         while not self.closed:
             try:
-                event = _event(self.pubsub.get_sharded_message(timeout=READ_WAIT, target_node=node))
+                # Unbounded: redis-py (8.2) holds a node's I/O lock across a
+                # bounded read, and this loop took it again at once, so the
+                # lock was never free for ``add``/``remove``: the first
+                # unwatch hung, holding ``self.lock``, and the instance went
+                # deaf (no presence drop, no new table heard). An unbounded
+                # read takes no lock; ``close`` ends it by closing the socket.
+                event = _event(self.pubsub.get_sharded_message(timeout=None, target_node=node))
             except Exception as exc:
                 # redis-py closes a node's connection when its last channel
                 # goes (sunsubscribe, close), under this read: hiredis then
