@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import ssl
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -59,6 +60,25 @@ class LivePhone:
         self.inbox: list[dict[str, Any]] = []
         #: ``presence`` frames, kept aside: they arrive whenever a phone comes or goes.
         self.presence: list[dict[str, Any]] = []
+        self._pinger: threading.Event | None = None
+
+    def keep_alive(self, every: float = 2.0) -> None:
+        """Pings from a thread of its own until closed, as a real phone does
+        (``web/net.js``, every 8 s): a socket silent for the server's presence
+        limit counts as gone, so a test whose phones never ping passed or failed
+        by how fast the machine ran it."""
+        stop = self._pinger = threading.Event()
+
+        def ping() -> None:
+            while not stop.wait(every):
+                ws = self.ws
+                if ws is None:
+                    return
+                try:
+                    ws.send(json.dumps({"type": "ping"}))
+                except (websocket.WebSocketException, OSError):
+                    return
+        threading.Thread(target=ping, daemon=True).start()
 
     def connect(self, base: str | None = None) -> dict[str, Any]:
         base = base or self.base
@@ -123,6 +143,9 @@ class LivePhone:
                     self.token, self.ssl)
 
     def close(self) -> None:
+        if self._pinger is not None:
+            self._pinger.set()
+            self._pinger = None
         if self.ws is not None:
             self.ws.close()
             self.ws = None

@@ -73,3 +73,31 @@ def test_a_phone_on_another_instance_hears_a_change_at_once(app_server_factory) 
     assert snap["players"][0]["name"] == "Changed"
     guest.close()
     assert http(one.url, "GET", "/healthz")[1] == {"ok": True}, "figures for the operator only"
+
+
+def test_an_instance_hears_new_tables_after_letting_one_go(app_server_factory) -> None:
+    """The last phone of a table on an instance leaves (the instance unwatches
+    its channel) while the listener is reading: the instance takes that phone
+    off the table's presence at once (not by expiry, as a dead instance's) and
+    still hears a table opened after it. With redis-py 8.2's per-node I/O lock,
+    a cluster instance hung in that unwatch and went deaf: the phone stayed
+    present, and new sockets never got their first state."""
+    one, two = app_server_factory(), app_server_factory()
+    for _ in range(2):
+        host, guest = open_live_table(one.url, joiners=1)
+        host.connect(one.url)
+        guest.connect(two.url)
+        time.sleep(1.5)  # the listener's reader is inside a read, and has read before
+        guest.close()
+        deadline = time.monotonic() + 5
+        while True:
+            status, body = http(one.url, "GET", f"/api/tables/{host.table}", None, host.token)
+            assert status == 200, body
+            if [p["id"] for p in body["players"] if p["connected"]] == ["p1"]:
+                break
+            assert time.monotonic() < deadline, "the closed socket was never taken off the presence"
+            time.sleep(0.05)
+        host.close()
+        fresh = open_live_table(two.url, joiners=0)[0]
+        assert fresh.connect(two.url)["version"] >= 1, "a new table's socket got its first state"
+        fresh.close()

@@ -39,13 +39,16 @@ def test_presence_across_two_instances(app_server_factory) -> None:
     one, two = app_server_factory(), app_server_factory()
     host, a, b = open_live_table(one.url)
     snap = host.connect(one.url)
+    host.keep_alive()
     # A phone counts itself: it is connected the moment its socket is.
     assert connected(snap) == {"p1": True, "p2": False, "p3": False}
     a.connect(two.url)
+    a.keep_alive()
     msg = wait_presence(host, {"p1", "p2"})
     # Presence is not a change of the table: the version stays.
     assert msg["version"] == snap["version"] and host.version == snap["version"]
     assert connected(b.connect(one.url)) == {"p1": True, "p2": True, "p3": True}
+    b.keep_alive()
     wait_presence(a, {"p1", "p2", "p3"})
     # HTTP readers see it too.
     status, body = http(two.url, "GET", f"/api/tables/{host.table}", None, host.token)
