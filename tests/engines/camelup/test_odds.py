@@ -2,8 +2,10 @@
 positions of issue 6.
 
 The oracle below is deliberately naive and independent of the solvers: a
-dict-of-lists board, a recursive walk over every die order and face, the
-rules written out once more from the spec (R14-R25, R27, R30, CU-1/3/4/5).
+recursive walk over every die order and face, each die moved by the engine's
+own rules (``board.move``, ``board.select_crazy`` and ``board.ranking``: R14-R25, R27,
+R30, CU-1/3/4/5), so every solver is checked against the one movement the
+game itself plays.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 
 from engines.camelup import odds, odds_py
+from engines.camelup.board import Track, move, ranking, select_crazy, track_from
 from tests.engines.camelup import golden
 
 RACING = ("blue", "green", "yellow", "red", "purple")
@@ -27,76 +30,21 @@ BACKENDS = ["python", "numpy"]
 # --- the oracle -------------------------------------------------------------
 
 
-def _locate(track: dict[int, list[str]], camel: str) -> tuple[int, int]:
-    for space, stack in track.items():
-        if camel in stack:
-            return space, stack.index(camel)
-    raise KeyError(camel)
+def _move(track: Track, tiles, camel, value, lone_ends, income):
+    """The engine's own move (``board.move``, R14-R25): (new track, None) or
+    (None, the final ranking) when the unit crossed the line."""
+    new, moved = move(track, tiles, camel, value, lone_ends)
+    if moved.tile is not None:
+        income[moved.tile[0]] = income.get(moved.tile[0], 0) + 1
+    if moved.space is None:
+        return None, list(ranking(new, moved.unit, moved.crossed))
+    return new, None
 
 
-def _ranking(
-    track: dict[int, list[str]], ahead: list[str] = (), behind: list[str] = ()
-) -> list[str]:
-    order = [c for s in sorted(track, reverse=True) for c in reversed(track[s]) if c in RACING]
-    first = [c for c in reversed(ahead) if c in RACING]
-    last = [c for c in reversed(behind) if c in RACING]
-    return first + order + last
-
-
-def _select(track: dict[int, list[str]], colour: str) -> str:
-    sw, hw = _locate(track, "white")
-    sk, hk = _locate(track, "black")
-    if sw == sk and abs(hw - hk) == 1:
-        return "white" if hw > hk else "black"
-    white = any(c in RACING for c in track[sw][hw + 1 :])
-    black = any(c in RACING for c in track[sk][hk + 1 :])
-    if white != black:
-        return "white" if white else "black"
-    return colour
-
-
-def _move(track, tiles, camel, value, lone_ends, income):
-    """(new track, None) or (None, final ranking)."""
-    track = {s: list(st) for s, st in track.items()}
-    d = 1 if camel in RACING else -1
-    space, height = _locate(track, camel)
-    unit = track[space][height:]
-    del track[space][height:]
-    racers = any(c in RACING for c in unit)
-    dest = space + d * value
-    top = True
-    tile_done = False
-    while True:
-        if dest < 1 or dest > 16:
-            if racers or lone_ends:
-                if dest > 16:
-                    return None, _ranking(track, ahead=unit)
-                return None, _ranking(track, behind=unit)
-            dest = dest + 16 if dest < 1 else dest - 16
-            continue
-        if dest in tiles and not tile_done:
-            owner, side = tiles[dest]
-            income[dest] = income.get(dest, 0) + 1
-            tile_done = True
-            if side == "cheer":
-                dest += d
-            else:
-                dest -= d
-                top = False
-            continue
-        break
-    stack = track.setdefault(dest, [])
-    if top:
-        stack.extend(unit)
-    else:
-        stack[0:0] = unit
-    return track, None
-
-
-def oracle(board: dict[str, Any], lone_ends: bool = True) -> tuple[dict, dict, int]:
+def oracle(position: dict[str, Any], lone_ends: bool = True) -> tuple[dict, dict, int]:
     """(colour -> 5 rank counts, tile space -> landings, race-end outcomes)."""
-    track = {int(s): list(st) for s, st in board["track"].items() if st}
-    tiles = {int(s): tuple(t) for s, t in board.get("tiles", {}).items()}
+    track = track_from({int(s): list(st) for s, st in position["track"].items() if st})
+    tiles = {int(s): tuple(t) for s, t in position.get("tiles", {}).items()}
     counts = {c: [0] * 5 for c in RACING}
     landings: dict[int, int] = {}
     ends = [0]
@@ -106,13 +54,13 @@ def oracle(board: dict[str, Any], lone_ends: bool = True) -> tuple[dict, dict, i
 
     def walk(track, dice, paths):
         if len(dice) == 1:
-            for place, camel in enumerate(_ranking(track)):
+            for place, camel in enumerate(ranking(track)):
                 counts[camel][place] += paths
             return
         for die in dice:
             left = [x for x in dice if x != die]
             if die == "grey":
-                faces = [(_select(track, col), v, 1) for col in CRAZY for v in (1, 2, 3)]
+                faces = [(select_crazy(track, col), v, 1) for col in CRAZY for v in (1, 2, 3)]
             else:
                 faces = [(die, v, 2) for v in (1, 2, 3)]
             for camel, value, weight in faces:
@@ -130,7 +78,7 @@ def oracle(board: dict[str, Any], lone_ends: bool = True) -> tuple[dict, dict, i
                     for place, c in enumerate(final):
                         counts[c][place] += every
 
-    walk(track, list(board["pyramid"]), 1)
+    walk(track, list(position["pyramid"]), 1)
     return counts, landings, ends[0]
 
 
