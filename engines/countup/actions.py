@@ -345,6 +345,9 @@ def do_caller(state: State, action: Action) -> tuple[State, list[Event]]:
     seat = action.get("seat")
     if seat is not None:
         _seat_id(state, seat, "Seat")
+    if seat == state.caller:
+        # legal_actions offers only a change (tests/engines/test_legality.py).
+        raise EngineError("already_caller", "That is already who calls the count.")
     return replace(state, caller=seat), [{"type": "caller_set", "seat": seat}]
 
 

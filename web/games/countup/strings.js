@@ -162,6 +162,7 @@ const ko = {
   // Engine errors
   'error.undo_sealed': '공개된 뒤로는 되돌릴 수 없어요. 공개된 시트와 선언은 그대로예요.',
   'error.not_caller': '호스트나 호스트가 정한 호출자만 카운트를 부를 수 있어요.',
+  'error.already_caller': '이미 그 사람이 카운트를 부르고 있어요.',
   'error.waiting_for_cards': '호스트가 먼저 이번 라운드 카드를 입력해야 해요.',
   'error.not_counting': '모두 숫자를 잠근 뒤에 카운트가 시작돼요.',
   'error.round_over': '이번 라운드 카운트는 이미 끝났어요.',
@@ -358,6 +359,7 @@ const en = {
 
   'error.undo_sealed': 'Undo stops at the last reveal: revealed sheets and declarations stay as they are.',
   'error.not_caller': 'Only the host or the caller the host named can call the count.',
+  'error.already_caller': 'That is already who calls the count.',
   'error.waiting_for_cards': 'The host must first type in this round\'s cards.',
   'error.not_counting': 'The count starts once every sheet is locked.',
   'error.round_over': 'This round\'s count has already ended.',

@@ -1,0 +1,134 @@
+"""Legality both ways, for every game: what ``legal_actions`` offers a seat is
+accepted (the contract test's play-outs), and what ``apply`` accepts from a
+seat is offered to it. The second half is checked here: at every step of
+seeded play-outs, every action each seat could send (every value of every
+enumerable field of every action type's schema) is tried, and one that is
+accepted must match a template the seat was offered. A mismatch is a rule
+written twice that drifted: a phone's buttons hiding a legal move, or a
+handler letting through a move the rules forbid."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from engines import registry
+from engines.base import Action, Engine, EngineError
+from server.service import schemas
+from server.service.pipeline import PLATFORM_ONLY
+from server.service.snapshot import host_filter
+from tests.engines.driver import legal_choices, valid_payload
+
+GAMES: list[Engine] = [e for n in registry.names() if (e := registry.get(n)) is not None]
+#: Integer fields with at most this many values are tried value by value.
+SMALL = 20
+#: Fields that name a seat (or list seats) take the table's seats as values.
+SEAT_FIELDS = ("seat", "with")
+
+
+def _values(name: str, prop: dict[str, Any], players: Sequence[str]) -> list[Any] | None:
+    """Every value worth trying for one field, or None when the field is free
+    input too large to enumerate (five secret numbers, a goal card)."""
+    if "enum" in prop:
+        return list(prop["enum"])
+    if name in SEAT_FIELDS:
+        return [*players, "nobody"]
+    if name == "players" and prop.get("type") == "array":
+        return [[p] for p in players]
+    if prop.get("type") == "integer":
+        lo, hi = prop.get("minimum"), prop.get("maximum")
+        if lo is not None and hi is not None and hi - lo < SMALL:
+            return list(range(lo, hi + 1))
+    if prop.get("type") == "boolean":
+        return [True, False]
+    if "anyOf" in prop and name in ("seat",):
+        return [None, *players]
+    return None
+
+
+def candidates(engine: Engine, atype: str, players: Sequence[str]) -> Iterator[dict[str, Any]] | None:
+    """Every payload of ``atype`` built from enumerable fields (random
+    outcomes left to ``draw``, optional fields with and without), or None
+    when a required field is free input."""
+    schema = engine.action_schemas[atype]
+    props: dict[str, Any] = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    drawn = set(engine.random_action_fields.get(atype, ()))
+    names, choices = [], []
+    for name, prop in props.items():
+        if name in drawn:
+            continue
+        values = _values(name, prop, players)
+        if values is None:
+            if name in required:
+                return None
+            continue
+        names.append(name)
+        choices.append(values if name in required else [*values, _ABSENT])
+    return ({n: v for n, v in zip(names, combo, strict=True) if v is not _ABSENT}
+            for combo in itertools.product(*choices))
+
+
+_ABSENT = object()
+
+
+def matches(action: Action, template: Action) -> bool:
+    """Whether an accepted action is the one a template offers: the same type
+    and the same value in every field the template names (a field it leaves
+    out is the phone's free input or a random outcome)."""
+    return all(action.get(k) == v for k, v in template.items() if k not in ("host", "player"))
+
+
+def accepted_unoffered(engine: Engine, state: Any, players: Sequence[str], rng: random.Random) -> list[str]:
+    """Every action some seat could send now that ``apply`` accepts but the
+    seat's ``legal_actions`` (as the server filters it) does not offer."""
+    found = []
+    for p in players:
+        host = p == players[0]
+        offered = host_filter(engine, engine.legal_actions(state, p), host)
+        for atype in engine.action_schemas:
+            if atype in PLATFORM_ONLY:
+                continue  # sent by the platform's phoneless / phone_back, which offers those
+            payloads = candidates(engine, atype, players)
+            if payloads is None:
+                continue
+            for payload in payloads:
+                action: Action = {"type": atype, **payload, "player": p, "host": host}
+                if not valid_payload(engine, {"type": atype, **payload}):
+                    continue
+                try:
+                    drawn = engine.draw(state, action, rng)
+                    engine.apply(state, drawn)
+                except EngineError:
+                    continue
+                if not any(matches(drawn, t) for t in offered):
+                    found.append(f"{p}{' (host)' if host else ''}: {atype} {payload}")
+    return found
+
+
+@pytest.fixture(params=GAMES, ids=lambda e: e.name)
+def game(request: pytest.FixtureRequest) -> Engine:
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_what_apply_accepts_is_offered(game: Engine, seed: int) -> None:
+    rng = random.Random(seed)
+    options = game.normalize_options(schemas.options_with_defaults(game, {}))
+    lo, hi = game.player_limits(options)
+    players = [f"p{i + 1}" for i in range(min(max(3 + seed, lo), hi))]
+    options = game.draw_setup(players, options, rng)
+    state = game.setup(players, options)
+    for step in range(400):
+        if game.status(state)["over"]:
+            break
+        drift = accepted_unoffered(game, state, players, random.Random(step))
+        assert not drift, f"{game.name} seed {seed} step {step}: accepted but not offered: {drift[:5]}"
+        choices = legal_choices(game, state, players, rng)
+        player, template = rng.choice(choices)
+        action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
+        state, _ = game.apply(state, action)
