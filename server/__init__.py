@@ -12,6 +12,7 @@ from flask.json.provider import DefaultJSONProvider
 from engines import registry
 from engines.base import Engine
 from server import config, http, live
+from server.http import routing
 from server.service import Tables
 from server.store import Store
 
@@ -70,6 +71,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if store.embedded:
         log.info("No REDIS_URL: using the embedded in-process store (tables vanish on restart).")
 
+    if app.config["ROUTE"] == "fly":
+        if not app.config["INSTANCE_ID"]:
+            raise RuntimeError("TABLEMATE_ROUTE=fly needs FLY_MACHINE_ID (Fly sets it on every machine)")
+        # First: a table's request that another instance owns goes there before anything reads it.
+        routing.init_app(app, routing.Router(app.config["INSTANCE_ID"], store.instances_beat))
     http.init_app(app)
     live.init_app(app, hub)
     return app

@@ -81,6 +81,20 @@ class Limits:
         )
 
 
+def route(value: str | None) -> str | None:
+    """``TABLEMATE_ROUTE``: ``fly`` (table routing by Fly's fly-replay), or off.
+
+    >>> route("fly"), route(None), route("off")
+    ('fly', None, None)
+    """
+    value = (value or "").strip().lower()
+    if value in {"", "0", "no", "off", "false"}:
+        return None
+    if value == "fly":
+        return "fly"
+    raise ValueError(f"TABLEMATE_ROUTE must be 'fly' or off, not {value!r}")
+
+
 def _load(spec: str) -> Any:
     module, _, attr = spec.strip().partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -122,6 +136,11 @@ def from_env() -> dict[str, Any]:
         "WS_SILENT_LIMIT": float(os.environ.get("TABLEMATE_WS_SILENT", "25")),
         # "module:attr,..." engines added to the registry; the test suite uses it
         # to serve a toy game from real server processes.
+        # Table routing between instances (server/http/routing.py): "fly" answers a table's
+        # request that another instance owns with Fly's fly-replay header; off by default.
+        "ROUTE": route(os.environ.get("TABLEMATE_ROUTE")),
+        # This instance's name for routing: Fly sets FLY_MACHINE_ID on every machine.
+        "INSTANCE_ID": os.environ.get("FLY_MACHINE_ID") or None,
         "EXTRA_ENGINES": tuple(_load(spec) for spec in os.environ.get("TABLEMATE_EXTRA_ENGINES", "").split(",") if spec),
     }
 

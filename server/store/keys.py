@@ -14,8 +14,9 @@ slot) and one TTL, refreshed on every change:
 
 - ``tm:{<id>}:rl:<bucket>:<who>:<window>`` a rate counter of the table (a seat's actions)
 
-plus ``tm:code:<CODE>`` (lobby join codes) and ``tm:rl:<bucket>:<client>:<window>``
-(rate counters per client address). Every committed change publishes
+plus ``tm:code:<CODE>`` (lobby join codes), ``tm:rl:<bucket>:<client>:<window>``
+(rate counters per client address) and ``tm:instances`` (the instances alive,
+for table routing: ``instances.py``). Every committed change publishes
 ``{"t": id, "v": version, "d": <doc>}`` on the table's own channel
 ``tm:{<id>}:ch`` (SPUBLISH: on a cluster it stays on the table's node; a new
 table's message has no ``d``); a process listens on the channels of the tables

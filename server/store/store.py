@@ -20,6 +20,7 @@ import redis
 from redis._parsers import _RESP2Parser
 
 from server.model import LogEntry, TableDoc
+from server.store import instances
 from server.store.cache import Latest, States
 from server.store.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
 from server.store.keys import (
@@ -154,6 +155,10 @@ class Store(Presence, Listener, Rates):
             return bool(self.r.ping())
         except redis.RedisError:
             return False
+
+    def instances_beat(self, me: str) -> list[str]:
+        """Instance ``me`` is alive; back, every instance alive (table routing)."""
+        return instances.beat(self.r, me)
 
     # -- tables ---------------------------------------------------------------
 
