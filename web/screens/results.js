@@ -247,7 +247,11 @@ export function resultsCard(session) {
     el.replaceChildren(
       h('h2', { id: 'results-title', t: 'results.title' }),
       h('p', { class: 'hint', text: `${when(result.started_at)} · ${t('results.minutes', { n: result.duration_min })}` }),
+      ...(playAgain ? [playAgain] : []),
+      // The rank is written out, not the list's own count: a tie is "3." twice
+      // (as the score pad says), where a list would number on to 4.
       h('ol', { class: 'standings' }, ...result.players.map((p) => h('li', { class: p.winner ? 'winner' : '' },
+        h('span', { class: 'rank', text: `${p.rank ?? '–'}.` }), ' ',
         h('span', { class: 'seat-name', text: p.name }), ' ',
         h('strong', { text: scoreText(p) }),
         p.winner ? h('span', { class: 'badge', t: 'results.winner' }) : null))),
@@ -270,7 +274,8 @@ export function resultsCard(session) {
           onclick: async () => toast(t(await copyText(summaryText(result, title)) ? 'results.copied' : 'results.copy_failed')),
         })),
       bg,
-      ...(playAgain ? [playAgain] : []));
+      // Secondary: everyone would have to scan a new code; play again keeps the seats.
+      h('p', { class: 'new-table' }, h('a', { href: '/', 'data-link': true, id: 'new-table', t: 'table.new_table' })));
   }
 
   const offLang = onLangChange(render);

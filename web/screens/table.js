@@ -64,9 +64,9 @@ export function tableScreen(root, session) {
   const conn = connBadge();
   const titleEl = h('h1', { id: 'table-title', text: session.title() });
   const roundEl = h('p', { class: 'eyebrow' });
-  const overBanner = h('div', { class: 'banner over', hidden: true },
-    h('strong', { t: 'table.over' }), ' ',
-    h('a', { href: '/', 'data-link': true, t: 'table.new_table' }));
+  // A new table is the results card's last link: play again (the same seats,
+  // nobody scans again) comes first there.
+  const overBanner = h('div', { class: 'banner over', hidden: true }, h('strong', { t: 'table.over' }));
   const scoreboard = h('ul', { class: 'scoreboard', label: 'table.players' });
   // The game's own screen is built off the page and put in place of the
   // loading line once drawn (see loadGame below).
