@@ -4,9 +4,8 @@ card (a PNG drawn on a canvas), the BG Stats link and play again."""
 from __future__ import annotations
 
 import json
-from urllib.parse import parse_qs, urlsplit
-
 import re
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
