@@ -6,6 +6,7 @@ import { onLangChange, t } from '../i18n.js';
 import { optionLines } from './options.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
+import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
 import { reminderField } from './reminder.js';
@@ -81,12 +82,14 @@ export function lobbyScreen(root, session) {
     const p = snap && snap.players.find((x) => x.id === pid);
     return p ? p.name : pid;
   });
+  const hostAway = hostAwayBanner();
   const footer = h('div', { class: 'bottom-bar stack' }, paused.el, count, limit, startBtn, waiting);
 
   const screenEl = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
     conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, gameName, h('h1', { id: 'lobby-title', t: 'lobby.title' })), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'lobby.spectator' }) : null,
+    hostAway.el,
     h('div', { class: 'card join-card' },
       h('h2', { class: 'center', t: 'lobby.scan' }),
       h('figure', { class: 'qr-box' },
@@ -124,6 +127,7 @@ export function lobbyScreen(root, session) {
     // A table without a code (one started before codes were kept) is joined by its link.
     codeLine.hidden = !snap.code;
     seats.update(snap);
+    hostAway.update(snap);
     phoneless.update(snap);
     pin.update(snap);
     paused.update(snap);
