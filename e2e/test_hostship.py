@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from e2e.conftest import AppServer
 from e2e.test_platform import decode_qr
+from e2e.test_screens import check_screen
 from tests import api_client
 
 
@@ -56,6 +57,9 @@ def test_the_host_phone_dies_and_the_table_goes_on(phone, quick_server) -> None:
     expect(j.locator("#host-away")).to_contain_text("민수님이 돌아올 때까지 Bora님이 호스트 역할을 맡아요.")
     expect(b.get_by_role("button", name="Start game")).to_be_visible()
     expect(j.get_by_role("button", name="게임 시작")).to_be_hidden()
+    code = api_client.call(base, "GET", f"/api/tables/{table}")["code"]
+    problems = check_screen(b, "en", "lobby-host-away", {code}) + check_screen(j, "ko", "lobby-host-away", {code})
+    assert not problems, "\n".join(problems)
 
     # The stand-in brings the host's seat back on another phone; the host's
     # seat stays the host's (no "make host", no "remove" for it).

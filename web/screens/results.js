@@ -268,7 +268,7 @@ export function resultsCard(session) {
       || session.store.get().snapshot?.players.find((p) => p.id === id)?.name || id;
     const ev = result.evening ? eveningSheet(result.evening, seatName) : null;
     const evening = ev
-      ? h('section', { class: 'evening', id: 'evening', 'aria-labelledby': 'evening-title' },
+      ? h('div', { class: 'evening', id: 'evening' },
         h('h3', { id: 'evening-title', t: 'results.evening_title' }),
         h('div', { class: 'table-scroll', tabindex: 0, role: 'region', label: 'results.evening_title' },
           h('table', { class: 'score-pad evening-pad' },

@@ -5,7 +5,13 @@ the second game on carry every game's figures and the running total."""
 from __future__ import annotations
 
 from tests.server.conftest import Phone
-from tests.server.service.test_results import EX3_GOALS, EX5_ROUNDS, get_result, kingup_table, play_kingup
+from tests.server.service.test_results import (
+    EX3_GOALS,
+    EX5_ROUNDS,
+    get_result,
+    kingup_table,
+    play_kingup,
+)
 
 # One round each: p1 24, p2 15, p3 17, p4 9 (King Up! Example 3).
 ONE_ROUND = [EX3_GOALS]
