@@ -19,6 +19,7 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
+- ``evening.py``   every game of the table and the running total; the lobby's next game
 - ``fairness.py``  checkable randomness and sealed choices: scopes, seeds,
   seals, the snapshot's ``fair`` and the proof
 - ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
