@@ -4,6 +4,7 @@ card (a PNG drawn on a canvas), the BG Stats link and play again."""
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
@@ -19,7 +20,7 @@ def api(server: str, method: str, path: str, body: dict | None = None, token: st
     return api_client.call(server, method, path, body, token)
 
 
-def finished_kingup(server: str) -> tuple[str, str]:
+def finished_kingup(server: str, goals: dict[str, str] = GOALS) -> tuple[str, str]:
     made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "Host",
                                                "options": {"playMode": "score_only"}})
     table, host = made["table"], made["player"]["token"]
@@ -33,7 +34,7 @@ def finished_kingup(server: str) -> tuple[str, str]:
     for r in range(3):
         if r:
             act({"type": "next_round"}, f"n{r}")
-        act({"type": "score_round", "board": BOARD, "goals": {p: list(g) for p, g in GOALS.items()}}, f"r{r}")
+        act({"type": "score_round", "board": BOARD, "goals": {p: list(g) for p, g in goals.items()}}, f"r{r}")
     return table, host
 
 
@@ -101,3 +102,29 @@ def test_results_sheet_share_card_bgstats_and_play_again(phone, server, browser)
     expect(page.locator("#lobby-code")).to_be_visible()
     snap = api(server, "GET", f"/api/tables/{table}", token=host)
     assert snap["status"] == "lobby" and [p["name"] for p in snap["players"]] == ["Host", "Mina", "Bo"]
+
+
+def test_a_tie_shares_its_rank_and_play_again_comes_first(phone, server):
+    """Issue 41, items 1 and 4: two seats on the same total are both 2nd in the
+    list at the top, as in the score pad (a list numbered them 2 and 3); the
+    host's first offer is the rematch with the same seats, above the standings
+    and in view, while a new table (everyone scans again) is the last link."""
+    table, host = finished_kingup(server, {"p1": "DABCIL", "p2": "GKHFJL", "p3": "GKHFJL"})
+    page = phone("en-US")
+    page.goto("/")
+    page.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, host])
+    page.goto(f"/t/{table}")
+    results = page.locator("#results")
+    standings = results.locator("ol.standings li")
+    expect(standings).to_have_text([re.compile(r"^1\. Host 72"), re.compile(r"^2\. Mina 45"),
+                                    re.compile(r"^2\. Bo 45")])
+    expect(results.locator("table.score-pad tbody th")).to_have_text(["1. Host ▶", "2. Mina", "2. Bo"])
+
+    again = results.get_by_role("button", name="Play again with the same seats")
+    expect(again).to_be_in_viewport()
+    new_table = results.get_by_role("link", name="New table")
+    expect(new_table).to_have_count(1)
+    expect(page.locator(".banner.over a")).to_have_count(0)
+    top = lambda loc: loc.bounding_box()["y"]  # noqa: E731
+    assert top(again) < top(results.locator("ol.standings")) < top(new_table)
+    assert top(results.locator("table.score-pad")) < top(new_table)

@@ -288,3 +288,30 @@ def test_platform_screens(phone, server, games, scheme):
         expect(page.locator(".notfound")).to_be_visible()
         problems += check_screen(page, lang, "notfound")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_evening_screens(phone, server, games, scheme):
+    """An evening (issue 41): the lobby after play again says which game comes
+    next and who set it up; the second game's results show the evening's table."""
+    if not any(g["name"] == "kingup" for g in games):
+        skip_or_fail("kingup is not registered")
+    table, tokens = seat_table(server, "kingup")
+    pages = {"ko": phone(LANGS["ko"], color_scheme=scheme), "en": phone(LANGS["en"], color_scheme=scheme)}
+    open_as(pages["ko"], table, tokens[0])
+    open_as(pages["en"], table, tokens[1])
+    problems: list[str] = []
+    send(server, table, tokens[0], {"type": "start"})
+    play_kingup(server, table, tokens)
+    send(server, table, tokens[0], {"type": "play_again"})
+    code = snapshot(server, table)["code"]
+    for lang, page in pages.items():
+        expect(page.locator("#evening-next")).to_be_visible()
+        problems += check_screen(page, lang, "kingup-lobby-evening", {code})
+    send(server, table, tokens[0], {"type": "start"})
+    play_kingup(server, table, tokens)
+    for lang, page in pages.items():
+        expect(page.locator("#evening tbody tr")).to_have_count(len(NAMES))
+        page.evaluate("window.scrollTo(0, 0)")
+        problems += check_screen(page, lang, "kingup-results-evening")
+    assert not problems, "\n".join(problems)

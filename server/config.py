@@ -134,6 +134,8 @@ def from_env() -> dict[str, Any]:
         "WS_BEAT": float(os.environ.get("TABLEMATE_WS_BEAT", "2")),
         # Seconds without a message before the server gives a socket up (phones ping every ~8 s).
         "WS_SILENT_LIMIT": float(os.environ.get("TABLEMATE_WS_SILENT", "25")),
+        # Seconds the host's seat has no live phone before its powers pass on (service/hostship.py).
+        "HOST_AWAY": float(os.environ.get("TABLEMATE_HOST_AWAY", "60")),
         # "module:attr,..." engines added to the registry; the test suite uses it
         # to serve a toy game from real server processes.
         # Table routing between instances (server/http/routing.py): "fly" answers a table's

@@ -58,6 +58,8 @@ class Claim(TypedDict):
     h: str
     #: When it expires (epoch seconds).
     exp: float
+    #: The seat that made it (``hostship.seal_claim``: the host's seat by another's code).
+    by: NotRequired[str]
 
 
 class PinHash(TypedDict):
@@ -88,6 +90,9 @@ class TableDoc(TypedDict):
     status: Status
     version: int
     host: str
+    #: The seat holding host powers while the host's seat has no live phone
+    #: (``service/hostship.py``); absent when the host holds them.
+    stand_in: NotRequired[str]
     seats: list[Seat]
     next_pid: int
     #: ``Engine.dump`` of the state; None in the lobby.
@@ -112,6 +117,8 @@ class TableDoc(TypedDict):
     held_code: NotRequired[str]
     #: The versions of every "play again": the history groups each game apart.
     rematches: NotRequired[list[int]]
+    #: Who made the last "play again" (``service/evening.py``: the lobby says so).
+    rematch_by: NotRequired[str]
     #: Checkable randomness and sealed choices (``service/fairness.py``):
     #: secrets, salts and sealed values, never in any view or event.
     fair: NotRequired[FairDoc]
@@ -198,7 +205,12 @@ class Snapshot(TypedDict):
     pin: NotRequired[bool]
     version: int
     status: Status
+    #: The seat holding host powers now: the stand-in while the host is away.
     host: str
+    #: The host's seat while a stand-in holds its powers (``service/hostship.py``).
+    host_away: NotRequired[str]
+    #: In the lobby after "play again": ``{"game": n, "by": seat}`` (``service/evening.py``).
+    evening: NotRequired[dict[str, Any]]
     me: str | None
     options: dict[str, Any]
     min_players: int
@@ -306,3 +318,6 @@ class GameResult(TypedDict):
     #: BG Stats' import links: the app scheme (phones) and the https form (elsewhere).
     bgstats: str
     bgstats_web: str
+    #: Every finished game at this table and the running total, from the
+    #: second on (``service/evening.py``).
+    evening: NotRequired[dict[str, Any]]

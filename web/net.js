@@ -6,7 +6,8 @@
  * @typedef {{id: string, name: string, host: boolean, connected?: boolean, phone?: false, paused?: true, [figure: string]: unknown}} Player
  * @typedef {{
  *   table: string, game: string, code: string|null, version: number,
- *   status: 'lobby'|'playing'|'over', host: string, me: string|null,
+ *   status: 'lobby'|'playing'|'over', host: string, host_away?: string, me: string|null,
+ *   evening?: {game: number, by: string},
  *   options: Record<string, unknown>, min_players: number, max_players: number,
  *   players: Player[], view: Record<string, unknown>,
  *   legal: Array<{type: string, [field: string]: unknown}>, round?: number,

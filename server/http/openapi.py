@@ -75,6 +75,12 @@ SNAPSHOT = {
             "The server's clock when this snapshot was built (epoch seconds), beside `waiting_since`.")},
         "reminder": {"type": "integer", "description": (
             "The host's reminder: after this many seconds of waiting for a seat its phone rings (0: off).")},
+        "host_away": {"type": "string", "description": (
+            "The host's seat while its phone has been away and a stand-in (`host`) holds its powers; "
+            "absent when the host holds them (docs/api.md, \"When the host's phone dies\").")},
+        "evening": {"type": "object", "description": (
+            "In the lobby after `play_again`: which game of the table comes next and who set it up."),
+            "properties": {"game": {"type": "integer"}, "by": {"type": "string"}}, "required": ["game", "by"]},
     },
     "required": ["table", "game", "version", "status", "host", "me", "players", "view", "legal"],
 }
@@ -103,6 +109,11 @@ RESULT = {
         "details": {"type": "object"},
         "bgstats": {"type": "string", "description": "BG Stats import link (bgstats:// scheme)."},
         "bgstats_web": {"type": "string", "description": "The same import as an https link."},
+        "evening": {"type": "object", "description": (
+            "From the second game at the table on: every finished game's figures per seat (`games`) "
+            "and the running total (`totals`: score, wins); docs/results.md."),
+            "properties": {"games": {"type": "array", "items": {"type": "object"}}, "totals": {"type": "object"}},
+            "required": ["games", "totals"]},
     },
     "required": ["table", "game", "version", "started_at", "finished_at", "duration_min", "players",
                  "rounds", "details", "bgstats", "bgstats_web"],

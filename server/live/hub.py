@@ -40,6 +40,7 @@ from server.live.liveness import (
 from server.model import TableDoc
 from server.runtime import start
 from server.service import Tables
+from server.service.hostship import HOST_AWAY
 from server.service.ports import Callbacks
 from server.wire import loads
 
@@ -72,6 +73,10 @@ class Hub(Liveness):
         self.beat_every = BEAT
         #: Seconds without a message after which a socket the hub beats is given up.
         self.silent_limit = SILENT_LIMIT
+        self.host_away = HOST_AWAY
+        self.hosts: dict[str, tuple[str, str | None, frozenset[str]]] = {}
+        self.away: dict[str, tuple[str, float]] = {}
+        self.host_due: set[str] = set()
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
 
@@ -125,6 +130,8 @@ class Hub(Liveness):
                 self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
                 self.online.pop(conn.table_id, None)
                 self.versions.pop(conn.table_id, None)
+                self.hosts.pop(conn.table_id, None)
+                self.away.pop(conn.table_id, None)
         self.tables.unwatch(conn.table_id)
 
     def count(self) -> int:
@@ -249,6 +256,7 @@ class Hub(Liveness):
             for c in conns:
                 c.kick("table_not_found", "This table has expired.")
             return
+        self.note_host(doc)
         frames = Frames(self.tables, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if ok:
@@ -258,6 +266,7 @@ class Hub(Liveness):
 
     def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""
+        self.note_host(doc)
         return Frames(self.tables, doc, online).get(player)
 
     def still_seated(self, doc: TableDoc, conn: Connection) -> bool:

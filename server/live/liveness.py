@@ -14,10 +14,12 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
-from server.errors import StoreDown
+from server.errors import ServiceError, StoreDown
 from server.live.connection import Connection
+from server.model import TableDoc
 from server.runtime import start
 from server.service import Tables
+from server.service.seats import hidden
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +85,16 @@ class Liveness:
     versions: dict[str, tuple[int, float]]
     beat_every: float
     silent_limit: float
+    #: Seconds the holder of host powers has no live phone before they pass on
+    #: (``service/hostship.py``; the config's ``HOST_AWAY``).
+    host_away: float
+    #: Per local table, as last pushed: its host, stand-in, and the seats
+    #: whose phone could hold host powers (on their phone, not sealed or paused).
+    hosts: dict[str, tuple[str, str | None, frozenset[str]]]
+    #: Per local table whose holder of host powers has no live phone: which
+    #: seat, and since when (monotonic) this process has seen it so.
+    away: dict[str, tuple[str, float]]
+    host_due: set[str]
 
     def push(self, table_id: str, force: bool = False, doc: Any = None, state: Any = None) -> None:
         raise NotImplementedError  # the hub's
@@ -177,3 +189,56 @@ class Liveness:
             if online != known:  # else every phone of it was told already
                 for c in by_table[tid]:
                     c.send_presence(online)
+            self.check_host(tid, online, now)
+
+    def note_host(self, doc: TableDoc) -> None:
+        """Keeps what ``check_host`` needs of a table's document as pushed."""
+        able = frozenset(s["id"] for s in doc["seats"] if s.get("phone") is not False and not hidden(s))
+        with self.lock:
+            if doc["id"] in self.conns:
+                self.hosts[doc["id"]] = (doc["host"], doc.get("stand_in"), able)
+
+    def check_host(self, table_id: str, online: frozenset[str], now: float) -> None:
+        """Host powers follow presence: once the holder (the stand-in, else
+        the host) has had no live phone for ``host_away`` s in this process's
+        rounds, they pass to the next seat with one; once the host's seat has
+        one again, they go back. The hub only times it: the service reads
+        presence again in the store and decides (``Tables.settle_host``), and
+        no phone's word counts."""
+        with self.lock:
+            known = self.hosts.get(table_id)
+        if known is None:
+            return
+        host, stand_in, able = known
+        live = online & able
+        holder = stand_in or host
+        if stand_in is not None and host in live:
+            self.away.pop(table_id, None)
+            away = False
+        elif holder in live or not live - {holder, host}:
+            self.away.pop(table_id, None)  # present, or nobody to hand on to
+            return
+        else:
+            seen = self.away.get(table_id)
+            if seen is None or seen[0] != holder:
+                self.away[table_id] = (holder, now)
+                return
+            if now - seen[1] < self.host_away:
+                return
+            away = True
+        with self.lock:
+            if table_id in self.host_due:
+                return
+            self.host_due.add(table_id)
+        start(self._settle_host, table_id, away)
+
+    def _settle_host(self, table_id: str, away: bool) -> None:
+        try:
+            self.tables.settle_host(table_id, away)
+        except (ServiceError, StoreDown):
+            pass  # the next round tries again
+        except Exception:
+            log.exception("host hand-on failed")
+        finally:
+            with self.lock:
+                self.host_due.discard(table_id)

@@ -161,6 +161,7 @@ def init_app(app: Flask, hub: Hub) -> None:
     # The phones' own pings (each a frame to parse) can be rare: the server's
     # heartbeat tells a phone it is there (liveness.BEAT).
     beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
+    hub.host_away = float(app.config.get("HOST_AWAY", hub.host_away))
     app.config["SOCK_SERVER_OPTIONS"] = {
         "max_message_size": app.config["WS_MAX_MESSAGE"],
         # The protocol the server answers with; the token's entry is never echoed.

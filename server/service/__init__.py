@@ -11,6 +11,7 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``game_step.py`` one game action: who may enter it, the engine's draw and apply
 - ``replay.py``    a game rebuilt from its log (start, undo, results)
 - ``budget.py``    what each seat may write into the log
+- ``hostship.py``  who holds host powers: the host, or a stand-in while its phone is away
 - ``seats.py``     tokens, join codes, seat names, ``authenticate``; ``names.py``
   when a name is visible and when two are the same
 - ``schemas.py``   request schemas and the one place that validates them (jsonschema-rs)
@@ -18,6 +19,7 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
+- ``evening.py``   every game of the table and the running total; the lobby's next game
 - ``fairness.py``  checkable randomness and sealed choices: scopes, seeds,
   seals, the snapshot's ``fair`` and the proof
 - ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
@@ -35,14 +37,15 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Engine
 from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.service import fairness, history, results, snapshot
+from server.service import fairness, history, hostship, results, snapshot
 from server.service.analysis import AnalysisCache
+from server.service.change import Outcome
 from server.service.joining import Joining
-from server.service.pipeline import Pipeline, PipelineOptions
+from server.service.pipeline import Pipeline, PipelineOptions, logged
 from server.service.ports import Callbacks, Fanout
 from server.service.seats import authenticate
 from server.service.snapshot import host_filter
-from server.store import Store
+from server.store import Commit, Store, Tx
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -97,6 +100,24 @@ class Tables:
 
     def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
         return self.pipeline.act(table_id, token, body)
+
+    def settle_host(self, table_id: str, holder_away: bool) -> bool:
+        """Host powers as presence says (``hostship.change``), read here from
+        the store, never from a phone: to a stand-in when the hub has seen the
+        holder without a live phone for ``hostship.HOST_AWAY`` s
+        (``holder_away``), back to the host when its seat has one again.
+        Whether anything changed."""
+        online = self.store.present(table_id)
+
+        def fn(tx: Tx) -> Commit[bool]:
+            doc = tx.copy()
+            found = hostship.change(doc, online, holder_away)
+            if found is None:
+                return Commit(None, result=False)
+            action, events, by = found
+            return Commit(doc, logged(Outcome(doc, action, events), by), result=True)
+
+        return self.pipeline.update(table_id, fn)
 
     # -- reads -----------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from server.config import Limits
 from server.errors import ServiceError
 from server.model import LogEntry, TableDoc
+from server.service.hostship import holds
 
 #: Platform changes no game needs often: they never count against a seat's
 #: game share, and have their own, smaller, budgets.
@@ -59,7 +60,7 @@ def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:
                            "seats, rejoin codes) per game; this seat has used them all.")
         return
     seat["n"] = seat.get("n", 0) + 1
-    cap = limits.seat_entries * (2 if seat["id"] == doc["host"] else 1)
+    cap = limits.seat_entries * (2 if holds(doc, seat["id"]) else 1)
     if seat["n"] > cap:
         raise ServiceError("conflict", "seat_log_full",
                        f"This seat has made {cap} changes this game, its share of the table's log; "

@@ -14,6 +14,7 @@ from server.errors import ServiceError
 from server.model import Action, Stashed, TableDoc
 from server.service import fairness
 from server.service.change import Outcome, engine_error, set_state
+from server.service.hostship import holds
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,7 @@ def may_proxy(doc: TableDoc, me: str, target: str) -> None:
     seat = next((s for s in doc["seats"] if s["id"] == target), None)
     if seat is None or seat.get("phone") is not False:
         raise ServiceError("forbidden", "not_allowed", f"{target} is not a seat without a phone at this table.")
-    if me != doc["host"] and doc.get("proxies") != "all":
+    if not holds(doc, me) and doc.get("proxies") != "all":
         raise ServiceError("forbidden", "not_allowed", "Only the host enters actions for seats without a phone here.")
 
 

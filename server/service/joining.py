@@ -14,6 +14,7 @@ from server.errors import ServiceError
 from server.model import Action, Claim, TableDoc
 from server.service import fairness, schemas
 from server.service.change import Outcome, sealed_seat
+from server.service.hostship import holds, seal_claim
 from server.service.pipeline import Pipeline, log_entry, logged
 from server.service.platform import claim_seat, issue_rejoin
 from server.service.seats import (
@@ -110,7 +111,7 @@ class Joining:
             by: str | None = None
             if phoneless:
                 by = authenticate(doc, host_token, seated=True)["id"]
-                if by != doc["host"]:
+                if not holds(doc, by):
                     raise ServiceError("forbidden", "not_host", "Only the host can add a seat without a phone.")
             if doc["status"] != "lobby":
                 raise ServiceError("conflict", "game_started", "This game has started; new seats are closed.")
@@ -143,7 +144,8 @@ class Joining:
             if seat.get("sealed"):
                 raise sealed_seat()
             me = seat["id"]
-            out = issue_rejoin(doc, doc["host"] == me, player, claim)
+            # The stand-in brings the host's seat back this way (``hostship``).
+            out = issue_rejoin(doc, holds(doc, me), player, {**claim, "by": me})
             return Commit(out.doc, logged(out, me))
 
         # Chatter: counted as such, so a host cannot fill the log with codes.
@@ -164,7 +166,13 @@ class Joining:
             if seat is None:
                 raise ServiceError("not_found", "claim_not_found",
                                "This rejoin code was used already or has expired; ask the host for a new one.")
+            pending = seat.get("claim")
+            issuer = pending.get("by") if pending is not None else None
             out = claim_seat(doc, seat, token_hash(new))
+            if seal_claim(doc, seat, issuer) and not seat.get("sealed"):
+                # Sealed in the lobby too: a stand-in must not make itself the host.
+                seat["sealed"] = True
+                out.events[0]["sealed"] = True
             return Commit(out.doc, logged(out, seat["id"]), result=seat["id"])
 
         return self.pipeline.update(table_id, fn), new

@@ -29,10 +29,13 @@ from server.model import (
     TableDoc,
 )
 from server.runtime import offload
-from server.service import fairness, schemas
+from server.service import evening, fairness, schemas
 from server.service.budget import CHATTER, charge
 from server.service.change import Call, Handler, Outcome, sealed_seat
 from server.service.game_step import game_outcome, may_proxy
+from server.service.hostship import after as hostship_after
+from server.service.hostship import guard as hostship_guard
+from server.service.hostship import holds
 from server.service.platform import HANDLERS
 from server.service.ports import Fanout
 from server.service.seats import authenticate, pin_hash, plausible_id
@@ -260,11 +263,14 @@ class Pipeline:
                 )
             doc = tx.copy()
             me = seat["id"]
-            host = doc["host"] == me
+            host = holds(doc, me)
             carried = None
             if handler is not None:
                 game = doc["state"]
+                hostship_guard(doc, me, atype, action)
                 out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin))
+                hostship_after(out.doc, atype)
+                evening.note(out.doc, atype, me)
                 if out.state is None and game is not None and out.doc["state"] is game:
                     # The game as it was (a seed, a rename): the state this process
                     # holds for the version before is the new version's too, so the

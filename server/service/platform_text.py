@@ -28,6 +28,11 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
     "proxies": ("{by}님이 휴대폰 없는 자리의 입력을 {who} 맡겼습니다.",
                 "{by} let {who} enter actions for seats without a phone."),
     "play_again": ("{by}님이 같은 자리로 새 게임을 준비합니다.", "{by} set up a new game with the same seats."),
+    # Made by the server from presence (service/hostship.py), never by a phone.
+    "stand_in": ("{host}님의 휴대폰이 한동안 연결되지 않아 {player}님이 호스트 역할을 맡습니다. "
+                 "{host}님이 돌아오면 돌려받아요.",
+                 "{host}'s phone has been away for a while: {player} holds host powers until {host} is back."),
+    "host_back": ("{player}님이 돌아와 다시 호스트를 맡습니다.", "{player} is back and is the host again."),
 }
 #: A seat without a phone, added by the host (``by``).
 PHONELESS_JOIN_TEXT = (
@@ -90,6 +95,7 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
         "player": names.get(player, player),
         "name": action.get("name") or ev.get("name", ""),
         "old": ev.get("old", ""),
+        "host": names.get(action.get("host", ""), ""),
     }
     if atype == "reminder":
         fields["seconds"] = reminder_words(int(action.get("seconds", 0)), lang)

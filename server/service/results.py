@@ -19,6 +19,7 @@ from urllib.parse import quote
 from engines.base import Engine, Step
 from server.errors import ServiceError
 from server.model import GameResult, LogEntry, TableDoc
+from server.service import evening
 from server.service.replay import game_entries, initial_state, replayed
 
 #: BoardGameGeek ids, where we found one: Camel Up's 2nd edition is its own
@@ -83,12 +84,16 @@ def result(engine: Engine, doc: TableDoc, log: list[LogEntry], tz_minutes: int =
     details = {k: v for k, v in out.items() if k not in ("players", "rounds", "start_player")}
     play = bgstats_play(engine, doc, players, started, duration, tz_minutes)
     data = quote(json.dumps(play, ensure_ascii=False, separators=(",", ":")), safe="")
-    return {
+    res: GameResult = {
         "table": doc["id"], "game": doc["game"], "version": doc["version"],
         "started_at": _iso(started), "finished_at": _iso(finished), "duration_min": duration,
         "players": players, "rounds": out["rounds"], "details": details,
         "bgstats": BGSTATS_APP + data, "bgstats_web": BGSTATS_WEB + data,
     }
+    tonight = evening.evening(engine, doc, log)
+    if tonight is not None:
+        res["evening"] = tonight
+    return res
 
 
 def bgstats_play(engine: Engine, doc: TableDoc, players: list[dict[str, Any]], started: float,

@@ -12,7 +12,9 @@ from typing import Any
 
 from engines.base import Engine
 from server.model import Action, Snapshot, TableDoc
+from server.service import evening
 from server.service.fairness import public as fair_public
+from server.service.hostship import acting, holds
 from server.service.seats import hidden, paused
 
 
@@ -37,8 +39,9 @@ def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None =
     ``online`` (``Store.present``) whether each is connected."""
     public = engine.public_players(state) if state is not None else {}
     out: list[dict[str, Any]] = []
+    shown = acting(doc)
     for s in doc["seats"]:
-        p = {"id": s["id"], "name": s["name"], "host": s["id"] == doc["host"], **public.get(s["id"], {})}
+        p = {"id": s["id"], "name": s["name"], "host": s["id"] == shown, **public.get(s["id"], {})}
         if s.get("phone") is False:
             p["phone"] = False
             if paused(s):
@@ -61,7 +64,6 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         state = engine.load(doc["state"])
     if seats is None:
         seats = players(engine, doc, state, online)
-    host = player is not None and player == doc["host"]
     seat = None
     if player is not None:
         for s in doc["seats"]:
@@ -73,6 +75,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     # moves would both reveal its secrets to whoever holds the new token. So
     # does a paused one, whose moves the host enters, until its owner is back.
     shut = seat is not None and hidden(seat)
+    # A sealed seat is offered nothing the pipeline would refuse it, host tools included.
+    host = holds(doc, player) and not shut
     legal: list[Action] = []
     if state is not None:
         view = (viewer or engine.viewer(state))(None if shut else player)
@@ -95,10 +99,15 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
             legal.append({"type": "play_again"})
     snap: Snapshot = {
         "table": doc["id"], "game": doc["game"], "code": doc["code"], "version": doc["version"],
-        "status": doc["status"], "host": doc["host"], "me": player, "options": doc["options"],
+        "status": doc["status"], "host": acting(doc), "me": player, "options": doc["options"],
         "min_players": doc["min_players"], "max_players": doc["max_players"],
         "round": doc["round"], "players": seats, "view": view, "legal": legal,
     }
+    if "stand_in" in doc:
+        snap["host_away"] = doc["host"]
+    next_game = evening.lobby(doc)
+    if next_game is not None:
+        snap["evening"] = next_game
     if host and doc["status"] != "lobby":
         # What the undo confirm names: the action it takes back (not merely the
         # newest line of history), or why there is none.
@@ -128,7 +137,7 @@ def proxies(engine: Engine, doc: TableDoc, player: str | None, state: Any) -> di
     """Per seat without a phone that ``player`` may act for (``as``), its legal
     templates as a guest's (``as`` never carries host powers). Never its view:
     the engine's templates for a paper seat hold public choices only."""
-    if player is None or (player != doc["host"] and doc.get("proxies") != "all"):
+    if player is None or (not holds(doc, player) and doc.get("proxies") != "all"):
         return {}
     out: dict[str, list[Action]] = {}
     for s in doc["seats"]:

@@ -6,6 +6,7 @@ import { onLangChange, t } from '../i18n.js';
 import { optionLines } from './options.js';
 import { copyText, h, toast } from '../ui.js';
 import { connBadge } from './conn.js';
+import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
 import { reminderField } from './reminder.js';
@@ -81,12 +82,18 @@ export function lobbyScreen(root, session) {
     const p = snap && snap.players.find((x) => x.id === pid);
     return p ? p.name : pid;
   });
+  const hostAway = hostAwayBanner();
+  // After "play again": which game of the evening comes next and who set it up,
+  // so a guest's phone that jumped from the results to here says why.
+  const eveningLine = h('p', { class: 'banner evening-next', id: 'evening-next', role: 'status', hidden: true });
   const footer = h('div', { class: 'bottom-bar stack' }, paused.el, count, limit, startBtn, waiting);
 
   const screenEl = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
     conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, gameName, h('h1', { id: 'lobby-title', t: 'lobby.title' })), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'lobby.spectator' }) : null,
+    hostAway.el,
+    eveningLine,
     h('div', { class: 'card join-card' },
       h('h2', { class: 'center', t: 'lobby.scan' }),
       h('figure', { class: 'qr-box' },
@@ -124,6 +131,15 @@ export function lobbyScreen(root, session) {
     // A table without a code (one started before codes were kept) is joined by its link.
     codeLine.hidden = !snap.code;
     seats.update(snap);
+    hostAway.update(snap);
+    const next = snap.evening;
+    eveningLine.hidden = !next;
+    if (next) {
+      const by = snap.players.find((p) => p.id === next.by)?.name || next.by;
+      eveningLine.dataset.i18n = next.by === snap.me ? 'lobby.evening_you' : 'lobby.evening';
+      eveningLine.dataset.i18nParams = JSON.stringify({ game: next.game, name: by });
+      eveningLine.textContent = t(eveningLine.dataset.i18n, { game: next.game, name: by });
+    }
     phoneless.update(snap);
     pin.update(snap);
     paused.update(snap);

@@ -13,7 +13,10 @@ import { fairSummary } from './fair.js';
  *   winner: boolean, start_player: boolean, stars?: number}} ResultPlayer
  * @typedef {{game: string, version: number, started_at: string, finished_at: string,
  *   duration_min: number, players: ResultPlayer[], rounds: Array<Record<string, any>>,
- *   details: Record<string, any>, bgstats: string, bgstats_web: string}} GameResult
+ *   details: Record<string, any>, bgstats: string, bgstats_web: string, evening?: Evening}} GameResult
+ * @typedef {{score: number|null, rank: number|null, winner: boolean}} EveningFigure
+ * @typedef {{games: Array<{n: number, players: Record<string, EveningFigure>}>,
+ *   totals: Record<string, {score: number|null, wins: number}>}} Evening
  */
 
 /** BG Stats is an iOS/Android app: its link only works on a phone or tablet. */
@@ -82,6 +85,31 @@ export function sheet(res) {
     head,
     rows: res.players.map((p) => ({ player: p, cells: [...cols.map((c) => c(p)), scoreText(p)] })),
     notes,
+  };
+}
+
+/**
+ * The evening's games at this table (BG Stats' sessions): one row per seat,
+ * one column per game, then the wins and the total; most wins first, then
+ * the highest total. Every figure is the server's (``evening`` of the result).
+ * @param {Evening} ev
+ * @param {(id: string) => string} name a seat's name
+ * @returns {{head: string[], rows: Array<{id: string, name: string, cells: string[]}>}}
+ */
+export function eveningSheet(ev, name) {
+  const ids = Object.keys(ev.totals);
+  ids.sort((a, b) => (ev.totals[b].wins - ev.totals[a].wins)
+    || ((ev.totals[b].score ?? 0) - (ev.totals[a].score ?? 0)));
+  const cell = (/** @type {EveningFigure|undefined} */ f) =>
+    (f === undefined ? '' : `${f.score ?? (f.rank ?? '–')}${f.winner ? ' 🏆' : ''}`);
+  return {
+    head: [...ev.games.map((g) => t('results.evening_game', { n: g.n })), t('results.evening_wins'), t('results.total')],
+    rows: ids.map((id) => ({
+      id,
+      name: name(id),
+      cells: [...ev.games.map((g) => cell(g.players[id])), String(ev.totals[id].wins),
+        ev.totals[id].score === null ? '—' : String(ev.totals[id].score)],
+    })),
   };
 }
 
@@ -236,6 +264,19 @@ export function resultsCard(session) {
           type: 'button', t: 'results.copy_link',
           onclick: async () => toast(t(await copyText(result.bgstats_web) ? 'results.copied' : 'results.copy_failed')),
         }));
+    const seatName = (/** @type {string} */ id) => result.players.find((p) => p.id === id)?.name
+      || session.store.get().snapshot?.players.find((p) => p.id === id)?.name || id;
+    const ev = result.evening ? eveningSheet(result.evening, seatName) : null;
+    const evening = ev
+      ? h('div', { class: 'evening', id: 'evening' },
+        h('h3', { id: 'evening-title', t: 'results.evening_title' }),
+        h('div', { class: 'table-scroll', tabindex: 0, role: 'region', label: 'results.evening_title' },
+          h('table', { class: 'score-pad evening-pad' },
+            h('thead', null, h('tr', null, h('th', { scope: 'col', t: 'results.player' }),
+              ...ev.head.map((x) => h('th', { scope: 'col', text: x })))),
+            h('tbody', null, ...ev.rows.map((r) => h('tr', null, h('th', { scope: 'row', text: r.name }),
+              ...r.cells.map((c) => h('td', { text: c }))))))))
+      : null;
     const playAgain = canPlayAgain
       ? h('button', {
         type: 'button', class: 'primary', id: 'play-again', t: 'results.play_again',
@@ -247,13 +288,19 @@ export function resultsCard(session) {
     el.replaceChildren(
       h('h2', { id: 'results-title', t: 'results.title' }),
       h('p', { class: 'hint', text: `${when(result.started_at)} · ${t('results.minutes', { n: result.duration_min })}` }),
+      ...(playAgain ? [playAgain] : []),
+      // The rank is written out, not the list's own count: a tie is "3." twice
+      // (as the score pad says), where a list would number on to 4.
       h('ol', { class: 'standings' }, ...result.players.map((p) => h('li', { class: p.winner ? 'winner' : '' },
+        h('span', { class: 'rank', text: `${p.rank ?? '–'}.` }), ' ',
         h('span', { class: 'seat-name', text: p.name }), ' ',
         h('strong', { text: scoreText(p) }),
         p.winner ? h('span', { class: 'badge', t: 'results.winner' }) : null))),
       // Focusable: a keyboard (or switch) user can scroll a wide score pad too.
       h('div', { class: 'table-scroll', tabindex: 0, role: 'region', label: 'results.pad' }, table),
       h('ul', { class: 'notes', hidden: !pad.notes.length }, ...pad.notes.map((n) => h('li', { text: n }))),
+      // The evening so far, from the second game on: this game's sheet above is this game's alone.
+      ...(evening ? [evening] : []),
       // Every revealed roll, card and sealed choice, as this phone checked them.
       fairSummary(session.fair, result.game, (pid) => result.players.find((p) => p.id === pid)?.name || pid) || '',
       h('div', { class: 'row' },
@@ -270,7 +317,8 @@ export function resultsCard(session) {
           onclick: async () => toast(t(await copyText(summaryText(result, title)) ? 'results.copied' : 'results.copy_failed')),
         })),
       bg,
-      ...(playAgain ? [playAgain] : []));
+      // Secondary: everyone would have to scan a new code; play again keeps the seats.
+      h('p', { class: 'new-table' }, h('a', { href: '/', 'data-link': true, id: 'new-table', t: 'table.new_table' })));
   }
 
   const offLang = onLangChange(render);

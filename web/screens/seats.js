@@ -159,9 +159,12 @@ export function seatsComponent(session, mode) {
     const tools = h('div', { class: 'row wrap' });
     const lobby = snap.status === 'lobby';
     const phoneless = p.phone === false;
+    // A stand-in holds host powers until the host is back (snap.host_away): the
+    // host's seat stays the host's, and the powers are not the stand-in's to give.
+    const hostSeat = p.id === snap.host_away;
     if (isHost && p.id !== snap.me) {
       // A seat without a phone cannot hold host powers: it has no phone to use them.
-      if (!phoneless) {
+      if (!phoneless && !snap.host_away) {
         tools.append(confirmButton({
           key: `host:${p.id}`, t: 'seats.make_host', confirm: 'seats.make_host_confirm', tp: { name },
           onConfirm: () => { act({ type: 'host', player: p.id }); },
@@ -171,7 +174,7 @@ export function seatsComponent(session, mode) {
         key: `rejoin:${p.id}`, t: phoneless ? 'seats.give_phone' : 'seats.rejoin', confirm: 'seats.rejoin_confirm', tp: { name },
         onConfirm: () => { makeRejoin(p.id); },
       }));
-      if (!phoneless && snap.status !== 'over') {
+      if (!phoneless && !hostSeat && snap.status !== 'over') {
         tools.append(confirmButton({
           key: `phoneless:${p.id}`, t: 'seats.phoneless', confirm: 'seats.phoneless_confirm', tp: { name },
           onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
@@ -185,7 +188,7 @@ export function seatsComponent(session, mode) {
           onConfirm: () => { act({ type: 'phone_back', player: p.id }); },
         }));
       }
-      if (lobby) {
+      if (lobby && !hostSeat) {
         tools.append(confirmButton({
           key: `remove:${p.id}`, t: 'seats.remove', confirm: 'seats.remove_confirm', tp: { name }, class: 'danger',
           onConfirm: () => { open = null; act({ type: 'remove', player: p.id }); },

@@ -7,6 +7,7 @@ import { api } from '../net.js';
 import { h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
+import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
 import { reminderField } from './reminder.js';
@@ -64,9 +65,10 @@ export function tableScreen(root, session) {
   const conn = connBadge();
   const titleEl = h('h1', { id: 'table-title', text: session.title() });
   const roundEl = h('p', { class: 'eyebrow' });
-  const overBanner = h('div', { class: 'banner over', hidden: true },
-    h('strong', { t: 'table.over' }), ' ',
-    h('a', { href: '/', 'data-link': true, t: 'table.new_table' }));
+  // A new table is the results card's last link: play again (the same seats,
+  // nobody scans again) comes first there.
+  const hostAway = hostAwayBanner();
+  const overBanner = h('div', { class: 'banner over', hidden: true }, h('strong', { t: 'table.over' }));
   const scoreboard = h('ul', { class: 'scoreboard', label: 'table.players' });
   // The game's own screen is built off the page and put in place of the
   // loading line once drawn (see loadGame below).
@@ -125,6 +127,7 @@ export function tableScreen(root, session) {
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
     session.spectator ? h('p', { class: 'tag', t: 'table.spectator' }) : null,
     overBanner,
+    hostAway.el,
     results.el,
     pin.el,
     scoreboard,
@@ -344,6 +347,7 @@ export function tableScreen(root, session) {
       roundEl.textContent = '';
     }
     overBanner.hidden = snap.status !== 'over';
+    hostAway.update(snap);
     const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
     undo.update(snap, isHost);
     renderScoreboard();
