@@ -12,7 +12,7 @@ import pytest
 import websocket
 
 from server.http.routing import Router, owner
-from tests.server.livehelpers import LivePhone, http, open_live_table, socket_protocols
+from tests.server.livehelpers import LivePhone, http, socket_protocols
 
 ROUTED = {"TABLEMATE_ROUTE": "fly"}
 
@@ -61,11 +61,20 @@ def routed_pair(app_server_factory):
 
 def test_a_table_request_at_the_wrong_instance_is_replayed_to_its_owner(app_server_factory) -> None:
     servers = routed_pair(app_server_factory)
-    host, guest = open_live_table(servers["m1"].url, joiners=1)  # creating is served anywhere
-    mine = owner(host.table, ["m1", "m2"])
+    status, body = http(servers["m1"].url, "POST", "/api/tables", {"game": "toy", "name": "Host"})
+    assert status == 201, body  # creating is served anywhere
+    table = body["table"]
+    mine = owner(table, ["m1", "m2"])
     assert mine is not None
     other = "m2" if mine == "m1" else "m1"
     right, wrong = servers[mine].url, servers[other].url
+    # Joining is a table's request: at the wrong instance it is refused, at the owner served.
+    status, refused = http(wrong, "POST", f"/api/tables/{table}/players", {"name": "P2"})
+    assert status == 409 and refused["error"]["code"] == "wrong_instance", refused
+    status, joined = http(right, "POST", f"/api/tables/{table}/players", {"name": "P2"})
+    assert status == 201, joined
+    host = LivePhone(right, table, "p1", body["player"]["token"])
+    guest = LivePhone(right, table, joined["player"]["id"], joined["player"]["token"])
     status, body = http(right, "GET", f"/api/tables/{host.table}", None, host.token)
     assert status == 200, body
     version = body["version"]
