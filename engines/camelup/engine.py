@@ -54,6 +54,8 @@ class CamelUpEngine(SkeletonEngine):
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
+    # A face-down finish card's camel (R13); a paper seat's names none.
+    sealed_choices = {"finish_bet": ("camel",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     round_words = describe.ROUND_WORDS
