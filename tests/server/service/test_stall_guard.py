@@ -106,6 +106,8 @@ def test_undo_of_a_cast_vote_gives_it_back_to_its_phone(app, client, monkeypatch
     r = host.act("undo")
     assert r.status_code == 200, r.json
     assert r.json["events"][0]["reopened"] == p3.id
+    assert "Host undid the last action. P3 chooses again on their own phone." in history(client, host.table)
+    assert p3.get().json["step"] == {"v": r.json["version"], "type": "undo", "seat": p3.id, "by": host.id}
     snap = host.get().json
     assert snap["reopened"] == [p3.id] and p3.id not in snap["step_in"]
     later(3600)
@@ -165,6 +167,10 @@ def test_a_live_phone_is_taken_off_only_by_itself(app, client, monkeypatch) -> N
     assert r.status_code == 200, r.json
     assert host.get().json["players"][1]["phone"] is False
     assert "step" not in host.get().json, "its own choice is no host's step"
+    assert "P2 chose to play without their phone. Their phone waits until the host hands the seat back to it." in (
+        history(client, host.table))
+    assert "P2님이 휴대폰 없이 하기로 했습니다. P2님의 휴대폰은 호스트가 돌려줄 때까지 쉬어요." in history(
+        client, host.table, "ko")
 
 
 # -- a retracted choice is shown at the end; every step announced ---------------------------
