@@ -142,7 +142,7 @@ class CamelUpEngine(SkeletonEngine):
             # A physical card, placed face down: its camel is never typed in.
             if state.paper_cards_left(player) > 0:
                 out += [{"type": "finish_bet", "pile": pile} for pile in PILES]
-        else:
+        elif state.paper_cards_left(player) > 0:
             for pile in PILES:
                 out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
         if len(state.seats) >= PARTNERSHIP_MIN_PLAYERS and seat.partner is None:

@@ -197,3 +197,22 @@ def test_every_step_for_another_seat_is_announced(app, client, later) -> None:
         assert phone.get().json["step"] == {"v": v, "type": "skip", "seat": p2.id, "by": host.id}
     assert host.act("vote", vote="yes").status_code == 200
     assert "step" not in p3.get().json, "announced with its own version only"
+
+
+def test_a_seat_whose_card_the_host_laid_face_down_gets_its_phone_back_at_once(app, client) -> None:
+    """Attack 4 where the phone really was gone: the host enters a face-down card
+    for the seat, and the phone, back, is handed its seat at once (not at the
+    race's end); the card stays face down for the host to record then."""
+    from tests.engines.camelup.conftest import SETUP
+
+    host, p2, _p3 = open_table(client, joiners=2, game="camelup", options={"setup": SETUP})
+    assert host.act("start").status_code == 200
+    assert host.act("leg_bet", camel="green").status_code == 200
+    assert host.act("phoneless", player=p2.id).status_code == 200  # no live socket: gone
+    assert act_as(host, p2.id, "finish_bet", pile="winner").status_code == 200
+    assert host.get().json["view"]["paper_until"] == {}
+    r = host.act("phone_back", player=p2.id)
+    assert r.status_code == 200, r.json
+    assert p2.act("resume").status_code == 200
+    assert "paused" not in p2.get().json
+    assert "P2 (entered by Host)" in " ".join(history(client, host.table))
