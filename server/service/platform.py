@@ -29,7 +29,7 @@ from server.service.change import (
 )
 from server.service.replay import initial_state, paper_action, replayed
 from server.service.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
-from server.service.stall import check_phoneless, phone_back, resume_seat, set_reminder
+from server.service.stall import check_phoneless, phone_back, reopens, resume_seat, set_reminder
 
 
 def start_game(c: Call) -> Outcome:
@@ -160,28 +160,6 @@ def undo_last(c: Call) -> Outcome:
         doc["reopened"] = [*(p for p in doc.get("reopened", ()) if p != chooser), chooser]
         event["reopened"] = chooser
     return Outcome(doc, {"type": "undo", "target": target}, [event], undone_requests=rids, state=state)
-
-
-def reopens(c: Call, target: int) -> str | None:
-    """The seat whose sealed choice (``Engine.sealed_choices``), made on its
-    own phone, undoing the game action at version ``target`` takes back (None:
-    the host's own, one entered for a seat without a phone, or no such
-    choice). That seat chooses again on its phone; the undo is refused
-    (``choice_off_phone``) while the seat is off it, since then nobody could."""
-    entry = next((e for e in c.log() if e["v"] == target), None)
-    if entry is None or entry.get("entered_for") is not None:
-        return None
-    action = entry["action"]
-    fields = c.engine.sealed_choices.get(action["type"], ())
-    chooser = entry["by"]
-    if chooser is None or chooser == c.me or not any(f in action for f in fields):
-        return None
-    seat = seat_of(c.doc, chooser)
-    if seat.get("phone") is False or seat.get("back") or seat.get("sealed"):
-        raise ServiceError("conflict", "choice_off_phone",
-                           f"Undo would take back the sealed choice {seat['name']} made on their own phone, "
-                           "and only that phone may make it again: hand the seat its phone back first.")
-    return chooser
 
 
 def play_again(c: Call) -> Outcome:

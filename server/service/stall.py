@@ -23,6 +23,7 @@ its own phone.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -87,10 +88,10 @@ class StallRule:
         at = self.step_in(doc, online).get(seat)
         now = clock()
         if at is not None and now < at:
+            waited = max(0, int(now - doc.get("waits", {}).get(seat, now)))
             raise ServiceError("conflict", "not_stalled",
-                               f"{name_of(doc, seat)} has been waited for {max(0, round(now - (at - self.wait(doc))))} s: "
-                               f"the host may go on without them {round(at - now)} s from now "
-                               "(every phone's clock shows it).")
+                               f"The table has waited for {name_of(doc, seat)} for {waited} s only: the host may go "
+                               f"on without them in {math.ceil(at - now)} s (every phone's clock shows the wait).")
 
 
 def name_of(doc: TableDoc, seat: str) -> str:
@@ -134,6 +135,28 @@ def host_step(doc: TableDoc, me: str, v: int, action: Action, events: list[Event
         doc.pop("step", None)
         return
     doc["step"] = {"v": v, "type": atype, "seat": seat, "by": me}
+
+
+def reopens(c: Call, target: int) -> str | None:
+    """The seat whose sealed choice (``Engine.sealed_choices``), made on its
+    own phone, undoing the game action at version ``target`` takes back (None:
+    the host's own, one entered for a seat without a phone, or no such
+    choice). That seat chooses again on its phone; the undo is refused
+    (``choice_off_phone``) while the seat is off it, since then nobody could."""
+    entry = next((e for e in c.log() if e["v"] == target), None)
+    if entry is None or entry.get("entered_for") is not None:
+        return None
+    action = entry["action"]
+    fields = c.engine.sealed_choices.get(action["type"], ())
+    chooser = entry["by"]
+    if chooser is None or chooser == c.me or not any(f in action for f in fields):
+        return None
+    seat = seat_of(c.doc, chooser)
+    if seat.get("phone") is False or seat.get("back") or seat.get("sealed"):
+        raise ServiceError("conflict", "choice_off_phone",
+                           f"Undo would take back the sealed choice {seat['name']} made on their own phone, "
+                           "and only that phone may make it again: hand the seat its phone back first.")
+    return chooser
 
 
 def note_waits(engine: Engine, doc: TableDoc, state: Any) -> None:
