@@ -81,6 +81,8 @@ class AppServer:
             "TABLEMATE_RATE_CREATE": "1000",
             "TABLEMATE_RATE_JOIN": "1000",
             "TABLEMATE_RATE_CODE": "1000",
+            # The host may go on without a waited seat after a second, not a minute.
+            "TABLEMATE_STALL_AFTER": "1",
         }
         self.env.pop("TABLEMATE_FIXED_RANDOM", None)
         if (ROOT / "tests" / "toy_engine.py").exists():

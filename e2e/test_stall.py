@@ -62,6 +62,16 @@ def manage(host: Page, pid: str):
     return sheet.locator(f".stall-seat[data-player='{pid}']")
 
 
+def off_my_phone(page: Page, pid: str, name: str) -> None:
+    """A phone takes its own seat off itself, from its seat's options in the
+    players panel (the host cannot while it is live)."""
+    page.get_by_role("button", name="Players", exact=True).click()
+    page.get_by_role("button", name=f"Manage {name}").click()
+    panel = page.locator(f"#seat-panel-{pid}")
+    panel.get_by_role("button", name="Play without my phone").click()
+    panel.get_by_role("button", name=re.compile("^Tap again: this phone pauses")).click()
+
+
 def confirm(row, name: str, confirm_text: str | None = None) -> None:
     """A two-tap button of the host's sheet: tap, (check what it asks), tap again."""
     button = row.get_by_role("button", name=name)
@@ -95,8 +105,12 @@ def test_count_up_names_the_late_phone_rings_it_and_goes_on_without_its_sheet(ph
     expect(waiting_names(host)).to_have_text("you, Bo, Cy")
     expect(waiting_names(pages[2])).to_have_text("Ann, Bo, you")
 
-    # The host enters for Bo: Bo's phone pauses (it keeps its seat), and nobody waits for a paper sheet.
-    confirm(manage(host, "p2"), "Enter for Bo", "Tap again: Bo's phone pauses and you enter Bo's moves until you hand it back")
+    # Bo's phone is live: the host cannot take it off its seat, only Bo can. Its phone
+    # pauses (it keeps its seat), and nobody waits for a paper sheet.
+    row = manage(host, "p2")
+    expect(row.locator(".stall-live")).to_contain_text("Bo's phone is connected")
+    expect(row.get_by_role("button", name="Enter for Bo")).to_have_count(0)
+    off_my_phone(bo_page, "p2", "Bo")
     expect(bo_page.get_by_role("heading", name="Your seat is paused")).to_be_visible()
     expect(bo_page.locator(".paused-card")).to_contain_text("Ann is entering your moves for now.")
     expect(bo_page.get_by_role("heading", name=t["entry"])).to_be_hidden()
@@ -180,11 +194,11 @@ def test_king_up_votes_on_without_a_seat_and_hands_its_phone_back_after_the_reve
     host.locator("button.ku-vote-final[data-vote='yes']").click()
     expect(waiting_names(pages["p3"])).to_have_text("Bo, you")
 
-    # Bo stepped away: the host enters for Bo. The phone cannot come back before
+    # Bo steps away and leaves the seat to the host. The phone cannot come back before
     # the reveal (its vote may be a card laid face down); the sheet says so.
     row = manage(host, "p2")
     expect(row.get_by_role("button", name="Count Bo's vote as Yes")).to_be_visible()
-    confirm(row, "Enter for Bo")
+    off_my_phone(bo_page, "p2", "Bo")
     expect(bo_page.get_by_role("heading", name="Your seat is paused")).to_be_visible()
     expect(bo_page.locator("button.ku-vote")).to_have_count(0)
     row = manage(host, "p2")
@@ -194,6 +208,8 @@ def test_king_up_votes_on_without_a_seat_and_hands_its_phone_back_after_the_reve
 
     # The host goes on without Bo's vote: it counts as Yes.
     confirm(row, "Count Bo's vote as Yes", "Tap again: Bo is away, their vote counts as Yes and spends no No card")
+    # Every phone hears of the host's step for Bo as it happens.
+    expect(pages["p3"].locator("#toast")).to_have_text("Ann went on without Bo.")
     expect(waiting_names(pages["p3"])).to_have_text("you")
     pages["p3"].locator("button.ku-vote[data-vote='yes']").click()
     pages["p3"].locator("button.ku-vote-final[data-vote='yes']").click()
@@ -209,7 +225,7 @@ def test_king_up_votes_on_without_a_seat_and_hands_its_phone_back_after_the_reve
     host.get_by_role("button", name="History").click()
     history = host.locator("#history-panel")
     expect(history).to_contain_text("Bo is away: their vote counts as Yes")
-    expect(history).to_contain_text("Ann made Bo's seat one without a phone. Their phone waits until the host hands the seat back to it.")
+    expect(history).to_contain_text("Bo chose to play without their phone. Their phone waits until the host hands the seat back to it.")
     expect(history).to_contain_text("Ann handed Bo's seat back to their own phone.")
     expect(history).to_contain_text("Bo is back on their own phone.")
 
@@ -220,8 +236,13 @@ def test_a_seat_paused_in_the_lobby_is_handed_back_from_the_seat_tools(phone, se
     join(bo, f"{server}/t/{table}", "Bo", "en")
     host.get_by_role("button", name="Manage Bo").click()
     panel = host.locator("#seat-panel-p2")
-    panel.get_by_role("button", name="No phone").click()
-    panel.get_by_role("button", name=re.compile("^Tap again: Bo's phone pauses")).click()
+    # Bo's phone is live: only Bo takes the seat off it.
+    expect(panel.get_by_role("button", name="Make host")).to_be_visible()
+    expect(panel.get_by_role("button", name="No phone")).to_have_count(0)
+    bo.get_by_role("button", name="Manage Bo").click()
+    bo_panel = bo.locator("#seat-panel-p2")
+    bo_panel.get_by_role("button", name="Play without my phone").click()
+    bo_panel.get_by_role("button", name=re.compile("^Tap again: this phone pauses")).click()
     expect(bo.get_by_role("heading", name="Your seat is paused")).to_be_visible()
     expect(bo.get_by_role("heading", name="Lobby")).to_be_visible()  # still at the table, not sent to join
     expect(host.locator(".seat[data-player='p2'] .badge.no-phone")).to_be_visible()

@@ -440,6 +440,11 @@ class Engine(ABC):
     #: action produced one, undo can no longer go back past it, so no undo chain
     #: can let anyone change a revealed choice (docs/rules/<game>.md).
     sealing_events: frozenset[str] = frozenset()
+    #: Action types whose payload holds a seat's sealed choice (a vote, a
+    #: locked sheet, a finish card's camel), each with the fields that hold
+    #: it. The server lets no undo change another seat's: an undone one is
+    #: made again on that seat's own phone, and shown once the game is over.
+    sealed_choices: Mapping[str, tuple[str, ...]] = {}
     #: The history's lines (``engines/history.py``): event types that begin a
     #: line of their own, and those that open a round (→ the field naming it).
     history_breaks: frozenset[str] = frozenset()

@@ -67,6 +67,13 @@ class Limits:
     #: A request_id is remembered (its retry returns the first result) for at
     #: least this many versions after it was applied.
     request_window: int = 500
+    #: How long (s) the game must have waited for a seat whose phone is live
+    #: before the host may go on without it (``skip``) when no reminder is set
+    #: (``TABLEMATE_STALL_AFTER``; ``stall.StallRule``): tests and e2e set it short.
+    stall_after: float = 60.0
+    #: The same for a seat whose phone has no live socket (``TABLEMATE_STALL_OFFLINE``),
+    #: never longer than the other.
+    stall_offline: float = 15.0
 
     @classmethod
     def from_config(cls, cfg: Any) -> Limits:
@@ -78,6 +85,8 @@ class Limits:
             analyses=int(cfg.get("RATE_ANALYSIS", cls.analyses)),
             log_entries=int(cfg.get("MAX_LOG", cls.log_entries)),
             request_window=int(cfg.get("REQUEST_WINDOW", cls.request_window)),
+            stall_after=float(cfg.get("STALL_AFTER", cls.stall_after)),
+            stall_offline=float(cfg.get("STALL_OFFLINE", cls.stall_offline)),
         )
 
 
@@ -120,6 +129,9 @@ def from_env() -> dict[str, Any]:
         "MAX_SEAT_LOG": int(os.environ.get("TABLEMATE_MAX_SEAT_LOG", str(Limits.seat_entries))),
         "MAX_LOG": int(os.environ.get("TABLEMATE_MAX_LOG", str(Limits.log_entries))),
         "RATE_ANALYSIS": int(os.environ.get("TABLEMATE_RATE_ANALYSIS", str(Limits.analyses))),
+        # When the host may step in for a stalled seat (server/service/stall.py: StallRule).
+        "STALL_AFTER": float(os.environ.get("TABLEMATE_STALL_AFTER", str(Limits.stall_after))),
+        "STALL_OFFLINE": float(os.environ.get("TABLEMATE_STALL_OFFLINE", str(Limits.stall_offline))),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WS_MAX_MESSAGE": 16 * 1024,
         # Live sockets per seat, per client address and per process (server/live/admission.py).

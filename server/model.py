@@ -128,6 +128,24 @@ class TableDoc(TypedDict):
     #: The host's reminder (``reminder``): after this many seconds of waiting
     #: for a seat, its phone rings and every phone shows the wait. Absent: off.
     reminder: NotRequired[int]
+    #: Seats whose sealed choice (a vote, a locked sheet, a face-down card) the
+    #: host's undo took back: they choose again on their own phone, and until
+    #: they have, nobody skips them, enters for them or takes them off it
+    #: (``stall.py``). A seat leaves the list once the game stops waiting for it.
+    reopened: NotRequired[list[str]]
+    #: The latest step the host took for another seat (``stall.HostStep``):
+    #: every phone announces it with the snapshot of its version.
+    step: NotRequired[HostStep]
+
+
+class HostStep(TypedDict):
+    """A host's step for another seat: what (``skip``, ``phoneless``,
+    ``phone_back``, ``as``, ``undo``), for whom, at which version."""
+
+    v: int
+    type: str
+    seat: str
+    by: str
 
 
 class FairDoc(TypedDict):
@@ -243,6 +261,17 @@ class Snapshot(TypedDict):
     now: NotRequired[float]
     #: The host's reminder in seconds (0: off).
     reminder: NotRequired[int]
+    #: While a game is on: per seat in ``view.waiting``, from when (epoch
+    #: seconds) the host may go on without it (``skip``); absent for a seat
+    #: that chooses again after an undo (never). ``held``: the host's
+    #: ``skip`` templates the engine accepts but the wait does not allow yet.
+    step_in: NotRequired[dict[str, float]]
+    held: NotRequired[list[Action]]
+    #: Seats that choose again on their own phone after an undo (``TableDoc.reopened``).
+    reopened: NotRequired[list[str]]
+    #: The host's step for another seat made at this very version, for every
+    #: phone to announce (``TableDoc.step``).
+    step: NotRequired[HostStep]
 
 
 class FairView(TypedDict):

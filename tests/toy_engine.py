@@ -38,6 +38,8 @@ class ToyEngine(Engine):
     host_actions = ("next_round", "set_paper")
     random_action_fields = {"roll": ("die",)}
     random_option_fields = ("start",)
+    # A note stands for a sealed choice (a vote): undo gives it back to its phone.
+    sealed_choices = {"note": ("text",)}
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return options["min_players"], 8

@@ -15,6 +15,8 @@
  *   proxies?: Record<string, Array<{type: string, [field: string]: unknown}>>, proxies_who?: 'host'|'all',
  *   entering?: string, paused?: 'phoneless'|'handed_back',
  *   waiting_since?: Record<string, number>, now?: number, reminder?: number,
+ *   step_in?: Record<string, number>, held?: Array<{type: string, [field: string]: unknown}>,
+ *   reopened?: string[], step?: {v: number, type: string, seat: string, by: string},
  *   fair?: {open: Array<{scope: string, commitment: string, seeded: string[]}>,
  *     sealed: Array<{seal: string, hash: string}>, revealed: number}
  * }} Snapshot

@@ -186,6 +186,9 @@ def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     camel = _choice(action, "camel", RACING)
     if camel not in seat.hand:
         raise EngineError("card_not_in_hand", f"Your {camel} finish card is already on a pile.")
+    if state.paper_cards_left(seat.id) <= 0:
+        # Back on its phone after placing cards face down: those are physical cards.
+        raise EngineError("card_not_in_hand", "Every finish card of yours is on a pile (some face down).")
     hand = tuple(c for c in seat.hand if c != camel)
     return _place_card(_set_seat(state, idx, hand=hand), seat.id, pile, camel)
 

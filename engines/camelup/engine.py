@@ -54,6 +54,8 @@ class CamelUpEngine(SkeletonEngine):
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
+    # A face-down finish card's camel (R13); a paper seat's names none.
+    sealed_choices = {"finish_bet": ("camel",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     round_words = describe.ROUND_WORDS
@@ -140,7 +142,7 @@ class CamelUpEngine(SkeletonEngine):
             # A physical card, placed face down: its camel is never typed in.
             if state.paper_cards_left(player) > 0:
                 out += [{"type": "finish_bet", "pile": pile} for pile in PILES]
-        else:
+        elif state.paper_cards_left(player) > 0:
             for pile in PILES:
                 out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
         if len(state.seats) >= PARTNERSHIP_MIN_PLAYERS and seat.partner is None:

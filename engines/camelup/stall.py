@@ -6,8 +6,8 @@ docs/rules/camelup.md ("A seat without a phone", "A player away") says why.
 
 from __future__ import annotations
 
-from engines.base import Action, EngineError, Event, paper_hold_error, skip_seat
-from engines.camelup.state import FACE_DOWN, PLAYING, State
+from engines.base import Action, EngineError, Event, skip_seat
+from engines.camelup.state import PLAYING, State
 
 
 def waiting(state: State) -> tuple[str, ...]:
@@ -19,26 +19,15 @@ def waiting(state: State) -> tuple[str, ...]:
     return (state.seats[state.current].id,)
 
 
-def face_down(state: State, seat: str) -> int:
-    """How many of ``seat``'s finish cards lie face down on the piles (public: the
-    history names who placed each card)."""
-    return sum(1 for owner, camel in state.winner_pile + state.loser_pile
-               if owner == seat and camel == FACE_DOWN)
-
-
 def hold(state: State, seat: str) -> EngineError | None:
     """Why the seat on paper ``seat`` must stay on paper (None: it may have its phone
-    back). A card it placed face down names a camel the app does not know: its phone
-    would offer that camel again, and a second card of it (R13: one per camel) would
-    void the first at the reveal, taking a bet back. The cards are turned over only
-    at the race's end, so the seat stays on paper for the game."""
-    down = face_down(state, seat)
-    if down:
-        return paper_hold_error(
-            "paper_until_game_end",
-            f"{seat} has {down} finish card(s) face down on the piles, whose camels the app "
-            "does not know until the race's end: the seat stays on paper for this game.",
-        )
+    back): never. A turn is one action, so no choice entered for the seat is ever half
+    made (issue 37: the phone comes back as soon as it is there). A card it placed
+    face down stays a physical card on its pile, recorded by the host at the race's
+    end like any other; the phone places only as many more cards as the seat still
+    holds (``State.paper_cards_left``), and a phone card naming the face-down card's
+    camel voids that card at the record (R13: one card per camel), the player's own
+    doing (docs/rules/camelup.md)."""
     return None
 
 

@@ -47,6 +47,7 @@ class CountUpEngine(SkeletonEngine):
     #: ``count_ready``: the phone sheets are locked for the round (R7); nothing
     #: may reopen entry once the count can show what is on them.
     sealing_events = frozenset({"count_ready", "round_ended", "round_scored", "game_over"})
+    sealed_choices = {"numbers": ("numbers",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State

@@ -35,6 +35,7 @@ class KingUpEngine(SkeletonEngine):
     random_option_fields = ()
     private_draws = ("draw_goal",)
     sealing_events = frozenset({"votes_revealed", "round_scored", "game_over"})
+    sealed_choices = {"vote": ("vote",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State

@@ -81,6 +81,19 @@ SNAPSHOT = {
         "evening": {"type": "object", "description": (
             "In the lobby after `play_again`: which game of the table comes next and who set it up."),
             "properties": {"game": {"type": "integer"}, "by": {"type": "string"}}, "required": ["game", "by"]},
+        "step_in": {"type": "object", "additionalProperties": {"type": "number"}, "description": (
+            "While a game is on: per seat the game waits for, from when (epoch seconds) the host may go on "
+            "without it (`skip`); a seat choosing again after an undo has none.")},
+        "held": {"type": "array", "items": {"type": "object"}, "description": (
+            "The host's: `skip` templates the rules accept but the wait does not allow yet (from `step_in`).")},
+        "reopened": {"type": "array", "items": {"type": "string"}, "description": (
+            "Seats whose sealed choice an undo took back: they choose again on their own phone only.")},
+        "step": {"type": "object", "description": (
+            "The host's step for another seat made at this version (`skip`, `phoneless`, `phone_back`, "
+            "`as`, `undo`), for every phone to announce."),
+            "properties": {"v": {"type": "integer"}, "type": {"type": "string"}, "seat": {"type": "string"},
+                           "by": {"type": "string"}},
+            "required": ["v", "type", "seat", "by"]},
     },
     "required": ["table", "game", "version", "status", "host", "me", "players", "view", "legal"],
 }

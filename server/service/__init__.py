@@ -129,7 +129,8 @@ class Tables:
         engine's of ``state``, when already built."""
         if online is None:
             online = self.store.present(doc["id"])
-        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer)
+        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer,
+                                 self.pipeline.stall)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)

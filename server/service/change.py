@@ -58,6 +58,8 @@ class Call:
     log: Callable[[], Iterable[LogEntry]] = field(default=lambda: ())
     #: ``pin``/``unlock``: the PIN already stretched, off the event loop (the pipeline).
     pin: PinHash | None = None
+    #: The seats with a live socket, read before the change (``phoneless``); None: unknown.
+    online: frozenset[str] | None = None
 
 
 Handler = Callable[[Call], Outcome]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engines.base import Engine
 from engines.history import ROUND_WORDS, HistoryText, heading
-from server.model import History, HistoryLine, LogEntry, TableDoc
+from server.model import Action, History, HistoryLine, LogEntry, TableDoc
 from server.service.platform_text import describe_platform
 
 #: Changes the history does not tell: a phone's seed for the fair dice (the
@@ -121,6 +121,32 @@ def game_heading(game: int, round_no: int, lang: str, several: bool,
     return GAME_HEADING["ko" if lang == "ko" else "en"].format(n=game, round=head) if several else head
 
 
+#: What a sealed choice taken back by an undo was, once its game is over.
+RETRACTED = {"ko": "{line} (되돌리기로 취소된 비밀 선택: {value})", "en": "{line} (a sealed choice taken back by an undo: {value})"}
+
+
+def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
+    """The sealed choice (``Engine.sealed_choices``) the undone ``entry`` held,
+    in words, once its game is over (no longer a secret of the game: the
+    table sees what was undone); None before, or for any other entry.
+
+    >>> retracted_value({"vote": "no", "type": "vote"}, ("vote",))
+    'no'
+    """
+    fields = engine.sealed_choices.get(entry["action"]["type"], ())
+    if not fields or entry["kind"] != "game":
+        return None
+    start = doc["start"]
+    if doc["status"] == "playing" and start is not None and entry["v"] >= start.get("v", 0):
+        return None
+    return retracted_value(entry["action"], fields) or None
+
+
+def retracted_value(action: Action, fields: tuple[str, ...]) -> str:
+    return "; ".join(", ".join(map(str, v)) if isinstance(v, list) else str(v)
+                     for v in (action.get(f) for f in fields) if v is not None)
+
+
 def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             before: int | None = None, limit: int = HISTORY_PAGE, complete: bool = True) -> History:
     """One page of the log as lines of a score pad, by round: the latest
@@ -164,6 +190,9 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
             proxied = e.get("entered_for") if i == 0 else None
             if proxied is not None:
                 text = entered_by(text, lang, names.get(proxied, proxied), names.get(e["by"] or "", "?"))
+            value = retracted(engine, doc, e) if i == 0 and e["v"] in undone else None
+            if value is not None:
+                text = RETRACTED["ko" if lang == "ko" else "en"].format(line=text, value=value)
             lines.append(_Line(e["v"], e["v"], e["by"], text, e["v"] in undone, rnd, game, x.count, x.quiet,
                                proxied))
     rounds: dict[tuple[int, int], list[HistoryLine]] = {}

@@ -39,7 +39,7 @@ from server.service.hostship import holds
 from server.service.platform import HANDLERS
 from server.service.ports import Fanout
 from server.service.seats import authenticate, pin_hash, plausible_id
-from server.service.stall import check_may_act, note_waits
+from server.service.stall import StallRule, check_may_act, host_step, note_waits
 from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
 from server.wire import loads
 
@@ -47,6 +47,8 @@ R = TypeVar("R")
 
 #: Engine actions only a platform action may send, and which one.
 PLATFORM_ONLY = {"set_paper": "phoneless", "set_phone": "phone_back"}
+#: The actions whose acceptance depends on whose phone is live (``stall.py``).
+STEP_IN = frozenset({"skip", "phoneless"})
 #: The actions that carry a PIN, and how many of each a seat may send per window (s).
 PIN_ACTIONS = frozenset({"pin", "unlock"})
 PIN_TRIES, PIN_WINDOW = 5, 600
@@ -103,6 +105,9 @@ class Pipeline:
         self.limits = limits or Limits()
         #: Told of every commit of this process (``ports.Fanout``), if anyone is.
         self.wrote = fanout.wrote if fanout is not None else None
+        #: When the host may step in for a seat the game waits for.
+        lim = self.limits
+        self.stall = StallRule(lim.stall_after, min(lim.stall_offline, lim.stall_after))
 
     def engine(self, game: str) -> Engine:
         eng = self.engines(game)
@@ -243,6 +248,9 @@ class Pipeline:
             call.engine, call.atype, call.action, call.handler, call.proxy_for)
         request_id: str = body["request_id"]
         expected: int | None = body.get("version")
+        # Whose phone is live decides when the host may step in (stall.py):
+        # read before the change, for the two actions that ask.
+        online = frozenset(self.store.present(table_id)) if atype in STEP_IN else None
 
         def fn(tx: Tx) -> Commit[ActionResult]:
             seat = authenticate(tx.doc, token, seated=True)
@@ -268,7 +276,7 @@ class Pipeline:
             if handler is not None:
                 game = doc["state"]
                 hostship_guard(doc, me, atype, action)
-                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin))
+                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin, online))
                 hostship_after(out.doc, atype)
                 evening.note(out.doc, atype, me)
                 if out.state is None and game is not None and out.doc["state"] is game:
@@ -285,6 +293,8 @@ class Pipeline:
                     # Authorized and applied as the seat without a phone, never as the host.
                     out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng, state)
                 else:
+                    if atype == "skip" and host:
+                        self.stall.check_skip(doc, action["seat"], online)
                     out = game_outcome(engine, doc, me, host, atype, action, self.rng, state)
             revealed = None
             if out.state is not None:
@@ -298,6 +308,7 @@ class Pipeline:
             v = out.doc["version"]
             if proxy_for is not None:
                 entry["entered_for"] = proxy_for
+            host_step(out.doc, me, v, out.action, out.events, proxy_for)
             if out.kind == "game":
                 entry["rid"] = request_id
             if engine.seals(out.events):

@@ -29,7 +29,7 @@ from server.service.change import (
 )
 from server.service.replay import initial_state, paper_action, replayed
 from server.service.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
-from server.service.stall import phone_back, resume_seat, set_reminder
+from server.service.stall import check_phoneless, phone_back, reopens, resume_seat, set_reminder
 
 
 def start_game(c: Call) -> Outcome:
@@ -127,7 +127,9 @@ def undo_last(c: Call) -> Outcome:
                        "revealed stays as it was.")
     if doc["status"] == "lobby" or not doc["undoable"] or doc["start"] is None:
         raise ServiceError("conflict", "nothing_to_undo", "There is no game action to undo.")
-    target = doc["undoable"].pop()
+    target = doc["undoable"][-1]
+    chooser = reopens(c, target)
+    doc["undoable"].pop()
     # Every game action of this game but those undone, this one included;
     # actions before a reveal are replayed too, though no longer undoable.
     state = initial_state(c.engine, doc["start"])
@@ -153,6 +155,10 @@ def undo_last(c: Call) -> Outcome:
             event["kept"] = True
         if "rid" in undone:
             rids.append(undone["rid"])
+    if chooser is not None:
+        # Its phone makes that choice again; nobody else may (stall.py).
+        doc["reopened"] = [*(p for p in doc.get("reopened", ()) if p != chooser), chooser]
+        event["reopened"] = chooser
     return Outcome(doc, {"type": "undo", "target": target}, [event], undone_requests=rids, state=state)
 
 
@@ -251,8 +257,9 @@ def unlock_seat(c: Call) -> Outcome:
 
 
 def make_phoneless(c: Call) -> Outcome:
-    """Host only: ``player``'s seat goes on without a phone (its phone died,
-    its player stepped away or would rather not use one); the host (or any
+    """``player``'s seat goes on without a phone (its phone died, its player
+    stepped away or would rather not use one), sent by the host for a seat
+    whose phone has no live socket, or by the seat's own phone; the host (or any
     phone, ``set_proxies``) enters its actions with ``as``. Its phone keeps
     its token but is paused (``seats.paused``: a spectator's view, no
     action) until the host hands the seat back to it (``stall.phone_back``);
@@ -260,10 +267,13 @@ def make_phoneless(c: Call) -> Outcome:
     out. Mid-game the engine's ``set_paper`` is applied in the same change
     and logged with it (``action["engine"]``), so undo and results replay it
     in its place."""
-    need_host(c.host, "take a seat off its phone")
     doc = c.doc
     target: str = c.payload["player"]
+    if target != c.me:
+        need_host(c.host, "take another seat off its phone")
     seat = seat_of(doc, target)
+    # A live phone is taken off only by itself: its player's choice, not the host's.
+    check_phoneless(doc, c.me, target, c.online)
     if target == doc["host"]:
         raise ServiceError("conflict", "host_needs_phone", "The host keeps a phone: hand host powers to someone else first.")
     if seat.get("phone") is False:

@@ -46,6 +46,11 @@ KEPT_TEXT = (
 )
 
 
+#: A ``phoneless`` its seat's own phone sent: its player's choice.
+SELF_PHONELESS_TEXT = ("{by}님이 휴대폰 없이 하기로 했습니다.", "{by} chose to play without their phone.")
+#: An undo that gave a seat its sealed choice back (``undone``'s ``reopened``).
+REOPENED_TEXT = (" {seat}님은 자기 휴대폰으로 다시 고릅니다.", " {seat} chooses again on their own phone.")
+
 #: Added to a ``phoneless`` line when the seat's phone kept its token (paused).
 PAUSED_TEXT = (
     " {player}님의 휴대폰은 호스트가 돌려줄 때까지 쉬어요.",
@@ -106,9 +111,14 @@ def describe_platform(entry: LogEntry, lang: str, names: dict[str, str]) -> str:
     if atype == "join" and action.get("phone") is False:
         # The host added it: ``by`` is the host, ``name`` the new seat.
         ko, en = PHONELESS_JOIN_TEXT
+    if atype == "phoneless" and player == entry["by"]:
+        ko, en = SELF_PHONELESS_TEXT
     text = (ko if lang == "ko" else en).format(**fields)
     if atype == "undo" and ev.get("kept"):
         text += KEPT_TEXT[0 if lang == "ko" else 1]
+    if atype == "undo" and ev.get("reopened"):
+        seat = str(ev["reopened"])
+        text += REOPENED_TEXT[0 if lang == "ko" else 1].format(seat=names.get(seat, seat))
     if atype == "phoneless" and ev.get("paused"):
         text += PAUSED_TEXT[0 if lang == "ko" else 1].format(**fields)
     if atype == "claim" and ev.get("sealed"):

@@ -6,16 +6,17 @@ Nothing here writes."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
 from engines.base import Engine
 from server.model import Action, Snapshot, TableDoc
 from server.service import evening
+from server.service import stall as stalls
 from server.service.fairness import public as fair_public
 from server.service.hostship import acting, holds
 from server.service.seats import hidden, paused
+from server.service.stall import StallRule
 
 
 def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
@@ -54,12 +55,14 @@ def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None =
 
 def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
              online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
-             viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
+             viewer: Callable[[str | None], dict[str, Any]] | None = None,
+             stall: StallRule | None = None) -> Snapshot:
     """What ``player`` (None: spectator) sees of the table. ``state`` may be
     passed pre-loaded when building many snapshots of one version, with
     ``seats`` (``players``) and ``viewer`` (``engine.viewer(state)``) built once
     for them all. ``online``: the seats with a live socket (``Store.present``);
-    each player then carries ``connected``."""
+    each player then carries ``connected``; ``stall``: when the host may
+    step in for a seat the game waits for (the default rule when None)."""
     if doc["state"] is not None and state is None:
         state = engine.load(doc["state"])
     if seats is None:
@@ -128,8 +131,23 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         snap["fair"] = fair
     snap["reminder"] = doc.get("reminder", 0)
     if doc["status"] == "playing" and doc.get("waits"):
+        now = round(stalls.clock(), 3)
         snap["waiting_since"] = doc["waits"]
-        snap["now"] = round(time.time(), 3)
+        snap["now"] = now
+        step_in = (stall or StallRule()).step_in(doc, online)
+        snap["step_in"] = step_in
+        if host:
+            # A skip the engine would take waits for its seat's time: the host's
+            # phone offers it from step_in on (held meanwhile), never before.
+            held = [a for a in legal if a["type"] == "skip" and not step_in.get(a.get("seat", ""), now + 1) <= now]
+            if held:
+                snap["legal"] = [a for a in legal if a not in held]
+                snap["held"] = [a for a in held if a.get("seat") in step_in]
+    if doc.get("reopened"):
+        snap["reopened"] = doc["reopened"]
+    step = doc.get("step")
+    if step is not None and step["v"] == doc["version"]:
+        snap["step"] = step
     return snap
 
 

@@ -18,9 +18,11 @@ _ids = itertools.count()
 @pytest.fixture
 def app(redis_url: str):
     # web/'s modules as written, whatever build/web holds: tests/server/http/test_bundles.py
-    # serves a fresh build of them.
+    # serves a fresh build of them. The host may step in for a waited seat at
+    # once: tests/server/service/test_stall_guard.py tests the wait.
     return create_app({"REDIS_URL": redis_url, "EXTRA_ENGINES": [TOY], "FIXED_RANDOM": True,
-                       "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000, "WEB_BUILD": None})
+                       "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000, "WEB_BUILD": None,
+                       "STALL_AFTER": 0})
 
 
 @pytest.fixture

@@ -174,7 +174,9 @@ export function seatsComponent(session, mode) {
         key: `rejoin:${p.id}`, t: phoneless ? 'seats.give_phone' : 'seats.rejoin', confirm: 'seats.rejoin_confirm', tp: { name },
         onConfirm: () => { makeRejoin(p.id); },
       }));
-      if (!phoneless && !hostSeat && snap.status !== 'over') {
+      // A live phone leaves its seat only by its own choice (issue 37): the host
+      // may take a seat off a phone that has no live socket.
+      if (!phoneless && !hostSeat && snap.status !== 'over' && p.connected !== true) {
         tools.append(confirmButton({
           key: `phoneless:${p.id}`, t: 'seats.phoneless', confirm: 'seats.phoneless_confirm', tp: { name },
           onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
@@ -194,6 +196,12 @@ export function seatsComponent(session, mode) {
           onConfirm: () => { open = null; act({ type: 'remove', player: p.id }); },
         }));
       }
+    }
+    if (!isHost && p.id === snap.me && !phoneless && snap.status !== 'over') {
+      tools.append(confirmButton({
+        key: `self-phoneless:${p.id}`, t: 'seats.self_phoneless', confirm: 'seats.self_phoneless_confirm', tp: { name },
+        onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
+      }));
     }
     let qr = null;
     if (rejoin && rejoin.pid === p.id) {

@@ -5,8 +5,11 @@
 // for how long, and the late phone rings (a chime unless its game's voice is
 // off, and a vibration). The host's sheet above the line offers what the
 // server allows for each waited-for or paused seat: go on without it (the
-// engine's `skip` templates in `legal`), enter for it (`phoneless`: its phone
-// pauses) and hand it back (`phone_back`, or why not yet: `paper_until`).
+// engine's `skip` templates in `legal`, or in `held` until the seat's
+// `step_in` time, never for a seat choosing again after an undo), enter for
+// it (`phoneless`: its phone pauses; only once that phone has no live socket)
+// and hand it back (`phone_back`, or why not yet: `paper_until`). Every phone
+// announces a step the host took for another seat (`step`) as it happens.
 
 import { has, t } from '../i18n.js';
 import { serverNow } from '../net.js';
@@ -75,6 +78,10 @@ export function waitingBar(session, name) {
   let timer = 0;
   /** The ringing of this phone's current wait: which wait (its start), and how often it rang. */
   let rung = { since: 0, n: 0 };
+  /** The version of the last host's step this phone announced. */
+  let announced = 0;
+  /** Seats whose skip the sheet shows as held, to redraw it when their time comes. */
+  let heldShown = new Set();
   armChime();
 
   const open = (/** @type {boolean} */ on) => {
@@ -149,7 +156,28 @@ export function waitingBar(session, name) {
   function tick() {
     renderLine();
     ring();
-    if (!sheet.hidden) renderTimes();
+    if (!sheet.hidden) {
+      if ([...heldShown].some((pid) => mayStepIn(pid))) renderSheet();
+      else renderTimes();
+    }
+  }
+
+  /** When (ms, the server's clock) the host may step in for `pid`; null: never now. */
+  const stepIn = (/** @type {string} */ pid) => {
+    const at = snap && snap.step_in && snap.step_in[pid];
+    return typeof at === 'number' ? at * 1000 : null;
+  };
+  const mayStepIn = (/** @type {string} */ pid) => {
+    const at = stepIn(pid);
+    return at !== null && serverNow() >= at;
+  };
+
+  /** Every phone says so when the host steps in for another seat (its version's snapshot carries it). */
+  function announce() {
+    const step = snap && snap.step;
+    if (!snap || !step || step.v !== snap.version || step.v <= announced) return;
+    announced = step.v;
+    if (has(`stall.step.${step.type}`)) toast(t(`stall.step.${step.type}`, { host: name(step.by), name: name(step.seat) }));
   }
 
   /** The sheet's clocks only, every second (its buttons keep their armed confirms). */
@@ -161,6 +189,11 @@ export function waitingBar(session, name) {
       const waited = waitedFor(snap, pid, now);
       el.textContent = waited === null ? t('stall.waiting_now') : t('stall.waiting', { time: clock(waited) });
     }
+    for (const el of rows.querySelectorAll('[data-step-in]')) {
+      const pid = /** @type {HTMLElement} */ (el).dataset.stepIn || '';
+      const at = stepIn(pid);
+      el.textContent = at === null ? '' : t('stall.skip_in', { name: name(pid), time: clock((at - now) / 1000) });
+    }
   }
 
   function renderSheet() {
@@ -169,20 +202,34 @@ export function waitingBar(session, name) {
     const game = s.game;
     const wait = new Set(waiting());
     const until = /** @type {Record<string, string>} */ ((s.view && s.view.paper_until) || {});
+    heldShown = new Set();
     rows.replaceChildren(...stalled().map((p) => {
       const nm = p.name;
       const tools = h('div', { class: 'row wrap' });
-      if (s.legal.some((a) => a.type === 'skip' && a.seat === p.id)) {
+      const notes = [];
+      const held = (s.held || []).some((a) => a.type === 'skip' && a.seat === p.id);
+      if (s.legal.some((a) => a.type === 'skip' && a.seat === p.id) || (held && mayStepIn(p.id))) {
         tools.append(confirmButton({
           key: `skip:${p.id}`, t: gameKey(game, 'stall.skip'), confirm: gameKey(game, 'stall.skip_confirm'), tp: { name: nm },
           onConfirm: () => { act({ type: 'skip', seat: p.id }); },
         }));
+      } else if (held) {
+        // The rules would go on without it, but the seat has not been waited for long enough yet.
+        heldShown.add(p.id);
+        tools.append(h('button', { type: 'button', disabled: true, t: gameKey(game, 'stall.skip'), tp: { name: nm } }));
+        notes.push(h('p', { class: 'hint stall-step-in', 'data-step-in': p.id }));
       }
-      if (p.phone !== false && s.status === 'playing') {
-        tools.append(confirmButton({
-          key: `pause:${p.id}`, t: 'stall.pause', confirm: 'stall.pause_confirm', tp: { name: nm },
-          onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
-        }));
+      const reopened = (s.reopened || []).includes(p.id);
+      if (reopened) notes.push(h('p', { class: 'hint stall-reopened', t: 'stall.reopened', tp: { name: nm } }));
+      if (p.phone !== false && s.status === 'playing' && !reopened) {
+        if (p.connected === true) {
+          notes.push(h('p', { class: 'hint stall-live', t: 'stall.phone_live', tp: { name: nm } }));
+        } else {
+          tools.append(confirmButton({
+            key: `pause:${p.id}`, t: 'stall.pause', confirm: 'stall.pause_confirm', tp: { name: nm },
+            onConfirm: () => { act({ type: 'phoneless', player: p.id }); },
+          }));
+        }
       }
       let why = null;
       if (p.paused) {
@@ -202,7 +249,7 @@ export function waitingBar(session, name) {
         ? h('span', { class: 'stall-state', 'data-waited': p.id })
         : h('span', { class: 'stall-state', t: 'stall.paused_seat', tp: { name: nm } });
       return h('section', { class: 'stall-seat', 'data-player': p.id },
-        h('h3', null, h('span', { class: 'seat-name', text: nm }), ' ', state), tools, why);
+        h('h3', null, h('span', { class: 'seat-name', text: nm }), ' ', state), tools, ...notes, why);
     }));
     renderTimes();
   }
@@ -216,6 +263,7 @@ export function waitingBar(session, name) {
       renderLine();
       if (!sheet.hidden) renderSheet();
       ring();
+      announce();
       schedule();
     },
     /** The language changed: the names of "you" and the sheet's texts. */

@@ -86,7 +86,9 @@ def test_a_full_race_with_a_paper_seat_pays_by_pile_order(mk, do) -> None:
                                         "loser": [{"position": 3, "player": "p4"}], "distinct": "player"}
     for camel in ("blue", "yellow"):  # the phones' wrong guesses stay hidden until the piles are paid
         assert f'"{camel}"' not in json.dumps(spectator["finish_piles"])
-    assert ENGINE.legal_actions(s, "p1") == [{"type": "paper_cards"}]
+    # The paper seat may have its phone back meanwhile (issue 37): its cards stay face down.
+    set_phone = {"type": "set_phone", "seat": "p4", "host": True}
+    assert ENGINE.legal_actions(s, "p1") == [{"type": "paper_cards"}, set_phone]
     assert ENGINE.legal_actions(s, "p4") == [{"type": "paper_cards"}], "the host's; the server drops it"
     driver.refuse(ENGINE, s, "wrong_phase", "pyramid", "p2", die="blue", value=1)
     driver.refuse(ENGINE, s, "wrong_phase", "set_stack", "p1", True, space=3, camels=[])

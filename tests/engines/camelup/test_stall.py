@@ -1,11 +1,14 @@
 """The stalled phone (issue 33): whom the table waits for, a seat on paper handed its
-phone back while no card of it lies face down, and no turn skipped (R9)."""
+phone back at once (issue 37: a card it placed face down stays a physical card),
+and no turn skipped (R9)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engines.camelup import ENGINE
+from engines.camelup.state import FACE_DOWN
 from tests.engines import driver
 from tests.engines.camelup.test_paper import FOUR, NEAR_END, paper
 
@@ -62,21 +65,44 @@ def test_a_seat_gets_its_phone_back_with_the_cards_its_phone_placed(mk, do) -> N
     assert s.paper == ("p2",)
 
 
-def test_a_face_down_card_keeps_its_seat_on_paper_for_the_game(mk, do) -> None:
+def test_a_seat_with_a_card_face_down_gets_its_phone_back_at_once(mk, do) -> None:
+    """Issue 37: the phone comes back as soon as it is there. The face-down card
+    stays a physical card, recorded at the race's end; the phone places no more
+    cards than the seat holds, and a phone card of the face-down card's camel
+    voids that card (R13: one per camel)."""
     s = paper(mk(FOUR, NEAR_END), "p2")
     s, _ = do(s, "leg_bet", "p1", camel="blue")
     s, _ = do(s, "finish_bet", "p2", pile="loser")  # a physical card, face down
-    assert driver.view(ENGINE, s, "p3")["paper_until"] == {"p2": "game_end"}
-    assert phone_templates(s) == []
-    msg = driver.refuse(ENGINE, s, "paper_until_game_end", "set_phone", "p1", True, seat="p2")
-    assert "face down" in msg
+    assert driver.view(ENGINE, s, "p3")["paper_until"] == {}
+    assert {"type": "set_phone", "seat": "p2", "host": True} in phone_templates(s)
     driver.refuse(ENGINE, s, "bad_action", "set_phone", "p1", True, seat="p3")
     driver.refuse(ENGINE, s, "not_host", "set_phone", "p3", False, seat="p2")
-    # The race ends: the host records the face-down card; the seat is still on paper.
+    s, events = do(s, "set_phone", "p1", True, seat="p2")
+    assert events == [{"type": "seat_phone", "seat": "p2"}] and s.paper == ()
+    assert s.paper_cards_left("p2") == 4
+    s, _ = do(s, "leg_bet", "p3", camel="blue")
+    s, _ = do(s, "leg_bet", "p4", camel="blue")
+    s, _ = do(s, "leg_bet", "p1", camel="green")
+    assert {"type": "finish_bet", "pile": "winner", "camel": "red"} in ENGINE.legal_actions(s, "p2")
+    s, _ = do(s, "finish_bet", "p2", pile="winner", camel="red")
+    # The race ends: the host records the face-down card, a red one: void, the phone's red counts.
     s, _ = do(s, "pyramid", "p3", die="red", value=2)
     assert s.phase == "paper_cards"
-    driver.refuse(ENGINE, s, "paper_until_game_end", "set_phone", "p1", True, seat="p2")
     driver.refuse(ENGINE, s, "wrong_phase", "skip", "p1", True, seat="p2")
+    s, events = do(s, "paper_cards", "p1", True, winner=[], loser=["red"])
+    revealed = [e for e in events if e["type"] == "pile_revealed" and e.get("void")]
+    assert revealed and revealed[0]["void"] == [{"player": "p2", "camel": "red"}], events
+
+
+def test_a_phone_places_no_more_cards_than_its_seat_holds(mk, do) -> None:
+    s = paper(mk(FOUR, NEAR_END), "p2")
+    s, _ = do(s, "leg_bet", "p1", camel="blue")
+    # Every physical card of p2 lies face down on the piles.
+    s = dataclasses.replace(s, loser_pile=tuple(("p2", FACE_DOWN) for _ in s.seat("p2").hand))
+    s, _ = do(s, "set_phone", "p1", True, seat="p2")
+    assert s.paper_cards_left("p2") == 0
+    assert not any(a["type"] == "finish_bet" for a in ENGINE.legal_actions(s, "p2"))
+    driver.refuse(ENGINE, s, "card_not_in_hand", "finish_bet", "p2", pile="winner", camel="red")
 
 
 def test_while_the_cards_are_recorded_a_seat_without_one_face_down_gets_its_phone(mk, do) -> None:
@@ -86,7 +112,7 @@ def test_while_the_cards_are_recorded_a_seat_without_one_face_down_gets_its_phon
     s, _ = do(s, "pyramid", "p3", die="red", value=2)
     assert s.phase == "paper_cards" and ENGINE.waiting(s) == ()
     assert [a for a in ENGINE.legal_actions(s, "p1") if a["type"] == "set_phone"] == [
-        {"type": "set_phone", "seat": "p4", "host": True}
+        {"type": "set_phone", "seat": "p2", "host": True}, {"type": "set_phone", "seat": "p4", "host": True}
     ]
     s, _ = do(s, "set_phone", "p1", True, seat="p4")
     s, events = do(s, "paper_cards", "p1", True, winner=["red"], loser=[])

@@ -1,5 +1,5 @@
-"""A paused phone's socket (issue 33): the host takes its seat off the phone
-mid-game and the socket stays open, told it is paused (a spectator's view),
+"""A paused phone's socket (issue 33): its seat goes off the phone mid-game
+(by the phone itself while it is live, issue 37) and the socket stays open, told it is paused (a spectator's view),
 until the seat is handed back and its owner confirms; only a rejoin code's
 new phone shuts it out (``bad_token``)."""
 
@@ -44,9 +44,14 @@ def test_a_paused_phone_stays_connected_and_comes_back(server) -> None:
     host, bo, _cy = countup_table(server.url)
     first = bo.connect()
     assert first["view"]["phase"] == "entry" and {"type": "numbers"} in first["legal"]
+    # The host cannot take a live phone off its seat (issue 37): only that phone can.
     status, r = host.act_http("phoneless", player=bo.id)
-    assert status == 200, r
-    paused = bo.wait_state(lambda s: s.get("paused") == "phoneless")
+    assert status == 409 and r["error"]["code"] == "phone_live", r
+    bo.send({"type": "action", "action": {"type": "phoneless", "player": bo.id}, "request_id": "off-1"})
+    assert bo.wait_message("result")["request_id"] == "off-1"
+    # Its new state went out just before its result.
+    paused = bo.last
+    assert paused is not None and paused.get("paused") == "phoneless"
     assert paused["me"] == bo.id and paused["legal"] == [] and paused["view"]["me"] is None
     no_error(bo)
     status, r = host.act_http("phone_back", player=bo.id)
@@ -67,7 +72,7 @@ def test_a_paused_phone_stays_connected_and_comes_back(server) -> None:
 def test_a_rejoin_code_kicks_the_paused_phone(server) -> None:
     host, bo, _cy = countup_table(server.url)
     bo.connect()
-    status, r = host.act_http("phoneless", player=bo.id)
+    status, r = bo.act_http("phoneless", player=bo.id)
     assert status == 200, r
     bo.wait_state(lambda s: s.get("paused") == "phoneless")
     take_seat(server.url, host, bo.id)

@@ -40,13 +40,17 @@ def services(app: Any) -> Any:
 def seen(phones: list[Phone]) -> list[dict[str, Any]]:
     """What every phone shows, without the version counter (which moves on),
     nor the version the host's undo would take back (which moves with it),
-    nor the clock (the server's ``now``, and when each wait began: only whom)."""
+    nor the clock (the server's ``now``, when each wait began and when the
+    host may step in: only whom), nor the version of a host's step."""
     out = []
     for p in phones:
         snap = p.get().json
         shown = {k: v for k, v in snap.items() if k not in ("version", "now")}
-        if "waiting_since" in shown:
-            shown["waiting_since"] = sorted(shown["waiting_since"])
+        for clocked in ("waiting_since", "step_in"):
+            if clocked in shown:
+                shown[clocked] = sorted(shown[clocked])
+        if "step" in shown:
+            shown["step"] = {**shown["step"], "v": None}
         if "undo" in shown:
             shown["undo"] = {**shown["undo"], "target": shown["undo"]["target"] is not None}
         out.append(shown)
