@@ -14,7 +14,8 @@ import urllib.parse
 import urllib.request
 from typing import Any, TextIO
 
-from tablemate_verify.proof import ProofError, Report, check
+from tablemate_verify.proof import ProofError, Report
+from tablemate_verify.rules import verify
 from tablemate_verify.words import phrase
 
 # A table's page (/t/<id>) or its proof (/api/tables/<id>/proof).
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         proof = load(args.source)
-        report = check(proof)
+        report = verify(proof)
     except (OSError, urllib.error.URLError, ValueError) as e:
         # ProofError, JSONDecodeError and a bad URL are ValueErrors.
         what = "not a proof" if isinstance(e, ProofError) else "cannot read the proof"

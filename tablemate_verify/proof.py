@@ -1,7 +1,8 @@
 """Checks a table's proof (the format is in docs/fairness.md): every revealed
 secret against its commitment, every outcome against the secret and seeds,
 every revealed seal against its hash. No game rules: it checks what the
-proof says was drawn, from the public inputs the proof lists.
+proof says was drawn, from the public inputs the proof lists (``rules.verify``
+takes those from the game's rules instead).
 """
 
 from __future__ import annotations

@@ -286,6 +286,7 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
     and kind (``sheet``, ``vote``), for the phones' marks (checkers ignore them)."""
     scopes: dict[str, ScopeRecord] = {}
     seals: dict[str, SealRecord] = {}
+    entries = list(entries)
     for e in entries:
         for s in e.get("fair", {}).get("scopes", ()):
             scopes[s["label"]] = s
@@ -300,6 +301,11 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
         for x in fair["seals"]:
             seals.setdefault(x["label"], x)
     body = publish(doc["id"], doc["game"], scopes.values(), seals.values())
+    # Each game's start as the log has it: the public facts (seats, options)
+    # a checker rebuilds every draw's inputs from (tablemate_verify.schedule).
+    body["starts"] = [{"game": n, "players": len(e["action"]["players"]), "options": e["action"]["options"]}
+                      for n, e in enumerate((e for e in entries if e["action"].get("type") == "start"
+                                             and e["kind"] == "platform"), start=1)]
     for item in body["scopes"]:
         item.update(_where(item["label"]))
     for item in body["sealed"]:
