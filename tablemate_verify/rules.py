@@ -32,7 +32,49 @@ def verify(proof: Any) -> Report:
     rebuilt = rebuild(proof, rules)
     report = check(rebuilt)
     report.lines += rules.lines
+    seeds(rebuilt, report)
     return report
+
+
+def seeds(proof: Any, report: Report) -> None:
+    """Each scope's seeds against the log's seed actions (``seeded``): the
+    same seats, seeds and versions, in the same order, none missing and none
+    added; every seed and every outcome gives its version. A server that
+    swaps a seed, drops one or holds one back (and removes its version so
+    ``late_seed`` cannot see it) must then rewrite the log too."""
+    if not isinstance(proof, dict) or not isinstance(proof.get("scopes"), list):
+        return
+    logged = proof.get("seeded")
+    if not isinstance(logged, list):
+        report.add("mismatch", "seed_mismatch", {}, "the proof has no log of seed actions "
+                   "('seeded'), so no scope's seeds can be held to it")
+        return
+    for scope in proof["scopes"]:
+        if not isinstance(scope, dict) or not isinstance(scope.get("seeds"), list):
+            continue
+        label = scope.get("label")
+        at = {"scope": label}
+        unversioned = [e for e in scope["seeds"] if not isinstance(e, dict) or not _whole(e.get("v"))]
+        unversioned += [o for o in _outcomes(scope) if not _whole(o.get("v"))]
+        if unversioned:
+            report.add("mismatch", "seed_unversioned", at, f"scope {label}: a seed or outcome without "
+                       "its table version, so a seed held back cannot be seen")
+            continue
+        want = [(e.get("seat"), e.get("seed"), e.get("v")) for e in logged
+                if isinstance(e, dict) and e.get("scope") == label]
+        got = [(e.get("seat"), e.get("seed"), e.get("v")) for e in scope["seeds"]]
+        if got != want:
+            first = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), min(len(got), len(want)))
+            said = f"{want[first][0]}'s seed at version {want[first][2]}" if first < len(want) else "no seed"
+            listed = f"{got[first][0]}'s seed at version {got[first][2]}" if first < len(got) else "no seed"
+            report.add("mismatch", "seed_mismatch", at, f"scope {label}, seed {first + 1}: the log "
+                       f"records {said}, the proof lists {listed}" + (" (another value)" if listed == said else ""))
+        else:
+            report.add("ok", "seeds_ok", at, f"scope {label}: its {len(got)} seeds are the log's")
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def rebuild(proof: Any, report: Report) -> Any:

@@ -259,10 +259,13 @@ def give_seed(c: Call) -> Outcome:
     if scope is None:
         raise ServiceError("conflict", "scope_closed", f"{lab} is not open for seeds (revealed, or never opened).")
     try:
-        add_seed(scope, c.me, c.payload["seed"], c.doc["version"] + 1)
+        entry = add_seed(scope, c.me, c.payload["seed"], c.doc["version"] + 1)
     except FairError as exc:
         raise ServiceError("invalid" if exc.code == "bad_seed" else "conflict", exc.code, exc.message) from exc
-    return Outcome(c.doc, {"type": "seed", "scope": lab}, [{"type": "seeded", "player": c.me, "scope": lab}])
+    # The seed itself goes into the log (it is public): the proof lists the
+    # log's seed actions, and a checker holds each scope's seeds to them.
+    return Outcome(c.doc, {"type": "seed", "scope": lab, "seed": entry["seed"]},
+                   [{"type": "seeded", "player": c.me, "scope": lab}])
 
 
 def public(doc: TableDoc) -> FairView | None:
@@ -301,6 +304,10 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
         for x in fair["seals"]:
             seals.setdefault(x["label"], x)
     body = publish(doc["id"], doc["game"], scopes.values(), seals.values())
+    # Every seed action as the log has it (who, which scope, which version):
+    # a checker holds each scope's seeds to them (tablemate_verify.rules).
+    body["seeded"] = [{"scope": e["action"]["scope"], "seat": e["by"], "seed": e["action"].get("seed"), "v": e["v"]}
+                      for e in entries if e["kind"] == "platform" and e["action"].get("type") == "seed"]
     # Each game's start as the log has it: the public facts (seats, options)
     # a checker rebuilds every draw's inputs from (tablemate_verify.schedule).
     body["starts"] = [{"game": n, "players": len(e["action"]["players"]), "options": e["action"]["options"]}

@@ -126,3 +126,15 @@ def move(proof: dict[str, Any], prefix: str, index: int, o: int = -1) -> dict[st
     p["scopes"][s]["outcomes"][o]["index"] = index
     rederive(p, s, o)
     return p
+
+
+def reseeded(proof: dict[str, Any], prefix: str, change: Any) -> dict[str, Any]:
+    """The first revealed ``prefix`` scope with two seeds or more, its seeds
+    changed by ``change(scope)`` (which may set outcomes' ``seeds`` too), every
+    outcome re-derived: what a server writes to pass a chosen seed off."""
+    s, scope = next((s, x) for s, x in revealed(proof, prefix) if len(x["seeds"]) >= 2)
+    p = copy.deepcopy(proof)
+    change(p["scopes"][s])
+    for o in range(len(scope["outcomes"])):
+        rederive(p, s, o)
+    return p
