@@ -20,7 +20,7 @@ from tablemate_verify.words import phrase
 
 # A table's page (/t/<id>) or its proof (/api/tables/<id>/proof).
 _TABLE_PATH = re.compile(r"/(?:t|api/tables)/([A-Za-z0-9_-]{1,64})(?:/|$)")
-_MARK = {"ok": "ok ", "open": "...", "mismatch": "XX "}
+_MARK = {"ok": "ok ", "open": "...", "mismatch": "XX ", "server_only": "-- "}
 
 
 def proof_url(url: str) -> str:
@@ -59,6 +59,10 @@ def render(proof: dict[str, Any], report: Report, out: TextIO) -> None:
     first = report.first_mismatch
     opened = report.count("open")
     still = f"; {opened} not revealed yet" if opened else ""
+    alone = report.count("server_only")
+    if alone:
+        still += (f"; {alone} {'outcome' if alone == 1 else 'outcomes'} drawn by the server alone "
+                  "(no phone's seed): not checked")
     if first is None:
         passed = report.count("ok")
         print(f"OK: {passed} {'check passes' if passed == 1 else 'checks pass'}{still}.", file=out)

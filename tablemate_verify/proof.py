@@ -17,7 +17,9 @@ from tablemate_verify.derive import Stream, check_hex32, check_label, commitment
 from tablemate_verify.seal import seal_hash
 
 FORMAT = "tablemate-proof/1"
-Status = Literal["ok", "open", "mismatch"]
+#: ``server_only``: an outcome that replays but no phone's seed went into
+#: it, so the server chose it alone (its secret): replayed, not checked.
+Status = Literal["ok", "open", "mismatch", "server_only"]
 
 
 class ProofError(ValueError):
@@ -169,6 +171,11 @@ def _check_outcome(secret: str, label: str, seeds: list[str], o: dict[str, Any],
                 report.add("mismatch", "field_mismatch", where, f"{name}: the game recorded "
                            f"{name_} = {got}, but draw {d} gave {_show(value)}")
                 return
+    if not seeds:
+        report.add("server_only", "outcome_server_only", {"scope": label, "index": index},
+                   f"{name}: {len(draws)} draws match, but no phone's seed went into it: the server "
+                   "alone drew it, so nothing proves it was not chosen")
+        return
     report.add("ok", "outcome_ok", {"scope": label, "index": index},
                f"{name}: {len(draws)} draws match ({len(seeds)} player seeds)")
 

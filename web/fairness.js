@@ -14,7 +14,7 @@ const SPAN = 2 ** 32;
 const utf8 = new TextEncoder();
 
 /**
- * @typedef {{status: 'ok' | 'open' | 'mismatch', code: string,
+ * @typedef {{status: 'ok' | 'open' | 'mismatch' | 'server_only', code: string,
  *   where: {scope?: string, index?: number, draw?: number, seal?: string}}} Line
  * @typedef {{ok: boolean, lines: Line[], firstMismatch: Line | null}} Report
  */
@@ -356,6 +356,11 @@ async function checkOutcome(secret, label, seeds, o, lines) {
         return;
       }
     }
+  }
+  if (!seeds.length) {
+    // No phone's seed went into it: the server drew it alone (replayed, not checked).
+    lines.push({ status: 'server_only', code: 'outcome_server_only', where: { scope: label, index } });
+    return;
   }
   lines.push({ status: 'ok', code: 'outcome_ok', where: { scope: label, index } });
 }

@@ -4,6 +4,7 @@ exits 0 (all checks), 1 (naming the first mismatch) or 2 (no proof)."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 
 from conftest import ROOT
 from tablemate_verify import check, phrase
-from tablemate_verify.__main__ import main, proof_url
+from tablemate_verify.__main__ import main, proof_url, render
 from tablemate_verify.rules import verify
 from tests.verify import games, tables
 
@@ -149,3 +150,12 @@ def test_it_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
     assert set(json.loads(loaded.stdout.replace("'", '"'))) <= {
         "tablemate_verify", *(f"tablemate_verify.{m}" for m in ("canon", "derive", "proof", "record", "rules", "schedule",
                                                               "seal", "words"))}
+
+
+def test_outcomes_drawn_by_the_server_alone_are_named_in_the_summary() -> None:
+    proof = tables.proof(unseeded=True)
+    buf = io.StringIO()
+    render(proof, check(proof), buf)
+    out = buf.getvalue()
+    assert "-- " in out and "no phone's seed went into it" in out
+    assert "; 3 outcomes drawn by the server alone (no phone's seed): not checked" in out.strip().splitlines()[-1]

@@ -88,7 +88,8 @@ BROKEN = {
 
 
 def proofs() -> dict[str, Any]:
-    out = {"faithful": tables.proof(), "held_back": tables.proof(held_back=True)}
+    out = {"faithful": tables.proof(), "held_back": tables.proof(held_back=True),
+           "unseeded": tables.proof(unseeded=True)}
     out.update({name: tables.tampered(name) for name in tables.TAMPERED})
     out.update({f"broken-{name}": broken(change) for name, change in BROKEN.items()})
     return out

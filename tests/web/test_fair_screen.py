@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from conftest import run_node
+from tests.verify import tables
 
 _RETRY = """
 globalThis.window = globalThis;
@@ -27,3 +30,31 @@ def test_a_proof_that_failed_to_load_is_fetched_again_without_a_new_snapshot() -
     """At a finished game no next snapshot comes to try again on: a phone on
     flaky Wi-Fi would never show its check."""
     assert run_node(_RETRY) == {"calls": 2, "checked": True}
+
+
+_SERVER_ONLY = """
+globalThis.window = globalThis;
+globalThis.document = {documentElement: {dataset: {}}};
+const proof = JSON.parse(require_proof);
+globalThis.fetch = async () => new Response(JSON.stringify(proof),
+  {status: 200, headers: {'Content-Type': 'application/json'}});
+const { fairTable } = await import('./web/screens/fair.js');
+const fair = fairTable('Ab3x', () => 'tok', async () => ({}));
+fair.update({version: 9, me: 'p1', fair: {open: [], sealed: [], revealed: 2}}, false);
+for (let i = 0; i < 200 && fair.result() === null; i += 1) await new Promise((r) => setTimeout(r, 25));
+const res = fair.result();
+process.stdout.write(JSON.stringify({groups: Object.fromEntries(res.groups),
+  alone: res.lines.filter((l) => l.status === 'server_only').length}));
+"""
+
+
+def test_a_round_drawn_by_the_server_alone_is_not_marked_checked() -> None:
+    """Issue 38, item 4: the goal cards were dealt before any phone's seed,
+    so their round gets the "server only" mark, never a check mark; the leg
+    the phones seeded is checked."""
+    proof = tables.proof(unseeded=True)
+    for s in proof["scopes"]:
+        s.update(game=1, round=2 if s["label"] == tables.GOALS else 1)
+    proof["sealed"] = []
+    got = run_node(_SERVER_ONLY.replace("require_proof", json.dumps(json.dumps(proof))))
+    assert got == {"groups": {"1:1": "ok", "1:2": "server"}, "alone": 3}

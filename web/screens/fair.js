@@ -15,10 +15,10 @@ import { phrase } from '../words.js';
 
 /**
  * @typedef {NonNullable<import('../net.js').Snapshot['fair']>} FairView
- * @typedef {{status: 'ok'|'open'|'mismatch', code: string,
+ * @typedef {{status: 'ok'|'open'|'mismatch'|'server_only', code: string,
  *   where: {scope?: string, index?: number, draw?: number, seal?: string}}} Line
  * @typedef {{game: number, round: number, kind?: string|null, seat?: string}} Place
- * @typedef {{lines: Line[], first: Line|null, groups: Map<string, 'ok'|'bad'>,
+ * @typedef {{lines: Line[], first: Line|null, groups: Map<string, 'ok'|'bad'|'server'>,
  *   places: Map<string, Place>, checked: number, unavailable?: boolean}} Checked
  * @typedef {{
  *   update: (snap: import('../net.js').Snapshot, canSeed: boolean) => void,
@@ -141,7 +141,7 @@ export function fairTable(id, token, send) {
       }
     }
     lines.push(...changed);
-    /** @type {Map<string, 'ok'|'bad'>} */
+    /** @type {Map<string, 'ok'|'bad'|'server'>} */
     const groups = new Map();
     const revealed = new Set([...scopes.filter((s) => s.secret != null).map((s) => s.label),
       ...seals.filter((x) => x.salt != null).map((x) => x.label)]);
@@ -150,7 +150,9 @@ export function fairTable(id, token, send) {
       const place = places.get(label);
       if (!place || (line.status === 'open' && !revealed.has(label))) continue;
       const key = `${place.game}:${place.round}`;
+      // A leg with a draw no phone took part in is never marked checked.
       if (line.status === 'mismatch') groups.set(key, 'bad');
+      else if (line.status === 'server_only' && groups.get(key) !== 'bad') groups.set(key, 'server');
       else if (line.status === 'ok' && !groups.has(key)) groups.set(key, 'ok');
     }
     const first = lines.find((l) => l.status === 'mismatch') || null;
@@ -174,6 +176,7 @@ export function fairTable(id, token, send) {
     mark(game, round) {
       const state = checked && checked.groups.get(`${game}:${round}`);
       if (!state) return null;
+      if (state === 'server') return h('span', { class: 'fair-mark server', t: 'fair.server_only' });
       return state === 'ok'
         ? h('span', { class: 'fair-mark ok', t: 'fair.checked' })
         : h('span', { class: 'fair-mark bad', t: 'fair.mismatch_short' });
@@ -284,5 +287,7 @@ export function fairSummary(fair, game, name) {
   const problem = fair.problem(game, name);
   if (problem) return h('p', { class: 'fair-warning fair-summary', role: 'alert', text: problem });
   const n = res.lines.filter((l) => l.status === 'ok').length;
+  const alone = res.lines.filter((l) => l.status === 'server_only').length;
+  if (alone) return h('p', { class: 'hint fair-summary server', t: 'fair.summary_server_only', tp: { n, m: alone } });
   return n ? h('p', { class: 'fair-summary ok', t: 'fair.summary_ok', tp: { n } }) : null;
 }
