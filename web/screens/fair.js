@@ -7,7 +7,7 @@
 // table shows the words and checks the start's reveal at once (the word lists
 // themselves load on first use).
 
-import { CheckUnavailable, canCheck, checkProof, newSeed } from '../fairness.js';
+import { CheckUnavailable, checkProof, checkReady, newSeed } from '../fairness.js';
 import { getLang, has, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h } from '../ui.js';
@@ -88,7 +88,7 @@ export function fairTable(id, token, send) {
     try {
       while (checked === null || checked.checked !== wanted) {
         const target = wanted;
-        if (!canCheck()) {
+        if (!(await checkReady())) {
           checked = { lines: [], first: null, groups: new Map(), places: new Map(), checked: target, unavailable: true };
           break;
         }
