@@ -33,12 +33,13 @@ def seed_all(phones: list[Phone], rng: random.Random) -> None:
                 assert p.act("seed", scope=scope["scope"], seed=f"{rng.getrandbits(256):064x}").status_code == 200
 
 
-def play(redis_url: str, game: str, seed: int, undo: float = 0.15) -> tuple[dict[str, Any], int]:
-    """A whole game (``game``, 4 seats) to its end; returns its proof and how
-    many actions were undone and sent again."""
+def play(redis_url: str, game: str, seed: int, undo: float = 0.15,
+         options: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
+    """A whole game (``game``, 4 seats, ``options`` or OPTIONS') to its end;
+    returns its proof and how many actions were undone and sent again."""
     app, c = client(redis_url)
     rng = random.Random(seed)
-    phones = open_table(c, joiners=3, game=game, options=OPTIONS[game])
+    phones = open_table(c, joiners=3, game=game, options=OPTIONS[game] if options is None else options)
     host = phones[0]
     seed_all(phones, rng)
     assert host.act("start").status_code == 200

@@ -44,7 +44,24 @@ def test_honest_games_with_undos_pass(redis_url: str, game: str, tmp_path: Path,
     assert cli(tmp_path, proof, capsys)[0] == 0
 
 
-#: name → (game, tamper, the code of the first mismatch).
+def test_spent_decks_are_whole_again_in_the_schedule(redis_url: str) -> None:
+    """Count Up's decks of two cards run out every two rounds: the schedule
+    reshuffles them as the game does (flow.remaining)."""
+    small = {"dangerZoneEnabled": True, "restrictionDeck": [[1, 2, 3], [4, 5, 6]],
+             "dangerZones": [[10, 20], [30, 40]]}
+    for seed in range(6):  # a game of three rounds or more (almost every one)
+        proof, _ = games.play(redis_url, "countup", seed, options=small)
+        rounds = [s for s in proof["scopes"] if s["secret"] and s["outcomes"]]
+        if len(rounds) >= 3:
+            break
+    assert len(rounds) >= 3, "the decks never ran out"
+    report = verify(proof)
+    assert report.ok, report.first_mismatch
+    # The third round's restriction draw is from the whole deck again.
+    assert rounds[2]["outcomes"][0]["draws"][0]["items"] == [[1, 2, 3], [4, 5, 6]]
+
+
+#: name → (game, tamper, a code among the mismatches).
 TAMPERS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]], str]] = {
     # items [2,1,3]: a die 1 becomes a 2 (issue 38, item 1).
     "reordered faces": ("camelup", lambda p: games.reorder(p, "leg/", -1), "inputs_mismatch"),
