@@ -110,7 +110,9 @@ def rebuild(proof: Any, report: Report) -> Any:
                        "so its draws' public inputs cannot be rebuilt")
             continue
         g, base = parsed
-        if all(_outcome(str(game), starts[g], base, s, o, earlier[g], report) for o in _outcomes(s)):
+        # Every outcome, not up to the first that fails: each must be rebuilt.
+        followed = [_outcome(str(game), starts[g], base, s, o, earlier[g], report) for o in _outcomes(s)]
+        if all(followed):
             report.add("ok", "inputs_ok", at, f"scope {s['label']}: every draw is the game's "
                        "rules' draw, with the inputs they give")
     return out

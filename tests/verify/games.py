@@ -34,14 +34,16 @@ def seed_all(phones: list[Phone], rng: random.Random) -> None:
 
 
 def play(redis_url: str, game: str, seed: int, undo: float = 0.15,
-         options: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
+         options: dict[str, Any] | None = None, lobby_seeds: bool = True) -> tuple[dict[str, Any], int]:
     """A whole game (``game``, 4 seats, ``options`` or OPTIONS') to its end;
-    returns its proof and how many actions were undone and sent again."""
+    returns its proof and how many actions were undone and sent again.
+    ``lobby_seeds`` False: the host starts before any phone seeded the setup."""
     app, c = client(redis_url)
     rng = random.Random(seed)
     phones = open_table(c, joiners=3, game=game, options=OPTIONS[game] if options is None else options)
     host = phones[0]
-    seed_all(phones, rng)
+    if lobby_seeds:
+        seed_all(phones, rng)
     assert host.act("start").status_code == 200
     undone = 0
     for _ in range(600):

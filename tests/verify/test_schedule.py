@@ -121,3 +121,15 @@ def test_a_scope_the_rules_cannot_place_fails(redis_url: str, change: str) -> No
         scope["label"] = scope["label"].replace(f"t/{proof['table']}/", "t/Other/")
     # (A label is in every derivation: one changed replays to other results too.)
     assert "no_schedule" in {line.code for line in verify(proof).lines if line.status == "mismatch"}
+
+
+def test_every_outcome_is_rebuilt_past_the_first_that_fails(redis_url: str) -> None:
+    """An outcome that fails does not leave the rest of its scope replayed
+    with the proof's own inputs."""
+    proof = honest(redis_url, "camelup")
+    s, _ = games.revealed(proof, "leg/")[0]
+    for o in (0, 1):
+        draw = proof["scopes"][s]["outcomes"][o]["draws"][-1]
+        draw["items"] = draw["items"][1:] + draw["items"][:1]
+    flagged = {line.where.get("index") for line in verify(proof).lines if line.code == "inputs_mismatch"}
+    assert flagged == {0, 1}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import run_node
-from tests.verify import tables
+from tests.verify import games
 
 _RETRY = """
 globalThis.window = globalThis;
@@ -48,13 +48,12 @@ process.stdout.write(JSON.stringify({groups: Object.fromEntries(res.groups),
 """
 
 
-def test_a_round_drawn_by_the_server_alone_is_not_marked_checked() -> None:
-    """Issue 38, item 4: the goal cards were dealt before any phone's seed,
-    so their round gets the "server only" mark, never a check mark; the leg
-    the phones seeded is checked."""
-    proof = tables.proof(unseeded=True)
-    for s in proof["scopes"]:
-        s.update(game=1, round=2 if s["label"] == tables.GOALS else 1)
-    proof["sealed"] = []
+def test_a_round_drawn_by_the_server_alone_is_not_marked_checked(redis_url: str) -> None:
+    """Issue 38, item 4: the host started before any phone seeded, so the
+    starting board was drawn by the server alone: its group (round 0) gets
+    the "server only" mark, never a check mark; every leg the phones seeded
+    is checked (with the draw schedules and the seed log, as the CLI)."""
+    proof, _ = games.play(redis_url, "camelup", 1, lobby_seeds=False)
     got = run_node(_SERVER_ONLY.replace("require_proof", json.dumps(json.dumps(proof))))
-    assert got == {"groups": {"1:1": "ok", "1:2": "server"}, "alone": 3}
+    legs = {f"1:{s['round']}" for s in proof["scopes"] if s["secret"] and s["round"] > 0}
+    assert got == {"groups": {"1:0": "server", **dict.fromkeys(legs, "ok")}, "alone": 1}

@@ -7,10 +7,11 @@
 // table shows the words and checks the start's reveal at once (the word lists
 // themselves load on first use).
 
-import { CheckUnavailable, checkProof, checkReady, newSeed } from '../fairness.js';
+import { CheckUnavailable, checkReady, newSeed } from '../fairness.js';
 import { getLang, has, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h } from '../ui.js';
+import { verifyProof } from '../rules.js';
 import { phrase } from '../words.js';
 
 /**
@@ -116,7 +117,8 @@ export function fairTable(id, token, send) {
     /** @type {Line[]} */
     let lines;
     try {
-      lines = (await checkProof(proof)).lines;
+      // With the games' draw schedules and the log's seeds, as the CLI checks.
+      lines = (await verifyProof(proof)).lines;
     } catch (e) {
       if (e instanceof CheckUnavailable) throw e;
       lines = [{ status: 'mismatch', code: 'bad_proof', where: {} }];
@@ -210,6 +212,8 @@ export function describe(line, places, game, name) {
   else if (line.where.seal) what = t(place && place.kind === 'vote' ? 'fair.what_vote' : 'fair.what_sheet', { name: name(place && place.seat ? place.seat.split('.')[0] : '') });
   else if (line.code === 'outcome_fixed') what = t('fair.what_fixed', { n: (line.where.index || 0) + 1 });
   else if (line.where.index !== undefined) what = t('fair.what_draw', { n: line.where.index + 1 });
+  else if (line.code === 'seed_mismatch' || line.code === 'seed_unversioned') what = t('fair.what_seeds');
+  else if (line.code === 'no_schedule') what = t('fair.what_inputs');
   else what = t('fair.what_secret');
   return t('fair.mismatch', { where, what });
 }
