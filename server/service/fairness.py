@@ -289,7 +289,10 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
     and kind (``sheet``, ``vote``), for the phones' marks (checkers ignore them)."""
     scopes: dict[str, ScopeRecord] = {}
     seals: dict[str, SealRecord] = {}
-    entries = list(entries)
+    # The table as of ``doc``'s version: the log is read after ``doc``, and a
+    # change logged in between (a seed, a reveal) would be in one part and
+    # not the other (a seed in the seed log but not in its open scope).
+    entries = [e for e in entries if e["v"] <= doc["version"]]
     for e in entries:
         for s in e.get("fair", {}).get("scopes", ()):
             scopes[s["label"]] = s
@@ -297,8 +300,7 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
             seals[x["label"]] = x
     fair = _fair(doc)
     if fair is not None:
-        # ``doc`` is read before the log: what a change between the two reads
-        # revealed is in both, and its revealed form counts.
+        # What the log revealed by then is no longer in ``doc``'s open part.
         for s in fair["scopes"]:
             scopes.setdefault(s["label"], s)
         for x in fair["seals"]:

@@ -10,8 +10,11 @@ from typing import Any
 
 import pytest
 
+from server.service import fairness
 from tablemate_verify import check
 from tablemate_verify.rules import verify
+from tests.server.conftest import open_table
+from tests.server.service.test_fairness import services
 from tests.verify import games
 
 
@@ -76,3 +79,23 @@ def test_a_proof_without_what_the_seeds_are_held_to_fails(redis_url: str, change
         del next(s for s in proof["scopes"] if s["outcomes"])["outcomes"][0]["v"]
     codes = {line.code for line in verify(proof).lines if line.status == "mismatch"}
     assert codes & {"seed_mismatch", "seed_unversioned"}, codes
+
+
+def test_a_seed_accepted_while_the_proof_is_read_is_in_neither_part(redis_url: str) -> None:
+    """The proof reads the table, then its log: a seed accepted in between
+    must not show in the seed log without its scope (a false alarm on every
+    phone that fetched the proof as a leg opened)."""
+    app, c = games.client(redis_url)
+    phones = open_table(c, joiners=2, game="camelup")
+    svc = services(app)
+    table = phones[0].table
+    doc = svc.store.load(table)  # first, as Tables.proof reads it
+    scope = phones[0].get().json["fair"]["open"][0]["scope"]
+    assert phones[1].act("seed", scope=scope, seed="ab" * 32).status_code == 200
+    body = fairness.proof(doc, svc.store.log(table))
+    codes = {line.code for line in verify(body).lines if line.status == "mismatch"}
+    assert not codes & {"seed_mismatch", "seed_unversioned"}, codes
+    # Read again, the seed is in both.
+    body = fairness.proof(svc.store.load(table), svc.store.log(table))
+    assert [e["seed"] for e in body["seeded"]] == ["ab" * 32]
+    assert verify(body).ok

@@ -44,6 +44,9 @@ export function fairTable(id, token, send) {
   const changed = [];
   /** Scopes this page sent its seed for (the snapshot may lag the answer). */
   const sent = new Set();
+  /** This phone's seeds the table accepted, by scope, with the version that
+   * accepted them: kept across reloads, and held against every proof. */
+  const mine = ownSeeds(id);
   /** @type {Checked|null} */
   let checked = null;
   let wanted = 0;
@@ -75,7 +78,11 @@ export function fairTable(id, token, send) {
       if (scope.seeded.includes(me) || sent.has(scope.scope)) continue;
       sent.add(scope.scope);
       // Made now, after this phone was shown the scope's commitment.
-      send({ type: 'seed', scope: scope.scope, seed: newSeed() }).catch((e) => {
+      const seed = newSeed();
+      send({ type: 'seed', scope: scope.scope, seed }).then((res) => {
+        const v = res && typeof res === 'object' && 'version' in res ? Number(res.version) : null;
+        mine.keep(scope.scope, { seat: me, seed, v });
+      }, (e) => {
         // Closed or given already: nothing to do. Anything else: the next snapshot tries again.
         const code = e && e.error ? e.error.code : '';
         if (code !== 'scope_closed' && code !== 'seed_already_given') sent.delete(scope.scope);
@@ -129,6 +136,7 @@ export function fairTable(id, token, send) {
     const scopes = Array.isArray(proof && proof.scopes) ? proof.scopes : [];
     /** @type {any[]} */
     const seals = Array.isArray(proof && proof.sealed) ? proof.sealed : [];
+    lines.push(...mine.check(scopes));
     for (const s of scopes) {
       places.set(s.label, { game: s.game, round: s.round });
       // What the phone was shown before the reveal must be what was revealed.
@@ -212,6 +220,7 @@ export function describe(line, places, game, name) {
   else if (line.where.seal) what = t(place && place.kind === 'vote' ? 'fair.what_vote' : 'fair.what_sheet', { name: name(place && place.seat ? place.seat.split('.')[0] : '') });
   else if (line.code === 'outcome_fixed') what = t('fair.what_fixed', { n: (line.where.index || 0) + 1 });
   else if (line.where.index !== undefined) what = t('fair.what_draw', { n: line.where.index + 1 });
+  else if (line.code === 'own_seed_missing') what = t('fair.what_own_seed');
   else if (line.code === 'seed_mismatch' || line.code === 'seed_unversioned') what = t('fair.what_seeds');
   else if (line.code === 'no_schedule') what = t('fair.what_inputs');
   else what = t('fair.what_secret');
@@ -294,4 +303,40 @@ export function fairSummary(fair, game, name) {
   const alone = res.lines.filter((l) => l.status === 'server_only').length;
   if (alone) return h('p', { class: 'hint fair-summary server', t: 'fair.summary_server_only', tp: { n, m: alone } });
   return n ? h('p', { class: 'fair-summary ok', t: 'fair.summary_ok', tp: { n } }) : null;
+}
+
+/**
+ * This phone's own seeds for table ``id`` (localStorage, so a reload keeps
+ * them): ``check`` names every scope of the proof where the seed is not there
+ * as sent (missing, another value, another seat) or was accepted at another
+ * version than the table answered (held back).
+ * @param {string} id
+ */
+export function ownSeeds(id) {
+  const key = `tablemate.seeds.${id}`;
+  /** @type {Record<string, {seat: string, seed: string, v: number|null}>} */
+  let kept = {};
+  try { kept = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { kept = {}; }
+  return {
+    /** @param {string} scope @param {{seat: string, seed: string, v: number|null}} entry */
+    keep(scope, entry) {
+      kept[scope] = entry;
+      try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ }
+    },
+    /** @param {any[]} scopes @returns {Line[]} */
+    check(scopes) {
+      /** @type {Line[]} */
+      const out = [];
+      for (const s of scopes) {
+        const own = s && kept[s.label];
+        if (!own) continue;
+        const seeds = Array.isArray(s.seeds) ? s.seeds : [];
+        const found = seeds.find((/** @type {any} */ e) => e && e.seed === own.seed);
+        if (!found || found.seat !== own.seat || (own.v !== null && found.v !== own.v)) {
+          out.push({ status: 'mismatch', code: 'own_seed_missing', where: { scope: s.label } });
+        }
+      }
+      return out;
+    },
+  };
 }
