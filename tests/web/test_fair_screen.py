@@ -64,12 +64,13 @@ globalThis.window = globalThis;
 globalThis.document = {documentElement: {dataset: {}}};
 const store = new Map();
 globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
-const { fairTable, ownSeeds } = await import('./web/screens/fair.js');
+const { fairTable } = await import('./web/screens/fair.js');
+const { ownSeeds, shownHashes } = await import('./web/screens/fair-kept.js');
 const sentSeeds = [];
 const fair = fairTable('t1', () => 'tok', async (a) => { sentSeeds.push(a); return {version: 7, events: []}; });
 fair.update({version: 6, me: 'p2', fair: {open: [{scope: 't/t1/g1/leg/1', commitment: 'c', seeded: []}],
                                          sealed: [], revealed: 0}}, true);
-for (let i = 0; i < 100 && store.size === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+for (let i = 0; i < 100 && !store.has('tablemate.seeds.t1'); i += 1) await new Promise((r) => setTimeout(r, 10));
 const seed = sentSeeds[0].seed;
 // A reload: a new page reads what the last one kept.
 const own = ownSeeds('t1');
@@ -81,14 +82,16 @@ process.stdout.write(JSON.stringify({
   swapped: own.check(scope([{seat: 'p2', seed: 'bb'.repeat(32), v: 7}])),
   late: own.check(scope([{seat: 'p2', seed, v: 9}])),
   other: ownSeeds('t2').check(scope([])),
+  shown: [...shownHashes('t1')],
 }));
 """
 
 
 def test_a_phone_keeps_its_own_seed_across_reloads_and_holds_the_proof_to_it() -> None:
     """Issue 38, item 3 (part): a seed missing, swapped, or accepted at
-    another version than the table answered is a mismatch on that phone."""
+    another version than the table answered is a mismatch on that phone; the
+    commitments it was shown are kept across reloads too."""
     got = run_node(_OWN_SEED)
     flagged = [{"status": "mismatch", "code": "own_seed_missing", "where": {"scope": "t/t1/g1/leg/1"}}]
     assert got == {"sent": ["seed"], "counted": [], "missing": flagged, "swapped": flagged, "late": flagged,
-                   "other": []}
+                   "other": [], "shown": [["t/t1/g1/leg/1", "c"]]}  # the commitment shown, kept too

@@ -12,6 +12,7 @@ import { getLang, has, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h } from '../ui.js';
 import { verifyProof } from '../rules.js';
+import { ownSeeds, shownHashes } from './fair-kept.js';
 import { phrase } from '../words.js';
 
 /**
@@ -38,8 +39,10 @@ import { phrase } from '../words.js';
  * @returns {FairTable}
  */
 export function fairTable(id, token, send) {
-  /** What this phone was shown, by label: a commitment or a seal's hash never changes. */
-  const seen = new Map();
+  /** What this phone was shown, by label: a commitment or a seal's hash never
+   * changes (kept across reloads: a new secret with a matching commitment after
+   * a reload is still caught). */
+  const seen = shownHashes(id);
   /** @type {Line[]} labels whose hash or commitment the server showed otherwise later */
   const changed = [];
   /** Scopes this page sent its seed for (the snapshot may lag the answer). */
@@ -303,40 +306,4 @@ export function fairSummary(fair, game, name) {
   const alone = res.lines.filter((l) => l.status === 'server_only').length;
   if (alone) return h('p', { class: 'hint fair-summary server', t: 'fair.summary_server_only', tp: { n, m: alone } });
   return n ? h('p', { class: 'fair-summary ok', t: 'fair.summary_ok', tp: { n } }) : null;
-}
-
-/**
- * This phone's own seeds for table ``id`` (localStorage, so a reload keeps
- * them): ``check`` names every scope of the proof where the seed is not there
- * as sent (missing, another value, another seat) or was accepted at another
- * version than the table answered (held back).
- * @param {string} id
- */
-export function ownSeeds(id) {
-  const key = `tablemate.seeds.${id}`;
-  /** @type {Record<string, {seat: string, seed: string, v: number|null}>} */
-  let kept = {};
-  try { kept = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { kept = {}; }
-  return {
-    /** @param {string} scope @param {{seat: string, seed: string, v: number|null}} entry */
-    keep(scope, entry) {
-      kept[scope] = entry;
-      try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ }
-    },
-    /** @param {any[]} scopes @returns {Line[]} */
-    check(scopes) {
-      /** @type {Line[]} */
-      const out = [];
-      for (const s of scopes) {
-        const own = s && kept[s.label];
-        if (!own) continue;
-        const seeds = Array.isArray(s.seeds) ? s.seeds : [];
-        const found = seeds.find((/** @type {any} */ e) => e && e.seed === own.seed);
-        if (!found || found.seat !== own.seat || (own.v !== null && found.v !== own.v)) {
-          out.push({ status: 'mismatch', code: 'own_seed_missing', where: { scope: s.label } });
-        }
-      }
-      return out;
-    },
-  };
 }
