@@ -1,6 +1,6 @@
 # Production image: gunicorn + gevent (see docs/architecture.md for why).
 
-# The web bundles (scripts/build-web.sh: esbuild from package-lock.json), built
+# The web bundles (scripts/build-web.sh: esbuild, with @noble/hashes, from package-lock.json), built
 # in a stage of their own: the image itself carries no node.
 FROM node:20-slim AS web
 WORKDIR /src

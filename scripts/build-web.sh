@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v npm >/dev/null 2>&1 || { echo "build-web: npm not found (scripts/bootstrap.sh installs it)" >&2; exit 1; }
 # A fresh checkout, or a lock file newer than the install: install the pinned tools.
-# esbuild alone (package.json's one dependency) unless WEB_DEV_TOOLS=1 (make test):
+# package.json's dependencies alone (esbuild, and @noble/hashes, which the fair
+# dice checks bundle for plain-http pages) unless WEB_DEV_TOOLS=1 (make test):
 # `make run` and the image need no type checker and no axe-core.
 if [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   if [ "${WEB_DEV_TOOLS:-0}" = 1 ]; then

@@ -14,12 +14,13 @@ import urllib.parse
 import urllib.request
 from typing import Any, TextIO
 
-from tablemate_verify.proof import ProofError, Report, check
+from tablemate_verify.proof import ProofError, Report
+from tablemate_verify.rules import verify
 from tablemate_verify.words import phrase
 
 # A table's page (/t/<id>) or its proof (/api/tables/<id>/proof).
 _TABLE_PATH = re.compile(r"/(?:t|api/tables)/([A-Za-z0-9_-]{1,64})(?:/|$)")
-_MARK = {"ok": "ok ", "open": "...", "mismatch": "XX "}
+_MARK = {"ok": "ok ", "open": "...", "mismatch": "XX ", "server_only": "-- "}
 
 
 def proof_url(url: str) -> str:
@@ -58,6 +59,10 @@ def render(proof: dict[str, Any], report: Report, out: TextIO) -> None:
     first = report.first_mismatch
     opened = report.count("open")
     still = f"; {opened} not revealed yet" if opened else ""
+    alone = report.count("server_only")
+    if alone:
+        still += (f"; {alone} {'outcome' if alone == 1 else 'outcomes'} drawn by the server alone "
+                  "(no phone's seed): not checked")
     if first is None:
         passed = report.count("ok")
         print(f"OK: {passed} {'check passes' if passed == 1 else 'checks pass'}{still}.", file=out)
@@ -71,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         proof = load(args.source)
-        report = check(proof)
+        report = verify(proof)
     except (OSError, urllib.error.URLError, ValueError) as e:
         # ProofError, JSONDecodeError and a bad URL are ValueErrors.
         what = "not a proof" if isinstance(e, ProofError) else "cannot read the proof"

@@ -1,7 +1,8 @@
 """Checks a table's proof (the format is in docs/fairness.md): every revealed
 secret against its commitment, every outcome against the secret and seeds,
 every revealed seal against its hash. No game rules: it checks what the
-proof says was drawn, from the public inputs the proof lists.
+proof says was drawn, from the public inputs the proof lists (``rules.verify``
+takes those from the game's rules instead).
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from tablemate_verify.derive import Stream, check_hex32, check_label, commitment
 from tablemate_verify.seal import seal_hash
 
 FORMAT = "tablemate-proof/1"
-Status = Literal["ok", "open", "mismatch"]
+#: ``server_only``: an outcome that replays but no phone's seed went into
+#: it, so the server chose it alone (its secret): replayed, not checked.
+Status = Literal["ok", "open", "mismatch", "server_only"]
 
 
 class ProofError(ValueError):
@@ -168,6 +171,11 @@ def _check_outcome(secret: str, label: str, seeds: list[str], o: dict[str, Any],
                 report.add("mismatch", "field_mismatch", where, f"{name}: the game recorded "
                            f"{name_} = {got}, but draw {d} gave {_show(value)}")
                 return
+    if not seeds:
+        report.add("server_only", "outcome_server_only", {"scope": label, "index": index},
+                   f"{name}: {len(draws)} draws match, but no phone's seed went into it: the server "
+                   "alone drew it, so nothing proves it was not chosen")
+        return
     report.add("ok", "outcome_ok", {"scope": label, "index": index},
                f"{name}: {len(draws)} draws match ({len(seeds)} player seeds)")
 

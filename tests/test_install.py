@@ -139,11 +139,12 @@ def test_plain_pip_install_boots_the_production_server(workdir: Path) -> None:
     proof = workdir / "proof.json"
     secret = "07" * 32
     proof.write_text(json.dumps({"format": "tablemate-proof/1", "table": "t", "game": "camelup", "sealed": [],
-                                 "scopes": [{"label": "t/x/leg/1", "secret": secret, "seeds": [], "outcomes": [],
+                                 "starts": [{"game": 1, "players": 3, "options": {}}], "seeded": [],
+                                 "scopes": [{"label": "t/t/g1/leg/1", "secret": secret, "seeds": [], "outcomes": [],
                                              "commitment": hashlib.sha256(bytes.fromhex(secret)).hexdigest()}]}))
     verify = subprocess.run([str(venv / "bin/python"), "-m", "tablemate_verify", str(proof)],
                             env=env, cwd=workdir, capture_output=True, text=True)
-    assert verify.returncode == 0 and "OK: 1 check passes." in verify.stdout, verify.stdout + verify.stderr
+    assert verify.returncode == 0 and "OK: 3 checks pass." in verify.stdout, verify.stdout + verify.stderr
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = workdir / "server.log"

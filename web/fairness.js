@@ -14,7 +14,7 @@ const SPAN = 2 ** 32;
 const utf8 = new TextEncoder();
 
 /**
- * @typedef {{status: 'ok' | 'open' | 'mismatch', code: string,
+ * @typedef {{status: 'ok' | 'open' | 'mismatch' | 'server_only', code: string,
  *   where: {scope?: string, index?: number, draw?: number, seal?: string}}} Line
  * @typedef {{ok: boolean, lines: Line[], firstMismatch: Line | null}} Report
  */
@@ -29,25 +29,59 @@ export class ProofError extends Error {
 }
 
 /**
- * Web Crypto's hashes exist only on a secure page (https, or localhost): on a
- * plain-http LAN address a phone can still make its seed but cannot check.
+ * Web Crypto's hashes exist only on a secure page (https, or localhost). On a
+ * plain-http LAN address (`make run` at home) the checks use @noble/hashes
+ * instead (audited, pinned in package-lock.json, bundled by
+ * scripts/build-web.sh into a chunk of its own that only such a page loads,
+ * and precached with the app like every bundle): `checkReady()`.
  */
 export function canCheck() {
   return typeof crypto !== 'undefined' && typeof crypto.subtle === 'object' && crypto.subtle !== null;
 }
 
-/** Thrown by every check where `canCheck()` is false. */
+/** Thrown by every check where neither Web Crypto nor the bundled fallback is there. */
 export class CheckUnavailable extends Error {
   constructor() {
-    super('this page is not secure (https): the browser offers no SHA-256 here');
+    super('this page is not secure (https) and the bundled SHA-256 did not load');
     this.code = 'no_web_crypto';
   }
 }
 
-/** @returns {SubtleCrypto} */
-function subtle() {
-  if (!canCheck()) throw new CheckUnavailable();
-  return crypto.subtle;
+/**
+ * @typedef {{sha256: (bytes: Uint8Array) => Uint8Array,
+ *   hmac: (key: Uint8Array, msg: Uint8Array) => Uint8Array}} Fallback
+ */
+/** @type {Promise<Fallback|null>|null} */
+let fallback = null;
+
+/**
+ * @noble/hashes, loaded the first time a page without Web Crypto checks; null
+ * where it cannot load (web/'s modules served unbundled: a bare specifier).
+ * @returns {Promise<Fallback|null>}
+ */
+function loadFallback() {
+  if (fallback === null) {
+    fallback = Promise.all([import('@noble/hashes/sha2.js'), import('@noble/hashes/hmac.js')])
+      .then(([sha2, mac]) => ({
+        sha256: (/** @type {Uint8Array} */ bytes) => sha2.sha256(bytes),
+        hmac: (/** @type {Uint8Array} */ key, /** @type {Uint8Array} */ msg) => mac.hmac(sha2.sha256, key, msg),
+      }))
+      .catch(() => null);
+  }
+  return fallback;
+}
+
+/** Whether this page can check: Web Crypto, or the bundled fallback loaded. */
+export async function checkReady() {
+  return canCheck() || (await loadFallback()) !== null;
+}
+
+/** @returns {Promise<SubtleCrypto|Fallback>} */
+async function hashes() {
+  if (canCheck()) return crypto.subtle;
+  const f = await loadFallback();
+  if (f === null) throw new CheckUnavailable();
+  return f;
 }
 
 /** @param {Uint8Array} bytes */
@@ -112,9 +146,11 @@ function same(a, b) {
   }
 }
 
-/** @param {BufferSource} bytes */
+/** @param {Uint8Array<ArrayBuffer>} bytes */
 async function sha256Hex(bytes) {
-  return toHex(new Uint8Array(await subtle().digest('SHA-256', bytes)));
+  const h = await hashes();
+  if ('digest' in h) return toHex(new Uint8Array(await h.digest('SHA-256', bytes)));
+  return toHex(h.sha256(bytes));
 }
 
 /**
@@ -147,9 +183,12 @@ function checkLabel(v) {
 
 /** The 32-bit words of one outcome: HMAC-SHA256 blocks of (label, seeds, index, block). */
 export class Stream {
-  /** @param {CryptoKey} key @param {string} label @param {string[]} seeds @param {number} index */
-  constructor(key, label, seeds, index) {
-    this.key = key;
+  /**
+   * @param {(msg: Uint8Array<ArrayBuffer>) => Promise<ArrayBuffer|Uint8Array>} mac HMAC-SHA256 under the secret
+   * @param {string} label @param {string[]} seeds @param {number} index
+   */
+  constructor(mac, label, seeds, index) {
+    this.mac = mac;
     this.label = label;
     this.seeds = seeds;
     this.index = index;
@@ -162,16 +201,25 @@ export class Stream {
 
   /** @param {string} secret @param {string} label @param {string[]} seeds @param {number} index */
   static async open(secret, label, seeds, index) {
-    const key = await subtle().importKey('raw', fromHex(hex32(secret, 'secret')),
-      { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const raw = fromHex(hex32(secret, 'secret'));
+    const h = await hashes();
+    /** @type {(msg: Uint8Array<ArrayBuffer>) => Promise<ArrayBuffer|Uint8Array>} */
+    let mac;
+    if ('sign' in h) {
+      const key = await h.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      mac = (msg) => h.sign('HMAC', key, msg);
+    } else {
+      mac = async (msg) => h.hmac(raw, msg);
+    }
     if (!Number.isSafeInteger(index) || index < 0) throw new ProofError(`${index} is not an outcome index`);
-    return new Stream(key, checkLabel(label), seeds.map((s) => hex32(s, 'seed')), index);
+    return new Stream(mac, checkLabel(label), seeds.map((s) => hex32(s, 'seed')), index);
   }
 
   async word() {
     if (this.buffer.length === 0) {
       const msg = utf8.encode(canonical([OUTCOME_TAG, this.label, this.seeds, this.index, this.block]));
-      const mac = new DataView(await subtle().sign('HMAC', this.key, msg));
+      const out = await this.mac(msg);
+      const mac = out instanceof Uint8Array ? new DataView(out.buffer, out.byteOffset, out.byteLength) : new DataView(out);
       for (let i = 0; i < 32; i += 4) this.buffer.push(mac.getUint32(i, false));
       this.block += 1;
     }
@@ -277,7 +325,7 @@ function unique(labels, what) {
  * @returns {Promise<Report>}
  */
 export async function checkProof(proof) {
-  subtle();
+  await hashes();
   const p = obj(proof, 'the proof');
   if (p.format !== FORMAT) throw new ProofError(`not a ${FORMAT} document`);
   const scopes = list(p, 'scopes', 'the proof').map((s) => obj(s, 'a scope'));
@@ -356,6 +404,11 @@ async function checkOutcome(secret, label, seeds, o, lines) {
         return;
       }
     }
+  }
+  if (!seeds.length) {
+    // No phone's seed went into it: the server drew it alone (replayed, not checked).
+    lines.push({ status: 'server_only', code: 'outcome_server_only', where: { scope: label, index } });
+    return;
   }
   lines.push({ status: 'ok', code: 'outcome_ok', where: { scope: label, index } });
 }

@@ -302,8 +302,11 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "responses": {**_ok(200, {"type": "object", "properties": {
                     "format": {"const": "tablemate-proof/1"}, "table": {"type": "string"},
                     "game": {"type": "string"}, "scopes": {"type": "array", "items": {"type": "object"}},
-                    "sealed": {"type": "array", "items": {"type": "object"}}},
-                    "required": ["format", "table", "game", "scopes", "sealed"]}), **_err(401, 404, 503)},
+                    "sealed": {"type": "array", "items": {"type": "object"}},
+                    "starts": {"type": "array", "items": {"type": "object"}},
+                    "seeded": {"type": "array", "items": {"type": "object"}}},
+                    "required": ["format", "table", "game", "scopes", "sealed", "starts", "seeded"]}),
+                    **_err(401, 404, 503)},
             }},
             "/api/tables/{table_id}/qr.svg": {"get": {
                 "operationId": "joinQr", "parameters": [TABLE_ID],

@@ -259,10 +259,13 @@ def give_seed(c: Call) -> Outcome:
     if scope is None:
         raise ServiceError("conflict", "scope_closed", f"{lab} is not open for seeds (revealed, or never opened).")
     try:
-        add_seed(scope, c.me, c.payload["seed"], c.doc["version"] + 1)
+        entry = add_seed(scope, c.me, c.payload["seed"], c.doc["version"] + 1)
     except FairError as exc:
         raise ServiceError("invalid" if exc.code == "bad_seed" else "conflict", exc.code, exc.message) from exc
-    return Outcome(c.doc, {"type": "seed", "scope": lab}, [{"type": "seeded", "player": c.me, "scope": lab}])
+    # The seed itself goes into the log (it is public): the proof lists the
+    # log's seed actions, and a checker holds each scope's seeds to them.
+    return Outcome(c.doc, {"type": "seed", "scope": lab, "seed": entry["seed"]},
+                   [{"type": "seeded", "player": c.me, "scope": lab}])
 
 
 def public(doc: TableDoc) -> FairView | None:
@@ -286,6 +289,10 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
     and kind (``sheet``, ``vote``), for the phones' marks (checkers ignore them)."""
     scopes: dict[str, ScopeRecord] = {}
     seals: dict[str, SealRecord] = {}
+    # The table as of ``doc``'s version: the log is read after ``doc``, and a
+    # change logged in between (a seed, a reveal) would be in one part and
+    # not the other (a seed in the seed log but not in its open scope).
+    entries = [e for e in entries if e["v"] <= doc["version"]]
     for e in entries:
         for s in e.get("fair", {}).get("scopes", ()):
             scopes[s["label"]] = s
@@ -293,13 +300,21 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
             seals[x["label"]] = x
     fair = _fair(doc)
     if fair is not None:
-        # ``doc`` is read before the log: what a change between the two reads
-        # revealed is in both, and its revealed form counts.
+        # What the log revealed by then is no longer in ``doc``'s open part.
         for s in fair["scopes"]:
             scopes.setdefault(s["label"], s)
         for x in fair["seals"]:
             seals.setdefault(x["label"], x)
     body = publish(doc["id"], doc["game"], scopes.values(), seals.values())
+    # Every seed action as the log has it (who, which scope, which version):
+    # a checker holds each scope's seeds to them (tablemate_verify.rules).
+    body["seeded"] = [{"scope": e["action"]["scope"], "seat": e["by"], "seed": e["action"].get("seed"), "v": e["v"]}
+                      for e in entries if e["kind"] == "platform" and e["action"].get("type") == "seed"]
+    # Each game's start as the log has it: the public facts (seats, options)
+    # a checker rebuilds every draw's inputs from (tablemate_verify.schedule).
+    body["starts"] = [{"game": n, "players": len(e["action"]["players"]), "options": e["action"]["options"]}
+                      for n, e in enumerate((e for e in entries if e["action"].get("type") == "start"
+                                             and e["kind"] == "platform"), start=1)]
     for item in body["scopes"]:
         item.update(_where(item["label"]))
     for item in body["sealed"]:

@@ -47,6 +47,9 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
     mine = [i for i, s in enumerate(stash)
             if s["type"] == atype and (not private or s["player"] == me)]
     sent = any(f in payload for f in random_fields)  # fixed random (tests): as sent
+    kept = pending_redraw(engine, doc, state)
+    if kept is not None and not sent:
+        redraw_first(kept, atype, me, private)
     try:
         if mine and not sent:
             # An undone outcome comes back: the same die, the same card.
@@ -77,6 +80,34 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         del stash[mine[-1]]
     set_state(engine, doc, new_state)
     return Outcome(doc, drawn, events, kind="game", state=new_state, draw=fair)
+
+
+def pending_redraw(engine: Engine, doc: TableDoc, state: Any) -> Stashed | None:
+    """The outcome the last undo took back, while the action that draws it
+    again is legal (for its seat, if private): until it is drawn, nothing else
+    is. None when there is none, or when it no longer applies (an undo went
+    further back than its draw: it is drawn anew when its time comes)."""
+    stash = doc.get("stash") or []
+    if not stash or state is None:
+        return None
+    kept = stash[-1]
+    seats = [kept["player"]] if kept["type"] in engine.private_draws else [s["id"] for s in doc["seats"]]
+    for seat in seats:
+        if any(a.get("type") == kept["type"] for a in engine.legal_actions(state, seat)):
+            return kept
+    return None
+
+
+def redraw_first(kept: Stashed, atype: str, me: str, private: bool) -> None:
+    """Refuses (409 ``redraw_first``) any game action but the one that draws
+    again what the last undo took back: an undone roll stays on top of the
+    pyramid, and whoever saw it must not act on it first (take the leg bet on
+    the die they know comes next). A private card comes back to its seat only."""
+    if kept["type"] == atype and (not private or kept["player"] == me):
+        return
+    whose = f" by {kept['player']}" if private else ""
+    raise ServiceError("conflict", "redraw_first",
+                       f"An undo took back a {kept['type']}: it is drawn again{whose} before anything else.")
 
 
 def draw_unkept(engine: Engine, state: Any, action: Action, stash: list[Stashed], rng: Rng) -> Action:

@@ -14,6 +14,7 @@ from server.model import Action, Snapshot, TableDoc
 from server.service import evening
 from server.service import stall as stalls
 from server.service.fairness import public as fair_public
+from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
 from server.service.seats import hidden, paused
 from server.service.stall import StallRule
@@ -85,6 +86,11 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         view = (viewer or engine.viewer(state))(None if shut else player)
         if player is not None and not shut:
             legal = host_filter(engine, engine.legal_actions(state, player), host)
+            kept = pending_redraw(engine, doc, state)
+            if kept is not None:
+                # Only the draw an undo took back, drawn again (game_step.redraw_first).
+                legal = [a for a in legal if a.get("type") == kept["type"]
+                         and (kept["type"] not in engine.private_draws or kept["player"] == player)]
     else:
         view = {}
     if sealed and seat is not None and "pin" in seat:

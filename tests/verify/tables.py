@@ -49,7 +49,7 @@ def roll_leg(leg: ScopeRecord, rolls: int, v: int) -> None:
         left.remove(die)
 
 
-def records(held_back: bool = False) -> tuple[list[ScopeRecord], list[SealRecord]]:
+def records(held_back: bool = False, unseeded: bool = False) -> tuple[list[ScopeRecord], list[SealRecord]]:
     leg1, leg2, goals = scope(LEG1, 1), scope(LEG2, 2), scope(GOALS, 3)
     add_seed(leg1, "p1", "a1" * 32, v=2)
     if not held_back:
@@ -61,7 +61,8 @@ def records(held_back: bool = False) -> tuple[list[ScopeRecord], list[SealRecord
     leg1["revealed"] = True
     add_seed(leg2, "p1", "c3" * 32, v=10)
     roll_leg(leg2, 2, v=11)
-    add_seed(goals, "p2", "d4" * 32)
+    if not unseeded:
+        add_seed(goals, "p2", "d4" * 32)
     for index in range(3):
         rng = rng_for(goals, index)
         card = rng.choice([tuple(g) for g in GREY])
@@ -74,8 +75,9 @@ def records(held_back: bool = False) -> tuple[list[ScopeRecord], list[SealRecord
     return [leg1, leg2, goals], seals
 
 
-def proof(held_back: bool = False) -> dict[str, Any]:
-    scopes, seals = records(held_back)
+def proof(held_back: bool = False, unseeded: bool = False) -> dict[str, Any]:
+    """``unseeded``: the goal cards dealt before any phone's seed (the server's alone)."""
+    scopes, seals = records(held_back, unseeded)
     return publish("Ab3x", "camelup", scopes, seals)
 
 

@@ -4,6 +4,7 @@ exits 0 (all checks), 1 (naming the first mismatch) or 2 (no proof)."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -16,9 +17,10 @@ from typing import Any
 import pytest
 
 from conftest import ROOT
-from tablemate_verify import check, commitment, phrase
-from tablemate_verify.__main__ import main, proof_url
-from tests.verify import tables
+from tablemate_verify import check, phrase
+from tablemate_verify.__main__ import main, proof_url, render
+from tablemate_verify.rules import verify
+from tests.verify import games, tables
 
 
 def write(tmp_path: Path, proof: Any, name: str = "proof.json") -> str:
@@ -27,13 +29,23 @@ def write(tmp_path: Path, proof: Any, name: str = "proof.json") -> str:
     return str(path)
 
 
-def test_a_faithful_proof_exits_0_with_the_spoken_words(tmp_path: Path, capsys) -> None:
-    assert main([write(tmp_path, tables.proof())]) == 0
+def test_a_faithful_proof_exits_0_with_the_spoken_words(redis_url: str, tmp_path: Path, capsys) -> None:
+    proof = games.honest(redis_url, "camelup")[0]
+    assert main([write(tmp_path, proof)]) == 0
     out = capsys.readouterr().out
-    assert "Tablemate proof of table Ab3x (camelup)" in out
-    assert out.strip().endswith("OK: 12 checks pass; 2 not revealed yet.")
-    words = phrase(commitment("01" * 32), "en") + phrase(commitment("01" * 32), "ko")
-    assert all(w in out for w in words)
+    assert f"Tablemate proof of table {proof['table']} (camelup)" in out
+    passed = verify(proof).count("ok")
+    assert out.strip().endswith(f"OK: {passed} checks pass.")
+    c = proof["scopes"][0]["commitment"]
+    assert all(w in out for w in phrase(c, "en") + phrase(c, "ko"))
+
+
+def test_a_proof_with_no_draw_schedule_fails(tmp_path: Path, capsys) -> None:
+    """tables.proof() replays as it stands, but its scopes name no game's
+    draws (its labels have no game number, its dice are no game's)."""
+    assert check(tables.proof()).ok
+    assert main([write(tmp_path, tables.proof())]) == 1
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith(f"MISMATCH: scope {tables.LEG1}: ")
 
 
 @pytest.mark.parametrize("name", tables.TAMPERED)
@@ -80,11 +92,12 @@ def test_urls_that_name_no_table_are_refused(url: str) -> None:
 
 
 @pytest.fixture
-def server() -> Iterator[tuple[str, list[str]]]:
+def server(redis_url: str) -> Iterator[tuple[str, list[str]]]:
     """A stand-in for the app's proof endpoint on the loopback: table Ab3x's
     proof, table Bad's tampered one, a 404 for any other."""
     asked: list[str] = []
-    bodies = {"/api/tables/Ab3x/proof": tables.proof(), "/api/tables/Bad/proof": tables.tampered("seal")}
+    bodies = {"/api/tables/Ab3x/proof": games.honest(redis_url, "camelup")[0],
+              "/api/tables/Bad/proof": tables.tampered("seal")}
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -135,4 +148,14 @@ def test_it_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
                              "not in sys.stdlib_module_names and m != '__main__'))", str(ROOT)],
                             capture_output=True, text=True, timeout=60, check=True)
     assert set(json.loads(loaded.stdout.replace("'", '"'))) <= {
-        "tablemate_verify", *(f"tablemate_verify.{m}" for m in ("canon", "derive", "proof", "record", "seal", "words"))}
+        "tablemate_verify", *(f"tablemate_verify.{m}" for m in ("canon", "derive", "proof", "record", "rules", "schedule",
+                                                              "seal", "words"))}
+
+
+def test_outcomes_drawn_by_the_server_alone_are_named_in_the_summary() -> None:
+    proof = tables.proof(unseeded=True)
+    buf = io.StringIO()
+    render(proof, check(proof), buf)
+    out = buf.getvalue()
+    assert "-- " in out and "no phone's seed went into it" in out
+    assert "; 3 outcomes drawn by the server alone (no phone's seed): not checked" in out.strip().splitlines()[-1]

@@ -107,3 +107,14 @@ def broken(change: Any) -> dict[str, Any]:
 def test_a_document_that_is_not_a_proof_is_refused(change: Any) -> None:
     with pytest.raises(ProofError):
         check(broken(change))
+
+
+def test_an_outcome_no_phone_seeded_replays_but_is_not_checked() -> None:
+    """Issue 38, item 4: drawn with 0 phone seeds, the server alone chose it."""
+    report = check(tables.proof(unseeded=True))
+    assert report.ok  # nothing contradicts it...
+    lines = [line for line in summary(report) if line[2].get("scope") == GOALS]
+    # ...but nothing proves it either: no outcome_ok for any of the three cards.
+    assert lines == [("ok", "secret_ok", {"scope": GOALS}),
+                     *[("server_only", "outcome_server_only", {"scope": GOALS, "index": i}) for i in range(3)]]
+    assert report.count("server_only") == 3

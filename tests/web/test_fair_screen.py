@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from conftest import run_node
+from tests.verify import games
 
 _RETRY = """
 globalThis.window = globalThis;
@@ -27,3 +30,68 @@ def test_a_proof_that_failed_to_load_is_fetched_again_without_a_new_snapshot() -
     """At a finished game no next snapshot comes to try again on: a phone on
     flaky Wi-Fi would never show its check."""
     assert run_node(_RETRY) == {"calls": 2, "checked": True}
+
+
+_SERVER_ONLY = """
+globalThis.window = globalThis;
+globalThis.document = {documentElement: {dataset: {}}};
+const proof = JSON.parse(require_proof);
+globalThis.fetch = async () => new Response(JSON.stringify(proof),
+  {status: 200, headers: {'Content-Type': 'application/json'}});
+const { fairTable } = await import('./web/screens/fair.js');
+const fair = fairTable('Ab3x', () => 'tok', async () => ({}));
+fair.update({version: 9, me: 'p1', fair: {open: [], sealed: [], revealed: 2}}, false);
+for (let i = 0; i < 200 && fair.result() === null; i += 1) await new Promise((r) => setTimeout(r, 25));
+const res = fair.result();
+process.stdout.write(JSON.stringify({groups: Object.fromEntries(res.groups),
+  alone: res.lines.filter((l) => l.status === 'server_only').length}));
+"""
+
+
+def test_a_round_drawn_by_the_server_alone_is_not_marked_checked(redis_url: str) -> None:
+    """Issue 38, item 4: the host started before any phone seeded, so the
+    starting board was drawn by the server alone: its group (round 0) gets
+    the "server only" mark, never a check mark; every leg the phones seeded
+    is checked (with the draw schedules and the seed log, as the CLI)."""
+    proof, _ = games.play(redis_url, "camelup", 1, lobby_seeds=False)
+    got = run_node(_SERVER_ONLY.replace("require_proof", json.dumps(json.dumps(proof))))
+    legs = {f"1:{s['round']}" for s in proof["scopes"] if s["secret"] and s["round"] > 0}
+    assert got == {"groups": {"1:0": "server", **dict.fromkeys(legs, "ok")}, "alone": 1}
+
+
+_OWN_SEED = """
+globalThis.window = globalThis;
+globalThis.document = {documentElement: {dataset: {}}};
+const store = new Map();
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
+const { fairTable } = await import('./web/screens/fair.js');
+const { ownSeeds, shownHashes } = await import('./web/screens/fair-kept.js');
+const sentSeeds = [];
+const fair = fairTable('t1', () => 'tok', async (a) => { sentSeeds.push(a); return {version: 7, events: []}; });
+fair.update({version: 6, me: 'p2', fair: {open: [{scope: 't/t1/g1/leg/1', commitment: 'c', seeded: []}],
+                                         sealed: [], revealed: 0}}, true);
+for (let i = 0; i < 100 && !store.has('tablemate.seeds.t1'); i += 1) await new Promise((r) => setTimeout(r, 10));
+const seed = sentSeeds[0].seed;
+// A reload: a new page reads what the last one kept.
+const own = ownSeeds('t1');
+const scope = (seeds) => [{label: 't/t1/g1/leg/1', seeds}];
+process.stdout.write(JSON.stringify({
+  sent: sentSeeds.map((a) => a.type),
+  counted: own.check(scope([{seat: 'p1', seed: 'aa'.repeat(32), v: 5}, {seat: 'p2', seed, v: 7}])),
+  missing: own.check(scope([{seat: 'p1', seed: 'aa'.repeat(32), v: 5}])),
+  swapped: own.check(scope([{seat: 'p2', seed: 'bb'.repeat(32), v: 7}])),
+  late: own.check(scope([{seat: 'p2', seed, v: 9}])),
+  other: ownSeeds('t2').check(scope([])),
+  shown: [...shownHashes('t1')],
+}));
+"""
+
+
+def test_a_phone_keeps_its_own_seed_across_reloads_and_holds_the_proof_to_it() -> None:
+    """Issue 38, item 3 (part): a seed missing, swapped, or accepted at
+    another version than the table answered is a mismatch on that phone; the
+    commitments it was shown are kept across reloads too."""
+    got = run_node(_OWN_SEED)
+    flagged = [{"status": "mismatch", "code": "own_seed_missing", "where": {"scope": "t/t1/g1/leg/1"}}]
+    assert got == {"sent": ["seed"], "counted": [], "missing": flagged, "swapped": flagged, "late": flagged,
+                   "other": [], "shown": [["t/t1/g1/leg/1", "c"]]}  # the commitment shown, kept too

@@ -7,18 +7,20 @@
 // table shows the words and checks the start's reveal at once (the word lists
 // themselves load on first use).
 
-import { CheckUnavailable, canCheck, checkProof, newSeed } from '../fairness.js';
+import { CheckUnavailable, checkReady, newSeed } from '../fairness.js';
 import { getLang, has, t } from '../i18n.js';
 import { api } from '../net.js';
 import { h } from '../ui.js';
+import { verifyProof } from '../rules.js';
+import { ownSeeds, shownHashes } from './fair-kept.js';
 import { phrase } from '../words.js';
 
 /**
  * @typedef {NonNullable<import('../net.js').Snapshot['fair']>} FairView
- * @typedef {{status: 'ok'|'open'|'mismatch', code: string,
+ * @typedef {{status: 'ok'|'open'|'mismatch'|'server_only', code: string,
  *   where: {scope?: string, index?: number, draw?: number, seal?: string}}} Line
  * @typedef {{game: number, round: number, kind?: string|null, seat?: string}} Place
- * @typedef {{lines: Line[], first: Line|null, groups: Map<string, 'ok'|'bad'>,
+ * @typedef {{lines: Line[], first: Line|null, groups: Map<string, 'ok'|'bad'|'server'>,
  *   places: Map<string, Place>, checked: number, unavailable?: boolean}} Checked
  * @typedef {{
  *   update: (snap: import('../net.js').Snapshot, canSeed: boolean) => void,
@@ -37,12 +39,17 @@ import { phrase } from '../words.js';
  * @returns {FairTable}
  */
 export function fairTable(id, token, send) {
-  /** What this phone was shown, by label: a commitment or a seal's hash never changes. */
-  const seen = new Map();
+  /** What this phone was shown, by label: a commitment or a seal's hash never
+   * changes (kept across reloads: a new secret with a matching commitment after
+   * a reload is still caught). */
+  const seen = shownHashes(id);
   /** @type {Line[]} labels whose hash or commitment the server showed otherwise later */
   const changed = [];
   /** Scopes this page sent its seed for (the snapshot may lag the answer). */
   const sent = new Set();
+  /** This phone's seeds the table accepted, by scope, with the version that
+   * accepted them: kept across reloads, and held against every proof. */
+  const mine = ownSeeds(id);
   /** @type {Checked|null} */
   let checked = null;
   let wanted = 0;
@@ -74,7 +81,11 @@ export function fairTable(id, token, send) {
       if (scope.seeded.includes(me) || sent.has(scope.scope)) continue;
       sent.add(scope.scope);
       // Made now, after this phone was shown the scope's commitment.
-      send({ type: 'seed', scope: scope.scope, seed: newSeed() }).catch((e) => {
+      const seed = newSeed();
+      send({ type: 'seed', scope: scope.scope, seed }).then((res) => {
+        const v = res && typeof res === 'object' && 'version' in res ? Number(res.version) : null;
+        mine.keep(scope.scope, { seat: me, seed, v });
+      }, (e) => {
         // Closed or given already: nothing to do. Anything else: the next snapshot tries again.
         const code = e && e.error ? e.error.code : '';
         if (code !== 'scope_closed' && code !== 'seed_already_given') sent.delete(scope.scope);
@@ -88,7 +99,7 @@ export function fairTable(id, token, send) {
     try {
       while (checked === null || checked.checked !== wanted) {
         const target = wanted;
-        if (!canCheck()) {
+        if (!(await checkReady())) {
           checked = { lines: [], first: null, groups: new Map(), places: new Map(), checked: target, unavailable: true };
           break;
         }
@@ -116,7 +127,8 @@ export function fairTable(id, token, send) {
     /** @type {Line[]} */
     let lines;
     try {
-      lines = (await checkProof(proof)).lines;
+      // With the games' draw schedules and the log's seeds, as the CLI checks.
+      lines = (await verifyProof(proof)).lines;
     } catch (e) {
       if (e instanceof CheckUnavailable) throw e;
       lines = [{ status: 'mismatch', code: 'bad_proof', where: {} }];
@@ -127,6 +139,7 @@ export function fairTable(id, token, send) {
     const scopes = Array.isArray(proof && proof.scopes) ? proof.scopes : [];
     /** @type {any[]} */
     const seals = Array.isArray(proof && proof.sealed) ? proof.sealed : [];
+    lines.push(...mine.check(scopes));
     for (const s of scopes) {
       places.set(s.label, { game: s.game, round: s.round });
       // What the phone was shown before the reveal must be what was revealed.
@@ -141,7 +154,7 @@ export function fairTable(id, token, send) {
       }
     }
     lines.push(...changed);
-    /** @type {Map<string, 'ok'|'bad'>} */
+    /** @type {Map<string, 'ok'|'bad'|'server'>} */
     const groups = new Map();
     const revealed = new Set([...scopes.filter((s) => s.secret != null).map((s) => s.label),
       ...seals.filter((x) => x.salt != null).map((x) => x.label)]);
@@ -150,7 +163,9 @@ export function fairTable(id, token, send) {
       const place = places.get(label);
       if (!place || (line.status === 'open' && !revealed.has(label))) continue;
       const key = `${place.game}:${place.round}`;
+      // A leg with a draw no phone took part in is never marked checked.
       if (line.status === 'mismatch') groups.set(key, 'bad');
+      else if (line.status === 'server_only' && groups.get(key) !== 'bad') groups.set(key, 'server');
       else if (line.status === 'ok' && !groups.has(key)) groups.set(key, 'ok');
     }
     const first = lines.find((l) => l.status === 'mismatch') || null;
@@ -174,6 +189,7 @@ export function fairTable(id, token, send) {
     mark(game, round) {
       const state = checked && checked.groups.get(`${game}:${round}`);
       if (!state) return null;
+      if (state === 'server') return h('span', { class: 'fair-mark server', t: 'fair.server_only' });
       return state === 'ok'
         ? h('span', { class: 'fair-mark ok', t: 'fair.checked' })
         : h('span', { class: 'fair-mark bad', t: 'fair.mismatch_short' });
@@ -207,6 +223,9 @@ export function describe(line, places, game, name) {
   else if (line.where.seal) what = t(place && place.kind === 'vote' ? 'fair.what_vote' : 'fair.what_sheet', { name: name(place && place.seat ? place.seat.split('.')[0] : '') });
   else if (line.code === 'outcome_fixed') what = t('fair.what_fixed', { n: (line.where.index || 0) + 1 });
   else if (line.where.index !== undefined) what = t('fair.what_draw', { n: line.where.index + 1 });
+  else if (line.code === 'own_seed_missing') what = t('fair.what_own_seed');
+  else if (line.code === 'seed_mismatch' || line.code === 'seed_unversioned') what = t('fair.what_seeds');
+  else if (line.code === 'no_schedule') what = t('fair.what_inputs');
   else what = t('fair.what_secret');
   return t('fair.mismatch', { where, what });
 }
@@ -284,5 +303,7 @@ export function fairSummary(fair, game, name) {
   const problem = fair.problem(game, name);
   if (problem) return h('p', { class: 'fair-warning fair-summary', role: 'alert', text: problem });
   const n = res.lines.filter((l) => l.status === 'ok').length;
+  const alone = res.lines.filter((l) => l.status === 'server_only').length;
+  if (alone) return h('p', { class: 'hint fair-summary server', t: 'fair.summary_server_only', tp: { n, m: alone } });
   return n ? h('p', { class: 'fair-summary ok', t: 'fair.summary_ok', tp: { n } }) : null;
 }

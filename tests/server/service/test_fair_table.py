@@ -242,6 +242,7 @@ def numbers(tables: Tables, tid: str, seat: str, k: int = 0) -> list[int]:
 
 def test_sheets_are_sealed_at_the_lock_and_revealed_with_the_round(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "countup")
+    seed_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
     act(tables, tid, tokens[0], "start")
     mine = numbers(tables, tid, "p2")
     act(tables, tid, tokens[1], "numbers", numbers=mine)
@@ -269,6 +270,7 @@ def test_sheets_are_sealed_at_the_lock_and_revealed_with_the_round(tables: Table
 
 def test_a_sheet_changed_in_redis_after_its_lock_is_a_mismatch(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "countup")
+    seed_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
     act(tables, tid, tokens[0], "start")
     mine = numbers(tables, tid, "p2")
     act(tables, tid, tokens[1], "numbers", numbers=mine)

@@ -172,12 +172,16 @@ def test_a_goal_card_drawn_and_undone_is_the_same_card_for_the_same_seat(real_ra
     assert card is not None
     for _ in range(8):
         assert host.act("undo").status_code == 200
-        # Another seat drawing now must never be handed the card a has seen.
+        # The card a has seen comes back to a before anything else (issue 38):
+        # another seat cannot draw meanwhile, so it is never handed that card.
+        refused = b.act("draw_goal")
+        assert refused.status_code == 409 and refused.json["error"]["code"] == "redraw_first"
+        assert [t["type"] for t in b.get().json["legal"] if t["type"] != "undo"] == []
+        assert a.act("draw_goal").status_code == 200
+        assert a.get().json["view"]["me"]["goal_card"] == card
         assert b.act("draw_goal").status_code == 200
         assert b.get().json["view"]["me"]["goal_card"] != card
         assert host.act("undo").status_code == 200
-        assert a.act("draw_goal").status_code == 200
-        assert a.get().json["view"]["me"]["goal_card"] == card
 
 
 def test_retrying_an_undone_request_id_is_refused(real_random_client) -> None:
