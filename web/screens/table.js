@@ -4,7 +4,7 @@
 import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
-import { h, showError, toast, vibrate } from '../ui.js';
+import { dismissToast, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
 import { pausedCard } from './paused.js';
@@ -37,6 +37,10 @@ function gameLegal(snap, game) {
  */
 export function shownSnapshot(snap, entering) {
   const legal = entering && snap.proxies ? snap.proxies[entering] : undefined;
+  // A paused phone sees what a spectator sees (the host enters its moves):
+  // its seat's turn is not this phone's to take, so the game draws it as a
+  // spectator's screen, never "your turn" (issue 41 item 3).
+  if (snap.paused === 'phoneless') return { ...snap, me: null };
   if (!entering || !legal) return snap;
   return { ...snap, me: entering, entering, legal, view: { ...snap.view, me: null } };
 }
@@ -255,7 +259,7 @@ export function tableScreen(root, session) {
       return game && has(`${game}.${key}`) ? t(`${game}.${key}`, params) : t(key, params);
     },
     get lang() { return getLang(); },
-    get me() { return snap ? (entering && snap.proxies && snap.proxies[entering] ? entering : snap.me) : null; },
+    get me() { return snap ? shownSnapshot(snap, entering).me : null; },
     get game() { return snap ? snap.game : ''; },
     name(pid) {
       const p = snap && snap.players.find((x) => x.id === pid);
@@ -291,11 +295,15 @@ export function tableScreen(root, session) {
    * for the game module, which knows what a turn is in its game. */
   function announceTurn() {
     if (!snap || !module) return;
-    const myTurn = snap.status === 'playing'
-      && (module.yourTurn ? module.yourTurn(snap) : gameLegal(snap, session.game()).length > 0);
+    const shown = shownSnapshot(snap, entering);
+    const myTurn = snap.status === 'playing' && shown.me !== null
+      && (module.yourTurn ? module.yourTurn(shown) : gameLegal(shown, session.game()).length > 0);
     if (myTurn && !wasMyTurn) {
       toast(t('table.your_turn'));
       vibrate([80, 40, 80]);
+    } else if (!myTurn && wasMyTurn) {
+      // The turn passed (a quick move): the toast goes with it (issue 41 item 7).
+      dismissToast(t('table.your_turn'));
     }
     wasMyTurn = myTurn;
   }

@@ -1,0 +1,70 @@
+"""The in-game screens as a family met them (issue 41): a paused seat's figures and
+turn, the "Your turn" toast, the odds section, the chips after the race, the fair
+dice line of a game without dice, the undo sheet. Tables are driven through the
+HTTP API; the phones look (and tap where the screen is what is tested).
+
+Every phone of every e2e test also fails on a string its language lacks
+(e2e/conftest.py: web/i18n.js reports each one it is asked for)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from e2e.camelup_helpers import call, open_as, send, snapshot
+
+NAMES = ["민수", "Bora", "지훈"]
+
+
+def seat_table(base: str, game: str, options: dict | None = None) -> tuple[str, list[str]]:
+    """A table of three (민수 hosts); the seats' tokens in seat order."""
+    res = call(base, "POST", "/api/tables", {"game": game, "name": NAMES[0], "options": options or {}})
+    table, tokens = res["table"], [res["player"]["token"]]
+    for name in NAMES[1:]:
+        tokens.append(call(base, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
+    return table, tokens
+
+
+def open_players(page: Page) -> None:
+    btn = page.locator("button[aria-controls='players-panel']")
+    if btn.get_attribute("aria-expanded") != "true":
+        btn.click()
+    expect(page.locator("#players-panel")).to_be_visible()
+
+
+def test_a_paused_seat_is_not_told_its_turn_and_shows_no_raw_figure(phone, server):
+    """Items 2 and 3: King Up!, Bora's turn to place, the host enters for her
+    (her phone pauses). No phone shows the platform's `paused` as a figure
+    ("paused ✓" on a Korean screen); her phone does not say it is her turn, nor
+    "waiting for: me". A "Your turn" toast goes when the turn passes (item 7)."""
+    table, tokens = seat_table(server, "kingup")
+    host, bora = phone("ko-KR"), phone("ko-KR")
+    guest_en = phone("en-US")
+    open_as(host, table, tokens[0])
+    open_as(bora, table, tokens[1])
+    open_as(guest_en, table, tokens[2])
+    send(server, table, tokens[0], {"type": "start"})
+    send(server, table, tokens[0], {"type": "place", "char": "A", "level": 1})
+    assert snapshot(server, table)["view"]["turn"] == "p2"
+    # Her turn on her own phone: the toast and the status say so. She places at
+    # once: the toast goes in the very render that names 지훈 (item 7).
+    expect(bora.locator(".ku-status.my-turn")).to_be_visible()
+    expect(bora.locator("#toast")).to_have_text("내 차례예요")
+    send(server, table, tokens[1], {"type": "place", "char": "B", "level": 1})
+    bora.wait_for_function("() => document.querySelector('.waiting-names')?.textContent === '지훈'")
+    assert bora.evaluate("() => document.getElementById('toast').hidden"), "the turn passed, the toast stayed"
+    send(server, table, tokens[2], {"type": "place", "char": "C", "level": 1})
+    send(server, table, tokens[0], {"type": "place", "char": "D", "level": 1})
+    expect(bora.locator(".ku-status.my-turn")).to_be_visible()
+    send(server, table, tokens[0], {"type": "phoneless", "player": "p2"})
+    expect(bora.locator(".paused-card")).to_be_visible()
+    expect(bora.locator(".ku-status")).to_be_visible()
+    expect(bora.locator(".ku-status.my-turn")).to_have_count(0)
+    expect(bora.locator(".ku-status-title")).to_have_text("Bora님이 배치 중")
+    expect(bora.locator(".waiting-names")).to_have_text("Bora")
+    expect(bora.locator(".waiting-seat.mine")).to_have_count(0)
+    for page in (host, guest_en, bora):
+        open_players(page)
+        expect(page.locator("#players-panel .seat-figures").first).to_be_visible()
+        for where in ("#players-panel", ".scoreboard"):
+            text = page.locator(where).inner_text()
+            assert "paused" not in text and "✓" not in text, (where, text)
