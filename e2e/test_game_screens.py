@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from e2e.camelup_helpers import call, open_as, send, snapshot
+from e2e.camelup_helpers import call, open_as, send, snapshot, wait_version
+
+# The Camel Up tests' fixed-random server (dice and the board given by the test).
+from e2e.test_camelup import fixed  # noqa: F401
+from e2e.test_game_night_camelup import race_waiting_for_paper_cards
 
 NAMES = ["민수", "Bora", "지훈"]
 
@@ -68,3 +72,51 @@ def test_a_paused_seat_is_not_told_its_turn_and_shows_no_raw_figure(phone, serve
         for where in ("#players-panel", ".scoreboard"):
             text = page.locator(where).inner_text()
             assert "paused" not in text and "✓" not in text, (where, text)
+
+
+def test_the_odds_section_shows_it_opens(phone, server):
+    """Item 5: a closed "확률과 기댓값" had no arrow and looked empty: every
+    section that opens shows a disclosure mark, turned when open."""
+    table, tokens = seat_table(server, "camelup")
+    page = phone("ko-KR")
+    open_as(page, table, tokens[0])
+    send(server, table, tokens[0], {"type": "start"})
+    summary = page.locator(".cm-odds > summary")
+    expect(summary).to_be_visible()
+    mark = "s => { const m = getComputedStyle(s, '::before'); return [m.content, m.width, m.transform]; }"
+    content, width, closed = summary.evaluate(mark)
+    assert content not in ("none", "normal") and width != "0px" or "solid" in summary.evaluate(
+        "s => getComputedStyle(s, '::before').borderInlineStartStyle"), (content, width)
+    summary.click()
+    assert summary.evaluate(mark)[2] != closed, "the mark does not turn when the section opens"
+
+
+def test_the_race_chips_go_once_the_race_has_ended(phone, fixed):  # noqa: F811 (the fixture)
+    """Item 8: while the host records the face-down cards, and after, the chips
+    no longer count the leg's dice and the pyramid's tickets."""
+    table, host_token, _ = race_waiting_for_paper_cards(fixed)
+    host = phone("ko-KR", base_url=fixed)
+    open_as(host, table, host_token)
+    wait_version(host, snapshot(fixed, table)["version"])
+    chips = host.locator(".cm-status .cm-chips")
+    expect(chips).to_contain_text("레그")
+    text = chips.inner_text()
+    assert "주사위" not in text and "피라미드" not in text, text
+
+
+def test_a_game_without_dice_does_not_speak_of_dice(phone, server):
+    """Item 9: King Up! (goal cards dealt, sealed votes) showed "공정한 주사위" /
+    "Fair dice", the label wrapping onto two lines."""
+    table, tokens = seat_table(server, "kingup", {"goalCardMode": "deal"})
+    pages = {"ko": phone("ko-KR"), "en": phone("en-US")}
+    open_as(pages["ko"], table, tokens[0])
+    open_as(pages["en"], table, tokens[1])
+    send(server, table, tokens[0], {"type": "start"})
+    for lang, page in pages.items():
+        title = page.locator(".fair-line .fair-title")
+        expect(title).to_have_text("공정한 카드·투표" if lang == "ko" else "Fair cards & votes")
+        assert title.evaluate("e => e.getClientRects().length") == 1, "the label wraps"
+        page.locator(".fair-button").click()
+        expect(page.locator("#fair-explain")).to_be_visible()
+        assert "주사위" not in page.locator("#fair-explain").inner_text()
+        assert "dice" not in page.locator("#fair-explain").inner_text()

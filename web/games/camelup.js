@@ -46,11 +46,14 @@ function statusBar(ctx, snap) {
   else if (!full) title = v.phase === 'leg_over' ? ctx.t('status.leg_over', { leg: v.leg }) : ctx.t('status.pyramid_mode');
   else if (mine) title = ctx.t('status.your_turn');
   else title = v.current_player ? ctx.t('status.turn', { name: ctx.name(v.current_player) }) : ctx.t('status.watch');
+  // Once the race has ended (the face-down cards being recorded, or over), the
+  // leg's dice and the pyramid's tickets count nothing any more (item 8).
+  const racing = v.phase !== 'over' && !recording;
   const chips = [
     h('span', { class: 'cm-chip', text: ctx.t('status.leg', { leg: v.leg }) }),
-    h('span', { class: 'cm-chip', text: ctx.t('status.dice_out', { n: (v.tents || []).length }) }),
+    racing ? h('span', { class: 'cm-chip', text: ctx.t('status.dice_out', { n: (v.tents || []).length }) }) : null,
   ];
-  if (full && v.phase !== 'over') chips.push(h('span', { class: 'cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
+  if (full && racing) chips.push(h('span', { class: 'cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
   if (full && v.me) chips.push(h('span', { class: 'cm-chip me', dataset: { money: String(v.me.money) }, text: ctx.t('status.my_money', { n: v.me.money }) }));
   // Until the first die of a new leg: what the last leg paid, in one line.
   const report = full && v.phase !== 'over' && !(v.tents || []).length ? v.last_leg : null;

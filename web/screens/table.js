@@ -249,7 +249,9 @@ export function tableScreen(root, session) {
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
       noPhoneMark(p),
       p.connected === false && p.phone !== false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
-      figureLine(snap?.game || '', p, snap?.status === 'over'))));
+      // The figures' words come with the game's module: until then a figure
+      // would show its key ("money 3").
+      module ? figureLine(snap?.game || '', p, snap?.status === 'over') : null)));
   }
 
   /** @type {import('../games-loader.js').GameContext} */
@@ -372,7 +374,7 @@ export function tableScreen(root, session) {
   /** The seats panel, drawn only while it is open: closed, it was a third of
    * a table's first render on a slow phone (~50 ms at 4x CPU) for nothing shown. */
   function renderPlayers() {
-    if (!snap) return;
+    if (!snap || !module) return;
     seats.update(snap);
     phoneless.update(snap);
     reminder.update(snap);
@@ -413,6 +415,7 @@ export function tableScreen(root, session) {
     instance = mod.mount(gameArea, ctx);
     // The module's strings are loaded now: figure labels can be translated.
     renderScoreboard();
+    if (!playersPanel.hidden) renderPlayers();
     // Mounting and the first draw, each its own task (on a slow phone together
     // they were one ~100 ms task): the screen is still off the page, so nothing
     // half-built is ever shown and it is laid out once.
