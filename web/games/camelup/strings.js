@@ -43,7 +43,7 @@ const ko = {
   'status.my_money': '내 돈 {n}파운드',
   'status.watch': '보는 중',
   'status.record_cards': '내 차례: 엎어 둔 카드를 기록하세요',
-  'status.host_records': '{name} 님이 엎어 둔 카드를 기록하는 중',
+  'status.host_records': '{name}님이 엎어 둔 카드를 기록하는 중',
   'status.leg_gains': '{leg}레그 정산: {gains}',
 
   'board.title': '경주 트랙',
@@ -106,7 +106,7 @@ const ko = {
   'finish.pile.loser': '꼴찌 베팅 칸',
   'finish.confirm': '{colour} → {pile}',
   'finish.none': '손에 남은 카드가 없어요.',
-  'finish.face_down_hint': '{name} 님은 휴대폰이 없어요: 실물 카드를 엎어서 놓고, 여기에는 칸만 입력해요.',
+  'finish.face_down_hint': '{name}님은 휴대폰이 없어요: 실물 카드를 엎어서 놓고, 여기에는 칸만 입력해요.',
   'finish.face_down_confirm': '엎은 카드 → {pile}',
   'paper.title': '엎어 둔 결승 베팅 카드',
   'paper.help': '베팅 칸을 뒤집어, 휴대폰 없는 자리의 카드마다 낙타를 놓인 순서대로 고르세요. 그다음 베팅 칸을 계산합니다.',
