@@ -120,3 +120,23 @@ def test_a_game_without_dice_does_not_speak_of_dice(phone, server):
         expect(page.locator("#fair-explain")).to_be_visible()
         assert "주사위" not in page.locator("#fair-explain").inner_text()
         assert "dice" not in page.locator("#fair-explain").inner_text()
+
+
+def test_the_undo_sheet_does_not_ask_when_there_is_nothing_to_undo(phone, server):
+    """Item 14: the sheet asked "되돌릴까요?" and then said it could not."""
+    table, tokens = seat_table(server, "kingup")
+    host = phone("ko-KR")
+    open_as(host, table, tokens[0])
+    send(server, table, tokens[0], {"type": "start"})
+    assert snapshot(server, table, tokens[0])["undo"]["target"] is None
+    host.locator("button[aria-controls='undo-sheet']").click()
+    sheet = host.locator("#undo-sheet")
+    expect(sheet.locator("#undo-title")).to_have_text("되돌릴 수 있는 행동이 없어요")
+    expect(sheet.locator("button.danger-fill")).to_be_hidden()
+    sheet.get_by_role("button", name="닫기").click()
+    expect(sheet).to_be_hidden()
+    # Once there is something, it asks.
+    send(server, table, tokens[0], {"type": "place", "char": "A", "level": 1})
+    host.locator("button[aria-controls='undo-sheet']").click()
+    expect(sheet.locator("#undo-title")).to_have_text("마지막 행동을 되돌릴까요?")
+    expect(sheet.get_by_role("button", name="취소")).to_be_visible()
