@@ -9,6 +9,7 @@ import { actionsBody } from './camelup/actions.js';
 import { boardCard } from './camelup/board.js';
 import { dieWords, ensureCss, place } from './camelup/common.js';
 import { fixCard } from './camelup/fix.js';
+import { legMoment } from './camelup/moment.js';
 import { oddsPanel } from './camelup/odds.js';
 import { paperCardsCard } from './camelup/paper.js';
 import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
@@ -77,6 +78,8 @@ export default /** @satisfies {GameModule} */ ({
   /** My turn: the view names me as the current player (full mode only; the
    * host's board correction and a partner's copy choice are not turns), or
    * the race waits for my record of the face-down cards. */
+  moment: legMoment,
+
   yourTurn(snap) {
     if (snap.view && snap.view.phase === 'paper_cards') return mayRecord(snap);
     return Boolean(snap.view && snap.view.current_player && snap.view.current_player === snap.me);

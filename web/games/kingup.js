@@ -7,6 +7,7 @@ import { Voice, voiceSwitch } from '../voice.js';
 import { missingCards, myCard } from './kingup/card.js';
 import { playCastle } from './kingup/castle.js';
 import { ensureCss } from './kingup/common.js';
+import { roundMoment } from './kingup/moment.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
 import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
@@ -48,6 +49,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings: STRINGS,
 
   /** My turn: a character to place or move, or my vote is awaited. */
+  moment: roundMoment,
+
   yourTurn(snap) {
     return (snap.legal || []).some((a) => ['place', 'move', 'vote'].includes(a.type));
   },

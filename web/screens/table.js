@@ -8,6 +8,7 @@ import { dismissToast, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
 import { pausedCard } from './paused.js';
+import { momentCard } from './moment.js';
 import { pinCard } from './pin.js';
 import { reminderField } from './reminder.js';
 import { resultsCard } from './results.js';
@@ -103,6 +104,8 @@ export function tableScreen(root, session) {
     return p ? p.name : pid;
   };
   const waiting = waitingBar(session, seatName);
+  // The latest scoring, above the game, until a tap puts it away (./moment.js).
+  const moment = momentCard(session.id, seatName);
   const paused = pausedCard(session, seatName);
 
   /** @param {HTMLElement} panel @param {HTMLElement} btn */
@@ -132,6 +135,7 @@ export function tableScreen(root, session) {
     results.el,
     pin.el,
     scoreboard,
+    moment.el,
     proxyBar,
     gameLoading,
     fair.el,
@@ -368,7 +372,15 @@ export function tableScreen(root, session) {
     announceTurn();
     if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
     if (instance) instance.update(shownSnapshot(snap, entering));
+    showMoment();
     fair.render();
+  }
+
+  /** The game's latest scoring, said aloud by the host's phone (./moment.js). */
+  function showMoment() {
+    if (!snap || !module || !module.moment) return;
+    const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
+    moment.update(module.moment(shownSnapshot(snap, entering), ctx), { speaks: isHost, game: snap.game });
   }
 
   /** The seats panel, drawn only while it is open: closed, it was a third of
@@ -428,6 +440,7 @@ export function tableScreen(root, session) {
       }
       gameLoading.replaceWith(gameArea);
       announceTurn();
+      showMoment();
     }, 0);
   }).catch((e) => showError({ code: 'error', message: String(e) }));
 
@@ -438,6 +451,7 @@ export function tableScreen(root, session) {
     fair.render();
     waiting.relabel();
     reminder.relabel();
+    showMoment();
     if (!historyPanel.hidden) loadHistory();
   }));
   // A check came back: the history's marks follow it.
@@ -452,6 +466,7 @@ export function tableScreen(root, session) {
       waiting.destroy();
       for (const off of offs) off();
       results.destroy();
+      moment.destroy();
       if (instance) instance.destroy();
       instance = null;
     },

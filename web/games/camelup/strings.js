@@ -181,6 +181,7 @@ const ko = {
   'leg.no_copy': '{name} 티켓 복사 없음',
   'leg.money': '{old} → {new}파운드',
   'leg.nothing': '티켓 없음',
+  'moment.copy': '{name}님 티켓 복사:',
 
   'race.title': '레이스 종료',
   'race.winner_camel': '우승 낙타: {colour}',
@@ -416,6 +417,7 @@ const en = {
   'leg.no_copy': 'No copy from {name}',
   'leg.money': '£{old} → £{new}',
   'leg.nothing': 'No tickets',
+  'moment.copy': "copy of {name}'s",
 
   'race.title': 'The race is over',
   'race.winner_camel': 'Winner camel: {colour}',
