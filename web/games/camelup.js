@@ -287,6 +287,11 @@ export default /** @satisfies {GameModule} */ ({
         const paper = v.phase === 'paper_cards'
           ? part('paper', [busy, legal, v.paper_cards, v.colours, JSON.stringify(ui.paper)], () => paperCardsCard(ctx, snap, ui.paper, ui, render))
           : null;
+        // This phone's turn: the board, the last die and the actions come into
+        // view together (screens/table.js: turnInView).
+        // (The roll ends it: the shake and voice switches below it are settings.)
+        for (const el of [board, tentsEl, card]) el.toggleAttribute('data-turn-view', mine && !paper);
+        if (roll) roll.toggleAttribute('data-turn-end', mine && !paper);
         parts.push(status, paper, board, tentsEl, snap.me === null || paper ? null : card, leg);
       }
       if (!full && roll) {

@@ -144,6 +144,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       // A paused or sealed seat's phone sees the table as a spectator: no sheet of its own to write.
       entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers && !actingFor(snap) && !snap.paused && !snap.sealed);
       caller.update(snap);
+      top.toggleAttribute('data-turn-view', phase === 'count' && !v.count.end && caller.isCaller());
       declare.update(snap, caller.running);
       hands.update(snap);
       bonus.update(snap);

@@ -195,6 +195,11 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
           totals, reveal, ...board);
       } else {
         if (v.phase === 'vote' && v.election) parts.push(voteBox(v, acting ? [] : legal, me));
+        // This phone's turn (screens/table.js: turnView): its vote, or the castle it places or moves on.
+        const may = (/** @type {string} */ type) => !acting && legal.some((/** @type {any} */ a) => a.type === type);
+        const voteEl = parts[parts.length - 1];
+        if (v.phase === 'vote' && voteEl) voteEl.toggleAttribute('data-turn-view', may('vote'));
+        for (const b of board) if (b) b.toggleAttribute('data-turn-view', !entering && (may('place') || may('move')));
         parts.push(waitingPaper, ...paper, reveal);
         if (v.phase === 'awaiting_goals') parts.push(part('missing', [base, v.players, v.goal_cards_in], () => missingCards(ctx, v)));
         // A missing card holds the round up: ask for it before the castle.
