@@ -21,7 +21,8 @@ const plus = (n) => (n < 0 ? `−${-n}` : `+${n}`);
  * @param {(pid: string) => string} name a seat's name
  */
 export function momentCard(table, name) {
-  const title = h('h2', { id: 'moment-title' });
+  // Not a heading: the game's own result (a heading of the same words) stays the one to find.
+  const title = h('p', { id: 'moment-title', class: 'moment-title' });
   const list = h('ul', { class: 'moment-lines' });
   const ok = h('button', { type: 'button', class: 'primary moment-ok', t: 'moment.ok' });
   const el = h('section', { class: 'card moment', role: 'status', 'aria-labelledby': 'moment-title', hidden: true },
