@@ -140,3 +140,81 @@ def test_the_undo_sheet_does_not_ask_when_there_is_nothing_to_undo(phone, server
     host.locator("button[aria-controls='undo-sheet']").click()
     expect(sheet.locator("#undo-title")).to_have_text("마지막 행동을 되돌릴까요?")
     expect(sheet.get_by_role("button", name="취소")).to_be_visible()
+
+
+#: The contrast ratio (WCAG) of an element's text against its own background.
+CONTRAST = """(el) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const button = el.closest('button');
+  const cs = getComputedStyle(button);
+  const a = lum(rgb(getComputedStyle(el).color)), b = lum(rgb(cs.backgroundColor));
+  return [Number(cs.opacity), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+}"""
+
+
+def test_off_turn_ticket_values_read_clearly(phone, server):
+    """Item 15: off turn, the leg tickets' values were pastel (opacity 0.3)."""
+    table, tokens = seat_table(server, "camelup")
+    send(server, table, tokens[0], {"type": "start"})
+    current = snapshot(server, table)["view"]["current_player"]
+    other = next(t for i, t in enumerate(tokens) if f"p{i + 1}" != current)
+    for scheme in ("light", "dark"):
+        page = phone("ko-KR", color_scheme=scheme)
+        open_as(page, table, other)
+        values = page.locator("button.cm-ticket:disabled .cm-ticket-value")
+        expect(values).to_have_count(5)
+        for el in values.element_handles():
+            opacity, ratio = el.evaluate(CONTRAST)
+            assert opacity == 1 and ratio >= 4.5, (scheme, opacity, ratio)
+
+
+def test_the_lobby_keeps_add_on_one_line_and_the_box_by_its_words(phone, server):
+    """Item 10: the lobby's "추가" broke into 추/가; the proxies checkbox sat far
+    from its label."""
+    res = call(server, "POST", "/api/tables", {"game": "kingup", "name": NAMES[0], "options": {}})
+    table, token = res["table"], res["player"]["token"]
+    call(server, "POST", f"/api/tables/{table}/players", {"name": "하린", "phone": False}, token)
+    for width in (320, 390):
+        page = phone("ko-KR")
+        page.set_viewport_size({"width": width, "height": 844})
+        open_as(page, table, token)
+        page.locator("details.phoneless-add > summary").click()
+        add = page.locator("form.add-phoneless button[type='submit']")
+        expect(add).to_have_text("추가")
+        lines = add.evaluate("b => { const r = document.createRange(); r.selectNodeContents(b); "
+                             "return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }")
+        assert lines == 1, (width, lines)
+        gap = page.evaluate("() => document.querySelector('label[for=proxies-all]').getBoundingClientRect().left"
+                            " - document.getElementById('proxies-all').getBoundingClientRect().right")
+        assert 0 <= gap <= 16, (width, gap)
+
+
+def test_count_up_marks_an_x_cell_without_covering_its_number(phone, server):
+    """Item 11: the corner "✕" of an X cell sat on its number ("15")."""
+    import random
+
+    from e2e.countup_helpers import random_sheets
+
+    table, tokens = seat_table(server, "countup")
+    send(server, table, tokens[0], {"type": "start"})
+    view = snapshot(server, table)["view"]
+    for tok, nums in zip(tokens, random_sheets(view, random.Random(41), players=3), strict=True):
+        send(server, table, tok, {"type": "numbers", "numbers": nums})
+    send(server, table, tokens[0], {"type": "call", "until": "end"})
+    page = phone("ko-KR")
+    page.set_viewport_size({"width": 320, "height": 844})
+    open_as(page, table, tokens[0])
+    cells = page.locator(".cu-round-result .cu-cell.cu-x")
+    expect(cells.first).to_be_visible()
+    for cell in cells.element_handles():
+        drawn = cell.evaluate("""(c) => {
+          const num = c.querySelector('.cu-cell-num').getBoundingClientRect();
+          const mark = c.querySelector('.cu-cell-mark').getBoundingClientRect();
+          const over = getComputedStyle(c.querySelector('.cu-cell-num'), '::after').content;
+          return {over, apart: mark.top >= num.bottom - 1, mark: c.querySelector('.cu-cell-mark').textContent};
+        }""")
+        assert drawn["over"] in ("none", "normal") and drawn["apart"] and drawn["mark"] == "X", drawn

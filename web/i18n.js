@@ -221,6 +221,18 @@ export function has(key) {
   return key in dicts[lang] || key in dicts.en;
 }
 
+/** @type {Set<string>} the prefixes whose module brought strings (addStrings) */
+const withStrings = new Set();
+
+/**
+ * Whether a game module brought strings of its own: a game served by the
+ * generic screen has none, and shows its figures by their keys by design.
+ * @param {string} prefix
+ */
+export function hasStrings(prefix) {
+  return withStrings.has(prefix);
+}
+
 /**
  * Merges a game module's strings under "<prefix>.".
  * @param {string} prefix
@@ -228,7 +240,10 @@ export function has(key) {
  */
 export function addStrings(prefix, strings) {
   for (const l of LANGS) {
-    for (const [k, v] of Object.entries((strings && strings[l]) || {})) dicts[l][`${prefix}.${k}`] = v;
+    for (const [k, v] of Object.entries((strings && strings[l]) || {})) {
+      dicts[l][`${prefix}.${k}`] = v;
+      withStrings.add(prefix);
+    }
   }
 }
 

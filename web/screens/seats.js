@@ -2,7 +2,7 @@
 // (lobby), hand over host powers, and a per-seat rejoin QR for a lost phone.
 // Used by the lobby and by the table's "Players" panel.
 
-import { has, missing, num, t } from '../i18n.js';
+import { has, hasStrings, missing, num, t } from '../i18n.js';
 import { api } from '../net.js';
 import { confirmButton, h, showError } from '../ui.js';
 
@@ -53,8 +53,9 @@ export function figureChips(game, p, over = false) {
     else if (v === false || v === null) continue;
     else if (has(`${base}.text`)) out.push(t(`${base}.text`, { value: figureText(v) }));
     else {
-      // A figure the game has no word for shows its key: say so (i18n.missing).
-      if (!has(base)) missing(base);
+      // A figure its game has no word for shows its key: say so (i18n.missing),
+      // but for a game on the generic screen, which has no words at all.
+      if (!has(base) && hasStrings(game)) missing(base);
       out.push(`${has(base) ? t(base) : key} ${figureText(v)}`);
     }
   }
@@ -316,7 +317,8 @@ export function phonelessTools(session) {
       all.checked = !all.checked; // shown by session.act
     }
   });
-  const proxies = h('p', { class: 'proxies-all' }, all, ' ', h('label', { for: 'proxies-all', t: 'seats.proxies_all' }));
+  // A checkbox row as every form has them (.check): the box beside its words.
+  const proxies = h('div', { class: 'check proxies-all' }, all, h('label', { for: 'proxies-all', t: 'seats.proxies_all' }));
   const el = h('div', { class: 'phoneless-tools', hidden: true }, adder, proxies);
   return {
     el,

@@ -463,6 +463,9 @@ export function tableScreen(root, session) {
     const seatsFor = Object.keys(snap.proxies || {});
     if (entering && !seatsFor.includes(entering)) entering = null;
     proxyBar.hidden = seatsFor.length === 0 || snap.status !== 'playing';
+    // On this phone's turn the bar folds away, unless a seat it enters for has
+    // something to do now too (Count Up's caller declares for a paper seat).
+    screenEl.classList.toggle('proxies-idle', seatsFor.every((pid) => !(snap?.proxies?.[pid] || []).length));
     proxyBar.classList.toggle('active', entering !== null);
     if (proxyBar.hidden) return;
     /** @param {string|null} pid @param {string} label */
