@@ -10,6 +10,7 @@ import { fairLine } from './fair.js';
 import { pausedCard } from './paused.js';
 import { momentCard } from './moment.js';
 import { pinCard } from './pin.js';
+import { turnFold } from './turn.js';
 import { reminderField } from './reminder.js';
 import { resultsCard } from './results.js';
 import { undoSheet } from './undo.js';
@@ -73,16 +74,6 @@ export function tableScreen(root, session) {
     h('strong', { t: 'table.over' }), ' ',
     h('a', { href: '/', 'data-link': true, t: 'table.new_table' }));
   const scoreboard = h('ul', { class: 'scoreboard', id: 'scoreboard', label: 'table.players' });
-  // On this phone's turn the scores and the "enter for" bar fold away (what it
-  // can do comes first, issue 41); this brings them back until the turn ends.
-  const foldBtn = h('button', {
-    type: 'button', class: 'turn-fold', t: 'table.show_scores', 'aria-expanded': 'false', 'aria-controls': 'scoreboard',
-    onclick: () => {
-      const show = !screenEl.classList.contains('show-scores');
-      screenEl.classList.toggle('show-scores', show);
-      foldBtn.setAttribute('aria-expanded', String(show));
-    },
-  });
   // The game's own screen is built off the page and put in place of the
   // loading line once drawn (see loadGame below).
   const gameArea = h('div', { class: 'game-area', 'aria-live': 'off' });
@@ -135,6 +126,8 @@ export function tableScreen(root, session) {
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
   historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
+  // This phone's turn in view, the scores folded meanwhile (./turn.js).
+  const turn = turnFold(gameArea);
   // Undo asks first, in a sheet above the bar (./undo.js).
   const undo = undoSheet(session, () => snap);
   const screenEl = h('section', { class: 'table', 'aria-labelledby': 'table-title' },
@@ -144,7 +137,7 @@ export function tableScreen(root, session) {
     overBanner,
     results.el,
     pin.el,
-    foldBtn,
+    turn.button,
     scoreboard,
     moment.el,
     proxyBar,
@@ -325,50 +318,6 @@ export function tableScreen(root, session) {
     wasMyTurn = myTurn;
   }
 
-  /** Whether the game showed a turn of this phone's last time (its `data-turn-view` marks). */
-  let turnShown = false;
-
-  /**
-   * When the game marks a turn of this phone's (Camel Up's turn, King Up!'s
-   * vote, Count Up's call: none of them need be a "your turn"), the scores
-   * and the "enter for" bar fold away and the turn comes into view.
-   */
-  function turnView() {
-    const marked = gameArea.isConnected && gameArea.querySelector('[data-turn-view]') !== null;
-    screenEl.classList.toggle('my-turn', marked);
-    if (marked && !turnShown) {
-      screenEl.classList.remove('show-scores');
-      foldBtn.setAttribute('aria-expanded', 'false');
-      turnInView();
-    }
-    turnShown = marked;
-  }
-
-  /**
-   * Brings what this phone can do on its turn into view: the game marks the
-   * parts of its turn (`data-turn-view`: Camel Up's board, last die and
-   * actions, which end at the roll, `data-turn-end`; King Up!'s vote; Count
-   * Up's call), and the screen scrolls so
-   * that they stand between the top and the bottom bar, the first at the top
-   * where they do not all fit (issue 41 item 6: the roll was ~1,330 px down).
-   */
-  function turnInView() {
-    const marked = /** @type {HTMLElement[]} */ ([...gameArea.querySelectorAll('[data-turn-view]')])
-      .filter((el) => el.getClientRects().length > 0);
-    if (!marked.length || !gameArea.isConnected) return;
-    const bar = /** @type {HTMLElement|null} */ (screenEl.querySelector('.bottom-bar'));
-    const bottom = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
-    const top = marked[0].getBoundingClientRect().top;
-    // Where the turn's last part ends early (a setting below it), its mark says so.
-    const last = marked[marked.length - 1];
-    const end = (last.querySelector('[data-turn-end]') || last).getBoundingClientRect().bottom;
-    if (top >= 0 && end <= bottom) return;
-    const margin = 8;
-    // All of it when it fits (its end just above the bar), else from its start.
-    const by = end - top <= bottom - margin ? Math.max(end - bottom + margin, Math.min(top - margin, 0)) : top - margin;
-    window.scrollBy({ top: by, behavior: 'instant' });
-  }
-
   /**
    * @param {import('./session.js').SessionState} state
    * @param {import('./session.js').SessionState} [prev] the store's last state
@@ -428,7 +377,7 @@ export function tableScreen(root, session) {
     // always name a caller is not therefore always "on turn"); after the
     // game's draw, whose marks say what of the turn to bring into view.
     announceTurn();
-    turnView();
+    turn.update();
     showMoment();
     fair.render();
   }
@@ -500,7 +449,7 @@ export function tableScreen(root, session) {
       }
       gameLoading.replaceWith(gameArea);
       announceTurn();
-      turnView();
+      turn.update();
       showMoment();
     }, 0);
   }).catch((e) => showError({ code: 'error', message: String(e) }));
