@@ -119,3 +119,31 @@ def test_a_king_up_round_end_shows_each_score_and_why(phone, server):
         expect(line.locator(".moment-why")).to_contain_text(f"점수 합: {pr['raw']}")
     card.click()
     expect(card).to_be_hidden()
+
+
+def test_a_count_up_round_end_is_said_by_the_phone_that_called_it(phone, server):
+    import random
+
+    from e2e.countup_helpers import random_sheets
+
+    table, tokens = seat_table(server, "countup")
+    host, bora = phone("en-US"), phone("ko-KR")
+    host.add_init_script(SPEECH_SPY)
+    bora.add_init_script(SPEECH_SPY)
+    open_as(host, table, tokens[0])
+    open_as(bora, table, tokens[1])
+    send(server, table, tokens[0], {"type": "start"})
+    view = snapshot(server, table)["view"]
+    for tok, nums in zip(tokens, random_sheets(view, random.Random(7), players=3), strict=True):
+        send(server, table, tok, {"type": "numbers", "numbers": nums})
+    send(server, table, tokens[0], {"type": "call", "until": "end"})
+    rec = snapshot(server, table)["view"]["rounds_played"][-1]
+    for page, title in ((host, "Round 1 result"), (bora, "1라운드 결과")):
+        card = page.locator(".moment")
+        expect(card.locator("#moment-title")).to_have_text(title)
+        for pid, s in rec["players"].items():
+            line = card.locator(f".moment-line[data-player='{pid}']")
+            expect(line.locator(".moment-gain")).to_have_text(f"+{s['score']}")
+    # The host called the count (no caller named): its phone says the outcome, once.
+    host.wait_for_function("() => window.__said.some((s) => s.startsWith('Round 1 result'))")
+    assert not [s for s in said(bora) if s.startswith("1라운드")]

@@ -3,7 +3,8 @@
 // game, until a tap puts it away. The game module says what the latest
 // scoring was, in words, from the figures of the server's view (its `moment`):
 // no rules here. The host's phone says it aloud once, unless the game's voice
-// is off on it. The history keeps the scoring's lines (the engines' own).
+// is off on it (Count Up's: the caller's). The history keeps the scoring's
+// lines (the engines' own).
 // What this phone put away, and said, it remembers per table: a reload does
 // not bring a moment back.
 

@@ -385,8 +385,9 @@ export function tableScreen(root, session) {
   /** The game's latest scoring, said aloud by the host's phone (./moment.js). */
   function showMoment() {
     if (!snap || !module || !module.moment) return;
-    const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
-    moment.update(module.moment(shownSnapshot(snap, entering), ctx), { speaks: isHost, game: snap.game });
+    const m = module.moment(shownSnapshot(snap, entering), ctx);
+    const speaker = (m && m.speaker) || snap.host;
+    moment.update(m, { speaks: !session.spectator && snap.me !== null && snap.me === speaker, game: snap.game });
   }
 
   /** The seats panel, drawn only while it is open: closed, it was a third of

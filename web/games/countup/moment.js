@@ -12,6 +12,8 @@ export function roundMoment(snap, ctx) {
   if (!played.length || (v.phase !== 'scored' && v.phase !== 'over')) return null;
   const rec = played[played.length - 1];
   return {
+    // The phone that called the count says its outcome.
+    speaker: v.caller || null,
     key: `round:${rec.round}`,
     title: ctx.t('result.round_title', { round: rec.round }),
     lines: v.players.filter((/** @type {string} */ p) => rec.players[p]).map((/** @type {string} */ p) => {
