@@ -39,10 +39,11 @@ function gameLegal(snap, game) {
  */
 export function shownSnapshot(snap, entering) {
   const legal = entering && snap.proxies ? snap.proxies[entering] : undefined;
-  // A paused phone sees what a spectator sees (the host enters its moves):
-  // its seat's turn is not this phone's to take, so the game draws it as a
+  // A paused phone (the host enters its moves), one handed back but not yet
+  // continued, and a sealed one (its PIN first) see what a spectator sees:
+  // the seat's turn is not this phone's to take, so the game draws a
   // spectator's screen, never "your turn" (issue 41 item 3).
-  if (snap.paused === 'phoneless') return { ...snap, me: null };
+  if (snap.paused || snap.sealed) return { ...snap, me: null };
   if (!entering || !legal) return snap;
   return { ...snap, me: entering, entering, legal, view: { ...snap.view, me: null } };
 }
