@@ -72,6 +72,13 @@ def test_a_paused_seat_is_not_told_its_turn_and_shows_no_raw_figure(phone, serve
         for where in ("#players-panel", ".scoreboard"):
             text = page.locator(where).inner_text()
             assert "paused" not in text and "✓" not in text, (where, text)
+    # Handed back, not yet continued: still a spectator's screen; continued, her turn again.
+    send(server, table, tokens[0], {"type": "phone_back", "player": "p2"})
+    expect(bora.locator(".paused-card .paused-continue")).to_be_visible()
+    expect(bora.locator(".ku-status.my-turn")).to_have_count(0)
+    bora.locator(".paused-card .paused-continue").click()
+    expect(bora.locator(".ku-status.my-turn")).to_be_visible()
+    expect(bora.locator(".waiting-seat.mine")).to_have_text("나")
 
 
 def test_the_odds_section_shows_it_opens(phone, server):
