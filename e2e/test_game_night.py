@@ -45,7 +45,7 @@ def test_an_entry_for_a_seat_without_a_phone_returns_to_the_own_seat(phone, serv
 
     # 하린's turn: the host enters it for her.
     host.locator(".proxy-bar button[data-proxy='p3']").click()
-    expect(host.locator(".proxy-now")).to_have_text("하린 님 대신 입력 중")
+    expect(host.locator(".proxy-now")).to_have_text("하린님 대신 입력 중")
     host.get_by_role("button", name="add n=2").click()
     # Entered: the host is back on its own seat at once.
     expect(host.locator(".proxy-now")).to_be_hidden()

@@ -84,7 +84,7 @@ def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # n
     # Dana's turn: the host switches to "Enter moves for: Dana".
     wait_version(host, version)
     host.locator(".proxy-bar button[data-proxy='p4']").click()
-    expect(host.locator(".proxy-now")).to_have_text("Dana 님 대신 입력 중")
+    expect(host.locator(".proxy-now")).to_have_text("Dana님 대신 입력 중")
     host.locator(".cm-open-finish").click()
     host.locator(".cm-pile.winner").click()
     expect(host.locator(".cm-finish-picker .cm-card-pick")).to_have_count(0)  # no colour: a face-down card
@@ -103,7 +103,7 @@ def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # n
     wait_version(host, version)
     expect(host.locator(".proxy-now")).to_be_hidden()
     host.locator(".proxy-bar button[data-proxy='p4']").click()
-    expect(host.locator(".proxy-now")).to_have_text("Dana 님 대신 입력 중")
+    expect(host.locator(".proxy-now")).to_have_text("Dana님 대신 입력 중")
     do_bet(host, "green")
     version = after(fixed, table, version)
     game.apply("p4", {"type": "leg_bet", "camel": "green"})

@@ -243,6 +243,19 @@ def test_every_screen_of_a_game(phone, server, games, game, scheme):
     assert snapshot(server, table)["version"] == version + 1
 
     if game == "camelup":
+        # Each phone's own turn (issue 41): the board, the last die and the
+        # actions in view, the scores folded behind "Show scores".
+        for lang, seat in (("ko", "p1"), ("en", "p2")):
+            for _ in range(8):
+                view = snapshot(server, table)["view"]
+                if view["current_player"] == seat and view["tents"]:
+                    break
+                tok = tokens[int(view["current_player"][1:]) - 1]
+                send(server, table, tok, {"type": "pyramid"})
+            page = pages[lang]
+            expect(page.locator(".cm-actions.my-turn")).to_be_visible()
+            expect(page.locator(".turn-fold")).to_be_visible()
+            problems += check_screen(page, lang, f"{game}-turn")
         play_camelup(server, table, tokens)
     elif game == "kingup":
         play_kingup(server, table, tokens)

@@ -6,7 +6,19 @@
 let audio = null;
 let armed = false;
 
+/**
+ * Whether a page may start its audio now: inside a tap (the browser's
+ * transient activation) where the browser says. Creating an AudioContext
+ * outside one only logs "The AudioContext was not allowed to start" and
+ * gives a context that stays suspended (issue 41 item 15).
+ */
+export function mayStartAudio() {
+  const activation = /** @type {{isActive?: boolean}|undefined} */ (/** @type {any} */ (navigator).userActivation);
+  return !activation || activation.isActive !== false;
+}
+
 function unlock() {
+  if (!audio && !mayStartAudio()) return;
   try {
     const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (AC && !audio) audio = new AC();
@@ -18,11 +30,15 @@ function unlock() {
 export function armChime() {
   if (armed || typeof document === 'undefined') return;
   armed = true;
+  // A touch's pointerdown is not yet a tap that may start audio (its pointerup,
+  // click or a key is): unlocking there logged a warning and stayed silent.
+  const events = ['click', 'keydown'];
   const once = () => {
-    document.removeEventListener('pointerdown', once, true);
+    if (!mayStartAudio()) return;
+    for (const e of events) document.removeEventListener(e, once, true);
     unlock();
   };
-  document.addEventListener('pointerdown', once, { capture: true, passive: true });
+  for (const e of events) document.addEventListener(e, once, { capture: true, passive: true });
 }
 
 /**

@@ -25,8 +25,14 @@ import { h } from './ui.js';
  *   strings?: {ko?: Record<string, string>, en?: Record<string, string>},
  *   mount: (el: HTMLElement, ctx: GameContext) => GameInstance,
  *   yourTurn?: (snapshot: Snapshot) => boolean,
+ *   moment?: (snapshot: Snapshot, ctx: GameContext) => Moment|null,
  *   isUnavailable?: boolean,
  * }} GameModule
+ * @typedef {{key: string, title: string, lines: Array<{player: string, gain: number, why: string[]}>, speaker?: string|null}} Moment
+ *   the latest scoring (a leg's, a round's) while it is the news: every seat's
+ *   gain and its reasons, in words, from the figures of the server's view
+ *   (screens/moment.js shows it, once per `key`); `speaker`, the seat whose
+ *   phone says it (the host's where none is named)
  */
 
 /** @type {Map<string, Promise<GameModule>>} */

@@ -12,6 +12,8 @@ export const LANGS = ['ko', 'en'];
 const dicts = { ko: {}, en: {} };
 /** @type {Lang} */
 let lang = 'en';
+/** Whether the dictionaries came (a string missing before is not a missing translation). */
+let loaded = false;
 /** @type {Set<(lang: Lang) => void>} */
 const listeners = new Set();
 
@@ -39,6 +41,7 @@ export async function initI18n() {
     const res = await fetch(url);
     Object.assign(dicts[l], await res.json());
   }));
+  loaded = true;
   lang = detect();
   document.documentElement.lang = lang;
 }
@@ -67,7 +70,9 @@ export function t(key, params) {
  * @returns {string}
  */
 export function tIn(l, key, params) {
-  const s = dicts[l][key] ?? dicts.en[key] ?? key;
+  const own = dicts[l][key];
+  if (own === undefined) missing(key, l);
+  const s = own ?? dicts.en[key] ?? key;
   if (!params) return s;
   // `{name}` is the value; `{name:이/가}` the value and its Korean particle.
   return s.replace(/\{(\w+)(?::([^{}]+))?\}/g, (m, name, pair) => {
@@ -190,9 +195,42 @@ export function particle(word, pair) {
   return sound === 0 ? withoutFinal : withFinal;
 }
 
+/** @type {Set<string>} the keys already reported, as `lang key` */
+const reported = new Set();
+
+/**
+ * Says, once per key and language, that a screen asked for a string its
+ * language lacks (it shows English or the key instead): a defect the e2e
+ * run fails on (e2e/conftest.py's `phone` reads the console), wherever a
+ * screen and state put it. Before the dictionaries are loaded nothing is
+ * shown, so nothing is said.
+ * @param {string} key
+ * @param {Lang} [l]
+ */
+export function missing(key, l = lang) {
+  if (!loaded || reported.has(`${l} ${key}`)) return;
+  reported.add(`${l} ${key}`);
+  console.warn(`${MISSING} "${key}" (${l})`);
+}
+
+/** What every report of a missing string begins with (e2e/conftest.py looks for it). */
+export const MISSING = 'Tablemate: no translation for';
+
 /** @param {string} key */
 export function has(key) {
   return key in dicts[lang] || key in dicts.en;
+}
+
+/** @type {Set<string>} the prefixes whose module brought strings (addStrings) */
+const withStrings = new Set();
+
+/**
+ * Whether a game module brought strings of its own: a game served by the
+ * generic screen has none, and shows its figures by their keys by design.
+ * @param {string} prefix
+ */
+export function hasStrings(prefix) {
+  return withStrings.has(prefix);
 }
 
 /**
@@ -202,7 +240,10 @@ export function has(key) {
  */
 export function addStrings(prefix, strings) {
   for (const l of LANGS) {
-    for (const [k, v] of Object.entries((strings && strings[l]) || {})) dicts[l][`${prefix}.${k}`] = v;
+    for (const [k, v] of Object.entries((strings && strings[l]) || {})) {
+      dicts[l][`${prefix}.${k}`] = v;
+      withStrings.add(prefix);
+    }
   }
 }
 

@@ -61,6 +61,19 @@ export function toast(text) {
   toastTimer = window.setTimeout(() => { el.hidden = true; el.textContent = ''; }, 3500);
 }
 
+/**
+ * Takes the toast away now if it still says `text` (a "Your turn" once the
+ * turn has passed: it must not stand beside "Waiting for …").
+ * @param {string} text
+ */
+export function dismissToast(text) {
+  const el = document.getElementById('toast');
+  if (!el || el.hidden || el.textContent !== text) return;
+  clearTimeout(toastTimer);
+  el.hidden = true;
+  el.textContent = '';
+}
+
 let alertTimer = 0;
 
 /**

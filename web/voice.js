@@ -2,7 +2,7 @@
 // no voice for the language (Count Up's caller, Camel Up's dice, King Up!'s
 // reveal), and the switch that mutes it, remembered per game on this phone.
 
-import { tone } from './chime.js';
+import { mayStartAudio, tone } from './chime.js';
 import { h } from './ui.js';
 
 const BCP47 = { ko: 'ko', en: 'en' };
@@ -50,7 +50,8 @@ export class Voice {
     }
     try {
       const AC = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
-      if (AC && !this.audio) this.audio = new AC();
+      // Outside a tap a new context only warns and stays suspended (chime.js).
+      if (AC && !this.audio && mayStartAudio()) this.audio = new AC();
       if (this.audio && this.audio.state === 'suspended') this.audio.resume().catch(() => {});
     } catch { this.audio = null; }
   }

@@ -56,6 +56,9 @@ def _leg(report: LegReport, money_visible: set[str]) -> dict[str, Any]:
             "partner": line.partner,
             "copy": None if line.copy is None else _ticket(line.copy),
             "tile_income": line.tile_income,
+            # What the leg's scoring paid (the leg_scored event's gains, as the
+            # history says it): the scoring moment's figure (issue 41).
+            "gain": line.own + (line.copy.reward if line.copy else 0),
         }
         if line.player in money_visible:
             entry["old"] = line.old

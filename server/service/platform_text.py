@@ -36,7 +36,7 @@ PLATFORM_TEXT: dict[str, tuple[str, str]] = {
 }
 #: A seat without a phone, added by the host (``by``).
 PHONELESS_JOIN_TEXT = (
-    "{by} 님이 휴대폰 없는 자리 {name} 님을 추가했습니다.",
+    "{by}님이 휴대폰 없는 자리 {name}님을 추가했습니다.",
     "{by} added {name}, a seat without a phone.",
 )
 #: Added to the undo line when the undone action had drawn something.

@@ -49,6 +49,20 @@ def test_camelup_says_leg_one_way_and_money_without_an_unexplained_ep() -> None:
     assert strings["ko"]["bet.title"] == "레그 베팅 티켓"
 
 
+def test_camelup_writes_every_amount_of_money_in_its_unit() -> None:
+    """Issue 41 item 12: "Money 6" beside "£8 → £8". Every string that shows an
+    amount of money writes the unit: £ in English, 파운드 in Korean."""
+    strings = run("""
+        import { STRINGS } from './web/games/camelup/strings.js';
+        out(STRINGS);
+    """)
+    amounts = {"money", "status.my_money", "leg.money", "race.money", "summary.line", "figure.money.text"}
+    for key in amounts:
+        en, ko = strings["en"][key], strings["ko"][key]
+        assert re.findall(r"£\{\w+\}", en) and not re.search(r"(?<!£)\{(n|old|new|before|after|money|value)\}", en), (key, en)
+        assert "파운드" in ko, (key, ko)
+
+
 def test_camelup_history_says_leg_one_way() -> None:
     from engines.camelup.describe import describe
 

@@ -9,6 +9,7 @@ import { actionsBody } from './camelup/actions.js';
 import { boardCard } from './camelup/board.js';
 import { dieWords, ensureCss, place } from './camelup/common.js';
 import { fixCard } from './camelup/fix.js';
+import { legMoment } from './camelup/moment.js';
 import { oddsPanel } from './camelup/odds.js';
 import { paperCardsCard } from './camelup/paper.js';
 import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
@@ -46,11 +47,14 @@ function statusBar(ctx, snap) {
   else if (!full) title = v.phase === 'leg_over' ? ctx.t('status.leg_over', { leg: v.leg }) : ctx.t('status.pyramid_mode');
   else if (mine) title = ctx.t('status.your_turn');
   else title = v.current_player ? ctx.t('status.turn', { name: ctx.name(v.current_player) }) : ctx.t('status.watch');
+  // Once the race has ended (the face-down cards being recorded, or over), the
+  // leg's dice and the pyramid's tickets count nothing any more (item 8).
+  const racing = v.phase !== 'over' && !recording;
   const chips = [
     h('span', { class: 'cm-chip', text: ctx.t('status.leg', { leg: v.leg }) }),
-    h('span', { class: 'cm-chip', text: ctx.t('status.dice_out', { n: (v.tents || []).length }) }),
+    racing ? h('span', { class: 'cm-chip', text: ctx.t('status.dice_out', { n: (v.tents || []).length }) }) : null,
   ];
-  if (full && v.phase !== 'over') chips.push(h('span', { class: 'cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
+  if (full && racing) chips.push(h('span', { class: 'cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
   if (full && v.me) chips.push(h('span', { class: 'cm-chip me', dataset: { money: String(v.me.money) }, text: ctx.t('status.my_money', { n: v.me.money }) }));
   // Until the first die of a new leg: what the last leg paid, in one line.
   const report = full && v.phase !== 'over' && !(v.tents || []).length ? v.last_leg : null;
@@ -74,6 +78,8 @@ export default /** @satisfies {GameModule} */ ({
   /** My turn: the view names me as the current player (full mode only; the
    * host's board correction and a partner's copy choice are not turns), or
    * the race waits for my record of the face-down cards. */
+  moment: legMoment,
+
   yourTurn(snap) {
     if (snap.view && snap.view.phase === 'paper_cards') return mayRecord(snap);
     return Boolean(snap.view && snap.view.current_player && snap.view.current_player === snap.me);
@@ -281,6 +287,11 @@ export default /** @satisfies {GameModule} */ ({
         const paper = v.phase === 'paper_cards'
           ? part('paper', [busy, legal, v.paper_cards, v.colours, JSON.stringify(ui.paper)], () => paperCardsCard(ctx, snap, ui.paper, ui, render))
           : null;
+        // This phone's turn: the board, the last die and the actions come into
+        // view together (screens/table.js: turnInView).
+        // (The roll ends it: the shake and voice switches below it are settings.)
+        for (const el of [board, tentsEl, card]) el.toggleAttribute('data-turn-view', mine && !paper);
+        if (roll) roll.toggleAttribute('data-turn-end', mine && !paper);
         parts.push(status, paper, board, tentsEl, snap.me === null || paper ? null : card, leg);
       }
       if (!full && roll) {

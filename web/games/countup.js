@@ -7,6 +7,7 @@ import { bonusPanel, declarePanel, paperHandsPanel } from './countup/paper.js';
 import { callerPanel, voiceControls } from './countup/caller.js';
 import { cardsForm } from './countup/cards.js';
 import { cardsInfo, lockedList, markersCard, numberCard } from './countup/board.js';
+import { roundMoment } from './countup/moment.js';
 import { resultView } from './countup/result.js';
 import { mySheet, sheetForm } from './countup/sheet.js';
 import { Voice, spokenNumber } from './countup/speech.js';
@@ -19,6 +20,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   /** Never: Count Up has no turns. Every phone writes its sheet (and its
    * bonus) at the same time, and calling is the caller's job; a "your turn"
    * then only told each phone, the host's included, what its screen says. */
+  moment: roundMoment,
+
   yourTurn() {
     return false;
   },
@@ -141,6 +144,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       // A paused or sealed seat's phone sees the table as a spectator: no sheet of its own to write.
       entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers && !actingFor(snap) && !snap.paused && !snap.sealed);
       caller.update(snap);
+      top.toggleAttribute('data-turn-view', phase === 'count' && !v.count.end && caller.isCaller());
       declare.update(snap, caller.running);
       hands.update(snap);
       bonus.update(snap);

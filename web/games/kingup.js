@@ -7,6 +7,7 @@ import { Voice, voiceSwitch } from '../voice.js';
 import { missingCards, myCard } from './kingup/card.js';
 import { playCastle } from './kingup/castle.js';
 import { ensureCss } from './kingup/common.js';
+import { roundMoment } from './kingup/moment.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
 import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
@@ -48,6 +49,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings: STRINGS,
 
   /** My turn: a character to place or move, or my vote is awaited. */
+  moment: roundMoment,
+
   yourTurn(snap) {
     return (snap.legal || []).some((a) => ['place', 'move', 'vote'].includes(a.type));
   },
@@ -192,6 +195,11 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
           totals, reveal, ...board);
       } else {
         if (v.phase === 'vote' && v.election) parts.push(voteBox(v, acting ? [] : legal, me));
+        // This phone's turn (screens/table.js: turnView): its vote, or the castle it places or moves on.
+        const may = (/** @type {string} */ type) => !acting && legal.some((/** @type {any} */ a) => a.type === type);
+        const voteEl = parts[parts.length - 1];
+        if (v.phase === 'vote' && voteEl) voteEl.toggleAttribute('data-turn-view', may('vote'));
+        for (const b of board) if (b) b.toggleAttribute('data-turn-view', !entering && (may('place') || may('move')));
         parts.push(waitingPaper, ...paper, reveal);
         if (v.phase === 'awaiting_goals') parts.push(part('missing', [base, v.players, v.goal_cards_in], () => missingCards(ctx, v)));
         // A missing card holds the round up: ask for it before the castle.

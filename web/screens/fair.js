@@ -8,7 +8,7 @@
 // themselves load on first use).
 
 import { CheckUnavailable, checkReady, newSeed } from '../fairness.js';
-import { getLang, has, t } from '../i18n.js';
+import { getLang, has, t, translateElement } from '../i18n.js';
 import { api } from '../net.js';
 import { h } from '../ui.js';
 import { verifyProof } from '../rules.js';
@@ -231,6 +231,15 @@ export function describe(line, places, game, name) {
 }
 
 /**
+ * The game's own word for a fair-dice string where it has one (King Up! and
+ * Count Up have cards, votes and sheets, no dice), else the platform's.
+ * @param {string} game @param {string} key
+ */
+export function fairKey(game, key) {
+  return game && has(`${game}.${key}`) ? `${game}.${key}` : key;
+}
+
+/**
  * The table screen's line: the open scope's 4 words, tap to say what they
  * are for, and the last check's outcome (a loud warning on a mismatch).
  * @param {FairTable} fair
@@ -248,6 +257,7 @@ export function fairLine(fair, current, name) {
       button.setAttribute('aria-expanded', String(!explain.hidden));
     },
   }, h('span', { class: 'fair-title', t: 'fair.title' }), ' ', words);
+  const title = /** @type {HTMLElement} */ (button.firstChild);
   explain.id = 'fair-explain';
   const warning = h('p', { class: 'fair-warning', role: 'alert', hidden: true });
   const el = h('section', { class: 'fair-line', hidden: true, label: 'fair.title' }, button, status, explain, warning);
@@ -255,6 +265,14 @@ export function fairLine(fair, current, name) {
 
   async function render() {
     const snap = current();
+    const game = snap ? snap.game : '';
+    // Keyed, so a change of language translates them again (i18n.translateTree).
+    title.dataset.i18n = fairKey(game, 'fair.title');
+    el.dataset.i18nLabel = title.dataset.i18n;
+    explain.dataset.i18n = fairKey(game, 'fair.explain');
+    translateElement(title);
+    translateElement(el);
+    translateElement(explain);
     const open = snap && snap.fair ? snap.fair.open : [];
     el.hidden = !open.length && !fair.result();
     const scope = open.length ? open[open.length - 1] : null;
@@ -305,5 +323,5 @@ export function fairSummary(fair, game, name) {
   const n = res.lines.filter((l) => l.status === 'ok').length;
   const alone = res.lines.filter((l) => l.status === 'server_only').length;
   if (alone) return h('p', { class: 'hint fair-summary server', t: 'fair.summary_server_only', tp: { n, m: alone } });
-  return n ? h('p', { class: 'fair-summary ok', t: 'fair.summary_ok', tp: { n } }) : null;
+  return n ? h('p', { class: 'fair-summary ok', t: fairKey(game, 'fair.summary_ok'), tp: { n } }) : null;
 }

@@ -2,11 +2,13 @@
 // (lobby), hand over host powers, and a per-seat rejoin QR for a lost phone.
 // Used by the lobby and by the table's "Players" panel.
 
-import { has, num, t } from '../i18n.js';
+import { has, hasStrings, missing, num, t } from '../i18n.js';
 import { api } from '../net.js';
 import { confirmButton, h, showError } from '../ui.js';
 
-const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected', 'phone']);
+// The platform's own fields of a seat (`paused`: its phone waits to be handed
+// back, shown by the host's tools and the no-phone badge), not game figures.
+const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected', 'phone', 'paused']);
 
 /**
  * The "no phone" mark of a seat without a phone (null for a seat with one).
@@ -50,7 +52,12 @@ export function figureChips(game, p, over = false) {
     if ((typeof v === 'boolean' || typeof v === 'string') && has(`${base}.${v}`)) out.push(t(`${base}.${v}`));
     else if (v === false || v === null) continue;
     else if (has(`${base}.text`)) out.push(t(`${base}.text`, { value: figureText(v) }));
-    else out.push(`${has(base) ? t(base) : key} ${figureText(v)}`);
+    else {
+      // A figure its game has no word for shows its key: say so (i18n.missing),
+      // but for a game on the generic screen, which has no words at all.
+      if (!has(base) && hasStrings(game)) missing(base);
+      out.push(`${has(base) ? t(base) : key} ${figureText(v)}`);
+    }
   }
   return out;
 }
@@ -321,7 +328,8 @@ export function phonelessTools(session) {
       all.checked = !all.checked; // shown by session.act
     }
   });
-  const proxies = h('p', { class: 'proxies-all' }, all, ' ', h('label', { for: 'proxies-all', t: 'seats.proxies_all' }));
+  // A checkbox row as every form has them (.check): the box beside its words.
+  const proxies = h('div', { class: 'check proxies-all' }, all, h('label', { for: 'proxies-all', t: 'seats.proxies_all' }));
   const el = h('div', { class: 'phoneless-tools', hidden: true }, adder, proxies);
   return {
     el,

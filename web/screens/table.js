@@ -4,12 +4,14 @@
 import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
 import { api } from '../net.js';
-import { h, showError, toast, vibrate } from '../ui.js';
+import { dismissToast, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
 import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
+import { momentCard } from './moment.js';
 import { pinCard } from './pin.js';
+import { turnFold } from './turn.js';
 import { reminderField } from './reminder.js';
 import { resultsCard } from './results.js';
 import { undoSheet } from './undo.js';
@@ -38,6 +40,11 @@ function gameLegal(snap, game) {
  */
 export function shownSnapshot(snap, entering) {
   const legal = entering && snap.proxies ? snap.proxies[entering] : undefined;
+  // A paused phone (the host enters its moves), one handed back but not yet
+  // continued, and a sealed one (its PIN first) see what a spectator sees:
+  // the seat's turn is not this phone's to take, so the game draws a
+  // spectator's screen, never "your turn" (issue 41 item 3).
+  if (snap.paused || snap.sealed) return { ...snap, me: null };
   if (!entering || !legal) return snap;
   return { ...snap, me: entering, entering, legal, view: { ...snap.view, me: null } };
 }
@@ -69,7 +76,7 @@ export function tableScreen(root, session) {
   // nobody scans again) comes first there.
   const hostAway = hostAwayBanner();
   const overBanner = h('div', { class: 'banner over', hidden: true }, h('strong', { t: 'table.over' }));
-  const scoreboard = h('ul', { class: 'scoreboard', label: 'table.players' });
+  const scoreboard = h('ul', { class: 'scoreboard', id: 'scoreboard', label: 'table.players' });
   // The game's own screen is built off the page and put in place of the
   // loading line once drawn (see loadGame below).
   const gameArea = h('div', { class: 'game-area', 'aria-live': 'off' });
@@ -101,6 +108,8 @@ export function tableScreen(root, session) {
     return p ? p.name : pid;
   };
   const waiting = waitingBar(session, seatName);
+  // The latest scoring, above the game, until a tap puts it away (./moment.js).
+  const moment = momentCard(session.id, seatName);
   const paused = pausedCard(session, seatName);
 
   /** @param {HTMLElement} panel @param {HTMLElement} btn */
@@ -120,6 +129,8 @@ export function tableScreen(root, session) {
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
   historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
+  // This phone's turn in view, the scores folded meanwhile (./turn.js).
+  const turn = turnFold(gameArea);
   // Undo asks first, in a sheet above the bar (./undo.js).
   const undo = undoSheet(session, () => snap);
   const screenEl = h('section', { class: 'table', 'aria-labelledby': 'table-title' },
@@ -130,7 +141,9 @@ export function tableScreen(root, session) {
     hostAway.el,
     results.el,
     pin.el,
+    turn.button,
     scoreboard,
+    moment.el,
     proxyBar,
     gameLoading,
     fair.el,
@@ -248,7 +261,9 @@ export function tableScreen(root, session) {
       p.id === snap?.me ? h('span', { class: 'badge you', t: 'seats.you' }) : null,
       noPhoneMark(p),
       p.connected === false && p.phone !== false ? h('span', { class: 'dot off', role: 'img', label: 'seats.offline' }) : null,
-      figureLine(snap?.game || '', p, snap?.status === 'over'))));
+      // The figures' words come with the game's module: until then a figure
+      // would show its key ("money 3").
+      module ? figureLine(snap?.game || '', p, snap?.status === 'over') : null)));
   }
 
   /** @type {import('../games-loader.js').GameContext} */
@@ -258,7 +273,7 @@ export function tableScreen(root, session) {
       return game && has(`${game}.${key}`) ? t(`${game}.${key}`, params) : t(key, params);
     },
     get lang() { return getLang(); },
-    get me() { return snap ? (entering && snap.proxies && snap.proxies[entering] ? entering : snap.me) : null; },
+    get me() { return snap ? shownSnapshot(snap, entering).me : null; },
     get game() { return snap ? snap.game : ''; },
     name(pid) {
       const p = snap && snap.players.find((x) => x.id === pid);
@@ -294,11 +309,15 @@ export function tableScreen(root, session) {
    * for the game module, which knows what a turn is in its game. */
   function announceTurn() {
     if (!snap || !module) return;
-    const myTurn = snap.status === 'playing'
-      && (module.yourTurn ? module.yourTurn(snap) : gameLegal(snap, session.game()).length > 0);
+    const shown = shownSnapshot(snap, entering);
+    const myTurn = snap.status === 'playing' && shown.me !== null
+      && (module.yourTurn ? module.yourTurn(shown) : gameLegal(shown, session.game()).length > 0);
     if (myTurn && !wasMyTurn) {
       toast(t('table.your_turn'));
       vibrate([80, 40, 80]);
+    } else if (!myTurn && wasMyTurn) {
+      // The turn passed (a quick move): the toast goes with it (issue 41 item 7).
+      dismissToast(t('table.your_turn'));
     }
     wasMyTurn = myTurn;
   }
@@ -357,18 +376,29 @@ export function tableScreen(root, session) {
     paused.update(snap);
     waiting.update(snap);
     results.update(snap);
-    // A module may say what "my turn" means for its game (a host who may
-    // always name a caller is not therefore always "on turn").
-    announceTurn();
     if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
     if (instance) instance.update(shownSnapshot(snap, entering));
+    // A module may say what "my turn" means for its game (a host who may
+    // always name a caller is not therefore always "on turn"); after the
+    // game's draw, whose marks say what of the turn to bring into view.
+    announceTurn();
+    turn.update();
+    showMoment();
     fair.render();
+  }
+
+  /** The game's latest scoring, said aloud by the host's phone (./moment.js). */
+  function showMoment() {
+    if (!snap || !module || !module.moment) return;
+    const m = module.moment(shownSnapshot(snap, entering), ctx);
+    const speaker = (m && m.speaker) || snap.host;
+    moment.update(m, { speaks: !session.spectator && snap.me !== null && snap.me === speaker, game: snap.game });
   }
 
   /** The seats panel, drawn only while it is open: closed, it was a third of
    * a table's first render on a slow phone (~50 ms at 4x CPU) for nothing shown. */
   function renderPlayers() {
-    if (!snap) return;
+    if (!snap || !module) return;
     seats.update(snap);
     phoneless.update(snap);
     reminder.update(snap);
@@ -388,6 +418,9 @@ export function tableScreen(root, session) {
     const seatsFor = Object.keys(snap.proxies || {});
     if (entering && !seatsFor.includes(entering)) entering = null;
     proxyBar.hidden = seatsFor.length === 0 || snap.status !== 'playing';
+    // On this phone's turn the bar folds away, unless a seat it enters for has
+    // something to do now too (Count Up's caller declares for a paper seat).
+    screenEl.classList.toggle('proxies-idle', seatsFor.every((pid) => !(snap?.proxies?.[pid] || []).length));
     proxyBar.classList.toggle('active', entering !== null);
     if (proxyBar.hidden) return;
     /** @param {string|null} pid @param {string} label */
@@ -409,6 +442,7 @@ export function tableScreen(root, session) {
     instance = mod.mount(gameArea, ctx);
     // The module's strings are loaded now: figure labels can be translated.
     renderScoreboard();
+    if (!playersPanel.hidden) renderPlayers();
     // Mounting and the first draw, each its own task (on a slow phone together
     // they were one ~100 ms task): the screen is still off the page, so nothing
     // half-built is ever shown and it is laid out once.
@@ -421,6 +455,8 @@ export function tableScreen(root, session) {
       }
       gameLoading.replaceWith(gameArea);
       announceTurn();
+      turn.update();
+      showMoment();
     }, 0);
   }).catch((e) => showError({ code: 'error', message: String(e) }));
 
@@ -431,6 +467,7 @@ export function tableScreen(root, session) {
     fair.render();
     waiting.relabel();
     reminder.relabel();
+    showMoment();
     if (!historyPanel.hidden) loadHistory();
   }));
   // A check came back: the history's marks follow it.
@@ -445,6 +482,7 @@ export function tableScreen(root, session) {
       waiting.destroy();
       for (const off of offs) off();
       results.destroy();
+      moment.destroy();
       if (instance) instance.destroy();
       instance = null;
     },

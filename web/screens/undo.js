@@ -2,7 +2,7 @@
 // first and says what undo would take back: the game action the server names
 // (`snap.undo.target`), or why there is none (a reveal sealed the game so far).
 
-import { errorText, getLang, t } from '../i18n.js';
+import { errorText, getLang, t, translateElement } from '../i18n.js';
 import { api } from '../net.js';
 import { h, toast } from '../ui.js';
 
@@ -14,9 +14,12 @@ export function undoSheet(session, current) {
   const what = h('p', { class: 'undo-what' });
   const yes = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'danger-fill', t: 'table.undo_confirm' }));
   const no = h('button', { type: 'button', t: 'common.cancel' });
+  const title = h('h2', { id: 'undo-title', t: 'table.undo_title' });
   const sheet = h('div', { class: 'undo-sheet', id: 'undo-sheet', role: 'group', 'aria-labelledby': 'undo-title', hidden: true },
-    h('h2', { id: 'undo-title', t: 'table.undo_title' }), what, h('div', { class: 'row' }, no, yes));
+    title, what, h('div', { class: 'row' }, no, yes));
   const button = h('button', { type: 'button', class: 'danger', t: 'table.undo', 'aria-expanded': 'false', 'aria-controls': 'undo-sheet' });
+  /** @param {HTMLElement} node @param {string} key keyed, so a change of language translates it again */
+  const say = (node, key) => { node.dataset.i18n = key; translateElement(node); };
   /** @type {number|null|undefined} the version the open sheet names */
   let shown;
 
@@ -36,6 +39,10 @@ export function undoSheet(session, current) {
     const none = target === null;
     yes.hidden = none;
     yes.disabled = none;
+    // Nothing to take back: the sheet says so, and asks nothing (issue 41
+    // item 14: "Undo the last action?" above "there is nothing to undo").
+    say(title, none ? 'table.undo_none_title' : 'table.undo_title');
+    say(no, none ? 'common.close' : 'common.cancel');
     if (none) {
       // A reveal (votes, scores, piles) sealed the game so far: the game says what it was.
       what.textContent = info && info.sealed ? errorText({ code: 'undo_sealed' }, snap ? snap.game : '') : t('error.nothing_to_undo');

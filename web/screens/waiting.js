@@ -123,7 +123,8 @@ export function waitingBar(session, name) {
     const every = snap.reminder || 0;
     const now = serverNow();
     names.replaceChildren(...seats.flatMap((pid, i) => {
-      const mine = pid === snap?.me;
+      // A paused or sealed phone's seat is waited for, but not from this phone: its name.
+      const mine = pid === snap?.me && !snap?.paused && !snap?.sealed;
       const waited = snap ? waitedFor(snap, pid, now) : null;
       const late = every > 0 && waited !== null && waited >= every;
       return [...(i ? [', '] : []), h('span', { class: `waiting-seat${mine ? ' mine' : ''}${late ? ' late' : ''}`, 'data-player': pid },

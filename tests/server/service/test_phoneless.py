@@ -64,7 +64,7 @@ def test_the_host_adds_a_seat_without_a_phone(app, client, seated) -> None:
         assert find_seat(doc_of(app, host.table), token) is None, "no token opens a seat without a phone"
     assert history(client, host.table)[-2:] == ["Host added Kid, a seat without a phone.",
                                                 "Host added Nan, a seat without a phone."]
-    assert history(client, host.table, "ko")[-1] == "Host 님이 휴대폰 없는 자리 Nan 님을 추가했습니다."
+    assert history(client, host.table, "ko")[-1] == "Host님이 휴대폰 없는 자리 Nan님을 추가했습니다."
     assert guest.get().json["players"][2] == {"id": "p3", "name": "Kid", "host": False, "phone": False,
                                               "connected": False}
 

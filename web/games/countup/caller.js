@@ -152,6 +152,8 @@ export function callerPanel(ctx, prefs, hooks) {
     else if (v.sheet_mode === 'paper') note.textContent = ctx.t(running ? 'caller.paper_running' : v.count.value ? 'caller.paper_paused' : 'caller.paper_help');
     else note.textContent = ctx.t(running ? 'caller.running' : v.count.value ? 'caller.paused' : 'caller.help');
     controls.hidden = !(mine && counting);
+    // The call is this phone's turn (screens/table.js: turnView): the number and these controls in view.
+    el.toggleAttribute('data-turn-view', mine && counting);
     voiceSlot.hidden = !(mine && counting);
     const ok = canCall();
     mainBtn.textContent = ctx.t(running ? 'caller.pause' : v.count.value ? 'caller.resume' : 'caller.start');

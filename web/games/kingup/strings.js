@@ -6,6 +6,10 @@
 
 export const STRINGS = {
   ko: {
+    // The fair dice line (screens/fair.js): King Up! has goal cards and votes, no dice.
+    'fair.title': '공정한 카드·투표',
+    'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 나눠 줄 목표 카드에 대해 같은 네 단어가 보입니다. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 투표가 공개되면 휴대폰마다 모든 결과를 직접 확인합니다.',
+    'fair.summary_ok': '✓ 공정한 카드·투표: 이 휴대폰에서 {n}개 확인을 모두 통과했습니다.',
     title: '킹업!',
 
     'phase.placement': '캐릭터 배치',
@@ -194,6 +198,9 @@ export const STRINGS = {
     'result.player_col': '플레이어',
   },
   en: {
+    'fair.title': 'Fair cards & votes',
+    'fair.explain': 'Every phone at this table shows the same 4 words for the goal cards still to be dealt: compare them aloud. They fix the app\'s secret before any phone adds its own randomness, and once the cards and votes are revealed every phone checks each of them by itself.',
+    'fair.summary_ok': '✓ Fair cards & votes: all {n} checks passed on this phone.',
     title: 'King Up!',
 
     'phase.placement': 'Placement',

@@ -1,0 +1,93 @@
+"""The turn in view (issue 41 item 6): on a phone whose turn it is, what it can
+do stands on screen without scrolling, between the top and the bottom bar: Camel
+Up's actions with the last die and the board, King Up!'s vote, Count Up's call.
+The scores and the "enter for" bar fold away until asked for. Tables driven
+through the HTTP API; a 390×844 phone."""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import Page, expect
+
+from e2e.camelup_helpers import call, open_as, send, snapshot
+from e2e.countup_helpers import random_sheets
+from e2e.test_stall import play_to_vote
+
+NAMES = ["민수", "Bora", "지훈"]
+
+#: Whether an element stands whole between the top of the screen and the bottom bar.
+IN_VIEW = """(sel) => {
+  const el = [...document.querySelectorAll(sel)].find((e) => e.getClientRects().length);
+  if (!el) return `${sel}: none shown`;
+  const bar = document.querySelector('.bottom-bar').getBoundingClientRect().top;
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= bar ? true : `${sel}: ${Math.round(r.top)}..${Math.round(r.bottom)}, bar at ${Math.round(bar)}`;
+}"""
+
+
+def seat_table(base: str, game: str, options: dict | None = None) -> tuple[str, list[str]]:
+    res = call(base, "POST", "/api/tables", {"game": game, "name": NAMES[0], "options": options or {}})
+    table, tokens = res["table"], [res["player"]["token"]]
+    for name in NAMES[1:]:
+        tokens.append(call(base, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
+    return table, tokens
+
+
+def in_view(page: Page, *selectors: str) -> None:
+    problems = [r for r in (page.evaluate(IN_VIEW, s) for s in selectors) if r is not True]
+    assert not problems, problems
+
+
+def test_a_camel_up_turn_shows_the_board_the_last_die_and_every_action(phone, server):
+    table, tokens = seat_table(server, "camelup")
+    send(server, table, tokens[0], {"type": "start"})
+    pages = [phone("ko-KR") for _ in tokens]
+    for page, tok in zip(pages, tokens, strict=True):
+        open_as(page, table, tok)
+        expect(page.locator(".game-camelup .cm-status")).to_be_visible()
+    first = snapshot(server, table)["view"]["current_player"]
+    send(server, table, tokens[int(first[1:]) - 1], {"type": "pyramid"})
+    now = snapshot(server, table)["view"]["current_player"]
+    page = pages[int(now[1:]) - 1]
+    expect(page.locator(".cm-actions.my-turn")).to_be_visible()
+    expect(page.locator(".cm-last")).to_be_visible()
+    in_view(page, ".cm-board .cm-track", ".cm-pyramid .cm-last", ".cm-actions .cm-tickets", ".cm-actions .cm-toggles",
+            "button.cm-roll")
+    # The scores fold away until asked for, and come back when the turn is over.
+    expect(page.locator(".scoreboard")).to_be_hidden()
+    page.locator(".turn-fold").click()
+    expect(page.locator(".scoreboard")).to_be_visible()
+    page.locator(".turn-fold").click()
+    expect(page.locator(".scoreboard")).to_be_hidden()
+    page.locator("button.cm-roll").click()
+    expect(page.locator(".cm-actions.my-turn")).to_have_count(0)
+    expect(page.locator(".scoreboard")).to_be_visible()
+    expect(page.locator(".turn-fold")).to_be_hidden()
+
+
+def test_a_king_up_vote_is_in_view(phone, server):
+    table, tokens = seat_table(server, "kingup")
+    send(server, table, tokens[0], {"type": "start"})
+    for i, tok in enumerate(tokens):
+        send(server, table, tok, {"type": "goal", "characters": list("ABCDEFGHIJKLM"[i:i + 6])})
+    page = phone("ko-KR")
+    open_as(page, table, tokens[2])
+    play_to_vote(server, table, dict(zip(["p1", "p2", "p3"], tokens, strict=True)))
+    expect(page.locator(".ku-vote-card button.ku-vote.yes")).to_be_visible()
+    in_view(page, ".ku-vote-card", ".ku-vote-card button.ku-vote.yes", ".ku-vote-card button.ku-vote.no")
+    expect(page.locator(".scoreboard")).to_be_hidden()
+
+
+def test_a_count_up_call_is_in_view(phone, server):
+    table, tokens = seat_table(server, "countup")
+    send(server, table, tokens[0], {"type": "start"})
+    host = phone("ko-KR")
+    open_as(host, table, tokens[0])
+    expect(host.locator(".game-countup")).to_be_visible()
+    view = snapshot(server, table)["view"]
+    for tok, nums in zip(tokens, random_sheets(view, random.Random(table), players=3), strict=True):
+        send(server, table, tok, {"type": "numbers", "numbers": nums})
+    expect(host.locator(".cu-caller button.cu-main")).to_be_enabled()
+    in_view(host, ".cu-top", ".cu-caller .cu-main", ".cu-caller .cu-controls")
+    expect(host.locator(".scoreboard")).to_be_hidden()

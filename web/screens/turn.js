@@ -1,0 +1,65 @@
+// The turn in view (issue 41 item 6: Camel Up's roll was ~1,330 px down the
+// page). A game marks the parts of this phone's turn (`data-turn-view`:
+// Camel Up's board, last die and actions, which end at the roll,
+// `data-turn-end`; King Up!'s vote or the castle it places on; Count Up's
+// number and call: none of them need be a "your turn"). When such a turn
+// begins, the scores and the "enter for" bar fold away behind one button
+// (style.css: `.table.my-turn`) and the screen scrolls the turn between the
+// top and the bottom bar, from its start where it does not all fit.
+
+import { h } from '../ui.js';
+
+/**
+ * @param {HTMLElement} area the game's area, where the marks are
+ * @returns {{button: HTMLElement, update: () => void}} the button goes in the
+ *   table screen, whose classes fold the scores
+ */
+export function turnFold(area) {
+  /** The table screen, the button's own. */
+  const screenOf = () => /** @type {HTMLElement} */ (button.closest('.table') || button);
+  const button = h('button', {
+    type: 'button', class: 'turn-fold', t: 'table.show_scores', 'aria-expanded': 'false', 'aria-controls': 'scoreboard',
+    onclick: () => {
+      const screen = screenOf();
+      const show = !screen.classList.contains('show-scores');
+      screen.classList.toggle('show-scores', show);
+      button.setAttribute('aria-expanded', String(show));
+    },
+  });
+  /** Whether the game showed a turn of this phone's last time. */
+  let shown = false;
+
+  /** @param {HTMLElement} screen */
+  function intoView(screen) {
+    const marked = /** @type {HTMLElement[]} */ ([...area.querySelectorAll('[data-turn-view]')])
+      .filter((el) => el.getClientRects().length > 0);
+    if (!marked.length) return;
+    const bar = /** @type {HTMLElement|null} */ (screen.querySelector('.bottom-bar'));
+    const bottom = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+    const top = marked[0].getBoundingClientRect().top;
+    // Where the turn's last part ends early (a setting below it), its mark says so.
+    const last = marked[marked.length - 1];
+    const end = (last.querySelector('[data-turn-end]') || last).getBoundingClientRect().bottom;
+    if (top >= 0 && end <= bottom) return;
+    const margin = 8;
+    // All of it when it fits (its end just above the bar), else from its start.
+    const by = end - top <= bottom - margin ? Math.max(end - bottom + margin, Math.min(top - margin, 0)) : top - margin;
+    window.scrollBy({ top: by, behavior: 'instant' });
+  }
+
+  return {
+    button,
+    /** After each draw of the game: fold and bring the turn into view as it begins. */
+    update() {
+      const screen = screenOf();
+      const marked = area.isConnected && area.querySelector('[data-turn-view]') !== null;
+      screen.classList.toggle('my-turn', marked);
+      if (marked && !shown) {
+        screen.classList.remove('show-scores');
+        button.setAttribute('aria-expanded', 'false');
+        intoView(screen);
+      }
+      shown = marked;
+    },
+  };
+}
