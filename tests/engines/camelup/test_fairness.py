@@ -1,18 +1,21 @@
 """The pyramid is fair (R12, CU-19): 60,000 draws from the real dice source.
 
-``draw`` with ``secrets.SystemRandom()`` (what the server passes) on a full
-pyramid. Each statistic is a Pearson chi-square test at the fixed significance
-alpha = 0.001, against hard-coded critical values of the chi-square distribution
-(upper 0.1 % points: df 2 -> 13.816, df 5 -> 20.515, df 20 -> 45.315). With four
-tests, a fair pyramid fails this file with probability below 0.4 %. Power: a die
-drawn 6 % too often (10,600 times in 60,000 instead of 10,000) fails the first
-test about 98 % of the time (checked by simulation).
+``draw`` with ``tablemate_verify.OutcomeRng`` (what the server passes: each
+outcome derived from a scope's secret, the phones' seeds and the outcome's
+index) on a full pyramid, outcomes 0..59,999 of one fixed secret and two seeds.
+Each statistic is a Pearson chi-square test at the fixed significance alpha =
+0.001, against hard-coded critical values of the chi-square distribution (upper
+0.1 % points: df 2 -> 13.816, df 5 -> 20.515, df 20 -> 45.315). The draws are
+fixed, so the file gives the same answer every run (with fresh randomness a fair
+pyramid failed it about one run in 250, and a test may not fail by chance); a
+mapping from the stream to dice that favoured a die 6 % (10,600 draws in 60,000
+instead of 10,000) fails the first test about 98 % of the time (checked by
+simulation), whatever the fixed secret.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
@@ -22,9 +25,12 @@ import pytest
 from engines.camelup import ENGINE
 from engines.camelup.constants import DICE, GREY, RACING
 from engines.camelup.state import Roll
+from tablemate_verify import OutcomeRng
 
 DRAWS = 60_000
 CRITICAL_0_001 = {2: 13.816, 5: 20.515, 20: 45.315}
+SECRET = "5e" * 32
+SEEDS = ["a1" * 32, "0f" * 32]
 
 
 def chi_square(observed: Mapping[object, int], expected: Mapping[object, float]) -> float:
@@ -35,11 +41,10 @@ def chi_square(observed: Mapping[object, int], expected: Mapping[object, float])
 def rolls() -> list[tuple[str, int, str | None]]:
     players = ["a", "b", "c"]
     state = ENGINE.setup(players, ENGINE.draw_setup(players, {}, random.Random(0)))
-    rng = secrets.SystemRandom()
     base = {"type": "pyramid", "player": "a", "host": False}
     out = []
-    for _ in range(DRAWS):
-        a = ENGINE.draw(state, base, rng)
+    for i in range(DRAWS):
+        a = ENGINE.draw(state, base, OutcomeRng.of(SECRET, "leg:1", SEEDS, i))
         out.append((a["die"], a["value"], a.get("color")))
     return out
 
