@@ -5,17 +5,20 @@
   Redis, ``redis://`` or ``rediss://``: hiredis parses a 3 KB change in ~65 µs
   of client CPU, redis-py in ~150 (``bench/resp.py``);
 - ``PubSubFeed``: redis-py's pub/sub on one Redis (the embedded store);
-- ``ClusterFeed``: redis-py's sharded pub/sub on a Redis Cluster, one reader
-  per node that holds a watched channel.
+- ``ClusterFeed``: the store's own client on a Redis Cluster, one
+  subscription per master that holds a watched channel.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import deque
 from typing import Any, Protocol
 
+import redis
+
 from server.store.keys import text as _text
-from server.store.resp import Lean
+from server.store.resp import Lean, Subscription
 
 #: Seconds one read waits before the loop looks at its stop flag again.
 READ_WAIT = 1.0
@@ -26,7 +29,8 @@ class Feed(Protocol):
 
     def add(self, channels: list[str]) -> None: ...
     def remove(self, channel: str) -> None: ...
-    #: The next event: ("message" | "confirmed", channel, data or ""), or None.
+    #: The next event: ("message" | "confirmed", channel, data or ""), or None;
+    #: raises ``redis.RedisError`` / ``OSError`` once the feed is broken.
     def get(self) -> tuple[str, str, str] | None: ...
     def close(self) -> None: ...
 
@@ -44,7 +48,9 @@ class LeanFeed:
         self.sub.send(("SUNSUBSCRIBE", channel))
 
     def get(self) -> tuple[str, str, str] | None:
-        return self.sub.get()
+        event = self.sub.get()
+        # One Redis gives no channel away: a "left" answers this process's own SUNSUBSCRIBE.
+        return None if event is not None and event[0] == "left" else event
 
     def close(self) -> None:
         self.sub.close()
@@ -77,63 +83,100 @@ class PubSubFeed:
 
 
 class ClusterFeed:
-    """redis-py's sharded pub/sub on a Redis Cluster: one connection per node
-    that owns a watched channel's slot, each read by a greenlet of its own
-    (one reader for all would wait its timeout on every quiet node in turn)."""
+    """The store's own client (``resp.Subscription``) on a Redis Cluster: one
+    subscription per master that owns a watched channel's slot, each read by
+    a thread of its own (one reader for all would wait its timeout on every
+    quiet master in turn).
+
+    Every fault ends the whole feed (``get`` raises): a master that closes
+    its connection or stops answering its ping, an ``SSUBSCRIBE`` answered
+    ``MOVED`` (a slot moved before this process learnt of it), an
+    ``SUNSUBSCRIBE`` this process never sent (the master gave the channel's
+    slot away: resharding, a failover). The listener then learns the
+    cluster's layout again, subscribes every watched channel on its master
+    of now and resends every table: one path for every fault, all of it ours
+    (redis-py's cluster pub/sub held a node's I/O lock across reads, and a
+    fault left the process deaf)."""
 
     def __init__(self, client: Any) -> None:
         self.client = client
-        self.pubsub = client.pubsub()
         self.lock = threading.Lock()
-        self.readers: set[str] = set()
-        self.events: list[tuple[str, str, str]] = []
+        #: Master ("host:port") → its subscription.
+        self.subs: dict[str, Subscription] = {}
+        #: Channel → how many of this process's SUNSUBSCRIBEs are unanswered
+        #: (an answer beyond them is the master's own: the slot moved).
+        self.leaving: dict[str, int] = {}
+        self.events: deque[tuple[str, str, str]] = deque()
         self.error: BaseException | None = None
         self.arrived = threading.Event()
         self.closed = False
 
+    def _sub(self, channel: str) -> Subscription:
+        """The subscription to the master of ``channel``'s slot (under ``lock``)."""
+        node = self.client.get_node_from_key(channel)
+        sub = self.subs.get(node.name)
+        if sub is None:
+            lean = Lean.for_client(self.client.get_redis_connection(node))
+            if lean is None:
+                raise redis.ConnectionError(f"no TCP connection to the cluster's node {node.name}")
+            sub = self.subs[node.name] = lean.subscription(READ_WAIT)
+            threading.Thread(target=self._read, args=(sub,), name="tablemate-feed", daemon=True).start()
+        return sub
+
     def add(self, channels: list[str]) -> None:
-        with self.lock:
-            self.pubsub.ssubscribe(*channels)
-            nodes = {self.client.get_node_from_key(c).name for c in channels}
-            new = nodes - self.readers
-            self.readers |= new
-        for node in new:
-            threading.Thread(target=self._read, args=(node,), daemon=True).start()
+        # A cluster takes one slot per SSUBSCRIBE: one command per channel,
+        # a master's all in one write.
+        try:
+            with self.lock:
+                by_sub: dict[Subscription, list[tuple[str, str]]] = {}
+                for c in channels:
+                    by_sub.setdefault(self._sub(c), []).append(("SSUBSCRIBE", c))
+                for sub, commands in by_sub.items():
+                    sub.send(*commands)
+        except Exception as exc:
+            # Never the caller's to handle: the listener reconnects, and the
+            # channel (watched already) is subscribed again with the rest.
+            self._fail(exc)
 
     def remove(self, channel: str) -> None:
-        with self.lock:
-            self.pubsub.sunsubscribe(channel)
+        try:
+            with self.lock:
+                sub = self._sub(channel)
+                self.leaving[channel] = self.leaving.get(channel, 0) + 1
+                sub.send(("SUNSUBSCRIBE", channel))
+        except Exception as exc:
+            self._fail(exc)
 
-    def _read(self, name: str) -> None:
-        node = self.client.get_node(node_name=name)
+    def _fail(self, exc: BaseException) -> None:
+        with self.lock:
+            if self.error is None:
+                self.error = exc
+        self.arrived.set()
+
+    def _read(self, sub: Subscription) -> None:
         while not self.closed:
             try:
-                # Unbounded: redis-py (8.2) holds a node's I/O lock across a
-                # bounded read, and this loop took it again at once, so the
-                # lock was never free for ``add``/``remove``: the first
-                # unwatch hung, holding ``self.lock``, and the instance went
-                # deaf (no presence drop, no new table heard). An unbounded
-                # read takes no lock; ``close`` ends it by closing the socket.
-                event = _event(self.pubsub.get_sharded_message(timeout=None, target_node=node))
+                event = sub.get()
             except Exception as exc:
-                # redis-py closes a node's connection when its last channel
-                # goes (sunsubscribe, close), under this read: hiredis then
-                # fails on a socket that is None (TypeError), not a RedisError.
-                if self.closed:
-                    return
-                if name not in self.pubsub.node_pubsub_mapping:
-                    threading.Event().wait(READ_WAIT)
-                    continue
-                self.error = exc
-                self.arrived.set()
+                if not self.closed:
+                    self._fail(exc)
                 return
             if event is None:
-                if name not in self.pubsub.node_pubsub_mapping:
-                    threading.Event().wait(READ_WAIT)  # no channel of ours there: never spin
                 continue
+            kind, channel, _ = event
             with self.lock:
-                self.events.append(event)
+                if kind != "left":
+                    self.events.append(event)
+                elif (mine := self.leaving.get(channel, 0)) == 0:
+                    self.error = self.error or redis.ConnectionError(f"{channel} was moved off its master")
+                elif mine == 1:
+                    del self.leaving[channel]
+                else:
+                    self.leaving[channel] = mine - 1
+                broken = self.error is not None
             self.arrived.set()
+            if broken:
+                return
 
     def get(self) -> tuple[str, str, str] | None:
         for waited in (False, True):
@@ -141,7 +184,7 @@ class ClusterFeed:
                 if self.error is not None:
                     raise self.error
                 if self.events:
-                    return self.events.pop(0)
+                    return self.events.popleft()
                 self.arrived.clear()
             if not waited:
                 self.arrived.wait(READ_WAIT)
@@ -149,7 +192,10 @@ class ClusterFeed:
 
     def close(self) -> None:
         self.closed = True
-        self.pubsub.close()
+        with self.lock:
+            subs = list(self.subs.values())
+        for sub in subs:
+            sub.close()
 
 
 def _event(msg: Any) -> tuple[str, str, str] | None:

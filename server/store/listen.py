@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds ``watch`` waits for the listener and then for Redis's confirmation.
 WATCH_TIMEOUT = 5.0
+#: Seconds the listener may go without coming back from a read, a connect or
+#: a subscription (each returns within about ``resp`` 's ``socket_timeout``)
+#: before its watchdog restarts it, and ``/healthz`` says it is deaf.
+STALL = 20.0
 
 
 def _nothing(*_: Any) -> None:
@@ -59,6 +64,19 @@ class Callbacks:
     on_resync: Callable[[], None] = _nothing
     #: Set while the listener is connected: ``watch`` can then subscribe.
     ready: threading.Event = field(default_factory=threading.Event)
+    #: When the listener last came back from a read (``time.monotonic``), or
+    #: the end of its backoff wait: older than ``STALL`` is a stuck listener.
+    tick: float = field(default_factory=time.monotonic)
+    #: Since when the subscription has been lost (None: it is not).
+    down_since: float | None = None
+
+    def deaf(self) -> str | None:
+        """Why this process cannot hear its tables now, or None when it can."""
+        if self.down_since is not None:
+            return f"the store's listener has been reconnecting for {time.monotonic() - self.down_since:.0f}s"
+        if time.monotonic() - self.tick > STALL:
+            return f"the store's listener has been stuck for {time.monotonic() - self.tick:.0f}s"
+        return None
 
 
 class Listener:
@@ -143,24 +161,35 @@ class Listener:
             self.in_flight[key] = raw
             return True
 
-    def _feed(self) -> Feed:
+    def _feed(self, fresh: bool) -> Feed:
         if self.lean is not None:
             return LeanFeed(self.lean)
-        return ClusterFeed(self.r) if self.cluster else PubSubFeed(self.r)
+        if not self.cluster:
+            return PubSubFeed(self.r)
+        if fresh:
+            # After a fault the cluster's layout may have changed (a replica
+            # took over, a slot moved): learnt again before subscribing.
+            self.r.nodes_manager.initialize()
+        return ClusterFeed(self.r)
 
     def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
         """Blocking loop until ``stop``: tells ``callbacks`` of every change
         and presence message of the watched tables. Reconnects with backoff
-        when Redis goes away, subscribes again to every watched table, and
-        then calls ``on_resync``, as changes may have been missed."""
+        when Redis goes away or stops answering, subscribes again to every
+        watched table, and then calls ``on_resync``, as changes may have been
+        missed. A watchdog (``_watchdog``) breaks a loop stuck longer than
+        ``STALL``."""
         self.listener = callbacks
         w = self._watching()
+        threading.Thread(target=self._watchdog, args=(callbacks, stop), name="tablemate-watchdog",
+                         daemon=True).start()
         delay = 0.2
         first = True
         while not stop.is_set():
             feed: Feed | None = None
+            callbacks.tick = time.monotonic()
             try:
-                feed = self._feed()
+                feed = self._feed(fresh=not first)
                 with w.lock:
                     channels = list(w.confirmed)
                     for done in w.confirmed.values():
@@ -170,23 +199,40 @@ class Listener:
                         feed.add(channels)
                 # Every watched channel confirmed again before anything is
                 # resent: only then is no change missed.
+                deadline = time.monotonic() + 2 * WATCH_TIMEOUT
                 while channels and not all(w.confirmed[c].is_set() for c in channels if c in w.confirmed):
                     self._deliver(feed.get(), callbacks)
+                    callbacks.tick = time.monotonic()
                     if stop.is_set():
                         return
+                    if callbacks.tick > deadline:
+                        raise redis.TimeoutError("the watched channels were not confirmed again")
                 callbacks.ready.set()
+                if callbacks.down_since is not None:
+                    log.warning("store listener: hearing its %d tables again after %.1fs",
+                                len(channels), time.monotonic() - callbacks.down_since)
+                    callbacks.down_since = None
                 if not first:
                     callbacks.on_resync()
                 first = False
                 delay = 0.2
                 while not stop.is_set():
                     self._deliver(feed.get(), callbacks)
-            except (redis.RedisError, OSError) as exc:
+                    callbacks.tick = time.monotonic()
+            except Exception as exc:  # noqa: BLE001 -- any fault: the listener must outlive it
                 callbacks.ready.clear()
                 self.latest.stop()
-                log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
-                if delay == 0.2:  # once per outage
+                if callbacks.down_since is None:  # once per outage
+                    callbacks.down_since = time.monotonic()
+                    if isinstance(exc, (redis.RedisError, OSError)):
+                        log.warning("store listener: subscription lost (%s: %s); its tables are unheard "
+                                    "until it reconnects", type(exc).__name__, exc)
+                    else:
+                        log.exception("store listener: failed; its tables are unheard until it reconnects")
                     callbacks.on_down()
+                else:
+                    log.debug("store listener: still down (%s); retrying in %.1fs", type(exc).__name__, delay)
+                callbacks.tick = time.monotonic() + delay  # a backoff wait is not a stall
                 stop.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:
@@ -201,6 +247,25 @@ class Listener:
                         feed.close()
                     except Exception:  # closing a dead connection may fail; nothing to do
                         pass
+
+    def _watchdog(self, callbacks: Callbacks, stop: threading.Event) -> None:
+        """Closes the feed under a listener that has not come back from a read,
+        a subscription or a connect for ``STALL`` seconds: whatever it was
+        stuck on (a lock, a socket that never answers) then fails, and the
+        loop reconnects. The first fault of the kind on a fresh clone
+        (redis-py's lock) left the instance deaf until it was restarted."""
+        w = self._watching()
+        while not stop.wait(1.0):
+            if time.monotonic() - callbacks.tick <= STALL:
+                continue
+            log.error("store listener: stuck for over %.0fs; closing its connections to restart it", STALL)
+            callbacks.tick = time.monotonic()
+            feed = w.feed  # not under w.lock: the stuck one may hold it
+            if feed is not None:
+                try:
+                    feed.close()
+                except Exception:  # a connection already gone: the loop is freed all the same
+                    pass
 
     def _deliver(self, event: tuple[str, str, str] | None, callbacks: Callbacks) -> None:
         if event is None:

@@ -42,8 +42,11 @@ from server.store.sockio import send_whole
 #: refused as CHANGED and the pipeline sees its request id recorded).
 ATTEMPTS = 2
 #: Without a byte from Redis for this long, the listener pings it, and gives
-#: the connection up when the pong does not come within ``socket_timeout``.
-HEALTH_CHECK = 30.0
+#: the connection up when the pong does not come within ``socket_timeout``:
+#: a Redis that stops answering (SIGSTOP, a host frozen, a dropped route) is
+#: noticed within ``HEALTH_CHECK`` + ``socket_timeout``, never only at the
+#: kernel's TCP timeout (minutes), during which the tables would go unheard.
+HEALTH_CHECK = 5.0
 
 
 class Link:
@@ -217,7 +220,9 @@ class Lean:
 
 class Subscription:
     """A link for sharded channels: ``send`` (re)subscribes, ``get`` hands
-    over what comes: ("message", channel, data) or ("confirmed", channel, "")."""
+    over what comes: ("message", channel, data), ("confirmed", channel, "")
+    or ("left", channel, ""): an SUNSUBSCRIBE's answer, or the server's own
+    when the channel's slot moved to another node (a cluster)."""
 
     def __init__(self, lean: Lean, wait: float = 1.0) -> None:
         self.timeout = lean.socket_timeout
@@ -234,10 +239,12 @@ class Subscription:
         # listener's may be reading: one command at a time on the wire.
         self.sending = threading.Lock()
 
-    def send(self, command: tuple[Any, ...]) -> None:
+    def send(self, *commands: tuple[Any, ...]) -> None:
+        """The commands in one write (a resubscription of many channels)."""
+        data = b"".join(hiredis.pack_command(c) for c in commands)
         try:
             with self.sending:
-                self.link.send(command)
+                send_whole(self.link.sock, data)
         except OSError as exc:
             raise _redis_error(exc) from exc
 
@@ -265,6 +272,8 @@ class Subscription:
                     self.pending.append(("message", rep[1], rep[2]))
                 elif rep[0] == "ssubscribe":
                     self.pending.append(("confirmed", rep[1], ""))
+                elif rep[0] == "sunsubscribe":
+                    self.pending.append(("left", rep[1], ""))
         return self.pending.pop(0) if self.pending else None
 
     def _health(self) -> None:
