@@ -208,6 +208,23 @@ class RedisCluster:
                     return next(n for n in self.nodes if n.port == int(master[1]))
         raise LookupError(f"no live node serves slot {slot}")
 
+    def move_slot(self, key: str, to: RedisServer) -> None:
+        """Moves ``key``'s slot, keys and all, to the master ``to`` (as a
+        resharding does: IMPORTING, MIGRATING, MIGRATE, then the new owner
+        told to every master); the old owner drops its sharded channels."""
+        slot = key_slot(key.encode())
+        src = self.master_of(key)
+        a, b = self.node_client(src.port), self.node_client(to.port)
+        a_id, b_id = a.execute_command("CLUSTER", "MYID"), b.execute_command("CLUSTER", "MYID")
+        b.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", a_id)
+        a.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", b_id)
+        while keys := a.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+            a.execute_command("MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *keys)
+        for node in (b, a, *(self.node_client(n.port) for n in self.nodes if n not in (src, to))):
+            if node.execute_command("ROLE")[0] == "master":
+                node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", b_id)
+        self.wait_ok()
+
     def wait_ok(self, timeout: float = 30) -> None:
         """Until every live node says ``cluster_state:ok`` and agrees on who serves every slot."""
         def ok() -> bool:

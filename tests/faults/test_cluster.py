@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 
 from conftest import RedisCluster
-from tests.faults.heard import Table, act, all_heard, converged, healthy, open_tables
+from tests.faults.heard import CONVERGE, Table, act, all_heard, converged, healthy, open_tables
 
 
 def spread(cluster: RedisCluster, tables: list[Table]) -> tuple[Table, list[Table]]:
@@ -57,6 +57,21 @@ def test_a_master_failed_over_to_its_replica(replica_cluster, two_instances) -> 
     victim.start()  # back as a replica of its replica: nothing moves
     replica_cluster.wait_ok()
     all_heard(tables, one, two, "rejoined")
+
+
+def test_a_slot_moved(aof_cluster, two_instances) -> None:
+    """Resharding: the old master unsubscribes every instance from the slot's
+    channels; they find the new master and hear the table there."""
+    one, two = two_instances(aof_cluster.url)
+    tables = open_tables(one, two, 6)
+    all_heard(tables, one, two, "before")
+    moved, others = spread(aof_cluster, tables)
+    aof_cluster.move_slot(moved.key, aof_cluster.master_of(others[0].key))
+    # The first change after the move, made on one instance, reaches the other.
+    v = act(moved.host, "after-the-move")
+    moved.guest.wait_version(v, timeout=CONVERGE)
+    converged(tables, one.url)
+    all_heard(tables, one, two, "after")
 
 
 def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
