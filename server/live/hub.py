@@ -74,6 +74,8 @@ class Hub(Liveness):
         self.silent_limit = SILENT_LIMIT
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
+        #: The listener's callbacks, once it runs: what ``deaf`` reads.
+        self.callbacks: Callbacks | None = None
 
     def attach(self, tables: Tables) -> Hub:
         """The service this hub pushes from and listens through: the one
@@ -88,8 +90,9 @@ class Hub(Liveness):
         # between would never reach it.
         with self.lock:
             if self._listener is None:
-                callbacks = Callbacks(on_change=self.committed, on_presence=self.presence_changed,
-                                      on_down=self.store_down, on_resync=self.resync_all, ready=self.ready)
+                callbacks = self.callbacks = Callbacks(
+                    on_change=self.committed, on_presence=self.presence_changed,
+                    on_down=self.store_down, on_resync=self.resync_all, ready=self.ready)
                 self._listener = threading.Thread(target=self.tables.listen, args=(callbacks, self.stop),
                                                   name="tablemate-fanout", daemon=True)
                 self._listener.start()
@@ -126,6 +129,14 @@ class Hub(Liveness):
                 self.online.pop(conn.table_id, None)
                 self.versions.pop(conn.table_id, None)
         self.tables.unwatch(conn.table_id)
+
+    def deaf(self) -> str | None:
+        """Why this process cannot hear its tables' changes now (its listener
+        reconnecting, or stuck), or None when it can or has no table yet:
+        ``/healthz`` answers 503 meanwhile, so a load balancer routes phones
+        elsewhere and an operator sees it."""
+        callbacks = self.callbacks
+        return None if callbacks is None else callbacks.deaf()
 
     def count(self) -> int:
         with self.lock:

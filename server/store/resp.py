@@ -93,6 +93,12 @@ class Link:
 
     def close(self) -> None:
         try:
+            # shutdown first: a thread blocked in recv on this socket wakes
+            # (close alone leaves it blocked): the listener's watchdog relies on it.
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # not connected any more: nothing to wake
+            pass
+        try:
             self.sock.close()
         except OSError:  # already gone; nothing to release
             pass
