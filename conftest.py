@@ -225,6 +225,22 @@ class RedisCluster:
                 node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", b_id)
         self.wait_ok()
 
+    def wait_failover(self, victim: RedisServer, timeout: float = 60) -> None:
+        """Until the cluster is ok again with none of its slots on ``victim``
+        (down): its replicas took them over. Restarting it sooner brings it
+        back as the master of its slots, and without persistence empty: its
+        replica then copies the emptiness."""
+        def moved() -> bool:
+            for node in self.nodes:
+                if node is victim or node.proc.poll() is not None:
+                    continue
+                for _, _, master, *_ in self.node_client(node.port).execute_command("CLUSTER", "SLOTS"):
+                    if int(master[1]) == victim.port:
+                        return False
+            return True
+        wait_for(moved, timeout=timeout, what=f"{victim.port}'s slots failed over")
+        self.wait_ok(timeout)
+
     def wait_ok(self, timeout: float = 30) -> None:
         """Until every live node says ``cluster_state:ok`` and agrees on who serves every slot."""
         def ok() -> bool:

@@ -121,9 +121,12 @@ def converge(cluster: RedisCluster, tables: list[Table], timeout: float = CONVER
     """Seconds until every phone shows at least the version stored now."""
     client = cluster.client()
     try:
-        want = {t.id: int(client.get(version_key(t.id))) for t in tables}
+        stored = {t.id: client.get(version_key(t.id)) for t in tables}
     finally:
         client.close()
+    gone = [tid for tid, v in stored.items() if v is None]
+    assert not gone, f"tables gone from the store: {gone} (slots on {[cluster.master_of(version_key(t)).port for t in gone]})"
+    want = {tid: int(v) for tid, v in stored.items()}
     start = time.monotonic()
     while time.monotonic() - start < timeout:
         if all(p.version >= want[t.id] for t in tables for p in t.phones):
@@ -144,7 +147,7 @@ def faults(cluster: RedisCluster, tables: list[Table], rng: random.Random, round
         if kind == "kill":
             victim.kill()
             time.sleep(settle)
-            cluster.wait_ok(60)  # its replica took over
+            cluster.wait_failover(victim)  # its replica took over
             victim.start()  # back as a replica
         elif kind == "pause":
             victim.pause()
@@ -224,6 +227,8 @@ def soak(duration: float, n_tables: int, rounds: int | None = None, pause: float
             "acknowledged lost": lost(cluster, tables),
             "phones diverged": diverged,
             "longest converge s": round(max(times + [final]), 1),
+            #: Faults after which some phone did not show the stored version within CONVERGE.
+            "not converged": sum(t == float("inf") for t in times),
             "reconnects": sum(p.reconnects for t in tables for p in t.phones),
             "seconds": round(seconds, 1),
             "healthz": [http(a.url, "GET", "/healthz")[0] for a in apps],
