@@ -140,7 +140,8 @@ def redis_major(binary: str) -> int:
 
 class RedisCluster:
     """A throw-away Redis Cluster of ``masters`` masters on loopback, each with
-    ``replicas`` replicas (none by default), persistence off unless ``aof``.
+    ``replicas`` replicas (none by default), persistence off unless ``aof``,
+    Redis's ``cluster-require-full-coverage yes`` unless ``full_coverage`` is False.
 
     Redis 7 is needed (sharded pub/sub, ``cluster-port``). Each node gets two free
     ports (clients and the cluster bus: the default bus port, port + 10000, may be
@@ -150,7 +151,7 @@ class RedisCluster:
     the nodes to meet."""
 
     def __init__(self, masters: int = 3, node_timeout_ms: int = 5000, replicas: int = 0,
-                 aof: bool = False) -> None:
+                 aof: bool = False, full_coverage: bool = True) -> None:
         server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
         if server is None or cli is None:
             pytest.fail("redis-server and redis-cli are needed; run the README's test command (make test)")
@@ -165,7 +166,8 @@ class RedisCluster:
                     "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                     "--cluster-port", str(free_port()),
                     "--cluster-node-timeout", str(node_timeout_ms),
-                    *(("--appendonly", "yes") if aof else ()))))
+                    *(("--appendonly", "yes") if aof else ()),
+                    *(() if full_coverage else ("--cluster-require-full-coverage", "no")))))
             addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
             made = subprocess.run(
                 [cli, "--cluster", "create", *addresses, "--cluster-replicas", str(replicas), "--cluster-yes"],

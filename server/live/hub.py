@@ -92,7 +92,8 @@ class Hub(Liveness):
             if self._listener is None:
                 callbacks = self.callbacks = Callbacks(
                     on_change=self.committed, on_presence=self.presence_changed,
-                    on_down=self.store_down, on_resync=self.resync_all, ready=self.ready)
+                    on_down=self.store_down, on_resync=self.resync_all,
+                    on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
                 self._listener = threading.Thread(target=self.tables.listen, args=(callbacks, self.stop),
                                                   name="tablemate-fanout", daemon=True)
                 self._listener.start()
@@ -227,6 +228,16 @@ class Hub(Liveness):
         msg = {"type": "error", **store_unavailable().envelope()}
         for c in conns:
             c.tell(msg)
+
+    def table_down(self, table_id: str) -> None:
+        """One table's channel was lost (its master's fault): its phones show
+        "reconnecting" until ``table_back``."""
+        msg = {"type": "error", **store_unavailable().envelope()}
+        for c in self._local(table_id):
+            c.tell(msg)
+
+    def table_back(self, table_id: str) -> None:
+        start(self.push, table_id, True)
 
     def resync_all(self) -> None:
         # Phones were told the store was down and wait for a snapshot to clear

@@ -13,7 +13,9 @@ missed. A message of a commit this process is still waiting on is left to
 that commit (``in_flight``, ``Store._run``).
 
 It reads through one of the feeds of ``feeds.py``: the store's own client
-on a plain Redis, redis-py's pub/sub on the embedded store and on a cluster.
+on a plain Redis and on a cluster (``clusterfeed.py``, where one master's
+fault costs only its tables: ``on_table_down`` / ``on_table_back``),
+redis-py's pub/sub on the embedded store.
 """
 
 from __future__ import annotations
@@ -62,6 +64,11 @@ class Callbacks:
     on_down: Callable[[], None] = _nothing
     #: Subscribed again after an outage: whatever changed meanwhile was missed.
     on_resync: Callable[[], None] = _nothing
+    #: A table's channel was let go by its master (one master's fault on a
+    #: cluster): its phones miss changes until ``on_table_back``.
+    on_table_down: Callable[[str], None] = _nothing
+    #: That table's channel is confirmed again: whatever changed meanwhile was missed.
+    on_table_back: Callable[[str], None] = _nothing
     #: Set while the listener is connected: ``watch`` can then subscribe.
     ready: threading.Event = field(default_factory=threading.Event)
     #: When the listener last came back from a read (``time.monotonic``), or
@@ -133,6 +140,7 @@ class Listener:
                 return
             w.users.pop(channel, None)
             w.confirmed.pop(channel, None)
+            w.lost.pop(channel, None)
             feed = w.feed
             if feed is not None:
                 try:
@@ -149,7 +157,7 @@ class Listener:
         w = self._watching()
         with w.lock:
             return {"messages": w.messages, "bytes": w.bytes, "foreign": w.foreign,
-                    "channels": len(w.confirmed)}
+                    "channels": len(w.confirmed), "lost": len(w.lost)}
 
     def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
         """Whether a change message is of a commit this process is still
@@ -206,7 +214,15 @@ class Listener:
                     if stop.is_set():
                         return
                     if callbacks.tick > deadline:
-                        raise redis.TimeoutError("the watched channels were not confirmed again")
+                        if not isinstance(feed, ClusterFeed):
+                            raise redis.TimeoutError("the watched channels were not confirmed again")
+                        # Their masters are down: the feed keeps trying them, and
+                        # each is resent once it is confirmed (``_deliver``).
+                        with w.lock:
+                            for c in channels:
+                                if c in w.confirmed and not w.confirmed[c].is_set():
+                                    w.lost.setdefault(c, time.monotonic())
+                        break
                 callbacks.ready.set()
                 if callbacks.down_since is not None:
                     log.warning("store listener: hearing its %d tables again after %.1fs",
@@ -278,9 +294,25 @@ class Listener:
                 w.messages += 1
                 w.bytes += len(message)
                 w.foreign += done is None
+        if kind == "lost":
+            # One master's fault (a cluster): its tables go unheard until the
+            # channel is confirmed on the slot's master of now.
+            with w.lock:
+                if done is None or channel in w.lost:
+                    return
+                done.clear()
+                w.lost[channel] = time.monotonic()
+            callbacks.on_table_down(table_of(channel))
+            return
         if kind == "confirmed":
             if done is not None:
                 done.set()
+                with w.lock:
+                    back = w.lost.pop(channel, None) is not None
+                if back:
+                    # Whatever was committed meanwhile (on a replica that took
+                    # over, say) was missed: the table is resent as stored.
+                    callbacks.on_table_back(table_of(channel))
             return
         try:
             data, raw = split_change(message)
@@ -309,6 +341,8 @@ class _Watching:
         self.confirmed: dict[str, threading.Event] = {}
         #: How many watchers each channel has (``watch`` / ``unwatch``).
         self.users: dict[str, int] = {}
+        #: Watched channels whose master let them go (a cluster), and since when.
+        self.lost: dict[str, float] = {}
         self.feed: Feed | None = None
 
 

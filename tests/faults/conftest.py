@@ -33,6 +33,15 @@ def aof_cluster() -> Iterator[RedisCluster]:
 
 
 @pytest.fixture
+def partial_cluster() -> Iterator[RedisCluster]:
+    """As ``aof_cluster``, with ``cluster-require-full-coverage no``: the other
+    masters serve their slots while one master is down."""
+    cluster = RedisCluster(aof=True, full_coverage=False)
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
 def replica_cluster() -> Iterator[RedisCluster]:
     """Three masters with one replica each: a killed master's replica takes over
     (the node timeout short, so a failover takes a few seconds)."""

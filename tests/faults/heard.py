@@ -82,7 +82,8 @@ def converged(tables: list[Table], base: str) -> None:
     for t in tables:
         v = stored_version(base, t)
         for p in (t.host, t.guest):
-            assert p.wait_version(v, timeout=CONVERGE)["version"] == v
+            got = p.wait_version(v, timeout=CONVERGE)["version"]
+            assert got == v, f"{t.id}: {p.id} at {p.base} shows {got}, the store {v}"
 
 
 def healthy(app: AppServer) -> None:

@@ -41,6 +41,28 @@ def test_a_master_killed_and_restarted(aof_cluster, two_instances) -> None:
     healthy(two)
 
 
+def test_the_other_masters_tables_are_heard_while_one_master_is_down(partial_cluster, two_instances) -> None:
+    """A master down, no replica, cluster-require-full-coverage no: its tables
+    wait for it; every other table is heard on both instances meanwhile (each
+    instance also has phones at the down master's table)."""
+    one, two = two_instances(partial_cluster.url)
+    tables = open_tables(one, two, 6)
+    all_heard(tables, one, two, "before")
+    down, others = spread(partial_cluster, tables)
+    victim = partial_cluster.master_of(down.key)
+    victim.kill()
+    try:
+        time.sleep(7)  # past the node timeout: the cluster marks it failed
+        all_heard(others, one, two, "while-down")
+        healthy(one)  # the store answers for the others: no instance is pulled
+        healthy(two)
+    finally:
+        victim.start()
+    partial_cluster.wait_ok()
+    converged(tables, one.url)
+    all_heard(tables, one, two, "after")
+
+
 def test_a_master_failed_over_to_its_replica(replica_cluster, two_instances) -> None:
     one, two = two_instances(replica_cluster.url)
     tables = open_tables(one, two, 6)
