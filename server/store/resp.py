@@ -73,6 +73,19 @@ class Link:
     def send(self, command: tuple[Any, ...]) -> None:
         send_whole(self.sock, hiredis.pack_command(command))
 
+    def send_all(self, commands: list[tuple[Any, ...]]) -> None:
+        if len(commands) == 1:
+            self.send(commands[0])
+        else:
+            send_whole(self.sock, b"".join(hiredis.pack_command(c) for c in commands))
+
+    def reply_or_error(self) -> Any:
+        """The next reply; a Redis error reply as a ``ResponseError``, not raised."""
+        try:
+            return self.reply()
+        except redis.ResponseError as exc:
+            return exc
+
     def reply(self) -> Any:
         """The next reply; a Redis error reply raises ``ResponseError``."""
         while True:
@@ -179,7 +192,32 @@ class Lean:
                 raise
             return self.call(("EVAL", script, len(keys), *keys, *args))
 
+    def evalsha_wait(self, script: str, keys: list[Any], args: list[Any], replicas: int,
+                     ms: int) -> tuple[Any, int]:
+        """The script's reply, and how many replicas had its writes within
+        ``ms`` (WAIT, sent with it on the same link: WAIT counts the writes of
+        its own connection)."""
+        sha = self.shas.get(script)
+        if sha is None:
+            sha = self.shas[script] = hashlib.sha1(script.encode(), usedforsecurity=False).hexdigest()
+        rep, acked = self.call_all([("EVALSHA", sha, len(keys), *keys, *args), ("WAIT", replicas, ms)])
+        if isinstance(rep, redis.ResponseError) and str(rep).startswith("NOSCRIPT"):
+            rep, acked = self.call_all([("EVAL", script, len(keys), *keys, *args), ("WAIT", replicas, ms)])
+        for r in (rep, acked):
+            if isinstance(r, redis.ResponseError):
+                raise r
+        return rep, int(acked)
+
     def call(self, command: tuple[Any, ...]) -> Any:
+        rep = self.call_all([command])[0]
+        if isinstance(rep, redis.ResponseError):
+            raise rep
+        return rep
+
+    def call_all(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """The replies of ``commands``, sent together on one link; an error
+        reply is a ``ResponseError`` in the list, not raised (the link stays
+        in step with its replies)."""
         if not self.slots.acquire(timeout=self.pool_timeout):
             raise redis.ConnectionError("No connection available.")
         try:
@@ -190,11 +228,8 @@ class Lean:
                 except OSError as exc:
                     raise _redis_error(exc) from exc
                 try:
-                    rep = link.call(command)
-                except redis.ResponseError:
-                    # A whole error reply: the link is in step, keep it.
-                    self.idle.append(link)
-                    raise
+                    link.send_all(commands)
+                    reps = [link.reply_or_error() for _ in commands]
                 except (OSError, redis.ConnectionError) as exc:
                     link.close()
                     if reused and attempt + 1 < ATTEMPTS and not isinstance(exc, TimeoutError):
@@ -211,7 +246,7 @@ class Lean:
                     link.close()
                     raise
                 self.idle.append(link)
-                return rep
+                return reps
             raise AssertionError("unreachable")  # pragma: no cover
         finally:
             self.slots.release()

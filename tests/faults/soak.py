@@ -84,6 +84,8 @@ class Table:
     id: str
     phones: list[Phone]
     acked: dict[str, int] = field(default_factory=dict)
+    #: When each was acknowledged (``time.monotonic``).
+    when: dict[str, float] = field(default_factory=dict)
     #: Answers other than 200, by status and code (each sent again).
     refused: dict[str, int] = field(default_factory=dict)
 
@@ -102,6 +104,7 @@ def drive(table: Table, stop: threading.Event, pause: float, rng: random.Random)
                 status, body = 0, {"error": {"code": type(exc).__name__}}
             if status == 200:
                 table.acked[rid] = int(body["version"])
+                table.when[rid] = time.monotonic()
                 break
             why = f"{status} {(body or {}).get('error', {}).get('code')}"
             table.refused[why] = table.refused.get(why, 0) + 1
@@ -136,13 +139,15 @@ def converge(cluster: RedisCluster, tables: list[Table], timeout: float = CONVER
 
 
 def faults(cluster: RedisCluster, tables: list[Table], rng: random.Random, rounds: int | None,
-           until: float, settle: float, log: list[str], times: list[float]) -> None:
+           until: float, settle: float, log: list[str], times: list[float],
+           windows: list[tuple[str, float, float]]) -> None:
     """Kill and restart (the replica takes over), pause, move a slot: in turn."""
     kinds = ["kill", "pause", "move"]
     for n in itertools.count():
         if (rounds is not None and n >= rounds * len(kinds)) or time.monotonic() > until:
             return
         kind = kinds[n % len(kinds)]
+        began = time.monotonic()
         victim = current_master(cluster, rng)
         if kind == "kill":
             victim.kill()
@@ -163,31 +168,40 @@ def faults(cluster: RedisCluster, tables: list[Table], rng: random.Random, round
         took = converge(cluster, tables)
         times.append(took)
         log.append(f"{kind} {victim.port}: every phone converged in {took:.1f}s")
+        windows.append((kind, began, time.monotonic()))
         time.sleep(settle)
 
 
-def lost(cluster: RedisCluster, tables: list[Table]) -> int:
-    """Acknowledged actions missing from their table's log, or in it twice."""
+def lost(cluster: RedisCluster, tables: list[Table], windows: list[tuple[str, float, float]]) -> dict[str, int]:
+    """Acknowledged actions missing from their table's log, or in it twice,
+    by the fault they were acknowledged during ("none": between faults)."""
     client = cluster.client()
-    missing = 0
+    found: dict[str, int] = {}
     try:
         for t in tables:
             logged = [json.loads(e).get("rid") for e in client.lrange(log_key(t.id), 0, -1)]
-            missing += sum(logged.count(rid) != 1 for rid in t.acked)
+            for rid in t.acked:
+                if logged.count(rid) != 1:
+                    at = t.when[rid]
+                    kind = next((k for k, a, b in windows if a <= at <= b), "none")
+                    found[kind] = found.get(kind, 0) + 1
     finally:
         client.close()
-    return missing
+    return found
 
 
 def soak(duration: float, n_tables: int, rounds: int | None = None, pause: float = 0.5,
-         settle: float = 4.0, seed: int = 1) -> dict[str, Any]:
+         settle: float = 4.0, seed: int = 1, wait: int = 1) -> dict[str, Any]:
     rng = random.Random(seed)
     cluster = RedisCluster(replicas=1, node_timeout_ms=2000)
     apps: list[AppServer] = []
     stop = threading.Event()
     threads: list[threading.Thread] = []  # the readers, once started
     try:
-        apps = [AppServer(cluster.url, APP_ENV) for _ in range(2)]
+        # Each change acknowledged once its replica has it: a master paused past
+        # the node timeout answered what was queued before it learnt it was
+        # replaced, and lost those acknowledged changes (3 in 2 pauses without).
+        apps = [AppServer(cluster.url, {**APP_ENV, "TABLEMATE_REDIS_WAIT": str(wait)}) for _ in range(2)]
         tables = []
         for _ in range(n_tables):
             host, guest = open_live_table(apps[0].url, joiners=1)
@@ -205,7 +219,8 @@ def soak(duration: float, n_tables: int, rounds: int | None = None, pause: float
         log: list[str] = []
         times: list[float] = []
         began = time.monotonic()
-        faults(cluster, tables, rng, rounds, began + duration, settle, log, times)
+        windows: list[tuple[str, float, float]] = []
+        faults(cluster, tables, rng, rounds, began + duration, settle, log, times, windows)
         seconds = time.monotonic() - began
         driving.set()
         for th in drivers:
@@ -216,6 +231,7 @@ def soak(duration: float, n_tables: int, rounds: int | None = None, pause: float
             diverged = sum(p.version != int(client.get(version_key(t.id))) for t in tables for p in t.phones)
         finally:
             client.close()
+        missing = lost(cluster, tables, windows)
         refused: dict[str, int] = {}
         for t in tables:
             for why, n in t.refused.items():
@@ -224,7 +240,8 @@ def soak(duration: float, n_tables: int, rounds: int | None = None, pause: float
             "faults": log,
             "acknowledged": sum(len(t.acked) for t in tables),
             "refused, then sent again": refused,
-            "acknowledged lost": lost(cluster, tables),
+            "acknowledged lost": sum(missing.values()),
+            "lost during": missing,
             "phones diverged": diverged,
             "longest converge s": round(max(times + [final]), 1),
             #: Faults after which some phone did not show the stored version within CONVERGE.
@@ -249,8 +266,10 @@ def main() -> None:
     ap.add_argument("--pause", type=float, default=0.5, help="mean seconds between a table's actions")
     ap.add_argument("--settle", type=float, default=4.0, help="seconds a fault lasts, and between faults")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--wait", type=int, default=1, help="TABLEMATE_REDIS_WAIT of the instances (0: off)")
     a = ap.parse_args()
-    print(json.dumps(soak(a.duration, a.tables, pause=a.pause, settle=a.settle, seed=a.seed), indent=2))
+    print(json.dumps(soak(a.duration, a.tables, pause=a.pause, settle=a.settle, seed=a.seed, wait=a.wait),
+                     indent=2))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from conftest import RedisServer, wait_for
-from server.store import Store, listen, resp
+from server.store import Store, listen
+from server.store.feeds import LeanFeed
 from server.store.listen import Callbacks
 from tests.server.store.test_store import bump, make_doc
 
@@ -42,22 +43,25 @@ class Heard:
         self.thread.join(10)
 
 
-def hang_next_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The listener's next read blocks until its socket is shut (as on a lock,
-    or a socket that never answers: no timeout, no ping); reads after it are real."""
-    real_get = resp.Subscription.get
-    hang = threading.Event()
-    hang.set()
+def hang_next_read(store: Store) -> None:
+    """The store's listener's next read blocks until its socket is shut (as
+    on a lock, or a socket that never answers: no timeout, no ping); reads
+    after it (a new subscription's) are real. Only this store's: other tests'
+    listeners may still be reading."""
+    wait_for(lambda: store._watching().feed is not None, what="the listener's feed")
+    feed = store._watching().feed
+    assert isinstance(feed, LeanFeed)
+    sub = feed.sub
+    real_get = sub.get
 
-    def get(self: resp.Subscription) -> Any:
-        if hang.is_set():
-            hang.clear()
-            self.link.sock.settimeout(None)
-            if not self.link.sock.recv(65536):
-                raise ConnectionResetError("closed under the read")
-        return real_get(self)
+    def get() -> Any:
+        sub.get = real_get  # type: ignore[method-assign]
+        sub.link.sock.settimeout(None)
+        if not sub.link.sock.recv(65536):
+            raise ConnectionResetError("closed under the read")
+        return real_get()
 
-    monkeypatch.setattr(resp.Subscription, "get", get)
+    sub.get = get  # type: ignore[method-assign]
 
 
 def messages(caplog: pytest.LogCaptureFixture, text: str) -> int:
@@ -97,7 +101,7 @@ def test_a_read_that_never_returns_is_broken_by_the_watchdog(single_redis_url: s
     store = Store.connect(single_redis_url, ttl=60)
     store.create(make_doc(), {"v": 1})
     heard = Heard(store)
-    hang_next_read(monkeypatch)
+    hang_next_read(store)
     wait_for(lambda: heard.callbacks.deaf() is not None, what="the stall seen")
     wait_for(lambda: heard.resyncs == 1, what="the watchdog's restart")
     assert heard.callbacks.deaf() is None
@@ -120,7 +124,7 @@ def test_healthz_says_503_while_the_listener_is_stuck(single_redis_url: str,
     assert client.get("/healthz").status_code == 200  # no table yet: nothing to hear
     hub.ensure_listening()
     assert client.get("/healthz").status_code == 200
-    hang_next_read(monkeypatch)
+    hang_next_read(app.extensions["tablemate"].store)
     try:
         wait_for(lambda: client.get("/healthz").status_code == 503, what="503 while stuck")
         r = client.get("/healthz")
