@@ -126,18 +126,25 @@ class Listener:
                 if feed is not None:
                     feed.add([channel])
         if not done.wait(WATCH_TIMEOUT):
+            # The caller registers no socket, so nobody would unwatch it: the
+            # channel would stay subscribed, and counted, for good.
+            self._drop_watcher(channel)
             raise redis.TimeoutError(f"no confirmation of {channel}")
         self.latest.watch(table_id)
 
     def unwatch(self, table_id: str) -> None:
         """Stops hearing the table (its last local socket closed)."""
+        if self._drop_watcher(channel_key(table_id)):
+            self.latest.unwatch(table_id)
+
+    def _drop_watcher(self, channel: str) -> bool:
+        """One watcher of ``channel`` fewer; True when it was the last."""
         w = self._watching()
-        channel = channel_key(table_id)
         with w.lock:
             left = w.users.get(channel, 0) - 1
             if left > 0:
                 w.users[channel] = left
-                return
+                return False
             w.users.pop(channel, None)
             w.confirmed.pop(channel, None)
             w.lost.pop(channel, None)
@@ -147,7 +154,7 @@ class Listener:
                     feed.remove(channel)
                 except (redis.RedisError, OSError):
                     pass  # the listener's reconnect subscribes only what is watched
-        self.latest.unwatch(table_id)
+        return True
 
     def heard(self) -> dict[str, int]:
         """What the listener has heard since the process started: messages,

@@ -10,6 +10,7 @@ import threading
 from typing import Any
 
 import pytest
+import redis
 
 from conftest import RedisServer, wait_for
 from server.store import Store, listen
@@ -132,3 +133,18 @@ def test_healthz_says_503_while_the_listener_is_stuck(single_redis_url: str,
         wait_for(lambda: client.get("/healthz").status_code == 200, what="200 once restarted")
     finally:
         hub.stop.set()
+
+
+def test_a_watch_that_times_out_leaves_nothing_watched(single_redis_url: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its caller registers no socket and will never unwatch: the channel must
+    not stay counted (and subscribed once confirmed) for good."""
+    store = Store.connect(single_redis_url, ttl=60)
+    heard = Heard(store)  # watches table-0001
+    monkeypatch.setattr(listen, "WATCH_TIMEOUT", 0.3)
+    monkeypatch.setattr(LeanFeed, "add", lambda self, channels: None)  # never confirmed
+    with pytest.raises(redis.TimeoutError):
+        store.watch("table-0002")
+    assert store.heard()["channels"] == 1
+    assert store._watching().users == {"tm:{table-0001}:ch": 1}
+    heard.close()
