@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import redis
 import redis.cluster
+from redis.crc import key_slot
 
 ROOT = Path(__file__).resolve().parent
 #: CI sets CI=true: there a missing browser or game must fail the run, so a
@@ -87,6 +88,23 @@ class RedisServer:
     def client(self) -> redis.Redis:
         return redis.Redis.from_url(self.url, decode_responses=True)
 
+    def kill(self) -> None:
+        """SIGKILL: gone without a word, as a crashed host (what persistence keeps survives)."""
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def start(self) -> None:
+        """Starts it again on the same port and folder, after ``kill`` or ``stop``."""
+        self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: redis.Redis(port=self.port).ping(), what="redis-server again")
+
+    def pause(self) -> None:
+        """SIGSTOP: its sockets stay open and nothing answers (a frozen host)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -121,14 +139,19 @@ def redis_major(binary: str) -> int:
 
 
 class RedisCluster:
-    """A throw-away Redis Cluster of ``masters`` masters and no replicas on loopback.
+    """A throw-away Redis Cluster of ``masters`` masters on loopback, each with
+    ``replicas`` replicas (none by default), persistence off unless ``aof``,
+    Redis's ``cluster-require-full-coverage yes`` unless ``full_coverage`` is False.
 
     Redis 7 is needed (sharded pub/sub, ``cluster-port``). Each node gets two free
     ports (clients and the cluster bus: the default bus port, port + 10000, may be
-    taken or out of range) and its own folder, no persistence. About a second to
-    start: ``redis-cli --cluster create`` waits a second for the nodes to meet."""
+    taken or out of range) and its own folder, where ``nodes.conf`` keeps its
+    place in the cluster across a restart (``RedisServer.kill`` / ``start``).
+    About a second to start: ``redis-cli --cluster create`` waits a second for
+    the nodes to meet."""
 
-    def __init__(self, masters: int = 3, node_timeout_ms: int = 5000) -> None:
+    def __init__(self, masters: int = 3, node_timeout_ms: int = 5000, replicas: int = 0,
+                 aof: bool = False, full_coverage: bool = True) -> None:
         server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
         if server is None or cli is None:
             pytest.fail("redis-server and redis-cli are needed; run the README's test command (make test)")
@@ -136,16 +159,18 @@ class RedisCluster:
             skip_or_fail("Redis Cluster tests need redis-server 7 or newer (sharded pub/sub)")
         self.nodes: list[RedisServer] = []
         try:
-            for _ in range(masters):
+            for _ in range(masters * (1 + replicas)):
                 # A node timeout well above a stall of a loaded CI machine: with no
                 # replicas, a master wrongly marked failed takes the cluster down.
                 self.nodes.append(RedisServer(extra_args=(
                     "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                     "--cluster-port", str(free_port()),
-                    "--cluster-node-timeout", str(node_timeout_ms))))
+                    "--cluster-node-timeout", str(node_timeout_ms),
+                    *(("--appendonly", "yes") if aof else ()),
+                    *(() if full_coverage else ("--cluster-require-full-coverage", "no")))))
             addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
             made = subprocess.run(
-                [cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+                [cli, "--cluster", "create", *addresses, "--cluster-replicas", str(replicas), "--cluster-yes"],
                 capture_output=True, text=True, timeout=60)
             if made.returncode != 0:
                 raise RuntimeError(f"redis-cli --cluster create failed:\n{made.stdout}{made.stderr}")
@@ -153,6 +178,10 @@ class RedisCluster:
                 plain = redis.Redis(port=node.port, decode_responses=True)
                 wait_for(lambda r=plain: r.cluster("info")["cluster_state"] == "ok",
                          timeout=30, what=f"cluster_state:ok on {node.port}")
+                # A replica that has not synced once never takes over (its data
+                # counts as too old): the cluster is ready when every one has.
+                wait_for(lambda r=plain: r.info("replication").get("master_link_status", "up") == "up",
+                         timeout=30, what=f"the replica {node.port} in sync")
         except BaseException:
             self.close()
             raise
@@ -167,6 +196,66 @@ class RedisCluster:
     def node_client(self, port: int) -> redis.Redis:
         """A plain client of one node (no redirects followed)."""
         return redis.Redis(port=port, decode_responses=True)
+
+    def master_of(self, key: str) -> RedisServer:
+        """The node that serves ``key``'s slot now (asked of a live node)."""
+        slot = key_slot(key.encode())
+        for node in self.nodes:
+            try:
+                shards = self.node_client(node.port).execute_command("CLUSTER", "SLOTS")
+            except redis.RedisError:
+                continue
+            for first, last, master, *_ in shards:
+                if first <= slot <= last:
+                    return next(n for n in self.nodes if n.port == int(master[1]))
+        raise LookupError(f"no live node serves slot {slot}")
+
+    def move_slot(self, key: str, to: RedisServer) -> None:
+        """Moves ``key``'s slot, keys and all, to the master ``to`` (as a
+        resharding does: IMPORTING, MIGRATING, MIGRATE, then the new owner
+        told to every master); the old owner drops its sharded channels."""
+        slot = key_slot(key.encode())
+        src = self.master_of(key)
+        a, b = self.node_client(src.port), self.node_client(to.port)
+        a_id, b_id = a.execute_command("CLUSTER", "MYID"), b.execute_command("CLUSTER", "MYID")
+        b.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", a_id)
+        a.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", b_id)
+        while keys := a.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+            a.execute_command("MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *keys)
+        for node in (b, a, *(self.node_client(n.port) for n in self.nodes if n not in (src, to))):
+            if node.execute_command("ROLE")[0] == "master":
+                node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", b_id)
+        self.wait_ok()
+
+    def wait_failover(self, victim: RedisServer, timeout: float = 60) -> None:
+        """Until the cluster is ok again with none of its slots on ``victim``
+        (down): its replicas took them over. Restarting it sooner brings it
+        back as the master of its slots, and without persistence empty: its
+        replica then copies the emptiness."""
+        def moved() -> bool:
+            for node in self.nodes:
+                if node is victim or node.proc.poll() is not None:
+                    continue
+                for _, _, master, *_ in self.node_client(node.port).execute_command("CLUSTER", "SLOTS"):
+                    if int(master[1]) == victim.port:
+                        return False
+            return True
+        wait_for(moved, timeout=timeout, what=f"{victim.port}'s slots failed over")
+        self.wait_ok(timeout)
+
+    def wait_ok(self, timeout: float = 30) -> None:
+        """Until every live node says ``cluster_state:ok`` and agrees on who serves every slot."""
+        def ok() -> bool:
+            views = []
+            for node in self.nodes:
+                if node.proc.poll() is not None:
+                    continue
+                c = self.node_client(node.port)
+                if c.cluster("info")["cluster_state"] != "ok":
+                    return False
+                views.append(sorted((a, b, m[1]) for a, b, m, *_ in c.execute_command("CLUSTER", "SLOTS")))
+            return bool(views) and all(v == views[0] for v in views)
+        wait_for(ok, timeout=timeout, what="the cluster ok again")
 
     def flush(self) -> None:
         for port in self.ports:

@@ -222,14 +222,17 @@ def openapi() -> Any:
 
 @bp.get("/healthz")
 def healthz() -> Any:
-    """Whether this instance can reach its store. The process's own figures
+    """Whether this instance can reach its store and hear its tables'
+    changes (503 ``store_unavailable`` when it cannot). The process's own figures
     (live sockets, the longest collector pause, what its listener heard from
     Redis and how many changes it committed) are for the operator only
     (``TABLEMATE_STATS_TOKEN`` as a bearer token): how busy a server is
     tells an attacker when a flood is working."""
     from server.runtime import max_pause_ms
 
-    if not tables().ping():
+    # Reaching the store is not enough: an instance whose listener cannot
+    # hear its tables serves phones that never see another player's move.
+    if not tables().ping() or services().hub.deaf() is not None:
         raise store_unavailable()
     body: dict[str, Any] = {"ok": True}
     secret = current_app.config.get("STATS_TOKEN")

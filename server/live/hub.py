@@ -79,6 +79,8 @@ class Hub(Liveness):
         self.host_due: set[str] = set()
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
+        #: The listener's callbacks, once it runs: what ``deaf`` reads.
+        self.callbacks: Callbacks | None = None
 
     def attach(self, tables: Tables) -> Hub:
         """The service this hub pushes from and listens through: the one
@@ -93,8 +95,10 @@ class Hub(Liveness):
         # between would never reach it.
         with self.lock:
             if self._listener is None:
-                callbacks = Callbacks(on_change=self.committed, on_presence=self.presence_changed,
-                                      on_down=self.store_down, on_resync=self.resync_all, ready=self.ready)
+                callbacks = self.callbacks = Callbacks(
+                    on_change=self.committed, on_presence=self.presence_changed,
+                    on_down=self.store_down, on_resync=self.resync_all,
+                    on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
                 self._listener = threading.Thread(target=self.tables.listen, args=(callbacks, self.stop),
                                                   name="tablemate-fanout", daemon=True)
                 self._listener.start()
@@ -133,6 +137,14 @@ class Hub(Liveness):
                 self.hosts.pop(conn.table_id, None)
                 self.away.pop(conn.table_id, None)
         self.tables.unwatch(conn.table_id)
+
+    def deaf(self) -> str | None:
+        """Why this process cannot hear its tables' changes now (its listener
+        reconnecting, or stuck), or None when it can or has no table yet:
+        ``/healthz`` answers 503 meanwhile, so a load balancer routes phones
+        elsewhere and an operator sees it."""
+        callbacks = self.callbacks
+        return None if callbacks is None else callbacks.deaf()
 
     def count(self) -> int:
         with self.lock:
@@ -223,6 +235,16 @@ class Hub(Liveness):
         msg = {"type": "error", **store_unavailable().envelope()}
         for c in conns:
             c.tell(msg)
+
+    def table_down(self, table_id: str) -> None:
+        """One table's channel was lost (its master's fault): its phones show
+        "reconnecting" until ``table_back``."""
+        msg = {"type": "error", **store_unavailable().envelope()}
+        for c in self._local(table_id):
+            c.tell(msg)
+
+    def table_back(self, table_id: str) -> None:
+        start(self.push, table_id, True)
 
     def resync_all(self) -> None:
         # Phones were told the store was down and wait for a snapshot to clear

@@ -5,8 +5,9 @@
   Redis, ``redis://`` or ``rediss://``: hiredis parses a 3 KB change in ~65 µs
   of client CPU, redis-py in ~150 (``bench/resp.py``);
 - ``PubSubFeed``: redis-py's pub/sub on one Redis (the embedded store);
-- ``ClusterFeed``: redis-py's sharded pub/sub on a Redis Cluster, one reader
-  per node that holds a watched channel.
+- ``ClusterFeed`` (``clusterfeed.py``): the store's own client on a Redis
+  Cluster, one subscription per master that holds a watched channel, each
+  master's faults its own.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Protocol
 
+from server.store.clusterfeed import READ_WAIT, ClusterFeed
 from server.store.keys import text as _text
 from server.store.resp import Lean
-
-#: Seconds one read waits before the loop looks at its stop flag again.
-READ_WAIT = 1.0
 
 
 class Feed(Protocol):
@@ -26,7 +25,10 @@ class Feed(Protocol):
 
     def add(self, channels: list[str]) -> None: ...
     def remove(self, channel: str) -> None: ...
-    #: The next event: ("message" | "confirmed", channel, data or ""), or None.
+    #: The next event: ("message" | "confirmed" | "lost", channel, data or ""),
+    #: or None; raises ``redis.RedisError`` / ``OSError`` once the feed is
+    #: broken. "lost": the channel's master let it go (``ClusterFeed`` only),
+    #: and it will be "confirmed" again on its master of now.
     def get(self) -> tuple[str, str, str] | None: ...
     def close(self) -> None: ...
 
@@ -44,7 +46,9 @@ class LeanFeed:
         self.sub.send(("SUNSUBSCRIBE", channel))
 
     def get(self) -> tuple[str, str, str] | None:
-        return self.sub.get()
+        event = self.sub.get()
+        # One Redis gives no channel away: a "left" answers this process's own SUNSUBSCRIBE.
+        return None if event is not None and event[0] == "left" else event
 
     def close(self) -> None:
         self.sub.close()
@@ -76,82 +80,6 @@ class PubSubFeed:
         self.pubsub.close()
 
 
-class ClusterFeed:
-    """redis-py's sharded pub/sub on a Redis Cluster: one connection per node
-    that owns a watched channel's slot, each read by a greenlet of its own
-    (one reader for all would wait its timeout on every quiet node in turn)."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-        self.pubsub = client.pubsub()
-        self.lock = threading.Lock()
-        self.readers: set[str] = set()
-        self.events: list[tuple[str, str, str]] = []
-        self.error: BaseException | None = None
-        self.arrived = threading.Event()
-        self.closed = False
-
-    def add(self, channels: list[str]) -> None:
-        with self.lock:
-            self.pubsub.ssubscribe(*channels)
-            nodes = {self.client.get_node_from_key(c).name for c in channels}
-            new = nodes - self.readers
-            self.readers |= new
-        for node in new:
-            threading.Thread(target=self._read, args=(node,), daemon=True).start()
-
-    def remove(self, channel: str) -> None:
-        with self.lock:
-            self.pubsub.sunsubscribe(channel)
-
-    def _read(self, name: str) -> None:
-        node = self.client.get_node(node_name=name)
-        while not self.closed:
-            try:
-                # Unbounded: redis-py (8.2) holds a node's I/O lock across a
-                # bounded read, and this loop took it again at once, so the
-                # lock was never free for ``add``/``remove``: the first
-                # unwatch hung, holding ``self.lock``, and the instance went
-                # deaf (no presence drop, no new table heard). An unbounded
-                # read takes no lock; ``close`` ends it by closing the socket.
-                event = _event(self.pubsub.get_sharded_message(timeout=None, target_node=node))
-            except Exception as exc:
-                # redis-py closes a node's connection when its last channel
-                # goes (sunsubscribe, close), under this read: hiredis then
-                # fails on a socket that is None (TypeError), not a RedisError.
-                if self.closed:
-                    return
-                if name not in self.pubsub.node_pubsub_mapping:
-                    threading.Event().wait(READ_WAIT)
-                    continue
-                self.error = exc
-                self.arrived.set()
-                return
-            if event is None:
-                if name not in self.pubsub.node_pubsub_mapping:
-                    threading.Event().wait(READ_WAIT)  # no channel of ours there: never spin
-                continue
-            with self.lock:
-                self.events.append(event)
-            self.arrived.set()
-
-    def get(self) -> tuple[str, str, str] | None:
-        for waited in (False, True):
-            with self.lock:
-                if self.error is not None:
-                    raise self.error
-                if self.events:
-                    return self.events.pop(0)
-                self.arrived.clear()
-            if not waited:
-                self.arrived.wait(READ_WAIT)
-        return None
-
-    def close(self) -> None:
-        self.closed = True
-        self.pubsub.close()
-
-
 def _event(msg: Any) -> tuple[str, str, str] | None:
     """A redis-py pub/sub message as a feed's event."""
     if msg is None:
@@ -165,4 +93,4 @@ def _event(msg: Any) -> tuple[str, str, str] | None:
     return None
 
 
-__all__ = ["ClusterFeed", "Feed", "LeanFeed", "PubSubFeed"]
+__all__ = ["READ_WAIT", "ClusterFeed", "Feed", "LeanFeed", "PubSubFeed"]

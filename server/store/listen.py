@@ -13,13 +13,16 @@ missed. A message of a commit this process is still waiting on is left to
 that commit (``in_flight``, ``Store._run``).
 
 It reads through one of the feeds of ``feeds.py``: the store's own client
-on a plain Redis, redis-py's pub/sub on the embedded store and on a cluster.
+on a plain Redis and on a cluster (``clusterfeed.py``, where one master's
+fault costs only its tables: ``on_table_down`` / ``on_table_back``),
+redis-py's pub/sub on the embedded store.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +38,10 @@ log = logging.getLogger(__name__)
 
 #: Seconds ``watch`` waits for the listener and then for Redis's confirmation.
 WATCH_TIMEOUT = 5.0
+#: Seconds the listener may go without coming back from a read, a connect or
+#: a subscription (each returns within about ``resp`` 's ``socket_timeout``)
+#: before its watchdog restarts it, and ``/healthz`` says it is deaf.
+STALL = 20.0
 
 
 def _nothing(*_: Any) -> None:
@@ -57,8 +64,26 @@ class Callbacks:
     on_down: Callable[[], None] = _nothing
     #: Subscribed again after an outage: whatever changed meanwhile was missed.
     on_resync: Callable[[], None] = _nothing
+    #: A table's channel was let go by its master (one master's fault on a
+    #: cluster): its phones miss changes until ``on_table_back``.
+    on_table_down: Callable[[str], None] = _nothing
+    #: That table's channel is confirmed again: whatever changed meanwhile was missed.
+    on_table_back: Callable[[str], None] = _nothing
     #: Set while the listener is connected: ``watch`` can then subscribe.
     ready: threading.Event = field(default_factory=threading.Event)
+    #: When the listener last came back from a read (``time.monotonic``), or
+    #: the end of its backoff wait: older than ``STALL`` is a stuck listener.
+    tick: float = field(default_factory=time.monotonic)
+    #: Since when the subscription has been lost (None: it is not).
+    down_since: float | None = None
+
+    def deaf(self) -> str | None:
+        """Why this process cannot hear its tables now, or None when it can."""
+        if self.down_since is not None:
+            return f"the store's listener has been reconnecting for {time.monotonic() - self.down_since:.0f}s"
+        if time.monotonic() - self.tick > STALL:
+            return f"the store's listener has been stuck for {time.monotonic() - self.tick:.0f}s"
+        return None
 
 
 class Listener:
@@ -101,27 +126,35 @@ class Listener:
                 if feed is not None:
                     feed.add([channel])
         if not done.wait(WATCH_TIMEOUT):
+            # The caller registers no socket, so nobody would unwatch it: the
+            # channel would stay subscribed, and counted, for good.
+            self._drop_watcher(channel)
             raise redis.TimeoutError(f"no confirmation of {channel}")
         self.latest.watch(table_id)
 
     def unwatch(self, table_id: str) -> None:
         """Stops hearing the table (its last local socket closed)."""
+        if self._drop_watcher(channel_key(table_id)):
+            self.latest.unwatch(table_id)
+
+    def _drop_watcher(self, channel: str) -> bool:
+        """One watcher of ``channel`` fewer; True when it was the last."""
         w = self._watching()
-        channel = channel_key(table_id)
         with w.lock:
             left = w.users.get(channel, 0) - 1
             if left > 0:
                 w.users[channel] = left
-                return
+                return False
             w.users.pop(channel, None)
             w.confirmed.pop(channel, None)
+            w.lost.pop(channel, None)
             feed = w.feed
             if feed is not None:
                 try:
                     feed.remove(channel)
                 except (redis.RedisError, OSError):
                     pass  # the listener's reconnect subscribes only what is watched
-        self.latest.unwatch(table_id)
+        return True
 
     def heard(self) -> dict[str, int]:
         """What the listener has heard since the process started: messages,
@@ -131,7 +164,7 @@ class Listener:
         w = self._watching()
         with w.lock:
             return {"messages": w.messages, "bytes": w.bytes, "foreign": w.foreign,
-                    "channels": len(w.confirmed)}
+                    "channels": len(w.confirmed), "lost": len(w.lost)}
 
     def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
         """Whether a change message is of a commit this process is still
@@ -143,24 +176,35 @@ class Listener:
             self.in_flight[key] = raw
             return True
 
-    def _feed(self) -> Feed:
+    def _feed(self, fresh: bool) -> Feed:
         if self.lean is not None:
             return LeanFeed(self.lean)
-        return ClusterFeed(self.r) if self.cluster else PubSubFeed(self.r)
+        if not self.cluster:
+            return PubSubFeed(self.r)
+        if fresh:
+            # After a fault the cluster's layout may have changed (a replica
+            # took over, a slot moved): learnt again before subscribing.
+            self.r.nodes_manager.initialize()
+        return ClusterFeed(self.r)
 
     def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
         """Blocking loop until ``stop``: tells ``callbacks`` of every change
         and presence message of the watched tables. Reconnects with backoff
-        when Redis goes away, subscribes again to every watched table, and
-        then calls ``on_resync``, as changes may have been missed."""
+        when Redis goes away or stops answering, subscribes again to every
+        watched table, and then calls ``on_resync``, as changes may have been
+        missed. A watchdog (``_watchdog``) breaks a loop stuck longer than
+        ``STALL``."""
         self.listener = callbacks
         w = self._watching()
+        threading.Thread(target=self._watchdog, args=(callbacks, stop), name="tablemate-watchdog",
+                         daemon=True).start()
         delay = 0.2
         first = True
         while not stop.is_set():
             feed: Feed | None = None
+            callbacks.tick = time.monotonic()
             try:
-                feed = self._feed()
+                feed = self._feed(fresh=not first)
                 with w.lock:
                     channels = list(w.confirmed)
                     for done in w.confirmed.values():
@@ -170,23 +214,48 @@ class Listener:
                         feed.add(channels)
                 # Every watched channel confirmed again before anything is
                 # resent: only then is no change missed.
+                deadline = time.monotonic() + 2 * WATCH_TIMEOUT
                 while channels and not all(w.confirmed[c].is_set() for c in channels if c in w.confirmed):
                     self._deliver(feed.get(), callbacks)
+                    callbacks.tick = time.monotonic()
                     if stop.is_set():
                         return
+                    if callbacks.tick > deadline:
+                        if not isinstance(feed, ClusterFeed):
+                            raise redis.TimeoutError("the watched channels were not confirmed again")
+                        # Their masters are down: the feed keeps trying them, and
+                        # each is resent once it is confirmed (``_deliver``).
+                        with w.lock:
+                            for c in channels:
+                                if c in w.confirmed and not w.confirmed[c].is_set():
+                                    w.lost.setdefault(c, time.monotonic())
+                        break
                 callbacks.ready.set()
+                if callbacks.down_since is not None:
+                    log.warning("store listener: hearing its %d tables again after %.1fs",
+                                len(channels), time.monotonic() - callbacks.down_since)
+                    callbacks.down_since = None
                 if not first:
                     callbacks.on_resync()
                 first = False
                 delay = 0.2
                 while not stop.is_set():
                     self._deliver(feed.get(), callbacks)
-            except (redis.RedisError, OSError) as exc:
+                    callbacks.tick = time.monotonic()
+            except Exception as exc:  # noqa: BLE001 -- any fault: the listener must outlive it
                 callbacks.ready.clear()
                 self.latest.stop()
-                log.warning("pub/sub connection lost (%s); retrying in %.1fs", type(exc).__name__, delay)
-                if delay == 0.2:  # once per outage
+                if callbacks.down_since is None:  # once per outage
+                    callbacks.down_since = time.monotonic()
+                    if isinstance(exc, (redis.RedisError, OSError)):
+                        log.warning("store listener: subscription lost (%s: %s); its tables are unheard "
+                                    "until it reconnects", type(exc).__name__, exc)
+                    else:
+                        log.exception("store listener: failed; its tables are unheard until it reconnects")
                     callbacks.on_down()
+                else:
+                    log.debug("store listener: still down (%s); retrying in %.1fs", type(exc).__name__, delay)
+                callbacks.tick = time.monotonic() + delay  # a backoff wait is not a stall
                 stop.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:
@@ -202,6 +271,25 @@ class Listener:
                     except Exception:  # closing a dead connection may fail; nothing to do
                         pass
 
+    def _watchdog(self, callbacks: Callbacks, stop: threading.Event) -> None:
+        """Closes the feed under a listener that has not come back from a read,
+        a subscription or a connect for ``STALL`` seconds: whatever it was
+        stuck on (a lock, a socket that never answers) then fails, and the
+        loop reconnects. The first fault of the kind on a fresh clone
+        (redis-py's lock) left the instance deaf until it was restarted."""
+        w = self._watching()
+        while not stop.wait(1.0):
+            if time.monotonic() - callbacks.tick <= STALL:
+                continue
+            log.error("store listener: stuck for over %.0fs; closing its connections to restart it", STALL)
+            callbacks.tick = time.monotonic()
+            feed = w.feed  # not under w.lock: the stuck one may hold it
+            if feed is not None:
+                try:
+                    feed.close()
+                except Exception:  # a connection already gone: the loop is freed all the same
+                    pass
+
     def _deliver(self, event: tuple[str, str, str] | None, callbacks: Callbacks) -> None:
         if event is None:
             return
@@ -213,9 +301,25 @@ class Listener:
                 w.messages += 1
                 w.bytes += len(message)
                 w.foreign += done is None
+        if kind == "lost":
+            # One master's fault (a cluster): its tables go unheard until the
+            # channel is confirmed on the slot's master of now.
+            with w.lock:
+                if done is None or channel in w.lost:
+                    return
+                done.clear()
+                w.lost[channel] = time.monotonic()
+            callbacks.on_table_down(table_of(channel))
+            return
         if kind == "confirmed":
             if done is not None:
                 done.set()
+                with w.lock:
+                    back = w.lost.pop(channel, None) is not None
+                if back:
+                    # Whatever was committed meanwhile (on a replica that took
+                    # over, say) was missed: the table is resent as stored.
+                    callbacks.on_table_back(table_of(channel))
             return
         try:
             data, raw = split_change(message)
@@ -244,6 +348,8 @@ class _Watching:
         self.confirmed: dict[str, threading.Event] = {}
         #: How many watchers each channel has (``watch`` / ``unwatch``).
         self.users: dict[str, int] = {}
+        #: Watched channels whose master let them go (a cluster), and since when.
+        self.lost: dict[str, float] = {}
         self.feed: Feed | None = None
 
 

@@ -42,8 +42,11 @@ from server.store.sockio import send_whole
 #: refused as CHANGED and the pipeline sees its request id recorded).
 ATTEMPTS = 2
 #: Without a byte from Redis for this long, the listener pings it, and gives
-#: the connection up when the pong does not come within ``socket_timeout``.
-HEALTH_CHECK = 30.0
+#: the connection up when the pong does not come within ``socket_timeout``:
+#: a Redis that stops answering (SIGSTOP, a host frozen, a dropped route) is
+#: noticed within ``HEALTH_CHECK`` + ``socket_timeout``, never only at the
+#: kernel's TCP timeout (minutes), during which the tables would go unheard.
+HEALTH_CHECK = 5.0
 
 
 class Link:
@@ -70,6 +73,19 @@ class Link:
     def send(self, command: tuple[Any, ...]) -> None:
         send_whole(self.sock, hiredis.pack_command(command))
 
+    def send_all(self, commands: list[tuple[Any, ...]]) -> None:
+        if len(commands) == 1:
+            self.send(commands[0])
+        else:
+            send_whole(self.sock, b"".join(hiredis.pack_command(c) for c in commands))
+
+    def reply_or_error(self) -> Any:
+        """The next reply; a Redis error reply as a ``ResponseError``, not raised."""
+        try:
+            return self.reply()
+        except redis.ResponseError as exc:
+            return exc
+
     def reply(self) -> Any:
         """The next reply; a Redis error reply raises ``ResponseError``."""
         while True:
@@ -89,6 +105,12 @@ class Link:
         return self.reply()
 
     def close(self) -> None:
+        try:
+            # shutdown first: a thread blocked in recv on this socket wakes
+            # (close alone leaves it blocked): the listener's watchdog relies on it.
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # not connected any more: nothing to wake
+            pass
         try:
             self.sock.close()
         except OSError:  # already gone; nothing to release
@@ -170,7 +192,32 @@ class Lean:
                 raise
             return self.call(("EVAL", script, len(keys), *keys, *args))
 
+    def evalsha_wait(self, script: str, keys: list[Any], args: list[Any], replicas: int,
+                     ms: int) -> tuple[Any, int]:
+        """The script's reply, and how many replicas had its writes within
+        ``ms`` (WAIT, sent with it on the same link: WAIT counts the writes of
+        its own connection)."""
+        sha = self.shas.get(script)
+        if sha is None:
+            sha = self.shas[script] = hashlib.sha1(script.encode(), usedforsecurity=False).hexdigest()
+        rep, acked = self.call_all([("EVALSHA", sha, len(keys), *keys, *args), ("WAIT", replicas, ms)])
+        if isinstance(rep, redis.ResponseError) and str(rep).startswith("NOSCRIPT"):
+            rep, acked = self.call_all([("EVAL", script, len(keys), *keys, *args), ("WAIT", replicas, ms)])
+        for r in (rep, acked):
+            if isinstance(r, redis.ResponseError):
+                raise r
+        return rep, int(acked)
+
     def call(self, command: tuple[Any, ...]) -> Any:
+        rep = self.call_all([command])[0]
+        if isinstance(rep, redis.ResponseError):
+            raise rep
+        return rep
+
+    def call_all(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """The replies of ``commands``, sent together on one link; an error
+        reply is a ``ResponseError`` in the list, not raised (the link stays
+        in step with its replies)."""
         if not self.slots.acquire(timeout=self.pool_timeout):
             raise redis.ConnectionError("No connection available.")
         try:
@@ -181,11 +228,8 @@ class Lean:
                 except OSError as exc:
                     raise _redis_error(exc) from exc
                 try:
-                    rep = link.call(command)
-                except redis.ResponseError:
-                    # A whole error reply: the link is in step, keep it.
-                    self.idle.append(link)
-                    raise
+                    link.send_all(commands)
+                    reps = [link.reply_or_error() for _ in commands]
                 except (OSError, redis.ConnectionError) as exc:
                     link.close()
                     if reused and attempt + 1 < ATTEMPTS and not isinstance(exc, TimeoutError):
@@ -202,7 +246,7 @@ class Lean:
                     link.close()
                     raise
                 self.idle.append(link)
-                return rep
+                return reps
             raise AssertionError("unreachable")  # pragma: no cover
         finally:
             self.slots.release()
@@ -217,7 +261,9 @@ class Lean:
 
 class Subscription:
     """A link for sharded channels: ``send`` (re)subscribes, ``get`` hands
-    over what comes: ("message", channel, data) or ("confirmed", channel, "")."""
+    over what comes: ("message", channel, data), ("confirmed", channel, "")
+    or ("left", channel, ""): an SUNSUBSCRIBE's answer, or the server's own
+    when the channel's slot moved to another node (a cluster)."""
 
     def __init__(self, lean: Lean, wait: float = 1.0) -> None:
         self.timeout = lean.socket_timeout
@@ -234,10 +280,12 @@ class Subscription:
         # listener's may be reading: one command at a time on the wire.
         self.sending = threading.Lock()
 
-    def send(self, command: tuple[Any, ...]) -> None:
+    def send(self, *commands: tuple[Any, ...]) -> None:
+        """The commands in one write (a resubscription of many channels)."""
+        data = b"".join(hiredis.pack_command(c) for c in commands)
         try:
             with self.sending:
-                self.link.send(command)
+                send_whole(self.link.sock, data)
         except OSError as exc:
             raise _redis_error(exc) from exc
 
@@ -265,6 +313,8 @@ class Subscription:
                     self.pending.append(("message", rep[1], rep[2]))
                 elif rep[0] == "ssubscribe":
                     self.pending.append(("confirmed", rep[1], ""))
+                elif rep[0] == "sunsubscribe":
+                    self.pending.append(("left", rep[1], ""))
         return self.pending.pop(0) if self.pending else None
 
     def _health(self) -> None:

@@ -84,7 +84,11 @@ class Store(Presence, Listener, Rates):
         self.r = client
         self.ttl = ttl
         self.lean = None if self.embedded or self.cluster else Lean.for_client(client)
-        self.committer = Committer(client, self.lean)
+        # TABLEMATE_REDIS_WAIT: replicas a change must reach before it is
+        # acknowledged (docs/deploy.md, "During a fault"); not on the embedded store.
+        # Not on the embedded store, nor through redis-py alone (a Unix socket).
+        wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if self.lean or self.cluster else 0
+        self.committer = Committer(client, self.lean, replicas=wait)
         self.latest = Latest()
         self.states = States()
         #: The commits this process has sent and not yet heard back: (table id,

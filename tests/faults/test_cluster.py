@@ -1,0 +1,116 @@
+"""A Redis Cluster's faults under two instances with phones on both: a master
+killed (SIGKILL) and restarted, a master failed over to its replica, a master
+paused (SIGSTOP) and resumed. Afterwards every table is heard again on both
+instances and every phone converges, a change committed during the fault
+included (on the old main a restarted master left the instances deaf)."""
+
+from __future__ import annotations
+
+import time
+
+from conftest import RedisCluster
+from tests.faults.heard import CONVERGE, Table, act, all_heard, converged, healthy, open_tables
+
+
+def spread(cluster: RedisCluster, tables: list[Table]) -> tuple[Table, list[Table]]:
+    """A table of the first table's master (the victim's), and those of the others."""
+    victim = cluster.master_of(tables[0].key)
+    others = [t for t in tables if cluster.master_of(t.key) is not victim]
+    assert others, "all tables on one master: open more"
+    return tables[0], others
+
+
+def test_a_master_killed_and_restarted(aof_cluster, two_instances) -> None:
+    one, two = two_instances(aof_cluster.url)
+    tables = open_tables(one, two, 6)
+    all_heard(tables, one, two, "before")
+    victim_table, others = spread(aof_cluster, tables)
+    victim = aof_cluster.master_of(victim_table.key)
+    victim.kill()
+    # A change on a healthy master while the other is down (within the node
+    # timeout the cluster still serves the healthy masters' slots).
+    act(others[0].guest, "in-the-gap")
+    # Past the node timeout: the cluster marks the master failed and, with
+    # Redis's default cluster-require-full-coverage, stops serving every slot.
+    time.sleep(7)
+    victim.start()
+    aof_cluster.wait_ok()
+    converged(tables, one.url)
+    all_heard(tables, one, two, "after")
+    healthy(one)
+    healthy(two)
+
+
+def test_the_other_masters_tables_are_heard_while_one_master_is_down(partial_cluster, two_instances) -> None:
+    """A master down, no replica, cluster-require-full-coverage no: its tables
+    wait for it; every other table is heard on both instances meanwhile (each
+    instance also has phones at the down master's table)."""
+    one, two = two_instances(partial_cluster.url)
+    tables = open_tables(one, two, 6)
+    all_heard(tables, one, two, "before")
+    down, others = spread(partial_cluster, tables)
+    victim = partial_cluster.master_of(down.key)
+    victim.kill()
+    try:
+        time.sleep(7)  # past the node timeout: the cluster marks it failed
+        all_heard(others, one, two, "while-down")
+        healthy(one)  # the store answers for the others: no instance is pulled
+        healthy(two)
+    finally:
+        victim.start()
+    partial_cluster.wait_ok()
+    converged(tables, one.url)
+    all_heard(tables, one, two, "after")
+
+
+def test_a_master_failed_over_to_its_replica(replica_cluster, two_instances) -> None:
+    one, two = two_instances(replica_cluster.url)
+    tables = open_tables(one, two, 6)
+    all_heard(tables, one, two, "before")
+    victim = replica_cluster.master_of(tables[0].key)
+    victim.kill()
+    # Until the replica is elected the slot has no master: the action waits
+    # out the 503s, then lands on the new master.
+    act(tables[0].host, "in-the-failover", timeout=60)
+    replica_cluster.wait_failover(victim)
+    converged(tables, one.url)
+    all_heard(tables, one, two, "after")
+    victim.start()  # back as a replica of its replica: nothing moves
+    replica_cluster.wait_ok()
+    all_heard(tables, one, two, "rejoined")
+
+
+def test_a_slot_moved(aof_cluster, two_instances) -> None:
+    """Resharding: the old master unsubscribes every instance from the slot's
+    channels; they find the new master and hear the table there."""
+    one, two = two_instances(aof_cluster.url)
+    tables = open_tables(one, two, 6)
+    all_heard(tables, one, two, "before")
+    moved, others = spread(aof_cluster, tables)
+    aof_cluster.move_slot(moved.key, aof_cluster.master_of(others[0].key))
+    # The first change after the move, made on one instance, reaches the other.
+    v = act(moved.host, "after-the-move")
+    moved.guest.wait_version(v, timeout=CONVERGE)
+    converged(tables, one.url)
+    all_heard(tables, one, two, "after")
+
+
+def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
+    one, two = two_instances(aof_cluster.url)
+    tables = open_tables(one, two, 6)
+    all_heard(tables, one, two, "before")
+    victim_table, others = spread(aof_cluster, tables)
+    victim = aof_cluster.master_of(victim_table.key)
+    victim.pause()
+    try:
+        act(others[0].guest, "in-the-pause")
+        # Past the listener's ping (resp.HEALTH_CHECK) and its answer's timeout:
+        # the instances give the paused master's connections up.
+        time.sleep(12)
+    finally:
+        victim.resume()
+    aof_cluster.wait_ok()
+    converged(tables, one.url)
+    all_heard(tables, one, two, "after")
+    healthy(one)
+    healthy(two)
