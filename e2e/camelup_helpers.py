@@ -62,6 +62,20 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
         raise AssertionError(f"{method} {path}: {e.code} {e.read().decode(errors='replace')}") from None
 
 
+#: The three seats of the game-screen tests (민수 hosts).
+NAMES = ["민수", "Bora", "지훈"]
+
+
+def seat_table(base: str, game: str, options: dict | None = None) -> tuple[str, list[str]]:
+    """A table of three (``NAMES``, 민수 hosts) made through the API; the seats'
+    tokens in seat order. Any game: the game-screen tests use it for all three."""
+    res = call(base, "POST", "/api/tables", {"game": game, "name": NAMES[0], "options": options or {}})
+    table, tokens = res["table"], [res["player"]["token"]]
+    for name in NAMES[1:]:
+        tokens.append(call(base, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
+    return table, tokens
+
+
 _rid = [0]
 
 

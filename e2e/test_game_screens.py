@@ -10,22 +10,11 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from e2e.camelup_helpers import call, open_as, send, snapshot, wait_version
+from e2e.camelup_helpers import NAMES, call, open_as, seat_table, send, snapshot, wait_version
 
 # The Camel Up tests' fixed-random server (dice and the board given by the test).
 from e2e.test_camelup import fixed  # noqa: F401
 from e2e.test_game_night_camelup import race_waiting_for_paper_cards
-
-NAMES = ["민수", "Bora", "지훈"]
-
-
-def seat_table(base: str, game: str, options: dict | None = None) -> tuple[str, list[str]]:
-    """A table of three (민수 hosts); the seats' tokens in seat order."""
-    res = call(base, "POST", "/api/tables", {"game": game, "name": NAMES[0], "options": options or {}})
-    table, tokens = res["table"], [res["player"]["token"]]
-    for name in NAMES[1:]:
-        tokens.append(call(base, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
-    return table, tokens
 
 
 def open_players(page: Page) -> None:

@@ -10,11 +10,9 @@ import random
 
 from playwright.sync_api import Page, expect
 
-from e2e.camelup_helpers import call, open_as, send, snapshot
+from e2e.camelup_helpers import open_as, seat_table, send, snapshot
 from e2e.countup_helpers import random_sheets
 from e2e.test_stall import play_to_vote
-
-NAMES = ["민수", "Bora", "지훈"]
 
 #: Whether an element stands whole between the top of the screen and the bottom bar.
 IN_VIEW = """(sel) => {
@@ -25,13 +23,6 @@ IN_VIEW = """(sel) => {
   return r.top >= 0 && r.bottom <= bar ? true : `${sel}: ${Math.round(r.top)}..${Math.round(r.bottom)}, bar at ${Math.round(bar)}`;
 }"""
 
-
-def seat_table(base: str, game: str, options: dict | None = None) -> tuple[str, list[str]]:
-    res = call(base, "POST", "/api/tables", {"game": game, "name": NAMES[0], "options": options or {}})
-    table, tokens = res["table"], [res["player"]["token"]]
-    for name in NAMES[1:]:
-        tokens.append(call(base, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
-    return table, tokens
 
 
 def in_view(page: Page, *selectors: str) -> None:

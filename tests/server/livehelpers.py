@@ -161,14 +161,17 @@ def take_seat(base: str, host: LivePhone, pid: str) -> str:
 
 
 def open_live_table(base: str, joiners: int = 2, options: dict | None = None,
-                    ssl_context: ssl.SSLContext | None = None) -> list[LivePhone]:
-    status, body = http(base, "POST", "/api/tables", {"game": "toy", "name": "Host", "options": options or {}},
+                    ssl_context: ssl.SSLContext | None = None, game: str = "toy",
+                    names: list[str] | None = None) -> list[LivePhone]:
+    """A table of ``game`` made by "Host" and joined by ``names`` (default
+    ``joiners`` seats P2, P3, ...): one phone per seat, host first, none connected."""
+    status, body = http(base, "POST", "/api/tables", {"game": game, "name": "Host", "options": options or {}},
                         context=ssl_context)
     assert status == 201, body
     table = body["table"]
     phones = [LivePhone(base, table, "p1", body["player"]["token"])]
-    for i in range(joiners):
-        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": f"P{i + 2}"}, context=ssl_context)
+    for name in names if names is not None else [f"P{i + 2}" for i in range(joiners)]:
+        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": name}, context=ssl_context)
         assert status == 201, j
         phones.append(LivePhone(base, table, j["player"]["id"], j["player"]["token"]))
     for p in phones:

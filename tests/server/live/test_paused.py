@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.livehelpers import LivePhone, http, take_seat
+from tests.server.livehelpers import LivePhone, open_live_table, take_seat
 
 
 @pytest.fixture
@@ -19,15 +19,7 @@ def server(app_server_factory):
 
 def countup_table(base: str) -> list[LivePhone]:
     """Count Up, three phones, sheet entry open (the host typed the round's cards)."""
-    status, body = http(base, "POST", "/api/tables",
-                        {"game": "countup", "name": "Host", "options": {"restrictionSource": "manual"}})
-    assert status == 201, body
-    table = body["table"]
-    phones = [LivePhone(base, table, "p1", body["player"]["token"])]
-    for name in ("Bo", "Cy"):
-        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": name})
-        assert status == 201, j
-        phones.append(LivePhone(base, table, j["player"]["id"], j["player"]["token"]))
+    phones = open_live_table(base, options={"restrictionSource": "manual"}, game="countup", names=["Bo", "Cy"])
     host = phones[0]
     for type_, payload in (("start", {}), ("restriction", {"digits": [7, 8, 9]})):
         status, r = host.act_http(type_, **payload)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.engines.kingup.climb import climb
-from tests.server.livehelpers import LivePhone, http
+from tests.server.livehelpers import LivePhone, http, open_live_table
 
 
 @pytest.fixture
@@ -19,14 +19,8 @@ def server(app_server_factory):
 
 def kingup_vote(base: str) -> list[LivePhone]:
     """King Up!, three phones, played over HTTP to its first election."""
-    status, body = http(base, "POST", "/api/tables", {"game": "kingup", "name": "Host"})
-    assert status == 201, body
-    table = body["table"]
-    phones = [LivePhone(base, table, "p1", body["player"]["token"])]
-    for name in ("Bo", "Cy"):
-        status, j = http(base, "POST", f"/api/tables/{table}/players", {"name": name})
-        assert status == 201, j
-        phones.append(LivePhone(base, table, j["player"]["id"], j["player"]["token"]))
+    phones = open_live_table(base, game="kingup", names=["Bo", "Cy"])
+    table = phones[0].table
     by_id = {p.id: p for p in phones}
     status, r = phones[0].act_http("start")
     assert status == 200, r
