@@ -5,6 +5,7 @@ across instances both ways) and every phone's version converges."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from conftest import AppServer, wait_for
@@ -41,6 +42,22 @@ def open_tables(one: AppServer, two: AppServer, count: int) -> list[Table]:
         assert status == 200, body
         found.append(Table(host, guest))
     return found
+
+
+def heard_tables(two_instances: Callable[[str], tuple[AppServer, AppServer]], url: str,
+                 count: int) -> tuple[AppServer, AppServer, list[Table]]:
+    """Two instances on the store at ``url``, and ``count`` tables with a phone
+    on each, every one heard both ways before the fault."""
+    one, two = two_instances(url)
+    tables = open_tables(one, two, count)
+    all_heard(tables, one, two, "before")
+    return one, two, tables
+
+
+def recovered(tables: list[Table], one: AppServer, two: AppServer, tag: str = "after") -> None:
+    """After the fault: every phone at its table's stored version, every table heard again."""
+    converged(tables, one.url)
+    all_heard(tables, one, two, tag)
 
 
 def act(phone: LivePhone, text: str, timeout: float = 30.0) -> int:

@@ -9,7 +9,15 @@ from __future__ import annotations
 import time
 
 from conftest import RedisCluster
-from tests.faults.heard import CONVERGE, Table, act, all_heard, converged, healthy, open_tables
+from tests.faults.heard import (
+    CONVERGE,
+    Table,
+    act,
+    all_heard,
+    healthy,
+    heard_tables,
+    recovered,
+)
 
 
 def spread(cluster: RedisCluster, tables: list[Table]) -> tuple[Table, list[Table]]:
@@ -21,9 +29,7 @@ def spread(cluster: RedisCluster, tables: list[Table]) -> tuple[Table, list[Tabl
 
 
 def test_a_master_killed_and_restarted(aof_cluster, two_instances) -> None:
-    one, two = two_instances(aof_cluster.url)
-    tables = open_tables(one, two, 6)
-    all_heard(tables, one, two, "before")
+    one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
     victim_table, others = spread(aof_cluster, tables)
     victim = aof_cluster.master_of(victim_table.key)
     victim.kill()
@@ -35,8 +41,7 @@ def test_a_master_killed_and_restarted(aof_cluster, two_instances) -> None:
     time.sleep(7)
     victim.start()
     aof_cluster.wait_ok()
-    converged(tables, one.url)
-    all_heard(tables, one, two, "after")
+    recovered(tables, one, two)
     healthy(one)
     healthy(two)
 
@@ -45,9 +50,7 @@ def test_the_other_masters_tables_are_heard_while_one_master_is_down(partial_clu
     """A master down, no replica, cluster-require-full-coverage no: its tables
     wait for it; every other table is heard on both instances meanwhile (each
     instance also has phones at the down master's table)."""
-    one, two = two_instances(partial_cluster.url)
-    tables = open_tables(one, two, 6)
-    all_heard(tables, one, two, "before")
+    one, two, tables = heard_tables(two_instances, partial_cluster.url, 6)
     down, others = spread(partial_cluster, tables)
     victim = partial_cluster.master_of(down.key)
     victim.kill()
@@ -59,22 +62,18 @@ def test_the_other_masters_tables_are_heard_while_one_master_is_down(partial_clu
     finally:
         victim.start()
     partial_cluster.wait_ok()
-    converged(tables, one.url)
-    all_heard(tables, one, two, "after")
+    recovered(tables, one, two)
 
 
 def test_a_master_failed_over_to_its_replica(replica_cluster, two_instances) -> None:
-    one, two = two_instances(replica_cluster.url)
-    tables = open_tables(one, two, 6)
-    all_heard(tables, one, two, "before")
+    one, two, tables = heard_tables(two_instances, replica_cluster.url, 6)
     victim = replica_cluster.master_of(tables[0].key)
     victim.kill()
     # Until the replica is elected the slot has no master: the action waits
     # out the 503s, then lands on the new master.
     act(tables[0].host, "in-the-failover", timeout=60)
     replica_cluster.wait_failover(victim)
-    converged(tables, one.url)
-    all_heard(tables, one, two, "after")
+    recovered(tables, one, two)
     victim.start()  # back as a replica of its replica: nothing moves
     replica_cluster.wait_ok()
     all_heard(tables, one, two, "rejoined")
@@ -83,22 +82,17 @@ def test_a_master_failed_over_to_its_replica(replica_cluster, two_instances) -> 
 def test_a_slot_moved(aof_cluster, two_instances) -> None:
     """Resharding: the old master unsubscribes every instance from the slot's
     channels; they find the new master and hear the table there."""
-    one, two = two_instances(aof_cluster.url)
-    tables = open_tables(one, two, 6)
-    all_heard(tables, one, two, "before")
+    one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
     moved, others = spread(aof_cluster, tables)
     aof_cluster.move_slot(moved.key, aof_cluster.master_of(others[0].key))
     # The first change after the move, made on one instance, reaches the other.
     v = act(moved.host, "after-the-move")
     moved.guest.wait_version(v, timeout=CONVERGE)
-    converged(tables, one.url)
-    all_heard(tables, one, two, "after")
+    recovered(tables, one, two)
 
 
 def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
-    one, two = two_instances(aof_cluster.url)
-    tables = open_tables(one, two, 6)
-    all_heard(tables, one, two, "before")
+    one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
     victim_table, others = spread(aof_cluster, tables)
     victim = aof_cluster.master_of(victim_table.key)
     victim.pause()
@@ -110,7 +104,6 @@ def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
     finally:
         victim.resume()
     aof_cluster.wait_ok()
-    converged(tables, one.url)
-    all_heard(tables, one, two, "after")
+    recovered(tables, one, two)
     healthy(one)
     healthy(two)

@@ -7,32 +7,26 @@ from __future__ import annotations
 
 import time
 
-from tests.faults.heard import all_heard, converged, healthy, open_tables
+from tests.faults.heard import healthy, heard_tables, recovered
 
 
 def test_redis_killed_and_restarted(aof_redis, two_instances) -> None:
-    one, two = two_instances(aof_redis.url)
-    tables = open_tables(one, two, 3)
-    all_heard(tables, one, two, "before")
+    one, two, tables = heard_tables(two_instances, aof_redis.url, 3)
     aof_redis.kill()
     time.sleep(1)
     aof_redis.start()
-    converged(tables, one.url)
-    all_heard(tables, one, two, "after")
+    recovered(tables, one, two)
     healthy(one)
     healthy(two)
 
 
 def test_redis_paused_and_resumed(aof_redis, two_instances) -> None:
-    one, two = two_instances(aof_redis.url)
-    tables = open_tables(one, two, 3)
-    all_heard(tables, one, two, "before")
+    one, two, tables = heard_tables(two_instances, aof_redis.url, 3)
     aof_redis.pause()
     try:
         time.sleep(12)
     finally:
         aof_redis.resume()
-    converged(tables, one.url)
-    all_heard(tables, one, two, "after")
+    recovered(tables, one, two)
     healthy(one)
     healthy(two)
