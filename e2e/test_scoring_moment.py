@@ -9,9 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from e2e.camelup_helpers import call, open_as, send, snapshot
-
-NAMES = ["민수", "Bora", "지훈"]
+from e2e.camelup_helpers import open_as, seat_table, send, snapshot
 
 #: Counts what the page asks the speech synthesizer to say, before the app runs.
 SPEECH_SPY = """
@@ -24,12 +22,13 @@ if (window.speechSynthesis) {
 """
 
 
-def seat_table(base: str, game: str, options: dict[str, Any] | None = None) -> tuple[str, list[str]]:
-    res = call(base, "POST", "/api/tables", {"game": game, "name": NAMES[0], "options": options or {}})
-    table, tokens = res["table"], [res["player"]["token"]]
-    for name in NAMES[1:]:
-        tokens.append(call(base, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
-    return table, tokens
+def speaking_pair(phone: Any, table: str, tokens: list[str], langs: tuple[str, str]) -> tuple[Page, Page]:
+    """The host's phone and Bora's, in ``langs``, each counting what it says aloud."""
+    host, bora = phone(langs[0]), phone(langs[1])
+    for page, token in ((host, tokens[0]), (bora, tokens[1])):
+        page.add_init_script(SPEECH_SPY)
+        open_as(page, table, token)
+    return host, bora
 
 
 def end_first_leg(base: str, table: str, tokens: list[str]) -> None:
@@ -50,11 +49,7 @@ def said(page: Page) -> list[str]:
 
 def test_a_camel_up_leg_end_shows_every_phone_who_gained_what_and_why(phone, server):
     table, tokens = seat_table(server, "camelup")
-    host, bora = phone("ko-KR"), phone("en-US")
-    host.add_init_script(SPEECH_SPY)
-    bora.add_init_script(SPEECH_SPY)
-    open_as(host, table, tokens[0])
-    open_as(bora, table, tokens[1])
+    host, bora = speaking_pair(phone, table, tokens, ("ko-KR", "en-US"))
     send(server, table, tokens[0], {"type": "start"})
     end_first_leg(server, table, tokens)
     leg = snapshot(server, table)["view"]["last_leg"]
@@ -127,11 +122,7 @@ def test_a_count_up_round_end_is_said_by_the_phone_that_called_it(phone, server)
     from e2e.countup_helpers import random_sheets
 
     table, tokens = seat_table(server, "countup")
-    host, bora = phone("en-US"), phone("ko-KR")
-    host.add_init_script(SPEECH_SPY)
-    bora.add_init_script(SPEECH_SPY)
-    open_as(host, table, tokens[0])
-    open_as(bora, table, tokens[1])
+    host, bora = speaking_pair(phone, table, tokens, ("en-US", "ko-KR"))
     send(server, table, tokens[0], {"type": "start"})
     view = snapshot(server, table)["view"]
     for tok, nums in zip(tokens, random_sheets(view, random.Random(7), players=3), strict=True):
