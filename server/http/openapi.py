@@ -304,8 +304,9 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                     "game": {"type": "string"}, "scopes": {"type": "array", "items": {"type": "object"}},
                     "sealed": {"type": "array", "items": {"type": "object"}},
                     "starts": {"type": "array", "items": {"type": "object"}},
-                    "seeded": {"type": "array", "items": {"type": "object"}}},
-                    "required": ["format", "table", "game", "scopes", "sealed", "starts", "seeded"]}),
+                    "seeded": {"type": "array", "items": {"type": "object"}},
+                    "version": {"type": "integer", "description": "The table's version the proof was read at."}},
+                    "required": ["format", "table", "game", "version", "scopes", "sealed", "starts", "seeded"]}),
                     **_err(401, 404, 503)},
             }},
             "/api/tables/{table_id}/qr.svg": {"get": {

@@ -306,6 +306,9 @@ def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:
         for x in fair["seals"]:
             seals.setdefault(x["label"], x)
     body = publish(doc["id"], doc["game"], scopes.values(), seals.values())
+    # The version this proof is of: a phone holds its own seed only to a proof
+    # read after the table accepted it (one read before cannot hold it).
+    body["version"] = doc["version"]
     # Every seed action as the log has it (who, which scope, which version):
     # a checker holds each scope's seeds to them (tablemate_verify.rules).
     body["seeded"] = [{"scope": e["action"]["scope"], "seat": e["by"], "seed": e["action"].get("seed"), "v": e["v"]}

@@ -23,13 +23,20 @@ export function ownSeeds(id) {
       kept[scope] = entry;
       try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ }
     },
-    /** @param {any[]} scopes @returns {Line[]} */
-    check(scopes) {
+    /**
+     * @param {any[]} scopes the proof's
+     * @param {number|null} version the table's version the proof is of
+     * @returns {Line[]}
+     */
+    check(scopes, version) {
       /** @type {Line[]} */
       const out = [];
       for (const s of scopes) {
         const own = s && kept[s.label];
         if (!own) continue;
+        // A proof read before the table accepted this seed cannot hold it
+        // (the proof's fetch can overtake the seed's answer as a leg opens).
+        if (own.v !== null && version !== null && version < own.v) continue;
         const seeds = Array.isArray(s.seeds) ? s.seeds : [];
         const found = seeds.find((/** @type {any} */ e) => e && e.seed === own.seed);
         if (!found || found.seat !== own.seat || (own.v !== null && found.v !== own.v)) {

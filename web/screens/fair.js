@@ -139,7 +139,8 @@ export function fairTable(id, token, send) {
     const scopes = Array.isArray(proof && proof.scopes) ? proof.scopes : [];
     /** @type {any[]} */
     const seals = Array.isArray(proof && proof.sealed) ? proof.sealed : [];
-    lines.push(...mine.check(scopes));
+    const version = proof && typeof proof.version === 'number' ? proof.version : null;
+    lines.push(...mine.check(scopes, version));
     for (const s of scopes) {
       places.set(s.label, { game: s.game, round: s.round });
       // What the phone was shown before the reveal must be what was revealed.
