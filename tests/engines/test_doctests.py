@@ -1,0 +1,16 @@
+"""The examples in the shared engine modules' docstrings run."""
+
+from __future__ import annotations
+
+import doctest
+from types import ModuleType
+
+import pytest
+
+from engines import contract, errors, seats
+
+
+@pytest.mark.parametrize("module", [contract, errors, seats], ids=lambda m: m.__name__)
+def test_doctests(module: ModuleType) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
