@@ -1,13 +1,129 @@
-"""Who may send what, for every game: ``dispatch``, the checks before any
-game's own handler."""
+"""Who may send what, written once per game: the offers (``legal_actions``)
+are the candidate templates that pass the very checks the handlers make.
+
+Each action type has a *gate*: its handler's checks that need no free input
+(who may send it, when, and the fields a template names: which camel, which
+seat). A handler calls its gate first, then checks its free input (five
+numbers, a goal card) and builds the new state. ``Offers`` lists, for a seat,
+the game's *candidates* (every template the seat could send, by shape: no
+rules) whose gate lets them through. So a rule changed in a gate changes the
+refusal and the phone's buttons together (``tests/engines/test_legality.py``
+checks both directions on random play).
+
+A gate raises, so a handler reads as it always did; ``Offers`` catches (a
+refusal costs well under a microsecond).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic
 
-from engines.contract import Event, Handler, S
-from engines.errors import refusal
+from engines.contract import Action, Event, Handler, S
+from engines.errors import EngineError, refusal
+
+#: Checks that need no free input: raises ``EngineError`` (what it returns,
+#: e.g. the seat it checked, is for its handler).
+Gate = Callable[[S, Action], object]
+#: The fields a seat's templates of one action type name, by shape only.
+Choices = Callable[[S, str], Iterable[Action]]
+
+
+def _bare(state: Any, player: str) -> Iterable[Action]:
+    return ({},)
+
+
+@dataclass(frozen=True)
+class Rule(Generic[S]):
+    """When one action type is legal, in two steps so offers stay cheap:
+    ``when`` checks the type for the seat (who, when); ``pick`` checks the
+    fields a template names (which seat, which number), for each of
+    ``choices``. Calling the rule runs both: a handler's first line.
+
+    >>> def when(state: int, action: Action) -> None:
+    ...     if action.get("host") is not True:
+    ...         raise refusal("not_host")
+    >>> def pick(state: int, action: Action) -> None:
+    ...     if action["n"] > state:
+    ...         raise refusal("wrong_phase")
+    >>> rule = Rule(when, lambda state, p: [{"n": n} for n in (1, 2, 3)], pick)
+    >>> Offers({"pick": rule}, lambda state, p: ["pick"])(2, "p1")
+    [{'type': 'pick', 'n': 1, 'host': True}, {'type': 'pick', 'n': 2, 'host': True}]
+    >>> rule(2, {"type": "pick", "n": 3, "player": "p1", "host": True})
+    Traceback (most recent call last):
+    ...
+    engines.errors.EngineError: Not possible at this point of the game.
+    """
+
+    when: Gate[S]
+    choices: Choices[S] = _bare
+    pick: Gate[S] | None = None
+
+    def __call__(self, state: S, action: Action) -> None:
+        self.when(state, action)
+        if self.pick is not None:
+            self.pick(state, action)
+
+
+@dataclass(frozen=True)
+class Offers(Generic[S]):
+    """A game's ``legal_actions``, derived from its rules: for each action
+    type ``types(state, player)`` names (a seat on paper sends fewer), the
+    templates whose rule lets them through.
+
+    A template refused only for want of host powers (its rule raised one of
+    ``host_codes`` as the seat, and passes as the host) is offered marked
+    ``"host": True`` (the server keeps it for the host alone), unless its
+    type is one of ``host_types``, the engine's ``host_actions``, which the
+    server filters by type. Each check runs as the host first: most types
+    are refused to everyone at a given moment, at the cost of one check.
+    """
+
+    rules: Mapping[str, Rule[Any]]
+    types: Callable[[S, str], Iterable[str]]
+    host_types: Collection[str] = ()
+    host_codes: Collection[str] = ("not_host",)
+
+    def __call__(self, state: S, player: str) -> list[Action]:
+        out: list[Action] = []
+        for kind in self.types(state, player):
+            rule = self.rules[kind]
+            base = {"type": kind, "player": player}
+            marked = self._passes(rule.when, state, base)
+            if marked is None:
+                continue
+            for choice in rule.choices(state, player):
+                template = {"type": kind, **choice}
+                host = marked
+                if rule.pick is not None:
+                    # Once ``when`` wants the host, the seat alone cannot send it anyway.
+                    picked = self._passes(rule.pick, state, {**base, **choice}, as_seat=not marked)
+                    if picked is None:
+                        continue
+                    host = picked or marked
+                if host and kind not in self.host_types:
+                    template["host"] = True
+                out.append(template)
+        return out
+
+    def _passes(self, gate: Gate[S], state: S, action: Action, as_seat: bool = True) -> bool | None:
+        """None when ``gate`` refuses ``action`` even from the host, True when
+        it takes it from the host only, False when from the seat itself (not
+        tried unless ``as_seat``)."""
+        try:
+            gate(state, {**action, "host": True})
+        except EngineError:
+            return None
+        if not as_seat:
+            return False
+        try:
+            gate(state, {**action, "host": False})
+        except EngineError as refused:
+            if refused.code not in self.host_codes:
+                return None
+            return True
+        return False
 
 
 def dispatch(

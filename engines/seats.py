@@ -38,10 +38,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from engines.contract import Action, Event, Handler
 from engines.errors import EngineError, refusal
+from engines.legality import Gate, Rule
 
 #: (``{name}``: the seat); ``describe_seat_event`` words them for every game.
 SEAT_EVENT_TEXT: dict[str, dict[str, str]] = {
@@ -155,16 +156,55 @@ def set_phone(
     ...
     engines.errors.EngineError: p2 is not a seat on paper.
     """
-    seat = host_names_seat(action, seats, "Only the host can hand a seat its phone back.")
+    seat = check_phone(state, action, seats, hold)
+    new = dataclasses.replace(  # type: ignore[type-var]
+        state, paper=tuple(p for p in state.paper if p != seat)
+    )
+    return new, [{"type": "seat_phone", "seat": seat}]
+
+
+PHONE_WHY = "Only the host can hand a seat its phone back."
+SKIP_WHY = "Only the host can let the game go on without a seat."
+
+
+def check_phone(state: P, action: Action, seats: Collection[str], hold: PaperHold[P]) -> str:
+    """``set_phone``'s gate (``engines.legality``): the host names a seat on
+    paper that ``hold`` lets go now. Returns the seat."""
+    seat = host_names_seat(action, seats, PHONE_WHY)
     if seat not in state.paper:
         raise refusal("bad_action", f"{seat} is not a seat on paper.")
     held = hold(state, seat)
     if held is not None:
         raise held
-    new = dataclasses.replace(  # type: ignore[type-var]
-        state, paper=tuple(p for p in state.paper if p != seat)
+    return seat
+
+
+def host_gate(why: str) -> Gate[Any]:
+    """A rule's ``when`` for a host's action: the host sent it (else
+    ``not_host``, ``why`` its message)."""
+
+    def gate(state: Any, action: Action) -> None:
+        if action.get("host") is not True:
+            raise refusal("not_host", why)
+
+    return gate
+
+
+def seat_rule(seats: Callable[[P], Sequence[str]], why: str, check: Gate[P]) -> Rule[P]:
+    """A host's action on one seat (``set_phone``, ``skip``) as a rule
+    (``engines.legality``): offered per seat ``seats(state)`` names (those it
+    could ever be accepted for: the seats on paper, the seats waited for),
+    for which ``check``, its handler's whole check, lets it through."""
+    return Rule(host_gate(why), lambda state, player: [{"seat": s} for s in seats(state)], check)
+
+
+def phone_rule(seats: Callable[[P], Sequence[str]], hold: PaperHold[P]) -> Rule[P]:
+    """``set_phone``'s rule for a game whose ``hold`` says which seats on paper
+    must stay there for now."""
+    return seat_rule(
+        lambda state: [s for s in seats(state) if s in state.paper], PHONE_WHY,
+        lambda state, action: check_phone(state, action, seats(state), hold),
     )
-    return new, [{"type": "seat_phone", "seat": seat}]
 
 
 def phone_handler(seats: Callable[[P], Collection[str]], hold: PaperHold[P]) -> Handler[P]:
@@ -192,7 +232,7 @@ def skip_seat(action: Action, seats: Collection[str], waiting: Collection[str]) 
     """The checks every game's ``skip`` makes first, in this order: the host
     (``not_host``), a seat (``not_seated``), one the game waits for now
     (``not_waiting``). Returns the seat."""
-    seat = host_names_seat(action, seats, "Only the host can let the game go on without a seat.")
+    seat = host_names_seat(action, seats, SKIP_WHY)
     if seat not in waiting:
         raise EngineError("not_waiting", f"The game is not waiting for {seat} now.")
     return seat

@@ -13,64 +13,18 @@ from engines.base import (
     Handler,
     dispatch,
     phone_handler,
-    refusal,
     set_paper,
 )
 from engines.countup import count as cnt
-from engines.countup import flow, stall
+from engines.countup import flow, legal, stall
 from engines.countup.options import DECK, PHONE, needs_restriction, restricted_set
-from engines.countup.sheet import SHEET_SIZE, sheet_problems
+from engines.countup.sheet import sheet_problems
 from engines.countup.state import (
-    BONUS,
-    CARDS,
-    COUNT,
     END_MARKER20,
-    ENTRY,
     OVER,
-    SCORED,
     Call,
     State,
 )
-
-
-def _host(action: Action, what: str) -> None:
-    if action.get("host") is not True:
-        raise refusal("not_host", f"Only the host can {what}.")
-
-
-def _is_caller(state: State, action: Action) -> bool:
-    return action.get("host") is True or action.get("player") == state.caller
-
-
-def _need_caller(state: State, action: Action, what: str) -> None:
-    if not _is_caller(state, action):
-        raise EngineError("not_caller", f"Only the host or the caller the host named can {what}.")
-
-
-def _mode(state: State, mode: str, what: str) -> None:
-    if state.options.sheet_mode != mode:
-        other = "paper sheets" if mode == PHONE else "phone sheets"
-        raise refusal("wrong_mode", f"This table plays with {other}; {what} is not used.")
-
-
-def _seat_id(state: State, value: Any, what: str) -> str:
-    if not isinstance(value, str) or value not in state.players:
-        raise EngineError("unknown_player", f"{what} {value!r} is not a seat at this table.")
-    return value
-
-
-def _count_phase(state: State, what: str) -> None:
-    """Why ``what`` (calling, declaring) is impossible outside the count."""
-    if state.phase == CARDS:
-        raise EngineError(
-            "waiting_for_cards", "The host must first type in this round's cards."
-        )
-    if state.phase == ENTRY:
-        raise EngineError(
-            "not_counting", f"Cannot {what}: the count starts once every sheet is locked."
-        )
-    if state.phase != COUNT or state.end is not None:
-        raise EngineError("round_over", f"Cannot {what}: this round's count has ended.")
 
 
 def _call_event(state: State, call: Call) -> Event:
@@ -99,20 +53,9 @@ def _after_count(state: State, events: list[Event]) -> tuple[State, list[Event]]
 
 
 def do_restriction(state: State, action: Action) -> tuple[State, list[Event]]:
-    _host(action, "type in the restriction card")
+    legal.restriction(state, action)
     opts = state.options
     n = len(state.players)
-    if opts.restriction_source == DECK:
-        raise EngineError(
-            "not_manual", "The app draws the restriction cards (restrictionSource=deck)."
-        )
-    if not needs_restriction(opts, n):
-        raise EngineError(
-            "not_needed",
-            "No restriction card is used at this table (8 or more players, or 0 digits).",
-        )
-    if state.phase != CARDS or state.restriction is not None:
-        raise EngineError("already_revealed", "This round's restriction card is already in.")
     digits = action.get("digits")
     if not _whole_numbers(digits, 3) or not all(0 <= d <= 9 for d in digits) or len(set(digits)) != 3:
         raise EngineError(
@@ -133,14 +76,7 @@ def _whole_numbers(value: Any, count: int) -> TypeGuard[list[int]]:
 
 
 def do_danger(state: State, action: Action) -> tuple[State, list[Event]]:
-    _host(action, "type in the danger-zone card")
-    opts = state.options
-    if opts.restriction_source == DECK:
-        raise EngineError("not_manual", "The app draws the danger-zone cards (deck mode).")
-    if not opts.danger_enabled:
-        raise EngineError("not_needed", "The danger-zone rule is off at this table.")
-    if state.phase != CARDS or state.danger is not None:
-        raise EngineError("already_revealed", "This round's danger-zone card is already in.")
+    legal.danger(state, action)
     rng = action.get("range")
     if not _whole_numbers(rng, 2) or not 1 <= rng[0] <= rng[1]:
         raise EngineError("bad_range", f"A danger zone is [lo, hi] with 1 <= lo <= hi, not {rng!r}.")
@@ -153,24 +89,9 @@ def do_danger(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
-    _mode(state, PHONE, "entering numbers")
+    legal.numbers(state, action)
     player = action["player"]
     i = state.index(player)
-    if state.phase == CARDS:
-        raise EngineError(
-            "waiting_for_cards", "Wait until this round's cards are revealed by the host."
-        )
-    if player in state.paper and state.seats[i].numbers is None:
-        # Typed on the phone acting for it, the sheet would be that phone's secret too.
-        raise EngineError(
-            "sheet_on_paper", f"{player} writes on the paper sheet: nobody enters its numbers."
-        )
-    if stall.sat_out(state, i):
-        raise EngineError(
-            "locked", f"{player} sits round {state.round} out: the count went on without a sheet."
-        )
-    if state.seats[i].numbers is not None or state.phase != ENTRY:
-        raise EngineError("locked", "Your numbers for this round are locked and cannot change.")
     numbers = action.get("numbers")
     problems = sheet_problems(numbers, cnt.restricted(state), cnt.round_max(state) - 1)
     if problems:
@@ -188,11 +109,8 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
-    _need_caller(state, action, "call the count")
-    _count_phase(state, "call")
+    legal.call(state, action)
     until = action.get("until")
-    if until not in (None, "end"):
-        raise refusal("bad_action", f"call takes until='end' or nothing, not {until!r}.")
     events: list[Event] = []
     if state.final_pending:
         state = cnt.finish(state, END_MARKER20)
@@ -215,42 +133,19 @@ def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
-    _mode(state, "paper", "declare (the app reads the phone sheets)")
-    _need_caller(state, action, "record declarations")
-    _count_phase(state, "declare")
+    legal.declare(state, action)
     number = state.count
-    if number == 0:
-        raise EngineError("nothing_called", "No number has been called yet.")
-    if state.calls[-1].declared:
-        raise EngineError("already_declared", f"Declarations on {number} are already recorded.")
     players = action.get("players")
     if not isinstance(players, list) or not players:
         raise EngineError("no_players", "Name at least one player who declared.")
-    chosen = [_seat_id(state, p, "Player") for p in players]
+    chosen = [legal.seat_id(state, p, "Player") for p in players]
     if len(set(chosen)) != len(chosen):
         raise EngineError("duplicate_player", "Each player can declare a number only once.")
-    _could_have_written(state, number, chosen)
+    legal.room(state, chosen)
     state = cnt.declare(state, tuple(chosen))
     if state.final_pending:
         state = cnt.finish(state, END_MARKER20)
     return _after_count(state, [_declared_event(state, number)])
-
-
-def _could_have_written(state: State, number: int, players: list[str]) -> None:
-    """Refuses a declaration nobody can have written on a sheet."""
-    banned = cnt.restricted(state)
-    if number % 10 in banned:
-        raise EngineError(
-            "restricted_number",
-            f"Nobody can have written {number}: numbers ending in "
-            f"{', '.join(map(str, sorted(banned)))} are restricted this round.",
-        )
-    full = [p for p in players if len(state.seats[state.index(p)].declared) >= SHEET_SIZE]
-    if full:
-        raise EngineError(
-            "too_many_declarations",
-            f"{', '.join(full)} already declared all {SHEET_SIZE} numbers this round.",
-        )
 
 
 def _declared_event(state: State, number: int, **extra: Any) -> Event:
@@ -267,57 +162,23 @@ def _declared_event(state: State, number: int, **extra: Any) -> Event:
     }
 
 
-def _paper_sheet(state: State, player: str, what: str) -> None:
-    if not state.paper_sheet(state.index(player)):
-        raise refusal(
-            "wrong_mode", f"{player}'s sheet is on a phone; {what} is not used for it."
-        )
-
-
 def do_paper_declare(state: State, action: Action) -> tuple[State, list[Event]]:
     """A seat writing on paper at a phone table raised its hand on the number just
     called (the caller taps it for them)."""
-    player = action["player"]
-    _mode(state, PHONE, "paper_declare (the caller taps who declared with declare)")
-    _count_phase(state, "declare")
-    _paper_sheet(state, player, "paper_declare (the app reads it)")
-    number = state.count
-    if number == 0:
-        raise EngineError("nothing_called", "No number has been called yet.")
-    if action.get("number") != number:
-        raise EngineError(
-            "not_last_number",
-            f"Only the number just called ({number}) can be declared, not "
-            f"{action.get('number')!r}.",
-        )
-    i = state.index(player)
-    if number in state.seats[i].declared:
-        raise EngineError("already_declared", f"{player} has already declared {number}.")
-    _could_have_written(state, number, [player])
+    legal.paper_declare(state, action)
+    player, number = action["player"], state.count
     state = cnt.paper_declares(state, player)
     return state, [_declared_event(state, number, paper=player)]
 
 
 def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
+    legal.bonus(state, action)
     target = action.get("seat") or action["player"]
-    _seat_id(state, target, "Seat")
-    if state.options.sheet_mode == PHONE and not state.paper_sheet(state.index(target)):
-        raise refusal(
-            "wrong_mode",
-            "This table plays with phone sheets; entering bonus points is not used (the app "
-            "reads the phone sheets).",
-        )
-    if target != action["player"]:
-        _host(action, "enter another player's bonus")
-    if state.phase != BONUS:
-        raise EngineError("not_bonus_phase", "Bonus points are entered after the count ends.")
     points = action.get("points")
     if type(points) is not int or not 0 <= points <= 999:
         raise EngineError("bad_points", f"Bonus points are a whole number 0-999, not {points!r}.")
     i = state.index(target)
     seat = state.seats[i]
-    if not any(not x.voided for x in seat.x_cells):
-        raise EngineError("no_bonus_cells", f"{target} has no crossed cell with a bonus this round.")
     seats = state.seats[:i] + (replace(seat, bonus=points),) + state.seats[i + 1:]
     state = replace(state, seats=seats)
     events: list[Event] = [
@@ -341,20 +202,13 @@ def do_set_paper(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_caller(state: State, action: Action) -> tuple[State, list[Event]]:
-    _host(action, "name the caller")
+    legal.caller(state, action)
     seat = action.get("seat")
-    if seat is not None:
-        _seat_id(state, seat, "Seat")
-    if seat == state.caller:
-        # legal_actions offers only a change (tests/engines/test_legality.py).
-        raise EngineError("already_caller", "That is already who calls the count.")
     return replace(state, caller=seat), [{"type": "caller_set", "seat": seat}]
 
 
 def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
-    _host(action, "start the next round")
-    if state.phase != SCORED:
-        raise refusal("no_round_waiting", "The current round has not been scored yet.")
+    legal.next_round(state, action)
     opts = state.options
     restriction, danger = action.get("restriction"), action.get("danger")
     if opts.restriction_source != DECK and (restriction is not None or danger is not None):

@@ -5,36 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import Action, Event, Modules, Rng, SkeletonEngine, seat_templates
-from engines.countup import actions, count, describe, fair, flow, result, sample, stall, views
+from engines.base import Action, Event, Modules, Rng, SkeletonEngine
+from engines.countup import actions, describe, fair, flow, legal, result, sample, stall, views
 from engines.countup.options import (
-    DECK,
     MAX_PLAYERS,
     MIN_PLAYERS,
     OPTIONS_SCHEMA,
-    PHONE,
     RANDOM_OPTION_FIELDS,
     freeze,
-    needs_restriction,
     normalize,
 )
 from engines.countup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
-from engines.countup.sheet import SHEET_SIZE
 from engines.countup.state import (
-    BONUS,
-    CARDS,
-    COUNT,
-    ENTRY,
     OVER,
     SCORED,
-    Seat,
     State,
 )
 from engines.history import HistoryText
-
-
-def _has_bonus(seat: Seat) -> bool:
-    return any(not x.voided for x in seat.x_cells)
 
 
 class CountUpEngine(SkeletonEngine):
@@ -83,66 +70,15 @@ class CountUpEngine(SkeletonEngine):
         return {**action, **drawn}
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
-        """Templates for ``player``. Host-only ones carry ``"host": True`` (the
-        engine does not know who the host is; the server may filter on it).
-        Templates of free-input actions (numbers, restriction, danger, declare,
-        bonus) name only the type: the user supplies the values."""
+        """The candidates that pass the handlers' own gates (``legal.py``).
+        Host-only ones carry ``"host": True`` (the engine does not know who
+        the host is; the server filters on it)."""
         if player not in state.players or state.phase == OVER:
             return []
-        opts = state.options
-        i = state.index(player)
-        seat = state.seats[i]
-        if player in state.paper:
-            return self._paper_legal(state, i)
-        caller: dict[str, Any] = {} if player == state.caller else {"host": True}
-        out: list[Action] = []
-        if state.phase == CARDS and opts.restriction_source != DECK:
-            if needs_restriction(opts, len(state.players)) and state.restriction is None:
-                out.append({"type": "restriction", "host": True})
-            if opts.danger_enabled and state.danger is None:
-                out.append({"type": "danger", "host": True})
-        if state.phase == ENTRY and seat.numbers is None:
-            out.append({"type": "numbers"})
-        if state.phase == COUNT and state.end is None:
-            out.append({"type": "call", **caller})
-            out.append({"type": "call", "until": "end", **caller})
-            if opts.sheet_mode != PHONE and state.count > 0 and not state.calls[-1].declared:
-                out.append({"type": "declare", **caller})
-        if state.phase == BONUS:
-            if state.paper_sheet(i) and _has_bonus(seat):
-                out.append({"type": "bonus"})
-            for k, (p, s) in enumerate(zip(state.players, state.seats, strict=True)):
-                if p != player and state.paper_sheet(k) and _has_bonus(s):
-                    out.append({"type": "bonus", "seat": p, "host": True})
-        if state.phase == SCORED:
-            out.append({"type": "next_round", "host": True})
-        for seat_id in (None, *state.players):
-            if seat_id != state.caller:
-                out.append({"type": "caller", "seat": seat_id, "host": True})
-        return out + seat_templates(state, state.players, stall.hold, stall.skippable(state))
+        return legal.offers(state, player)
 
     def waiting(self, state: State) -> tuple[str, ...]:
         return stall.waiting(state)
-
-    def _paper_legal(self, state: State, i: int) -> list[Action]:
-        """A seat without a phone: only what the table enters for it (its hand up on
-        the number just called, its bonus); host powers stay with the host's phone."""
-        seat = state.seats[i]
-        out: list[Action] = []
-        if (
-            state.options.sheet_mode == PHONE
-            and state.phase == COUNT
-            and state.end is None
-            and state.count > 0
-            and state.paper_sheet(i)
-            and state.count not in seat.declared
-            and state.count % 10 not in count.restricted(state)
-            and len(seat.declared) < SHEET_SIZE
-        ):
-            out.append({"type": "paper_declare", "number": state.count})
-        if state.phase == BONUS and state.paper_sheet(i) and _has_bonus(seat):
-            out.append({"type": "bonus"})
-        return out
 
     def seals(self, events: Sequence[Event]) -> bool:
         """Besides ``sealing_events``: a call that showed a number on a sheet the

@@ -45,16 +45,9 @@ def hold(state: State, seat: str) -> EngineError | None:
     return None
 
 
-def skippable(state: State) -> tuple[str, ...]:
-    """The seats ``skip`` would be accepted for now: the phones still writing."""
-    return waiting(state) if state.phase == ENTRY else ()
-
-
-def do_skip(state: State, action: Action) -> tuple[State, list[Event]]:
-    """The host starts the count without a phone's sheet: the seat sits the round out
-    with an empty sheet (*invented*, docs/rules/countup.md): it declares nothing, so
-    its marker stays on 00 and it crosses no cell (R9, R14): a round score of 0, as a
-    blank paper sheet would give."""
+def check_skip(state: State, action: Action) -> str:
+    """``skip``'s gate (``engines.legality``): the host names a phone still
+    writing its sheet. Returns the seat."""
     seat = skip_seat(action, state.players, waiting(state))
     if state.phase == BONUS:
         raise EngineError(
@@ -62,6 +55,15 @@ def do_skip(state: State, action: Action) -> tuple[State, list[Event]]:
             f"{seat}'s bonus is printed on its paper sheet (R14): the host enters it for "
             f"{seat} (bonus with seat).",
         )
+    return seat
+
+
+def do_skip(state: State, action: Action) -> tuple[State, list[Event]]:
+    """The host starts the count without a phone's sheet: the seat sits the round out
+    with an empty sheet (*invented*, docs/rules/countup.md): it declares nothing, so
+    its marker stays on 00 and it crosses no cell (R9, R14): a round score of 0, as a
+    blank paper sheet would give."""
+    seat = check_skip(state, action)
     i = state.index(seat)
     seats = state.seats[:i] + (replace(state.seats[i], numbers=()),) + state.seats[i + 1:]
     events: list[Event] = [{"type": "seat_skipped", "round": state.round, "seat": seat}]

@@ -7,10 +7,10 @@ from types import ModuleType
 
 import pytest
 
-from engines import contract, errors, seats
+from engines import contract, errors, legality, seats
 
 
-@pytest.mark.parametrize("module", [contract, errors, seats], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [contract, errors, legality, seats], ids=lambda m: m.__name__)
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

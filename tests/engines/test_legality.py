@@ -1,11 +1,11 @@
-"""Legality both ways, for every game: what ``legal_actions`` offers a seat is
-accepted (the contract test's play-outs), and what ``apply`` accepts from a
-seat is offered to it. The second half is checked here: at every step of
-seeded play-outs, every action each seat could send (every value of every
-enumerable field of every action type's schema) is tried, and one that is
-accepted must match a template the seat was offered. A mismatch is a rule
-written twice that drifted: a phone's buttons hiding a legal move, or a
-handler letting through a move the rules forbid."""
+"""Legality both ways, for every game, at every step of seeded random
+play-outs: what ``legal_actions`` offers a seat (as the server filters it)
+is accepted, and what ``apply`` accepts from a seat is offered to it (every
+action each seat could send: every value of every enumerable field of every
+action type's schema). A mismatch is a rule that drifted between the
+offers and the handlers: a phone's buttons hiding a legal move, or showing
+one that is refused (engines/legality.py derives the offers from the
+handlers' own checks)."""
 
 from __future__ import annotations
 
@@ -131,4 +131,75 @@ def test_what_apply_accepts_is_offered(game: Engine, seed: int) -> None:
         choices = legal_choices(game, state, players, rng)
         player, template = rng.choice(choices)
         action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
+        state, _ = game.apply(state, action)
+
+
+def random_options(engine: Engine, rng: random.Random) -> dict[str, Any]:
+    """Each option with a choice of values (an enum, a flag) drawn at random,
+    the rest at its default; the defaults when that mix does not work."""
+    picked = {}
+    for name, prop in engine.options_schema["properties"].items():
+        if "enum" in prop:
+            picked[name] = rng.choice(prop["enum"])
+        elif prop.get("type") == "boolean":
+            picked[name] = rng.random() < 0.5
+    try:
+        return engine.normalize_options(schemas.options_with_defaults(engine, picked))
+    except (EngineError, ValueError):
+        return engine.normalize_options(schemas.options_with_defaults(engine, {}))
+
+
+def offered_refused(engine: Engine, state: Any, players: Sequence[str], rng: random.Random) -> list[str]:
+    """Every template a seat is offered now (the host's own and, for a seat
+    on paper, what the host enters for it) that ``apply`` refuses however it
+    is completed: a template of free input is completed by ``sample``, or
+    else by every enumerable payload that matches it (who raised a hand);
+    one with free input beyond that (a whole board) is left to people."""
+    found = []
+    for p in players:
+        host = p == players[0] and p not in engine.paper_seats(state)
+        for template in host_filter(engine, engine.legal_actions(state, p), host):
+            act = engine.sample(state, p, template, rng)
+            if act is not None:
+                completions = [act]
+            else:
+                payloads = candidates(engine, template["type"], players)
+                if payloads is None:
+                    continue
+                completions = [c for pl in payloads if matches(c := {"type": template["type"], **pl}, template)]
+            errors = []
+            for completion in completions:
+                try:
+                    engine.apply(state, engine.draw(state, {**completion, "player": p, "host": host}, rng))
+                    break
+                except EngineError as e:
+                    errors.append(f"{e.code}: {e.message}")
+            else:
+                found.append(f"{p}{' (host)' if host else ''}: {template} -> {errors[:2]}")
+    return found
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_what_is_offered_is_accepted(game: Engine, seed: int) -> None:
+    """Seats go on paper now and then (the host's ``set_paper``), so the
+    offers entered for a seat on paper are checked too."""
+    rng = random.Random(100 + seed)
+    options = random_options(game, rng)
+    lo, hi = game.player_limits(options)
+    players = [f"p{i + 1}" for i in range(rng.randint(lo, min(hi, 6)))]
+    state = game.setup(players, game.draw_setup(players, options, rng))
+    for step in range(250):
+        if game.status(state)["over"]:
+            break
+        refused = offered_refused(game, state, players, random.Random(step))
+        assert not refused, f"{game.name} seed {seed} step {step}: offered but refused: {refused[:5]}"
+        phones = [p for p in players[1:] if p not in game.paper_seats(state)]
+        if phones and rng.random() < 0.04:
+            action = {"type": "set_paper", "seat": rng.choice(phones), "player": players[0], "host": True}
+        else:
+            choices = legal_choices(game, state, players, rng)
+            if not choices:
+                break  # only people can go on (a board to enter, who raised a hand)
+            player, template = rng.choice(choices)
+            action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
         state, _ = game.apply(state, action)

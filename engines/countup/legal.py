@@ -1,0 +1,263 @@
+"""Who may send what, and when (``engines.legality``): each action type's
+gate, which its handler in ``actions.py`` runs first, and the candidates
+``legal_actions`` filters through the same gates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Action, EngineError, refusal
+from engines.countup import count as cnt
+from engines.countup import stall
+from engines.countup.options import DECK, PHONE, needs_restriction
+from engines.countup.sheet import SHEET_SIZE
+from engines.countup.state import BONUS, CARDS, COUNT, ENTRY, SCORED, State
+from engines.legality import Offers, Rule
+from engines.seats import SKIP_WHY, phone_rule, seat_rule
+
+
+def host(action: Action, what: str) -> None:
+    if action.get("host") is not True:
+        raise refusal("not_host", f"Only the host can {what}.")
+
+
+def need_caller(state: State, action: Action, what: str) -> None:
+    if action.get("host") is not True and action.get("player") != state.caller:
+        raise EngineError("not_caller", f"Only the host or the caller the host named can {what}.")
+
+
+def mode(state: State, sheets: str, what: str) -> None:
+    if state.options.sheet_mode != sheets:
+        other = "paper sheets" if sheets == PHONE else "phone sheets"
+        raise refusal("wrong_mode", f"This table plays with {other}; {what} is not used.")
+
+
+def seat_id(state: State, value: Any, what: str) -> str:
+    if not isinstance(value, str) or value not in state.players:
+        raise EngineError("unknown_player", f"{what} {value!r} is not a seat at this table.")
+    return value
+
+
+def count_phase(state: State, what: str) -> None:
+    """Why ``what`` (calling, declaring) is impossible outside the count."""
+    if state.phase == CARDS:
+        raise EngineError(
+            "waiting_for_cards", "The host must first type in this round's cards."
+        )
+    if state.phase == ENTRY:
+        raise EngineError(
+            "not_counting", f"Cannot {what}: the count starts once every sheet is locked."
+        )
+    if state.phase != COUNT or state.end is not None:
+        raise EngineError("round_over", f"Cannot {what}: this round's count has ended.")
+
+
+def writable(state: State, number: int) -> None:
+    """Refuses a number nobody can have written on a sheet this round."""
+    banned = cnt.restricted(state)
+    if number % 10 in banned:
+        raise EngineError(
+            "restricted_number",
+            f"Nobody can have written {number}: numbers ending in "
+            f"{', '.join(map(str, sorted(banned)))} are restricted this round.",
+        )
+
+
+def room(state: State, players: list[str]) -> None:
+    """Refuses a declaration by a seat whose sheet is already full."""
+    full = [p for p in players if len(state.seats[state.index(p)].declared) >= SHEET_SIZE]
+    if full:
+        raise EngineError(
+            "too_many_declarations",
+            f"{', '.join(full)} already declared all {SHEET_SIZE} numbers this round.",
+        )
+
+
+def paper_sheet(state: State, player: str, what: str) -> None:
+    if not state.paper_sheet(state.index(player)):
+        raise refusal(
+            "wrong_mode", f"{player}'s sheet is on a phone; {what} is not used for it."
+        )
+
+
+# -- the rules, one per action type --------------------------------------------
+
+
+def _restriction(state: State, action: Action) -> None:
+    host(action, "type in the restriction card")
+    opts = state.options
+    if opts.restriction_source == DECK:
+        raise EngineError(
+            "not_manual", "The app draws the restriction cards (restrictionSource=deck)."
+        )
+    if not needs_restriction(opts, len(state.players)):
+        raise EngineError(
+            "not_needed",
+            "No restriction card is used at this table (8 or more players, or 0 digits).",
+        )
+    if state.phase != CARDS or state.restriction is not None:
+        raise EngineError("already_revealed", "This round's restriction card is already in.")
+
+
+def _danger(state: State, action: Action) -> None:
+    host(action, "type in the danger-zone card")
+    opts = state.options
+    if opts.restriction_source == DECK:
+        raise EngineError("not_manual", "The app draws the danger-zone cards (deck mode).")
+    if not opts.danger_enabled:
+        raise EngineError("not_needed", "The danger-zone rule is off at this table.")
+    if state.phase != CARDS or state.danger is not None:
+        raise EngineError("already_revealed", "This round's danger-zone card is already in.")
+
+
+def _numbers(state: State, action: Action) -> None:
+    mode(state, PHONE, "entering numbers")
+    player = action["player"]
+    i = state.index(player)
+    if state.phase == CARDS:
+        raise EngineError(
+            "waiting_for_cards", "Wait until this round's cards are revealed by the host."
+        )
+    if player in state.paper and state.seats[i].numbers is None:
+        # Typed on the phone acting for it, the sheet would be that phone's secret too.
+        raise EngineError(
+            "sheet_on_paper", f"{player} writes on the paper sheet: nobody enters its numbers."
+        )
+    if stall.sat_out(state, i):
+        raise EngineError(
+            "locked", f"{player} sits round {state.round} out: the count went on without a sheet."
+        )
+    if state.seats[i].numbers is not None or state.phase != ENTRY:
+        raise EngineError("locked", "Your numbers for this round are locked and cannot change.")
+
+
+def _call(state: State, action: Action) -> None:
+    need_caller(state, action, "call the count")
+    count_phase(state, "call")
+
+
+def _until(state: State, action: Action) -> None:
+    until = action.get("until")
+    if until not in (None, "end"):
+        raise refusal("bad_action", f"call takes until='end' or nothing, not {until!r}.")
+
+
+def _declare(state: State, action: Action) -> None:
+    """Besides who and when: a number someone can have written, and a sheet
+    with room for it (the players who declared are the free input)."""
+    mode(state, "paper", "declare (the app reads the phone sheets)")
+    need_caller(state, action, "record declarations")
+    count_phase(state, "declare")
+    number = state.count
+    if number == 0:
+        raise EngineError("nothing_called", "No number has been called yet.")
+    if state.calls[-1].declared:
+        raise EngineError("already_declared", f"Declarations on {number} are already recorded.")
+    writable(state, number)
+    if all(len(s.declared) >= SHEET_SIZE for s in state.seats):
+        room(state, list(state.players))
+
+
+def _paper_declare(state: State, action: Action) -> None:
+    player = action["player"]
+    mode(state, PHONE, "paper_declare (the caller taps who declared with declare)")
+    count_phase(state, "declare")
+    paper_sheet(state, player, "paper_declare (the app reads it)")
+    if state.count == 0:
+        raise EngineError("nothing_called", "No number has been called yet.")
+
+
+def _paper_number(state: State, action: Action) -> None:
+    player, number = action["player"], state.count
+    if action.get("number") != number:
+        raise EngineError(
+            "not_last_number",
+            f"Only the number just called ({number}) can be declared, not "
+            f"{action.get('number')!r}.",
+        )
+    if number in state.seats[state.index(player)].declared:
+        raise EngineError("already_declared", f"{player} has already declared {number}.")
+    writable(state, number)
+    room(state, [player])
+
+
+def _anyone(state: State, action: Action) -> None:
+    """A ``when`` that lets every seat through: the ``pick`` says it all."""
+
+
+def _bonus_seat(state: State, action: Action) -> None:
+    target = seat_id(state, action.get("seat") or action["player"], "Seat")
+    if state.options.sheet_mode == PHONE and not state.paper_sheet(state.index(target)):
+        raise refusal(
+            "wrong_mode",
+            "This table plays with phone sheets; entering bonus points is not used (the app "
+            "reads the phone sheets).",
+        )
+    if target != action["player"]:
+        host(action, "enter another player's bonus")
+    if state.phase != BONUS:
+        raise EngineError("not_bonus_phase", "Bonus points are entered after the count ends.")
+    if not any(not x.voided for x in state.seats[state.index(target)].x_cells):
+        raise EngineError("no_bonus_cells", f"{target} has no crossed cell with a bonus this round.")
+
+
+def _bonus_seats(state: State, player: str) -> list[Action]:
+    # A seat on paper has no phone: it enters no other seat's bonus.
+    others = () if player in state.paper else (p for p in state.players if p != player)
+    return [{}, *({"seat": p} for p in others)]
+
+
+def _named(state: State, action: Action) -> None:
+    seat = action.get("seat")
+    if seat is not None:
+        seat_id(state, seat, "Seat")
+    if seat == state.caller:
+        raise EngineError("already_caller", "That is already who calls the count.")
+
+
+def _next_round(state: State, action: Action) -> None:
+    host(action, "start the next round")
+    if state.phase != SCORED:
+        raise refusal("no_round_waiting", "The current round has not been scored yet.")
+
+
+restriction = Rule(_restriction)
+danger = Rule(_danger)
+numbers = Rule(_numbers)
+call = Rule(_call, lambda state, player: ({}, {"until": "end"}), _until)
+declare = Rule(_declare)
+paper_declare = Rule(_paper_declare, lambda state, player: ({"number": state.count},), _paper_number)
+bonus = Rule(_anyone, _bonus_seats, _bonus_seat)
+caller = Rule(
+    lambda state, action: host(action, "name the caller"),
+    lambda state, player: [{"seat": s} for s in (None, *state.players)],
+    _named,
+)
+next_round = Rule(_next_round)
+
+RULES: dict[str, Rule[State]] = {
+    "restriction": restriction,
+    "danger": danger,
+    "numbers": numbers,
+    "call": call,
+    "declare": declare,
+    "paper_declare": paper_declare,
+    "bonus": bonus,
+    "next_round": next_round,
+    "caller": caller,
+    "set_phone": phone_rule(lambda s: s.players, stall.hold),
+    "skip": seat_rule(stall.waiting, SKIP_WHY, stall.check_skip),
+}
+_PHONE_TYPES = tuple(t for t in RULES if t != "paper_declare")
+#: A seat on paper has no phone: only what the table enters for it (its hand
+#: up on the number just called, its bonus); host powers stay with the host's phone.
+_PAPER_TYPES = ("paper_declare", "bonus")
+
+#: ``legal_actions``: templates of free-input actions (numbers, restriction,
+#: danger, declare, bonus) name only the type, the phone supplies the values;
+#: host-only ones carry ``"host": True``.
+offers: Offers[State] = Offers(
+    RULES,
+    lambda state, player: _PAPER_TYPES if player in state.paper else _PHONE_TYPES,
+    host_codes=("not_host", "not_caller"),
+)
