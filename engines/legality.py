@@ -10,8 +10,10 @@ rules) whose gate lets them through. So a rule changed in a gate changes the
 refusal and the phone's buttons together (``tests/engines/test_legality.py``
 checks both directions on random play).
 
-A gate raises, so a handler reads as it always did; ``Offers`` catches (a
-refusal costs well under a microsecond).
+A check *returns* its refusal (None: accepted) rather than raising it:
+offers are built for every seat at every change, and most candidates are
+refused, where a raise and catch through a few frames costs more than the
+rest of the check. Calling a ``Rule`` raises, for the handlers.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from typing import Any, Generic
 from engines.contract import Action, Event, Handler, S
 from engines.errors import EngineError, refusal
 
-#: Checks that need no free input: raises ``EngineError`` (what it returns,
-#: e.g. the seat it checked, is for its handler).
-Gate = Callable[[S, Action], object]
+#: Checks that need no free input: the refusal, or None when they pass.
+Gate = Callable[[S, Action], EngineError | None]
+Refused = EngineError | None
 #: The fields a seat's templates of one action type name, by shape only.
 Choices = Callable[[S, str], Iterable[Action]]
 
@@ -41,12 +43,10 @@ class Rule(Generic[S]):
     fields a template names (which seat, which number), for each of
     ``choices``. Calling the rule runs both: a handler's first line.
 
-    >>> def when(state: int, action: Action) -> None:
-    ...     if action.get("host") is not True:
-    ...         raise refusal("not_host")
-    >>> def pick(state: int, action: Action) -> None:
-    ...     if action["n"] > state:
-    ...         raise refusal("wrong_phase")
+    >>> def when(state: int, action: Action) -> EngineError | None:
+    ...     return None if action.get("host") is True else refusal("not_host")
+    >>> def pick(state: int, action: Action) -> EngineError | None:
+    ...     return refusal("wrong_phase") if action["n"] > state else None
     >>> rule = Rule(when, lambda state, p: [{"n": n} for n in (1, 2, 3)], pick)
     >>> Offers({"pick": rule}, lambda state, p: ["pick"])(2, "p1")
     [{'type': 'pick', 'n': 1, 'host': True}, {'type': 'pick', 'n': 2, 'host': True}]
@@ -61,9 +61,11 @@ class Rule(Generic[S]):
     pick: Gate[S] | None = None
 
     def __call__(self, state: S, action: Action) -> None:
-        self.when(state, action)
-        if self.pick is not None:
-            self.pick(state, action)
+        refused = self.when(state, action)
+        if refused is None and self.pick is not None:
+            refused = self.pick(state, action)
+        if refused is not None:
+            raise refused
 
 
 @dataclass(frozen=True)
@@ -111,19 +113,14 @@ class Offers(Generic[S]):
         """None when ``gate`` refuses ``action`` even from the host, True when
         it takes it from the host only, False when from the seat itself (not
         tried unless ``as_seat``)."""
-        try:
-            gate(state, {**action, "host": True})
-        except EngineError:
+        if gate(state, {**action, "host": True}) is not None:
             return None
         if not as_seat:
             return False
-        try:
-            gate(state, {**action, "host": False})
-        except EngineError as refused:
-            if refused.code not in self.host_codes:
-                return None
-            return True
-        return False
+        refused = gate(state, {**action, "host": False})
+        if refused is None:
+            return False
+        return True if refused.code in self.host_codes else None
 
 
 def dispatch(

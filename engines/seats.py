@@ -72,12 +72,20 @@ def host_names_seat(action: Action, seats: Collection[str], why: str) -> str:
     """The checks every host-only seat action (``set_paper``, ``set_phone``,
     ``skip``) makes first: the host sent it (else ``not_host``, ``why`` its
     message) and it names a seat (``not_seated``). Returns the seat."""
+    refused = seat_refusal(action, seats, why)
+    if refused is not None:
+        raise refused
+    return str(action["seat"])
+
+
+def seat_refusal(action: Action, seats: Collection[str], why: str) -> EngineError | None:
+    """``host_names_seat``'s refusal, or None."""
     if action.get("host") is not True:
-        raise refusal("not_host", why)
+        return refusal("not_host", why)
     seat = action.get("seat")
     if not isinstance(seat, str) or seat not in seats:
-        raise refusal("not_seated", f"{seat!r} has no seat at this table.")
-    return seat
+        return refusal("not_seated", f"{seat!r} has no seat at this table.")
+    return None
 
 
 def set_paper(state: P, action: Action, seats: Collection[str]) -> tuple[P, list[Event]]:
@@ -168,24 +176,31 @@ SKIP_WHY = "Only the host can let the game go on without a seat."
 
 
 def check_phone(state: P, action: Action, seats: Collection[str], hold: PaperHold[P]) -> str:
-    """``set_phone``'s gate (``engines.legality``): the host names a seat on
-    paper that ``hold`` lets go now. Returns the seat."""
-    seat = host_names_seat(action, seats, PHONE_WHY)
+    """``set_phone``'s checks: the host names a seat on paper that ``hold``
+    lets go now. Returns the seat."""
+    refused = phone_refusal(state, action, seats, hold)
+    if refused is not None:
+        raise refused
+    return str(action["seat"])
+
+
+def phone_refusal(state: P, action: Action, seats: Collection[str], hold: PaperHold[P]) -> EngineError | None:
+    """``check_phone``'s refusal, or None: its rule's check (``engines.legality``)."""
+    refused = seat_refusal(action, seats, PHONE_WHY)
+    if refused is not None:
+        return refused
+    seat = action["seat"]
     if seat not in state.paper:
-        raise refusal("bad_action", f"{seat} is not a seat on paper.")
-    held = hold(state, seat)
-    if held is not None:
-        raise held
-    return seat
+        return refusal("bad_action", f"{seat} is not a seat on paper.")
+    return hold(state, seat)
 
 
 def host_gate(why: str) -> Gate[Any]:
     """A rule's ``when`` for a host's action: the host sent it (else
     ``not_host``, ``why`` its message)."""
 
-    def gate(state: Any, action: Action) -> None:
-        if action.get("host") is not True:
-            raise refusal("not_host", why)
+    def gate(state: Any, action: Action) -> EngineError | None:
+        return None if action.get("host") is True else refusal("not_host", why)
 
     return gate
 
@@ -203,7 +218,7 @@ def phone_rule(seats: Callable[[P], Sequence[str]], hold: PaperHold[P]) -> Rule[
     must stay there for now."""
     return seat_rule(
         lambda state: [s for s in seats(state) if s in state.paper], PHONE_WHY,
-        lambda state, action: check_phone(state, action, seats(state), hold),
+        lambda state, action: phone_refusal(state, action, seats(state), hold),
     )
 
 
@@ -232,10 +247,18 @@ def skip_seat(action: Action, seats: Collection[str], waiting: Collection[str]) 
     """The checks every game's ``skip`` makes first, in this order: the host
     (``not_host``), a seat (``not_seated``), one the game waits for now
     (``not_waiting``). Returns the seat."""
-    seat = host_names_seat(action, seats, SKIP_WHY)
-    if seat not in waiting:
-        raise EngineError("not_waiting", f"The game is not waiting for {seat} now.")
-    return seat
+    refused = skip_refusal(action, seats, waiting)
+    if refused is not None:
+        raise refused
+    return str(action["seat"])
+
+
+def skip_refusal(action: Action, seats: Collection[str], waiting: Collection[str]) -> EngineError | None:
+    """``skip_seat``'s refusal, or None."""
+    refused = seat_refusal(action, seats, SKIP_WHY)
+    if refused is None and action["seat"] not in waiting:
+        return EngineError("not_waiting", f"The game is not waiting for {action['seat']} now.")
+    return refused
 
 
 def seat_templates(

@@ -138,10 +138,14 @@ def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
     players = action.get("players")
     if not isinstance(players, list) or not players:
         raise EngineError("no_players", "Name at least one player who declared.")
-    chosen = [legal.seat_id(state, p, "Player") for p in players]
+    for p in players:
+        if refused := legal.seat_id(state, p, "Player"):
+            raise refused
+    chosen: list[str] = players
     if len(set(chosen)) != len(chosen):
         raise EngineError("duplicate_player", "Each player can declare a number only once.")
-    legal.room(state, chosen)
+    if refused := legal.room(state, chosen):
+        raise refused
     state = cnt.declare(state, tuple(chosen))
     if state.final_pending:
         state = cnt.finish(state, END_MARKER20)

@@ -12,193 +12,214 @@ from engines.countup import stall
 from engines.countup.options import DECK, PHONE, needs_restriction
 from engines.countup.sheet import SHEET_SIZE
 from engines.countup.state import BONUS, CARDS, COUNT, ENTRY, SCORED, State
-from engines.legality import Offers, Rule
+from engines.legality import Offers, Refused, Rule
 from engines.seats import SKIP_WHY, phone_rule, seat_rule
 
 
-def host(action: Action, what: str) -> None:
-    if action.get("host") is not True:
-        raise refusal("not_host", f"Only the host can {what}.")
+def host(action: Action, what: str) -> Refused:
+    return None if action.get("host") is True else refusal("not_host", f"Only the host can {what}.")
 
 
-def need_caller(state: State, action: Action, what: str) -> None:
+def need_caller(state: State, action: Action, what: str) -> Refused:
     if action.get("host") is not True and action.get("player") != state.caller:
-        raise EngineError("not_caller", f"Only the host or the caller the host named can {what}.")
+        return EngineError("not_caller", f"Only the host or the caller the host named can {what}.")
+    return None
 
 
-def mode(state: State, sheets: str, what: str) -> None:
+def mode(state: State, sheets: str, what: str) -> Refused:
     if state.options.sheet_mode != sheets:
         other = "paper sheets" if sheets == PHONE else "phone sheets"
-        raise refusal("wrong_mode", f"This table plays with {other}; {what} is not used.")
+        return refusal("wrong_mode", f"This table plays with {other}; {what} is not used.")
+    return None
 
 
-def seat_id(state: State, value: Any, what: str) -> str:
+def seat_id(state: State, value: Any, what: str) -> Refused:
     if not isinstance(value, str) or value not in state.players:
-        raise EngineError("unknown_player", f"{what} {value!r} is not a seat at this table.")
-    return value
+        return EngineError("unknown_player", f"{what} {value!r} is not a seat at this table.")
+    return None
 
 
-def count_phase(state: State, what: str) -> None:
+def count_phase(state: State, what: str) -> Refused:
     """Why ``what`` (calling, declaring) is impossible outside the count."""
     if state.phase == CARDS:
-        raise EngineError(
-            "waiting_for_cards", "The host must first type in this round's cards."
-        )
+        return EngineError("waiting_for_cards", "The host must first type in this round's cards.")
     if state.phase == ENTRY:
-        raise EngineError(
+        return EngineError(
             "not_counting", f"Cannot {what}: the count starts once every sheet is locked."
         )
     if state.phase != COUNT or state.end is not None:
-        raise EngineError("round_over", f"Cannot {what}: this round's count has ended.")
+        return EngineError("round_over", f"Cannot {what}: this round's count has ended.")
+    return None
 
 
-def writable(state: State, number: int) -> None:
+def writable(state: State, number: int) -> Refused:
     """Refuses a number nobody can have written on a sheet this round."""
     banned = cnt.restricted(state)
     if number % 10 in banned:
-        raise EngineError(
+        return EngineError(
             "restricted_number",
             f"Nobody can have written {number}: numbers ending in "
             f"{', '.join(map(str, sorted(banned)))} are restricted this round.",
         )
+    return None
 
 
-def room(state: State, players: list[str]) -> None:
+def room(state: State, players: list[str]) -> Refused:
     """Refuses a declaration by a seat whose sheet is already full."""
     full = [p for p in players if len(state.seats[state.index(p)].declared) >= SHEET_SIZE]
     if full:
-        raise EngineError(
+        return EngineError(
             "too_many_declarations",
             f"{', '.join(full)} already declared all {SHEET_SIZE} numbers this round.",
         )
+    return None
 
 
-def paper_sheet(state: State, player: str, what: str) -> None:
+def paper_sheet(state: State, player: str, what: str) -> Refused:
     if not state.paper_sheet(state.index(player)):
-        raise refusal(
-            "wrong_mode", f"{player}'s sheet is on a phone; {what} is not used for it."
-        )
+        return refusal("wrong_mode", f"{player}'s sheet is on a phone; {what} is not used for it.")
+    return None
 
 
 # -- the rules, one per action type --------------------------------------------
 
 
-def _restriction(state: State, action: Action) -> None:
-    host(action, "type in the restriction card")
+def _restriction(state: State, action: Action) -> Refused:
     opts = state.options
+    if refused := host(action, "type in the restriction card"):
+        return refused
     if opts.restriction_source == DECK:
-        raise EngineError(
+        return EngineError(
             "not_manual", "The app draws the restriction cards (restrictionSource=deck)."
         )
     if not needs_restriction(opts, len(state.players)):
-        raise EngineError(
+        return EngineError(
             "not_needed",
             "No restriction card is used at this table (8 or more players, or 0 digits).",
         )
     if state.phase != CARDS or state.restriction is not None:
-        raise EngineError("already_revealed", "This round's restriction card is already in.")
+        return EngineError("already_revealed", "This round's restriction card is already in.")
+    return None
 
 
-def _danger(state: State, action: Action) -> None:
-    host(action, "type in the danger-zone card")
+def _danger(state: State, action: Action) -> Refused:
     opts = state.options
+    if refused := host(action, "type in the danger-zone card"):
+        return refused
     if opts.restriction_source == DECK:
-        raise EngineError("not_manual", "The app draws the danger-zone cards (deck mode).")
+        return EngineError("not_manual", "The app draws the danger-zone cards (deck mode).")
     if not opts.danger_enabled:
-        raise EngineError("not_needed", "The danger-zone rule is off at this table.")
+        return EngineError("not_needed", "The danger-zone rule is off at this table.")
     if state.phase != CARDS or state.danger is not None:
-        raise EngineError("already_revealed", "This round's danger-zone card is already in.")
+        return EngineError("already_revealed", "This round's danger-zone card is already in.")
+    return None
 
 
-def _numbers(state: State, action: Action) -> None:
-    mode(state, PHONE, "entering numbers")
+def _numbers(state: State, action: Action) -> Refused:
+    if refused := mode(state, PHONE, "entering numbers"):
+        return refused
     player = action["player"]
     i = state.index(player)
     if state.phase == CARDS:
-        raise EngineError(
+        return EngineError(
             "waiting_for_cards", "Wait until this round's cards are revealed by the host."
         )
     if player in state.paper and state.seats[i].numbers is None:
         # Typed on the phone acting for it, the sheet would be that phone's secret too.
-        raise EngineError(
+        return EngineError(
             "sheet_on_paper", f"{player} writes on the paper sheet: nobody enters its numbers."
         )
     if stall.sat_out(state, i):
-        raise EngineError(
+        return EngineError(
             "locked", f"{player} sits round {state.round} out: the count went on without a sheet."
         )
     if state.seats[i].numbers is not None or state.phase != ENTRY:
-        raise EngineError("locked", "Your numbers for this round are locked and cannot change.")
+        return EngineError("locked", "Your numbers for this round are locked and cannot change.")
+    return None
 
 
-def _call(state: State, action: Action) -> None:
-    need_caller(state, action, "call the count")
-    count_phase(state, "call")
+def _call(state: State, action: Action) -> Refused:
+    return need_caller(state, action, "call the count") or count_phase(state, "call")
 
 
-def _until(state: State, action: Action) -> None:
+def _until(state: State, action: Action) -> Refused:
     until = action.get("until")
     if until not in (None, "end"):
-        raise refusal("bad_action", f"call takes until='end' or nothing, not {until!r}.")
+        return refusal("bad_action", f"call takes until='end' or nothing, not {until!r}.")
+    return None
 
 
-def _declare(state: State, action: Action) -> None:
+def _declare(state: State, action: Action) -> Refused:
     """Besides who and when: a number someone can have written, and a sheet
     with room for it (the players who declared are the free input)."""
-    mode(state, "paper", "declare (the app reads the phone sheets)")
-    need_caller(state, action, "record declarations")
-    count_phase(state, "declare")
+    refused = (
+        mode(state, "paper", "declare (the app reads the phone sheets)")
+        or need_caller(state, action, "record declarations")
+        or count_phase(state, "declare")
+    )
+    if refused:
+        return refused
     number = state.count
     if number == 0:
-        raise EngineError("nothing_called", "No number has been called yet.")
+        return EngineError("nothing_called", "No number has been called yet.")
     if state.calls[-1].declared:
-        raise EngineError("already_declared", f"Declarations on {number} are already recorded.")
-    writable(state, number)
+        return EngineError("already_declared", f"Declarations on {number} are already recorded.")
+    if refused := writable(state, number):
+        return refused
     if all(len(s.declared) >= SHEET_SIZE for s in state.seats):
-        room(state, list(state.players))
+        return room(state, list(state.players))
+    return None
 
 
-def _paper_declare(state: State, action: Action) -> None:
+def _paper_declare(state: State, action: Action) -> Refused:
     player = action["player"]
-    mode(state, PHONE, "paper_declare (the caller taps who declared with declare)")
-    count_phase(state, "declare")
-    paper_sheet(state, player, "paper_declare (the app reads it)")
+    refused = (
+        mode(state, PHONE, "paper_declare (the caller taps who declared with declare)")
+        or count_phase(state, "declare")
+        or paper_sheet(state, player, "paper_declare (the app reads it)")
+    )
+    if refused:
+        return refused
     if state.count == 0:
-        raise EngineError("nothing_called", "No number has been called yet.")
+        return EngineError("nothing_called", "No number has been called yet.")
+    return None
 
 
-def _paper_number(state: State, action: Action) -> None:
+def _paper_number(state: State, action: Action) -> Refused:
     player, number = action["player"], state.count
     if action.get("number") != number:
-        raise EngineError(
+        return EngineError(
             "not_last_number",
             f"Only the number just called ({number}) can be declared, not "
             f"{action.get('number')!r}.",
         )
     if number in state.seats[state.index(player)].declared:
-        raise EngineError("already_declared", f"{player} has already declared {number}.")
-    writable(state, number)
-    room(state, [player])
+        return EngineError("already_declared", f"{player} has already declared {number}.")
+    return writable(state, number) or room(state, [player])
 
 
-def _anyone(state: State, action: Action) -> None:
+def _anyone(state: State, action: Action) -> Refused:
     """A ``when`` that lets every seat through: the ``pick`` says it all."""
+    return None
 
 
-def _bonus_seat(state: State, action: Action) -> None:
-    target = seat_id(state, action.get("seat") or action["player"], "Seat")
+def _bonus_seat(state: State, action: Action) -> Refused:
+    target = action.get("seat") or action["player"]
+    if refused := seat_id(state, target, "Seat"):
+        return refused
     if state.options.sheet_mode == PHONE and not state.paper_sheet(state.index(target)):
-        raise refusal(
+        return refusal(
             "wrong_mode",
             "This table plays with phone sheets; entering bonus points is not used (the app "
             "reads the phone sheets).",
         )
-    if target != action["player"]:
-        host(action, "enter another player's bonus")
+    if target != action["player"] and (refused := host(action, "enter another player's bonus")):
+        return refused
     if state.phase != BONUS:
-        raise EngineError("not_bonus_phase", "Bonus points are entered after the count ends.")
+        return EngineError("not_bonus_phase", "Bonus points are entered after the count ends.")
     if not any(not x.voided for x in state.seats[state.index(target)].x_cells):
-        raise EngineError("no_bonus_cells", f"{target} has no crossed cell with a bonus this round.")
+        return EngineError("no_bonus_cells", f"{target} has no crossed cell with a bonus this round.")
+    return None
 
 
 def _bonus_seats(state: State, player: str) -> list[Action]:
@@ -207,18 +228,21 @@ def _bonus_seats(state: State, player: str) -> list[Action]:
     return [{}, *({"seat": p} for p in others)]
 
 
-def _named(state: State, action: Action) -> None:
+def _named(state: State, action: Action) -> Refused:
     seat = action.get("seat")
-    if seat is not None:
-        seat_id(state, seat, "Seat")
+    if seat is not None and (refused := seat_id(state, seat, "Seat")):
+        return refused
     if seat == state.caller:
-        raise EngineError("already_caller", "That is already who calls the count.")
+        return EngineError("already_caller", "That is already who calls the count.")
+    return None
 
 
-def _next_round(state: State, action: Action) -> None:
-    host(action, "start the next round")
+def _next_round(state: State, action: Action) -> Refused:
+    if refused := host(action, "start the next round"):
+        return refused
     if state.phase != SCORED:
-        raise refusal("no_round_waiting", "The current round has not been scored yet.")
+        return refusal("no_round_waiting", "The current round has not been scored yet.")
+    return None
 
 
 restriction = Rule(_restriction)
@@ -246,7 +270,7 @@ RULES: dict[str, Rule[State]] = {
     "next_round": next_round,
     "caller": caller,
     "set_phone": phone_rule(lambda s: s.players, stall.hold),
-    "skip": seat_rule(stall.waiting, SKIP_WHY, stall.check_skip),
+    "skip": seat_rule(stall.waiting, SKIP_WHY, stall.skip_refusal),
 }
 _PHONE_TYPES = tuple(t for t in RULES if t != "paper_declare")
 #: A seat on paper has no phone: only what the table enters for it (its hand

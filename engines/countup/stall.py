@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engines.base import Action, EngineError, Event, paper_hold_error, skip_seat
+from engines.base import Action, EngineError, Event, paper_hold_error
 from engines.countup import flow
 from engines.countup.options import PHONE
 from engines.countup.state import BONUS, COUNT, ENTRY, State
+from engines.seats import skip_refusal as base_skip_refusal
 
 
 def waiting(state: State) -> tuple[str, ...]:
@@ -46,16 +47,25 @@ def hold(state: State, seat: str) -> EngineError | None:
 
 
 def check_skip(state: State, action: Action) -> str:
-    """``skip``'s gate (``engines.legality``): the host names a phone still
-    writing its sheet. Returns the seat."""
-    seat = skip_seat(action, state.players, waiting(state))
-    if state.phase == BONUS:
-        raise EngineError(
+    """``skip``'s checks: the host names a phone still writing its sheet.
+    Returns the seat."""
+    refused = skip_refusal(state, action)
+    if refused is not None:
+        raise refused
+    return str(action["seat"])
+
+
+def skip_refusal(state: State, action: Action) -> EngineError | None:
+    """``check_skip``'s refusal, or None: its rule's check (``legal.py``)."""
+    refused = base_skip_refusal(action, state.players, waiting(state))
+    if refused is None and state.phase == BONUS:
+        seat = action["seat"]
+        return EngineError(
             "cannot_skip",
             f"{seat}'s bonus is printed on its paper sheet (R14): the host enters it for "
             f"{seat} (bonus with seat).",
         )
-    return seat
+    return refused
 
 
 def do_skip(state: State, action: Action) -> tuple[State, list[Event]]:

@@ -13,33 +13,26 @@ from engines.base import (
     dispatch,
     paper_handler,
     phone_handler,
-    refusal,
-    skip_seat,
 )
-from engines.kingup import castle, scoring, stall
+from engines.kingup import castle, legal, scoring, stall
 from engines.kingup.constants import (
     CHARACTERS,
     DECK,
     DECK_SIZE,
     ELIMINATED,
     INDEX,
-    LEVEL_CAP,
     NO,
-    PLACE_LEVELS,
     THRONE,
     TOP_LEVEL,
     UNPLACED,
-    VOTES,
     YES,
     pos_label,
 )
-from engines.kingup.options import DEAL, FULL, RECORD, SCORE_ONLY
+from engines.kingup.options import FULL
 from engines.kingup.state import (
     AWAITING_GOALS,
     MOVEMENT,
     OVER,
-    PLACEMENT,
-    SCORE_ENTRY,
     SCORED,
     VOTE,
     Election,
@@ -61,26 +54,6 @@ def apply(state: State, action: Action) -> Result:
 # --- checks -------------------------------------------------------------------------
 
 
-def _mode(state: State, play_mode: str, what: str) -> None:
-    if state.config.play_mode != play_mode:
-        other = "score-only" if play_mode == FULL else "full-tracking"
-        raise refusal("wrong_mode", f"This table plays in {other} mode: no {what} here.")
-
-
-def _turn(state: State, seat: int) -> None:
-    if state.turn != seat:
-        raise refusal(
-            "not_your_turn", f"It is {state.players[state.turn or 0]}'s turn, not yours."
-        )
-
-
-def _char(action: Action) -> str:
-    char = action.get("char")
-    if not isinstance(char, str) or char not in INDEX:
-        raise EngineError("bad_character", f"{char!r} is not a character: use A to M.")
-    return char
-
-
 def _six(value: Any, whose: str) -> tuple[str, ...]:
     ok = (
         isinstance(value, list)
@@ -95,55 +68,12 @@ def _six(value: Any, whose: str) -> tuple[str, ...]:
     return tuple(sorted(value))
 
 
-def _goal_seat(state: State, action: Action, goal_mode: str, wrong_mode: str) -> int:
-    """The acting seat, once it may take a goal card the ``goal_mode`` way."""
-    if state.config.goal_mode != goal_mode:
-        raise refusal("wrong_mode", wrong_mode)
-    seat = state.seat(action["player"])
-    _goal_open(state, seat)
-    return seat
-
-
-def _goal_open(state: State, seat: int) -> None:
-    if state.phase == SCORED:
-        raise EngineError(
-            "round_scored",
-            f"Round {state.round} is already scored; goal cards for the next round come "
-            "after next_round.",
-        )
-    if state.goals[seat] is not None:
-        raise EngineError(
-            "goal_already_recorded", f"You already have your goal card for round {state.round}."
-        )
-
-
 # --- goal cards ---------------------------------------------------------------------
 
 
-def _paper_goal(state: State, seat: int) -> None:
-    """A seat without a phone holds a printed card; nobody types it in before the
-    table sees it, at round scoring (R19)."""
-    if state.phase != AWAITING_GOALS:
-        raise EngineError(
-            "goal_on_paper",
-            f"{state.players[seat]} plays on paper: their printed goal card is entered once "
-            "the King is crowned, when the goal cards are shown.",
-        )
-
-
 def do_goal(state: State, action: Action) -> Result:
+    legal.goal(state, action)
     seat = state.seat(action["player"])
-    if state.on_paper(seat):
-        # Record mode for a paper seat even when the table deals: its card is printed.
-        _goal_open(state, seat)
-        _paper_goal(state, seat)
-    else:
-        seat = _goal_seat(
-            state,
-            action,
-            RECORD,
-            "Goal cards come from the virtual deck at this table: use draw_goal.",
-        )
     goal = _six(action.get("characters"), "Your")
     goals = _set(state.goals, seat, goal)
     event = {"type": "goal_recorded", "player": state.players[seat]}
@@ -151,15 +81,8 @@ def do_goal(state: State, action: Action) -> Result:
 
 
 def do_draw_goal(state: State, action: Action) -> Result:
-    if state.on_paper(state.seat(action["player"])):
-        raise EngineError(
-            "goal_on_paper",
-            f"{action['player']} plays on paper with a printed goal card: enter it with goal "
-            "once the King is crowned.",
-        )
-    seat = _goal_seat(
-        state, action, DEAL, "This table records the printed goal cards: use goal {characters}."
-    )
+    legal.draw_goal(state, action)
+    seat = state.seat(action["player"])
     card = action.get("card")
     if type(card) is not int or not 0 <= card < DECK_SIZE:
         raise EngineError("bad_card", f"No virtual card was drawn (card {card!r}).")
@@ -178,21 +101,9 @@ def do_draw_goal(state: State, action: Action) -> Result:
 
 
 def do_place(state: State, action: Action) -> Result:
+    legal.place(state, action)
     seat = state.seat(action["player"])
-    _mode(state, FULL, "placement")
-    if state.phase != PLACEMENT:
-        raise refusal("wrong_phase", "Placement is over for this round.")
-    _turn(state, seat)
-    char = _char(action)
-    level = action.get("level")
-    if state.positions[INDEX[char]] != UNPLACED:
-        raise EngineError("already_placed", f"{char} is already on the board.")
-    if type(level) is not int or level not in PLACE_LEVELS:
-        raise EngineError(
-            "bad_level", f"Characters are placed on levels 1 to 4 only, not {level!r}."
-        )
-    if castle.count_at(state.positions, level) >= LEVEL_CAP:
-        raise EngineError("level_full", f"Level {level} already holds 4 characters.")
+    char, level = action["char"], action["level"]
     positions = _set(state.positions, INDEX[char], level)
     events: list[Event] = [
         {"type": "placed", "player": state.players[seat], "char": char, "level": level}
@@ -210,20 +121,10 @@ def do_place(state: State, action: Action) -> Result:
 
 
 def do_move(state: State, action: Action) -> Result:
+    legal.move(state, action)
     seat = state.seat(action["player"])
-    _mode(state, FULL, "moves")
-    if state.phase == VOTE:
-        raise refusal("wrong_phase", "An election is under way: vote first.")
-    if state.phase != MOVEMENT:
-        raise refusal("wrong_phase", "Characters move only in the movement phase.")
-    _turn(state, seat)
-    char = _char(action)
+    char = action["char"]
     pos = state.positions[INDEX[char]]
-    if pos == UNPLACED or pos == ELIMINATED:
-        where = "eliminated" if pos == ELIMINATED else "not on the board"
-        raise EngineError("not_on_board", f"{char} is {where} and cannot move.")
-    if not castle.can_move(state.positions, char):
-        raise EngineError("level_full", f"Level {pos + 1} already holds 4 characters.")
     to = castle.target(pos)
     positions = _set(state.positions, INDEX[char], to)
     player = state.players[seat]
@@ -246,33 +147,10 @@ def do_move(state: State, action: Action) -> Result:
 
 
 def do_vote(state: State, action: Action) -> Result:
+    legal.vote(state, action)
     seat = state.seat(action["player"])
-    _mode(state, FULL, "elections")
-    election = state.election
-    if state.phase != VOTE or election is None:
-        raise refusal("wrong_phase", "There is no election to vote in.")
-    vote = action.get("vote")
-    if vote not in VOTES:
-        raise EngineError("bad_vote", f"A vote is 'yes' or 'no', not {vote!r}.")
-    if election.votes[seat] is not None:
-        raise EngineError("already_voted", "You have already voted; votes are final.")
-    if state.on_paper(seat):
-        # A paper seat's vote is a card shown at the reveal: typing it in earlier would
-        # show it to the phone entering it while the others still choose.
-        waiting = [
-            p
-            for i, p in enumerate(state.players)
-            if not state.on_paper(i) and election.votes[i] is None
-        ]
-        if waiting:
-            raise EngineError(
-                "phones_voting",
-                f"{state.players[seat]}'s vote card is entered once every phone has voted "
-                f"(still waiting for {', '.join(waiting)}).",
-            )
-    if vote == NO and state.no_left[seat] == 0:
-        raise EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
-    return _cast(state, election, seat, vote, "vote_cast", "player")
+    assert state.election is not None  # the rule checked it
+    return _cast(state, state.election, seat, action["vote"], "vote_cast", "player")
 
 
 def _cast(state: State, election: Election, seat: int, vote: str, kind: str, who: str) -> Result:
@@ -291,10 +169,9 @@ def do_skip(state: State, action: Action) -> Result:
     """The host lets the election go on without a seat's vote: it counts as Yes
     (*invented*, docs/rules/kingup.md: every player always holds a Yes card, R17, and
     an absent player vetoes nobody)."""
-    seat = state.seat(skip_seat(action, state.players, stall.waiting(state)))
-    if state.election is None:
-        stall.cannot_skip(state, state.players[seat])
-        raise refusal("wrong_phase", "There is nothing to skip now.")
+    legal.RULES["skip"](state, action)
+    seat = state.seat(action["seat"])
+    assert state.election is not None  # the rule checked it
     return _cast(state, state.election, seat, YES, "seat_skipped", "seat")
 
 
@@ -331,12 +208,8 @@ def _reveal(state: State, candidate: str, votes: tuple[str, ...], events: list[E
 
 
 def do_score_round(state: State, action: Action) -> Result:
+    legal.score_round(state, action)
     seat = state.seat(action["player"])
-    _mode(state, SCORE_ONLY, "board entry")
-    if state.phase == SCORED:
-        raise EngineError("round_scored", f"Round {state.round} is already scored.")
-    if state.phase != SCORE_ENTRY:
-        raise refusal("wrong_phase", "The board of this round has already been entered.")
     positions = _board(action.get("board"))
     problem = castle.board_problem(state, positions)
     if problem:
@@ -416,12 +289,7 @@ def _score_if_ready(state: State, events: list[Event]) -> Result:
 
 
 def do_next_round(state: State, action: Action) -> Result:
-    if action.get("host") is not True:
-        raise refusal("not_host", "Only the host starts the next round.")
-    if state.phase != SCORED:
-        raise refusal(
-            "no_round_waiting", f"Round {state.round} is not scored yet: finish it first."
-        )
+    legal.next_round(state, action)
     # R5, R22: the player left of the crown holder starts; score-only has no crown.
     start = state.start if state.crown is None else (state.crown + 1) % state.n
     state = new_round(

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Modules, Rng, SkeletonEngine, refusal, seat_templates
-from engines.kingup import actions, castle, describe, fair, result, stall, views
-from engines.kingup.constants import CHARACTERS, MIN_PLAYERS, NO
-from engines.kingup.options import DEAL, OPTIONS_SCHEMA, normalize, parse
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
+from engines.kingup import actions, describe, fair, legal, result, stall, views
+from engines.kingup.constants import CHARACTERS, MIN_PLAYERS
+from engines.kingup.options import OPTIONS_SCHEMA, normalize, parse
 from engines.kingup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
 from engines.kingup.state import (
-    AWAITING_GOALS,
-    MOVEMENT,
     OVER,
-    PLACEMENT,
-    SCORE_ENTRY,
-    SCORED,
-    VOTE,
     State,
     deck_left,
     new_round,
-    phones_voted,
 )
 
 
@@ -69,44 +62,10 @@ class KingUpEngine(SkeletonEngine):
         return {**action, "card": rng.choice(left)} if left else action
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
+        """The offers the handlers' own rules derive (``legal.py``)."""
         if player not in state.players or state.phase == OVER:
             return []
-        seat = state.seat(player)
-        paper = state.on_paper(seat)
-        out: list[Action] = []
-        if paper:
-            # A printed goal card, entered when the goal cards are shown (R19).
-            if state.phase == AWAITING_GOALS and state.goals[seat] is None:
-                out.append({"type": "goal"})
-        elif state.phase != SCORED and state.goals[seat] is None:
-            # goal needs the player's input (`characters`): a template, not a full action.
-            kind = "draw_goal" if state.config.goal_mode == DEAL else "goal"
-            out.append({"type": kind})
-        if state.phase == PLACEMENT and state.turn == seat:
-            out += [
-                {"type": "place", "char": c, "level": lv}
-                for c, lv in castle.legal_placements(state.positions)
-            ]
-        elif state.phase == MOVEMENT and state.turn == seat:
-            out += [{"type": "move", "char": c} for c in castle.legal_moves(state.positions)]
-        elif (
-            state.phase == VOTE
-            and state.election
-            and state.election.votes[seat] is None
-            and (not paper or phones_voted(state))
-        ):
-            out.append({"type": "vote", "vote": "yes"})
-            if state.no_left[seat] > 0:
-                out.append({"type": "vote", "vote": NO})
-        elif state.phase == SCORE_ENTRY:
-            # Needs the board (and missing goal cards) as input.
-            out.append({"type": "score_round"})
-        elif state.phase == SCORED and not paper:
-            # legal_actions cannot know who the host is; apply refuses anyone else.
-            out.append({"type": "next_round"})
-        if not paper:
-            out += seat_templates(state, state.players, stall.hold, stall.skippable(state))
-        return out
+        return legal.offers(state, player)
 
     def waiting(self, state: State) -> tuple[str, ...]:
         return stall.waiting(state)

@@ -57,22 +57,18 @@ def hold(state: State, seat: str) -> EngineError | None:
     return None
 
 
-def skippable(state: State) -> tuple[str, ...]:
-    """The seats ``skip`` would be accepted for now: the missing votes of an election."""
-    return waiting(state) if state.phase == VOTE else ()
-
-
-def cannot_skip(state: State, seat: str) -> None:
-    """Refuses ``skip`` for a seat the game waits for outside an election."""
+def cannot_skip(state: State, seat: str) -> EngineError | None:
+    """Why ``skip`` is refused for a seat the game waits for outside an election."""
     if state.phase in (PLACEMENT, MOVEMENT):
-        raise EngineError(
+        return EngineError(
             "cannot_skip",
             f"There is no passing in King Up! (R10): every turn places or moves a character. "
             f"Wait for {seat}, or make the seat phoneless and enter its move for it.",
         )
     if state.phase == AWAITING_GOALS:
-        raise EngineError(
+        return EngineError(
             "cannot_skip",
             f"The round is scored from every goal card (R19): {seat}'s is needed. Make the "
             "seat phoneless to enter its printed card, or wait for its phone.",
         )
+    return None
