@@ -91,33 +91,35 @@ class Offers(Generic[S]):
         out: list[Action] = []
         for kind in self.types(state, player):
             rule = self.rules[kind]
-            base = {"type": kind, "player": player}
-            marked = self._passes(rule.when, state, base)
+            marked = self._passes(rule.when, state, {"type": kind, "player": player, "host": True})
             if marked is None:
                 continue
+            pick = rule.pick
             for choice in rule.choices(state, player):
-                template = {"type": kind, **choice}
                 host = marked
-                if rule.pick is not None:
+                if pick is not None:
                     # Once ``when`` wants the host, the seat alone cannot send it anyway.
-                    picked = self._passes(rule.pick, state, {**base, **choice}, as_seat=not marked)
+                    action = {**choice, "type": kind, "player": player, "host": True}
+                    picked = self._passes(pick, state, action, as_seat=not marked)
                     if picked is None:
                         continue
                     host = picked or marked
+                template = {"type": kind, **choice}
                 if host and kind not in self.host_types:
                     template["host"] = True
                 out.append(template)
         return out
 
     def _passes(self, gate: Gate[S], state: S, action: Action, as_seat: bool = True) -> bool | None:
-        """None when ``gate`` refuses ``action`` even from the host, True when
-        it takes it from the host only, False when from the seat itself (not
-        tried unless ``as_seat``)."""
-        if gate(state, {**action, "host": True}) is not None:
+        """None when ``gate`` refuses ``action`` (sent as the host) even from
+        the host, True when it takes it from the host only, False when from
+        the seat itself (not tried unless ``as_seat``)."""
+        if gate(state, action) is not None:
             return None
         if not as_seat:
             return False
-        refused = gate(state, {**action, "host": False})
+        action["host"] = False
+        refused = gate(state, action)
         if refused is None:
             return False
         return True if refused.code in self.host_codes else None

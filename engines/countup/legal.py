@@ -223,9 +223,13 @@ def _bonus_seat(state: State, action: Action) -> Refused:
 
 
 def _bonus_seats(state: State, player: str) -> list[Action]:
-    # A seat on paper has no phone: it enters no other seat's bonus.
-    others = () if player in state.paper else (p for p in state.players if p != player)
-    return [{}, *({"seat": p} for p in others)]
+    """The seats with a paper sheet, the only ones with a bonus to enter: the
+    player's own, and others' unless the player is on paper (no phone, so it
+    enters nobody else's)."""
+    out: list[Action] = [{}] if state.paper_sheet(state.index(player)) else []
+    if player not in state.paper:
+        out += [{"seat": p} for i, p in enumerate(state.players) if p != player and state.paper_sheet(i)]
+    return out
 
 
 def _named(state: State, action: Action) -> Refused:
