@@ -1,7 +1,8 @@
 """One import for an engine's whole toolkit: the contract (``engines.contract``)
 and the mechanics every game shares, each in the module of its job:
 ``engines.errors`` (``EngineError``, the common refusal codes),
-``engines.legality`` (``dispatch``), ``engines.seats`` (seats on paper, the
+``engines.legality`` (``dispatch``, each action type's ``Rule`` and the
+``Offers`` derived from them), ``engines.seats`` (seats on paper, the
 stalled phone) and ``engines.schema`` (JSON Schemas of payloads and options).
 Game packages, the server and the tests import from here."""
 
@@ -23,7 +24,7 @@ from engines.contract import (
     competition_ranks,
 )
 from engines.errors import COMMON_ERRORS, EngineError, refusal
-from engines.legality import dispatch
+from engines.legality import Offers, Refused, Rule, dispatch
 from engines.schema import (
     SET_PAPER_SCHEMA,
     SET_PHONE_SCHEMA,
@@ -54,7 +55,7 @@ from engines.seats import (
 __all__ = [
     "COMMON_ERRORS", "JSON", "PAPER_UNTIL", "SEAT_EVENTS", "SEAT_EVENT_TEXT", "SET_PAPER_SCHEMA",
     "SET_PHONE_SCHEMA", "SKIP_SCHEMA", "Action", "Engine", "EngineError", "Event", "FairHooks",
-    "Handler", "Modules", "P", "PaperHold", "PaperState", "Rng", "S", "SkeletonEngine", "Step",
+    "Handler", "Modules", "Offers", "P", "Refused", "Rule", "PaperHold", "PaperState", "Rng", "S", "SkeletonEngine", "Step",
     "T", "competition_ranks", "describe_seat_event", "dispatch", "host_names_seat",
     "int_list_schema", "options_schema", "paper_handler", "paper_hold_error", "paper_until",
     "payload_schema", "phone_handler", "refusal", "seat_templates", "set_paper", "set_phone",
