@@ -409,8 +409,12 @@ class Engine(ABC):
 
     #: Registry key and the ``game`` field of the API, e.g. ``"camelup"``.
     name: str
-    #: Display names, ``{"ko": ..., "en": ...}``.
+    #: Display names, ``{"ko": ..., "en": ...}``: the game's one title, on
+    #: every screen and in BG Stats (BGG's spelling where the game has an entry).
     title: dict[str, str]
+    #: BoardGameGeek's id of the game, where we confirmed one (docs/results.md);
+    #: None: BG Stats matches the game by ``title["en"]``.
+    bgg_id: int | None = None
     #: JSON Schema (draft 2020-12) of the table options, every property with a
     #: ``default`` and ``additionalProperties: false``. The server validates
     #: options against it and publishes it in the OpenAPI document.

@@ -48,7 +48,9 @@ def _copy_templates(state: State, seat: Seat) -> list[Action]:
 
 class CamelUpEngine(SkeletonEngine):
     name = "camelup"
-    title = {"ko": "카멜업 2판", "en": "Camel Up (2nd edition)"}
+    title = {"ko": "카멜업 2판", "en": "Camel Up (Second Edition)"}
+    #: The 2nd edition is its own BGG entry.
+    bgg_id = 260605
     options_schema = options.OPTIONS_SCHEMA
     action_schemas = schemas.ACTION_SCHEMAS
     random_action_fields = schemas.RANDOM_ACTION_FIELDS

@@ -1,5 +1,6 @@
 """A table's history by pages, as lines of a score pad by round: the
-engine's lines of each logged change, the platform's own (``platform_text``),
+engine's lines of each logged change, the platform's own (each record's
+``text`` in ``platform_actions``, its strings in ``web/i18n/*.json``),
 an action entered for a seat without a phone marked as such, and a stretch
 of numbers counted aloud folded into one line. Nothing here writes."""
 
@@ -12,11 +13,9 @@ from dataclasses import dataclass
 from engines.base import Engine
 from engines.history import ROUND_WORDS, HistoryText, heading
 from server.model import Action, History, HistoryLine, LogEntry, TableDoc
-from server.service.platform_text import describe_platform
+from server.service.platform_actions import text_parts
+from server.service.texts import render
 
-#: Changes the history does not tell: a phone's seed for the fair dice (the
-#: proof lists them; a line per phone and leg would bury the game).
-SILENT = frozenset({"seed"})
 #: History entries per page: the default and the most one request may ask for.
 HISTORY_PAGE = 200
 HISTORY_PAGE_MAX = 500
@@ -174,13 +173,14 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
     rematches = sorted({*doc.get("rematches", ()), *(e["v"] for e in entries if e["action"]["type"] == "play_again")})
     lines: list[_Line] = []
     for e in page:
-        if e["action"]["type"] in SILENT:
-            continue
-        game = 1 + bisect.bisect_right(rematches, e["v"])
         if e["kind"] == "game":
             texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]
         else:
-            texts = [HistoryText(describe_platform(e, lang, names))]
+            parts = text_parts(e, names)
+            if parts is None:
+                continue  # a change the history does not tell (a phone's seed)
+            texts = [HistoryText(render(lang, parts))]
+        game = 1 + bisect.bisect_right(rematches, e["v"])
         for i, x in enumerate(texts):
             rnd = e["round"] if x.round is None else x.round
             text = x.text

@@ -36,7 +36,7 @@ from server.service.game_step import game_outcome, may_proxy
 from server.service.hostship import after as hostship_after
 from server.service.hostship import guard as hostship_guard
 from server.service.hostship import holds
-from server.service.platform import HANDLERS
+from server.service.platform_actions import HANDLERS, action_schema
 from server.service.ports import Fanout
 from server.service.seats import authenticate, pin_hash, plausible_id
 from server.service.stall import StallRule, check_may_act, host_step, note_waits
@@ -81,7 +81,7 @@ class _ActionCall:
     engine: Engine
     atype: str
     action: dict[str, Any]
-    handler: Handler | None  # a table change (server/service/platform.HANDLERS); None: a game action
+    handler: Handler | None  # a table change (server/service/platform_actions.HANDLERS); None: a game action
     proxy_for: str | None
     #: ``pin``/``unlock``: the PIN stretched off the event loop (``seats.pin_hash``).
     pin: PinHash | None = None
@@ -208,7 +208,7 @@ class Pipeline:
         action = dict(body["action"])
         atype: str = action.pop("type")
         proxy_for: str | None = body.get("as")
-        schema = schemas.action_schema(engine, atype)
+        schema = action_schema(engine, atype)
         if schema is None or atype in PLATFORM_ONLY:
             # set_paper and set_phone reach the engine only with the platform's
             # phoneless and phone_back, which also pause and wake the seat's phone.

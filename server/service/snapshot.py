@@ -16,6 +16,7 @@ from server.service import stall as stalls
 from server.service.fairness import public as fair_public
 from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
+from server.service.platform_actions import Seen, offers
 from server.service.seats import hidden, paused
 from server.service.stall import StallRule
 
@@ -93,19 +94,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                          and (kept["type"] not in engine.private_draws or kept["player"] == player)]
     else:
         view = {}
-    if sealed and seat is not None and "pin" in seat:
-        legal.append({"type": "unlock"})
-    if seat is not None and seat.get("back") and not sealed:
-        legal.append({"type": "resume"})
-    if host:
-        if doc["status"] == "lobby":
-            legal.append({"type": "seats"})
-            if doc["min_players"] <= len(doc["seats"]) <= doc["max_players"]:
-                legal.append({"type": "start"})
-        elif doc["undoable"]:
-            legal.append({"type": "undo"})
-        if doc["status"] == "over":
-            legal.append({"type": "play_again"})
+    legal += offers(Seen(doc, seat, host, sealed))
     snap: Snapshot = {
         "table": doc["id"], "game": doc["game"], "code": doc["code"], "version": doc["version"],
         "status": doc["status"], "host": acting(doc), "me": player, "options": doc["options"],

@@ -11,6 +11,7 @@ import { roundMoment } from './kingup/moment.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
 import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
+import { scorePad } from './kingup/pad.js';
 import { STRINGS } from './kingup/strings.js';
 import { actingFor, gameRoot, partCache, place, proxyWaiting } from './shared.js';
 import { revealPanel, revealWords, voteActions, voteCount, voteHead } from './kingup/vote.js';
@@ -47,6 +48,7 @@ function statusBar(ctx, snap) {
 
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings: STRINGS,
+  scorePad,
 
   /** My turn: a character to place or move, or my vote is awaited. */
   moment: roundMoment,

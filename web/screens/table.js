@@ -298,6 +298,7 @@ export function tableScreen(root, session) {
     },
     vibrate,
     gameLegal(s) { return gameLegal(s, session.game()); },
+    title() { return session.title(); },
     onLangChange(cb) {
       const off = onLangChange(cb);
       offs.push(off);

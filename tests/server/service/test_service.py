@@ -15,7 +15,7 @@ from server import live
 from server.errors import ServiceError
 from server.live import route
 from server.model import TableDoc
-from server.service import Tables, change, platform, schemas, seats
+from server.service import Tables, change, platform, platform_actions, seats
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline
 from server.store import Commit, Conflict, Store, Tx
@@ -166,10 +166,6 @@ def test_rejoin_replaces_the_token(tables: Tables) -> None:
 # -- platform actions --------------------------------------------------------------
 
 
-def test_platform_table_matches_the_schemas() -> None:
-    assert set(platform.HANDLERS) == set(schemas.PLATFORM_ACTIONS)
-
-
 def test_platform_actions_dispatch_through_the_table(tables: Tables, monkeypatch) -> None:
     seen: list[change.Call] = []
 
@@ -177,7 +173,7 @@ def test_platform_actions_dispatch_through_the_table(tables: Tables, monkeypatch
         seen.append(c)
         return change.Outcome(c.doc, {"type": "host", "player": c.payload["player"]}, [])
 
-    monkeypatch.setitem(platform.HANDLERS, "host", spy)
+    monkeypatch.setitem(platform_actions.HANDLERS, "host", spy)
     tid, (_, guest) = lobby(tables)
     result = tables.act(tid, guest, body("host", player="p1"))
     assert [(c.me, c.host, c.payload) for c in seen] == [("p2", False, {"player": "p1"})]
@@ -327,7 +323,7 @@ def test_socket_hub_uses_authenticate(tables: Tables) -> None:
 
 def test_games_publish_the_platform_actions(client) -> None:
     games = client.get("/api/games").json["games"]
-    assert games and all(g["platform_actions"] == list(schemas.PLATFORM_ACTIONS) for g in games)
+    assert games and all(g["platform_actions"] == list(platform_actions.SCHEMAS) for g in games)
 
 
 def test_pipeline_alone(store: Store) -> None:

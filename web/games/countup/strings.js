@@ -2,11 +2,16 @@
 
 /** @type {Record<string, string>} */
 const ko = {
+  // The results screen's score pad (pad.js).
+  'pad.end_max': '{round}라운드는 {last}에서 끝났습니다.',
+  'pad.end_marker20': '{round}라운드는 마커가 20에 닿아 끝났습니다 ({last}).',
+  'pad.two_stars': '두 번째 ☆20으로 게임이 끝났습니다.',
+  'pad.last_round': '마지막 라운드 뒤에 게임이 끝났습니다.',
+  'pad.round': '{round}라운드',
   // The fair dice line (screens/fair.js): Count Up has cards and sealed sheets, no dice.
   'fair.title': '공정한 카드·시트',
   'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 뽑을 카드에 대해 같은 네 단어가 보입니다. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 시트가 공개되면 휴대폰마다 모든 결과를 직접 확인합니다.',
   'fair.summary_ok': '✓ 공정한 카드·시트: 이 휴대폰에서 {n}개 확인을 모두 통과했습니다.',
-  title: '카운트 업',
 
   // Options (home and lobby screens)
 
@@ -212,10 +217,15 @@ const ko = {
 
 /** @type {Record<string, string>} */
 const en = {
+  // The results screen's score pad (pad.js).
+  'pad.end_max': 'Round {round} ended at {last}.',
+  'pad.end_marker20': 'Round {round} ended when a marker reached 20 (at {last}).',
+  'pad.two_stars': 'A second ☆20 ended the game.',
+  'pad.last_round': 'The game ended after the last round.',
+  'pad.round': 'Round {round}',
   'fair.title': 'Fair cards & sheets',
   'fair.explain': 'Every phone at this table shows the same 4 words for the cards still to be drawn: compare them aloud. They fix the app\'s secret before any phone adds its own randomness, and once the cards and sheets are revealed every phone checks each of them by itself.',
   'fair.summary_ok': '✓ Fair cards & sheets: all {n} checks passed on this phone.',
-  title: 'Count Up',
 
 
   'figure.round_scores': 'Rounds',

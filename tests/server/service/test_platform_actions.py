@@ -1,0 +1,103 @@
+"""Every platform change is one record (``server/service/platform_actions.py``)
+with every part: a valid payload schema, a handler, a budget, its history
+strings in both languages; and every reader (the pipeline, OpenAPI, the
+games list, the budget, the history) reads the records, so adding an action
+touches one place."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+import jsonschema_rs
+import pytest
+
+from engines import registry
+from server.http import openapi
+from server.model import LogEntry
+from server.service import budget, pipeline, platform_actions, texts
+from server.service.platform_actions import ACTIONS, LOGGED, Budget, text_keys, text_parts
+from tests.web.test_strings import platform_strings
+
+ALL = {**ACTIONS, **LOGGED}
+
+
+def entry(atype: str, by: str = "p1", action: dict[str, Any] | None = None,
+          event: dict[str, Any] | None = None) -> LogEntry:
+    return {"v": 2, "by": by, "round": 0, "kind": "platform", "at": 0.0,
+            "action": {"type": atype, **(action or {})}, "events": [event] if event is not None else []}
+
+
+#: Every variant of every line: the entries whose parts use each key.
+VARIANTS: list[LogEntry] = [
+    *(entry(t) for t in ALL),
+    entry("join", action={"phone": False, "name": "Bo"}),
+    entry("undo", event={"type": "undone", "kept": True, "reopened": "p2"}),
+    entry("phoneless", action={"player": "p1"}, event={"type": "phoneless", "paused": True}),
+    entry("phoneless", action={"player": "p2"}, event={"type": "phoneless", "paused": True}),
+    entry("claim", event={"type": "claimed", "sealed": True}),
+    *(entry("reminder", action={"seconds": s}) for s in (0, 30, 60, 90)),
+    entry("proxies", action={"who": "all"}),
+]
+
+
+def test_action_and_logged_types_are_apart() -> None:
+    assert not set(ACTIONS) & set(LOGGED)
+
+
+@pytest.mark.parametrize("atype", list(ACTIONS))
+def test_every_action_has_a_schema_and_a_handler(atype: str) -> None:
+    rec = ACTIONS[atype]
+    jsonschema_rs.meta.validate(rec.schema)
+    assert rec.schema.get("additionalProperties") is False
+    assert callable(rec.handler)
+    assert platform_actions.HANDLERS[atype] is rec.handler
+    assert pipeline.HANDLERS is platform_actions.HANDLERS
+
+
+@pytest.mark.parametrize("atype", list(ALL))
+def test_every_record_has_a_budget_and_its_strings(atype: str) -> None:
+    rec = ALL[atype]
+    assert rec.budget in get_args(Budget)
+    kinds = {"chatter": budget.CHATTER, "free": budget.FREE, "period": budget.NEW_PERIOD}
+    for kind, types in kinds.items():
+        assert (atype in types) == (rec.budget == kind), kind
+    strings = platform_strings()
+    if rec.text is None:
+        assert text_parts(entry(atype), {}) is None
+        return
+    for key in text_keys(atype):
+        assert all(key in strings[lang] for lang in texts.LANGS), key
+
+
+def test_every_line_uses_only_its_records_keys_and_fills_every_field() -> None:
+    names = {"p1": "Mina", "p2": "Bo"}
+    for e in VARIANTS:
+        parts = text_parts(e, names)
+        if parts is None:
+            continue
+        atype = e["action"]["type"]
+        for key, _ in parts:
+            assert key in text_keys(atype), (atype, key)
+        for lang in texts.LANGS:
+            line = texts.render(lang, parts)
+            assert "{" not in line and line.strip(), (atype, lang, line)
+
+
+def test_the_history_strings_are_the_phones_own() -> None:
+    """The server renders from the file the phones load: one home."""
+    for lang in texts.LANGS:
+        on_disk = json.loads((texts.WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
+        assert texts.strings(lang) == on_disk
+
+
+def test_openapi_and_the_games_list_name_every_action() -> None:
+    doc = openapi.document([e for n in registry.names() if (e := registry.get(n)) is not None])
+    variants = doc["paths"]["/api/tables/{table_id}/actions"]["post"]["requestBody"]["content"][
+        "application/json"]["schema"]["properties"]["action"]["anyOf"]
+    titles = {v["title"] for v in variants}
+    assert {f"platform.{t}" for t in ACTIONS} <= titles
+    games = doc["paths"]["/api/games"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    listed = games["properties"]["games"]["items"]["properties"]["platform_actions"]["items"]["enum"]
+    assert listed == list(ACTIONS)
+
