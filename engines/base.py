@@ -453,8 +453,6 @@ class Engine(ABC):
     #: line of their own, and those that open a round (→ the field naming it).
     history_breaks: frozenset[str] = frozenset()
     round_openers: Mapping[str, str] = {}
-    #: A history group's heading per language: (round ``{n}``, before round 1).
-    round_words: Mapping[str, tuple[str, str]] = history.ROUND_WORDS
     #: The state's (frozen data)class: ``dump`` and ``load`` go through
     #: ``engines.codec`` with it, so a state needs no codec of its own.
     state_type: type

@@ -290,6 +290,13 @@ class UndoInfo(TypedDict):
     sealed: bool
 
 
+class HistoryPart(TypedDict):
+    """A piece of a platform line: a key of ``web/i18n/*.json`` and its values."""
+
+    key: str
+    params: dict[str, Any]
+
+
 class HistoryLine(TypedDict):
     #: The newest action the line tells of, and the oldest (they differ when
     #: the line folds a stretch of calls).
@@ -300,6 +307,9 @@ class HistoryLine(TypedDict):
     undone: bool
     #: Entered with ``as`` for this seat without a phone (``by`` entered it).
     entered_for: NotRequired[str]
+    #: A platform line as string keys and values: the phone renders it in its
+    #: own language (``text`` is the same line in the requested one).
+    parts: NotRequired[list[HistoryPart]]
 
 
 class HistoryRound(TypedDict):

@@ -60,7 +60,6 @@ class CamelUpEngine(SkeletonEngine):
     sealed_choices = {"finish_bet": ("camel",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
-    round_words = describe.ROUND_WORDS
     host_actions = ("next_round", "set_stack", "set_paper", "set_phone", "skip", "paper_cards")
     state_type = State
     fair = fair

@@ -277,7 +277,13 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                                "by": {"type": ["string", "null"]},
                                                "text": {"type": "string"}, "undone": {"type": "boolean"},
                                                "entered_for": {"type": "string", "description":
-                                                               "the seat without a phone `by` entered it for"}}}}}}},
+                                                               "the seat without a phone `by` entered it for"},
+                                               "parts": {"type": "array", "description":
+                                                         "a platform line as keys of web/i18n/<lang>.json and "
+                                                         "their values, joined by a space",
+                                                         "items": {"type": "object", "required": ["key", "params"],
+                                                                   "properties": {"key": {"type": "string"},
+                                                                                  "params": {"type": "object"}}}}}}}}}},
                     "more": {"type": "boolean"}, "next_before": {"type": ["integer", "null"]}},
                     "required": ["version", "rounds", "more", "next_before"]}), **_err(400, 401, 404, 503)},
             }},

@@ -6,7 +6,8 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 
 - ``pipeline.py``  every write (``Pipeline.update``) and the action path (``act``)
 - ``joining.py``   create, join, seats without a phone, rejoin codes and their claim
-- ``platform.py``  the platform actions (start, seats, undo, …) and ``HANDLERS``
+- ``platform_actions.py`` one record per platform action (schema, handler,
+  offer, budget, history text); ``platform.py`` most of their handlers
 - ``change.py``    what a handler is given and decides (``Call``, ``Outcome``)
 - ``game_step.py`` one game action: who may enter it, the engine's draw and apply
 - ``replay.py``    a game rebuilt from its log (start, undo, results)
@@ -16,7 +17,8 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
   when a name is visible and when two are the same
 - ``schemas.py``   request schemas and the one place that validates them (jsonschema-rs)
 - ``snapshot.py``  what a seat sees
-- ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
+- ``history.py``   the history by pages (``texts.py``: the platform's lines from
+  ``web/i18n/*.json``)
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
 - ``evening.py``   every game of the table and the running total; the lobby's next game

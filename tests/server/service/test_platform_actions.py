@@ -17,6 +17,7 @@ from server.http import openapi
 from server.model import LogEntry
 from server.service import budget, pipeline, platform_actions, texts
 from server.service.platform_actions import ACTIONS, LOGGED, Budget, text_keys, text_parts
+from tests.server.conftest import open_table
 from tests.web.test_strings import platform_strings
 
 ALL = {**ACTIONS, **LOGGED}
@@ -101,3 +102,22 @@ def test_openapi_and_the_games_list_name_every_action() -> None:
     listed = games["properties"]["games"]["items"]["properties"]["platform_actions"]["items"]["enum"]
     assert listed == list(ACTIONS)
 
+
+
+def test_platform_lines_travel_as_keys_the_phone_renders(client) -> None:
+    """A platform line carries its string keys and values (``parts``), which
+    say in each language what ``text`` says in the one asked for; a game's
+    line carries its text only."""
+    host, guest = open_table(client, joiners=1)
+    assert host.act("rename", player="p2", name="Bo").status_code == 200
+    assert host.act("start").status_code == 200
+    for lang in texts.LANGS:
+        r = host.client.get(f"/api/tables/{host.table}/history?lang={lang}", headers=host.auth)
+        entries = [e for g in r.json["rounds"] for e in g["entries"]]
+        platform_lines = [e for e in entries if "parts" in e]
+        assert {p["key"] for e in platform_lines for p in e["parts"]} >= {
+            "history.create", "history.join", "history.rename", "history.start"}
+        for e in platform_lines:
+            assert texts.render(lang, [(p["key"], p["params"]) for p in e["parts"]]) == e["text"]
+    renamed = next(e for e in platform_lines if e["parts"][0]["key"] == "history.rename")
+    assert renamed["parts"][0]["params"]["name"] == "Bo" and renamed["text"] == "P2 is now Bo."

@@ -241,6 +241,7 @@ const ko = {
   'face.black': '검',
   'piles.line.one': '{pile}: {n}장',
   'table.history_round': '{round}레그',
+  'table.history_setup': '첫 레그 전',
 };
 
 /** @type {typeof ko} */
@@ -480,6 +481,7 @@ const en = {
   'face.black': 'B',
   'piles.line.one': 'On the {pile}: {n} card',
   'table.history_round': 'Leg {round}',
+  'table.history_setup': 'Before the first leg',
 };
 
 export const STRINGS = { ko, en };
