@@ -6,6 +6,7 @@ touches one place."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any, get_args
 
@@ -121,3 +122,32 @@ def test_platform_lines_travel_as_keys_the_phone_renders(client) -> None:
             assert texts.render(lang, [(p["key"], p["params"]) for p in e["parts"]]) == e["text"]
     renamed = next(e for e in platform_lines if e["parts"][0]["key"] == "history.rename")
     assert renamed["parts"][0]["params"]["name"] == "Bo" and renamed["text"] == "P2 is now Bo."
+
+
+def _offered_before(doc: dict[str, Any], seat: dict[str, Any] | None, host: bool, sealed: bool) -> list[str]:
+    """The snapshot's hand-written offers before the records (issue 40)."""
+    out = []
+    if sealed and seat is not None and "pin" in seat:
+        out.append("unlock")
+    if seat is not None and seat.get("back") and not sealed:
+        out.append("resume")
+    if host:
+        if doc["status"] == "lobby":
+            out.append("seats")
+            if doc["min_players"] <= len(doc["seats"]) <= doc["max_players"]:
+                out.append("start")
+        elif doc["undoable"]:
+            out.append("undo")
+        if doc["status"] == "over":
+            out.append("play_again")
+    return out
+
+
+def test_the_records_offer_what_the_snapshot_offered() -> None:
+    for status, undoable, n, host, sealed, pin, back, seated in itertools.product(
+            ("lobby", "playing", "over"), ([], [5]), (1, 2, 9), *[(False, True)] * 5):
+        seats = [{"id": f"p{i}", "name": f"P{i}"} for i in range(1, n + 1)]
+        doc: Any = {"status": status, "undoable": undoable, "seats": seats, "min_players": 2, "max_players": 8}
+        seat: Any = {**seats[0], **({"pin": {}} if pin else {}), **({"back": True} if back else {})} if seated else None
+        got = [a["type"] for a in platform_actions.offers(platform_actions.Seen(doc, seat, host, sealed))]
+        assert got == _offered_before(doc, seat, host, sealed)
