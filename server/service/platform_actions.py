@@ -34,7 +34,7 @@ Budget = Literal["game", "chatter", "free", "period"]
 Part = tuple[str, dict[str, Any]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Seen:
     """What a snapshot knows when it offers platform actions to a seat."""
 
@@ -220,9 +220,13 @@ def action_schema(engine: Engine, action_type: str) -> dict[str, Any] | None:
     return mine.schema if mine is not None else engine.action_schemas.get(action_type)
 
 
+#: The offered actions' tests, in order (each snapshot runs them).
+_OFFERS = tuple((t, a.offer) for t, a in ACTIONS.items() if a.offer is not None)
+
+
 def offers(seen: Seen) -> list[Action]:
     """The platform's templates a snapshot adds to a seat's ``legal``."""
-    return [{"type": t} for t, a in ACTIONS.items() if a.offer is not None and a.offer(seen)]
+    return [{"type": t} for t, offered in _OFFERS if offered(seen)]
 
 
 def text_parts(entry: LogEntry, names: dict[str, str]) -> list[Part] | None:

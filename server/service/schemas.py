@@ -65,8 +65,6 @@ ACTION_BODY: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-
-
 #: A seat's recovery PIN: 4 to 8 digits, typed on a phone's number pad.
 PIN: dict[str, Any] = {"type": "string", "pattern": "^[0-9]{4,8}$"}
 
