@@ -436,6 +436,12 @@ class Engine(ABC):
     #: never dealt to another one; public outcomes (a die) go to whoever next
     #: sends that action type, as a die put back on the pyramid would.
     private_draws: tuple[str, ...] = ()
+    #: Action types whose undone outcome ANY seated seat may draw again (the
+    #: returned die: whoever picks it up rolls it, docs/rules/<game>.md). The
+    #: server marks that action ``"returned": True`` (a phone cannot send the
+    #: field: the payload schemas refuse it); ``apply`` then waives the turn
+    #: check but keeps the turn order as it was.
+    open_redraws: tuple[str, ...] = ()
     #: Event types that reveal secrets (votes, sheets, final bet cards): once an
     #: action produced one, undo can no longer go back past it, so no undo chain
     #: can let anyone change a revealed choice (docs/rules/<game>.md).

@@ -52,6 +52,8 @@ class CamelUpEngine(SkeletonEngine):
     options_schema = options.OPTIONS_SCHEMA
     action_schemas = schemas.ACTION_SCHEMAS
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
+    # Issue 38: the die an undo put back on the pyramid is anyone's to roll.
+    open_redraws = ("pyramid",)
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
     # A face-down finish card's camel (R13); a paper seat's names none.

@@ -52,9 +52,11 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         redraw_first(kept, atype, me, private)
     try:
         if mine and not sent:
-            # An undone outcome comes back: the same die, the same card.
+            # An undone outcome comes back: the same die, the same card. A
+            # returned die is anyone's to roll (Engine.open_redraws).
+            back = {"returned": True} if kept is stash[mine[-1]] and atype in engine.open_redraws else {}
             try:
-                drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"]}, rng)
+                drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"], **back}, rng)
                 new_state, events = engine.apply(state, drawn)
                 del stash[mine[-1]]
                 set_state(engine, doc, new_state)

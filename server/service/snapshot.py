@@ -91,6 +91,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                 # Only the draw an undo took back, drawn again (game_step.redraw_first).
                 legal = [a for a in legal if a.get("type") == kept["type"]
                          and (kept["type"] not in engine.private_draws or kept["player"] == player)]
+                if kept["type"] in engine.open_redraws:
+                    legal = [{"type": kept["type"]}]  # the returned die: anyone seated rolls it
     else:
         view = {}
     if sealed and seat is not None and "pin" in seat:
