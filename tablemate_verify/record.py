@@ -66,7 +66,8 @@ class ScopeRecord(TypedDict):
 class SealRecord(TypedDict):
     label: str
     hash: str
-    salt: str
+    #: None: a seal made on a phone, not opened yet (the server never had it).
+    salt: str | None
     value: Any
     revealed: bool
     #: Taken back before its reveal (an undone vote): it stays sealed for good,

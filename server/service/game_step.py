@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ServiceError
 from server.model import Action, Stashed, TableDoc
-from server.service import fairness
+from server.service import fairness, seals
 from server.service.change import Outcome, engine_error, set_state
 from server.service.hostship import holds
 
@@ -73,6 +73,8 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         new_state, events = engine.apply(state, drawn)
     except EngineError as exc:
         raise engine_error(exc) from exc
+    # A seal made on the phone, or its opening: checked and kept (seals.py).
+    seals.take(engine, doc, state, drawn)
     if fair is not None:
         fair.fields = {k: drawn[k] for k in random_fields if k in drawn}
     if mine and not sent:

@@ -16,6 +16,7 @@ from server.service import stall as stalls
 from server.service.fairness import public as fair_public
 from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
+from server.service.seals import to_seal
 from server.service.seats import hidden, paused
 from server.service.stall import StallRule
 
@@ -136,6 +137,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     snap["proxies_who"] = doc.get("proxies", "host")
     fair = fair_public(doc)
     if fair is not None:
+        # The labels phones seal under now (issue 38): the same for every viewer.
+        fair["to_seal"] = to_seal(engine, doc, state)
         snap["fair"] = fair
     snap["reminder"] = doc.get("reminder", 0)
     if doc["status"] == "playing" and doc.get("waits"):
