@@ -273,10 +273,8 @@ def do_vote(state: State, action: Action) -> Result:
             )
     if vote == NO and state.no_left[seat] == 0:
         raise EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
-    if vote == SEALED and state.no_left[seat] == 0:
-        # Forced: a Yes everyone can foresee (No counts are public at the table),
-        # so a seal would hide nothing, and a sealed No could only stall the vote.
-        raise EngineError("vote_forced", "You have no No card left: your vote is Yes, cast in the open.")
+    # A seat with no No card left seals too (its Yes is forced): a vote sent in
+    # the open would tell the server its No count (KU-9); an opening No is refused.
     return _cast(state, election, seat, vote, "vote_cast", "player")
 
 

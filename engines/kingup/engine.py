@@ -97,8 +97,8 @@ class KingUpEngine(SkeletonEngine):
             and (not paper or phones_voted(state))
         ):
             # The choices: the app seals the one chosen (vote "sealed" with its
-            # hash, docs/api.md) unless it is a forced Yes; sent as is, a vote is
-            # its sender's choice to show it to the server.
+            # hash, docs/api.md), a forced Yes too; sent as is, a vote is its
+            # sender's choice to show it to the server.
             out.append({"type": "vote", "vote": "yes"})
             if state.no_left[seat] > 0:
                 out.append({"type": "vote", "vote": NO})

@@ -77,9 +77,8 @@ def phone_opening(state: State, action: Action) -> tuple[str, Any] | None:
 
 def to_seal(state: State) -> dict[str, str]:
     """The seats that may seal a vote now, and the seal's name: every seat yet
-    to vote that holds a No card (a forced Yes is cast in the open)."""
+    to vote, a forced Yes included (KU-9: its No count stays its own)."""
     e = state.election
     if e is None or state.phase != VOTE:
         return {}
-    return {p: _name(state, e.candidate, p) for i, (p, v) in enumerate(zip(state.players, e.votes, strict=True))
-            if v is None and state.no_left[i] > 0}
+    return {p: _name(state, e.candidate, p) for p, v in zip(state.players, e.votes, strict=True) if v is None}

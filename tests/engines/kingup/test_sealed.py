@@ -45,15 +45,21 @@ def test_sealed_votes_hold_no_value_until_every_vote_is_in_then_open_and_reveal(
     assert t.state.no_left[1] == t.state.no_left[0] - 1  # the opened No was spent
 
 
-def test_a_forced_yes_is_cast_in_the_open_and_a_sealed_one_refused(table) -> None:
+def test_a_forced_yes_is_sealed_like_any_vote_and_an_opening_no_refused(table) -> None:
+    """KU-9: a seat with no No card left votes like the others, so nothing in the
+    store tells its count; its opening can only be Yes."""
     t = nominated(table)
     t.state = replace(t.state, no_left=(1, 0, 1))
-    t.refused("vote_forced", "p2", "vote", vote="sealed")
     assert [a["vote"] for a in ENGINE.legal_actions(t.state, "p2") if a["type"] == "vote"] == ["yes"]
-    t.act("p2", "vote", vote="yes")
-    t.act("p1", "vote", vote="sealed")
-    t.act("p3", "vote", vote="sealed")
-    assert t.view(None)["election"]["opening"] == ["p1", "p3"]
+    assert ENGINE.fair.to_seal(t.state) == {p: f"round/1/vote/A/{p}" for p in ("p1", "p2", "p3")}  # type: ignore[union-attr]
+    for p in ("p1", "p2", "p3"):
+        t.act(p, "vote", vote="sealed")
+    t.refused("no_card_left", "p2", "open_vote", vote="no")
+    assert t.view(None)["election"]["opening"] == ["p1", "p2", "p3"]
+    t.act("p2", "open_vote", vote="yes")
+    # Opened values are not sealed-order dependent: the others open in any order.
+    t.act("p3", "open_vote", vote="yes")
+    assert t.view(None)["election"]["opening"] == ["p1"]
 
 
 def test_a_seal_whose_phone_is_gone_is_withdrawn_and_the_seat_votes_again(table) -> None:

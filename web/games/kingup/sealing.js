@@ -3,8 +3,8 @@
 // snapshot offers (`fair.to_seal`), and keeps value and salt in localStorage
 // (a reload keeps them) until every vote of the election is in; then it sends
 // its opening by itself. The server, and whoever reads its store, never holds
-// a vote before that. A forced Yes (no No card left) goes as it is: a seal
-// would hide nothing.
+// a vote before that. A forced Yes (no No card left) is sealed like any vote,
+// so nothing tells the seat's No count (KU-9).
 
 import { newSeed, sealHash } from '../../fairness.js';
 
