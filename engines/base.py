@@ -442,6 +442,12 @@ class Engine(ABC):
     #: field: the payload schemas refuse it); ``apply`` then waives the turn
     #: check but keeps the turn order as it was.
     open_redraws: tuple[str, ...] = ()
+    #: Sealed values the server must see before their reveal (a Count Up
+    #: sheet), kept encrypted at rest (server/service/atrest.py): paths into
+    #: the dumped state ("*": every item of a list), and per action type the
+    #: fields the log keeps encrypted.
+    at_rest_state: tuple[tuple[str, ...], ...] = ()
+    at_rest_actions: Mapping[str, tuple[str, ...]] = {}
     #: Event types that reveal secrets (votes, sheets, final bet cards): once an
     #: action produced one, undo can no longer go back past it, so no undo chain
     #: can let anyone change a revealed choice (docs/rules/<game>.md).

@@ -73,6 +73,9 @@ class SealRecord(TypedDict):
     #: Taken back before its reveal (an undone vote): it stays sealed for good,
     #: and the choice sent again is sealed under a label of its own.
     retracted: NotRequired[bool]
+    #: A server that keeps sealed values encrypted at rest (server/service/
+    #: atrest.py) holds salt and value here until the reveal (salt, value: None).
+    at_rest: NotRequired[dict[str, str]]
 
 
 def open_scope(label: str, secret: str | None = None) -> ScopeRecord:

@@ -30,6 +30,7 @@ from typing import Any
 from engines.base import Engine, Rng
 from server.errors import ServiceError
 from server.model import FairDoc, FairLog, FairView, LogEntry, TableDoc
+from server.service import atrest
 from server.service.change import Call, Outcome
 from tablemate_verify import (
     FairError,
@@ -229,6 +230,8 @@ def _seal(doc: TableDoc, fair: FairDoc, secrets: dict[str, tuple[Any, bool]], ou
             # (value None: sealed on its phone; seals.take recorded its hash.)
             fair["seals"].append(_reseal(doc, fair, name, value))
         elif seal is not None and shown:
+            if "at_rest" in seal:
+                seal["salt"] = atrest.unseal(seal.pop("at_rest"), doc["id"], f"seal/{seal['label']}")["salt"]
             # The game's value now, not the one kept at the seal: a value
             # changed after it was sealed is what the check must catch.
             seal["value"] = plain(value)
@@ -246,7 +249,12 @@ def _reseal(doc: TableDoc, fair: FairDoc, name: str, value: Any) -> SealRecord:
     k = 1
     while (lab := label(doc, name if k == 1 else f"{name}.{k}")) in taken:
         k += 1
-    return seal_value(lab, value)
+    made = seal_value(lab, value)
+    # Nothing sealed sits in the store in clear: salt and value encrypted at
+    # rest until the reveal (the hash alone is public).
+    made["at_rest"] = atrest.seal({"salt": made["salt"], "value": made["value"]}, doc["id"], f"seal/{lab}")
+    made["salt"], made["value"] = None, None
+    return made
 
 
 def give_seed(c: Call) -> Outcome:

@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ServiceError
 from server.model import Action, Stashed, TableDoc
-from server.service import fairness, seals
+from server.service import atrest, fairness, seals
 from server.service.change import Outcome, engine_error, set_state
 from server.service.hostship import holds
 
@@ -39,7 +39,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
     if doc["status"] == "lobby":
         raise ServiceError("conflict", "not_started", "The game has not started yet.")
     if state is None:
-        state = engine.load(doc["state"])
+        state = atrest.load_state(engine, doc)
     action = {"type": atype, **payload, "player": me, "host": host}
     stash = doc.setdefault("stash", [])
     random_fields = engine.random_action_fields.get(atype, ())
@@ -83,7 +83,8 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
         del stash[mine[-1]]
     set_state(engine, doc, new_state)
-    return Outcome(doc, drawn, events, kind="game", state=new_state, draw=fair)
+    # Logged with its sealed fields encrypted (a sheet: atrest.py).
+    return Outcome(doc, atrest.hide_action(engine, doc, drawn), events, kind="game", state=new_state, draw=fair)
 
 
 def pending_redraw(engine: Engine, doc: TableDoc, state: Any) -> Stashed | None:

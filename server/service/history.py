@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engines.base import Engine
 from engines.history import ROUND_WORDS, HistoryText, heading
 from server.model import Action, History, HistoryLine, LogEntry, TableDoc
+from server.service import atrest
 from server.service.platform_text import describe_platform
 
 #: Changes the history does not tell: a phone's seed for the fair dice (the
@@ -139,7 +140,7 @@ def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
     start = doc["start"]
     if doc["status"] == "playing" and start is not None and entry["v"] >= start.get("v", 0):
         return None
-    return retracted_value(entry["action"], fields) or None
+    return retracted_value(atrest.shown(doc["id"], entry["action"]), fields) or None
 
 
 def retracted_value(action: Action, fields: tuple[str, ...]) -> str:

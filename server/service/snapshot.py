@@ -11,7 +11,7 @@ from typing import Any
 
 from engines.base import Engine
 from server.model import Action, Snapshot, TableDoc
-from server.service import evening
+from server.service import atrest, evening
 from server.service import stall as stalls
 from server.service.fairness import public as fair_public
 from server.service.game_step import pending_redraw
@@ -66,7 +66,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     each player then carries ``connected``; ``stall``: when the host may
     step in for a seat the game waits for (the default rule when None)."""
     if doc["state"] is not None and state is None:
-        state = engine.load(doc["state"])
+        state = atrest.load_state(engine, doc)
     if seats is None:
         seats = players(engine, doc, state, online)
     seat = None
