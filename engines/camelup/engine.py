@@ -58,6 +58,11 @@ class CamelUpEngine(SkeletonEngine):
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
     # A face-down finish card's camel (R13); a paper seat's names none.
     sealed_choices = {"finish_bet": ("camel",)}
+    # A face-down finish card's camel is the seat's secret until the race ends;
+    # the server holds it (it pays the piles), the store keeps it encrypted
+    # (server/service/atrest.py), piles and the logged bet alike.
+    at_rest_state = (("winner_pile",), ("loser_pile",))
+    at_rest_actions = {"finish_bet": ("camel",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     round_words = describe.ROUND_WORDS

@@ -17,6 +17,7 @@ from engines import registry
 from server.errors import ServiceError
 from server.service import Tables, atrest
 from server.store import Store
+from server.store.keys import doc_key, log_key
 from tablemate_verify import check
 from tests.server.service.test_fair_table import act, numbers, seed_all, table
 
@@ -121,3 +122,20 @@ def test_the_shared_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPat
     finally:
         monkeypatch.undo()  # the session's key back (conftest.py), then read again
         atrest._aead.cache_clear()
+
+
+def test_a_face_down_finish_card_is_not_in_the_store_in_clear(tables: Tables, store: Store) -> None:
+    """Camel Up's finish cards: the camel is the seat's secret until the race ends."""
+    tid, tokens = table(tables, "camelup")
+    seed_all(tables, tid, tokens)
+    act(tables, tid, tokens[0], "start")
+    turn = tables.snapshot(tables.load(tid), "p1")["view"]["waiting"][0]
+    act(tables, tid, tokens[int(turn[1:]) - 1], "finish_bet", pile="winner", camel="purple")
+    doc = json.loads(store.r.get(doc_key(tid)))
+    assert set(doc["state"]["winner_pile"]) == {"aesgcm"}
+    entries = [json.loads(x) for x in store.r.lrange(log_key(tid), 0, -1)]
+    bet = next(e["action"] for e in entries if e["action"]["type"] == "finish_bet")
+    assert set(bet["camel"]) == {"aesgcm"}
+    engine = registry.get("camelup")
+    assert engine is not None
+    assert atrest.load_state(engine, tables.load(tid)).winner_pile == ((turn, "purple"),)

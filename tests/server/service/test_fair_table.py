@@ -15,7 +15,7 @@ import redis
 
 from engines import registry
 from server.errors import ServiceError
-from server.service import Tables
+from server.service import Tables, atrest
 from server.store import Store
 from server.store.keys import doc_key, log_key
 from tablemate_verify import OutcomeRng, check, commitment
@@ -234,7 +234,7 @@ def numbers(tables: Tables, tid: str, seat: str, k: int = 0) -> list[int]:
     """A sheet the rules accept this round (the restriction card allowing)."""
     engine = registry.get("countup")
     assert engine is not None
-    state = engine.load(tables.load(tid)["state"])
+    state = atrest.load_state(engine, tables.load(tid))
     action = engine.sample(state, seat, {"type": "numbers"}, random.Random(k))
     assert action is not None
     return sorted(action["numbers"])

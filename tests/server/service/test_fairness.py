@@ -18,6 +18,7 @@ import pytest
 from engines import registry
 from engines.base import Engine
 from server import create_app
+from server.service import atrest
 from tests.server.conftest import Phone, open_table
 
 GAMES = registry.names()
@@ -70,7 +71,7 @@ def sample_move(app: Any, phones: list[Phone], rng: random.Random) -> tuple[Phon
     svc = services(app)
     doc = svc.store.load(phones[0].table)
     engine: Engine = svc.engine(doc["game"])
-    state = engine.load(doc["state"])
+    state = atrest.load_state(engine, doc)  # sealed values encrypted at rest, opened
     choices = []
     for p in phones:
         for template in p.get().json["legal"]:
