@@ -140,6 +140,8 @@ def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
     start = doc["start"]
     if doc["status"] == "playing" and start is not None and entry["v"] >= start.get("v", 0):
         return None
+    if "hash" in entry["action"]:
+        return None  # sealed on its phone (seals.py): the server never knew the value
     return retracted_value(atrest.shown(doc["id"], entry["action"]), fields) or None
 
 
