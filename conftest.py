@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parent
 #: CI sets CI=true: there a missing browser or game must fail the run, so a
 #: green run always means every test really ran.
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+# One key for every server a test starts (instances, workers, restarts): each
+# must read the sheets another encrypted at rest (server/service/atrest.py).
+os.environ.setdefault("TABLEMATE_SEAL_KEY", os.urandom(32).hex())
 
 
 def skip_or_fail(reason: str) -> None:

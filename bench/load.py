@@ -482,13 +482,16 @@ def start_redis(port: int) -> subprocess.Popen[bytes]:
 TOKEN_IN_URL = False
 #: Shows the server's own figures on /healthz (its collector's longest pause).
 STATS_TOKEN = secrets.token_urlsafe(16)
+#: One key for every instance: each must read the sheets another encrypted at
+#: rest (server/service/atrest.py, docs/deploy.md).
+SEAL_KEY = os.environ.get("TABLEMATE_SEAL_KEY") or secrets.token_hex(32)
 
 
 def start_instance(redis_url: str, port: int, root: Path = ROOT) -> subprocess.Popen[bytes]:
     env = {**os.environ, "REDIS_URL": redis_url, "BIND": f"127.0.0.1:{port}", "PYTHONPATH": str(root),
            "TABLEMATE_RATE_CREATE": "1000000000", "TABLEMATE_RATE_JOIN": "1000000000",
            "TABLEMATE_RATE_CODE": "1000000000", "LOG_LEVEL": "warning",
-           "TABLEMATE_STATS_TOKEN": STATS_TOKEN,
+           "TABLEMATE_STATS_TOKEN": STATS_TOKEN, "TABLEMATE_SEAL_KEY": SEAL_KEY,
            # A few phones at a high --rate play far faster than people: measure
            # the server, not its flood limits (which real play stays far below).
            "TABLEMATE_RATE_ACTIONS_SEAT": "1000000000", "TABLEMATE_MAX_SEAT_LOG": "1000000000",

@@ -281,6 +281,8 @@ class FairView(TypedDict):
     sealed: list[dict[str, Any]]
     #: ``FairDoc.revealed``: the proof has more to check when it grows.
     revealed: int
+    #: Seat → the label its phone seals its choice under now (``seals.to_seal``).
+    to_seal: NotRequired[dict[str, str]]
 
 
 class UndoInfo(TypedDict):

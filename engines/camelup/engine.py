@@ -54,10 +54,17 @@ class CamelUpEngine(SkeletonEngine):
     options_schema = options.OPTIONS_SCHEMA
     action_schemas = schemas.ACTION_SCHEMAS
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
+    # Issue 38: the die an undo put back on the pyramid is anyone's to roll.
+    open_redraws = ("pyramid",)
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
     # A face-down finish card's camel (R13); a paper seat's names none.
     sealed_choices = {"finish_bet": ("camel",)}
+    # A face-down finish card's camel is the seat's secret until the race ends;
+    # the server holds it (it pays the piles), the store keeps it encrypted
+    # (server/service/atrest.py), piles and the logged bet alike.
+    at_rest_state = (("winner_pile",), ("loser_pile",))
+    at_rest_actions = {"finish_bet": ("camel",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     host_actions = ("next_round", "set_stack", "set_paper", "set_phone", "skip", "paper_cards")

@@ -41,6 +41,7 @@ from engines.kingup.state import (
     PLACEMENT,
     SCORE_ENTRY,
     SCORED,
+    SEALED,
     VOTE,
     Election,
     Revealed,
@@ -252,8 +253,8 @@ def do_vote(state: State, action: Action) -> Result:
     if state.phase != VOTE or election is None:
         raise refusal("wrong_phase", "There is no election to vote in.")
     vote = action.get("vote")
-    if vote not in VOTES:
-        raise EngineError("bad_vote", f"A vote is 'yes' or 'no', not {vote!r}.")
+    if vote not in (*VOTES, SEALED):
+        raise EngineError("bad_vote", f"A vote is 'yes', 'no' or 'sealed', not {vote!r}.")
     if election.votes[seat] is not None:
         raise EngineError("already_voted", "You have already voted; votes are final.")
     if state.on_paper(seat):
@@ -272,19 +273,50 @@ def do_vote(state: State, action: Action) -> Result:
             )
     if vote == NO and state.no_left[seat] == 0:
         raise EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
+    # A seat with no No card left seals too (its Yes is forced): a vote sent in
+    # the open would tell the server its No count (KU-9); an opening No is refused.
     return _cast(state, election, seat, vote, "vote_cast", "player")
 
 
 def _cast(state: State, election: Election, seat: int, vote: str, kind: str, who: str) -> Result:
     """Seat ``seat``'s vote is in (event ``kind`` names it in field ``who``); the last
-    one reveals them all."""
+    one reveals them all, or, with votes still sealed, asks their phones to open them."""
     votes = _set(election.votes, seat, vote)
+    sealed = (*election.sealed, seat) if vote == SEALED else election.sealed
     cast = sum(1 for v in votes if v is not None)
     events: list[Event] = [{"type": kind, who: state.players[seat], "count": cast, "of": state.n}]
-    if cast < state.n:
-        return replace(state, election=Election(election.candidate, votes)), events
+    election = Election(election.candidate, votes, sealed)
+    if election.opening:
+        waiting = [p for p, v in zip(state.players, votes, strict=True) if v == SEALED]
+        events.append({"type": "votes_opening", "players": waiting})
+    if cast < state.n or election.opening:
+        return replace(state, election=election), events
     final = tuple(v for v in votes if v is not None)
     return _reveal(state, election.candidate, final, events)
+
+
+def do_open_vote(state: State, action: Action) -> Result:
+    """A sealed vote opened by its phone (the server checked it against its
+    seal first); the last one opened reveals the election."""
+    seat = state.seat(action["player"])
+    _mode(state, FULL, "elections")
+    election = state.election
+    if state.phase != VOTE or election is None or not election.opening:
+        raise refusal("wrong_phase", "Sealed votes are opened once every vote is in.")
+    if election.votes[seat] != SEALED:
+        raise EngineError("not_sealed", f"{state.players[seat]} has no sealed vote to open.")
+    vote = action.get("vote")
+    if vote not in VOTES:
+        raise EngineError("bad_vote", f"A vote is 'yes' or 'no', not {vote!r}.")
+    if vote == NO and state.no_left[seat] == 0:
+        raise EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
+    votes = _set(election.votes, seat, vote)
+    left = sum(1 for v in votes if v == SEALED)
+    events: list[Event] = [{"type": "vote_opened", "player": state.players[seat],
+                            "count": len(election.sealed) - left, "of": len(election.sealed)}]
+    if left:
+        return replace(state, election=Election(election.candidate, votes, election.sealed)), events
+    return _reveal(state, election.candidate, tuple(v for v in votes if v is not None), events)
 
 
 def do_skip(state: State, action: Action) -> Result:
@@ -292,10 +324,18 @@ def do_skip(state: State, action: Action) -> Result:
     (*invented*, docs/rules/kingup.md: every player always holds a Yes card, R17, and
     an absent player vetoes nobody)."""
     seat = state.seat(skip_seat(action, state.players, stall.waiting(state)))
-    if state.election is None:
+    election = state.election
+    if election is None:
         stall.cannot_skip(state, state.players[seat])
         raise refusal("wrong_phase", "There is nothing to skip now.")
-    return _cast(state, state.election, seat, YES, "seat_skipped", "seat")
+    if election.votes[seat] == SEALED:
+        # Its phone is gone with the value: nobody may see or set it. The seal is
+        # withdrawn (sealed for good) and the seat votes again, under a new label.
+        votes = _set(election.votes, seat, None)
+        sealed = tuple(i for i in election.sealed if i != seat)
+        withdrawn: Event = {"type": "vote_withdrawn", "seat": state.players[seat]}
+        return replace(state, election=Election(election.candidate, votes, sealed)), [withdrawn]
+    return _cast(state, election, seat, YES, "seat_skipped", "seat")
 
 
 def _reveal(state: State, candidate: str, votes: tuple[str, ...], events: list[Event]) -> Result:
@@ -452,6 +492,7 @@ HANDLERS: dict[str, Handler[State]] = {
     "place": do_place,
     "move": do_move,
     "vote": do_vote,
+    "open_vote": do_open_vote,
     "next_round": do_next_round,
     "score_round": do_score_round,
     "set_paper": paper_handler(lambda s: s.players),

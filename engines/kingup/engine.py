@@ -16,6 +16,7 @@ from engines.kingup.state import (
     PLACEMENT,
     SCORE_ENTRY,
     SCORED,
+    SEALED,
     VOTE,
     State,
     deck_left,
@@ -95,9 +96,20 @@ class KingUpEngine(SkeletonEngine):
             and state.election.votes[seat] is None
             and (not paper or phones_voted(state))
         ):
+            # The choices: the app seals the one chosen (vote "sealed" with its
+            # hash, docs/api.md), a forced Yes too; sent as is, a vote is its
+            # sender's choice to show it to the server.
             out.append({"type": "vote", "vote": "yes"})
             if state.no_left[seat] > 0:
                 out.append({"type": "vote", "vote": NO})
+        elif (
+            state.phase == VOTE
+            and state.election
+            and state.election.opening
+            and state.election.votes[seat] == SEALED
+        ):
+            # Needs the value and salt only its phone (the host's, for a paper seat) holds.
+            out.append({"type": "open_vote"})
         elif state.phase == SCORE_ENTRY:
             # Needs the board (and missing goal cards) as input.
             out.append({"type": "score_round"})
@@ -114,6 +126,8 @@ class KingUpEngine(SkeletonEngine):
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "goal":
             return {**template, "characters": sorted(rng.sample(list(CHARACTERS), 6))}
+        if template["type"] == "open_vote":
+            return None  # the value and salt kept on one phone: never sampled
         if template["type"] == "score_round":
             return None  # a whole end-of-round board: entered by people, not sampled
         return template

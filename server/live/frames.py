@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.model import Snapshot, TableDoc
-from server.service import Tables
+from server.service import Tables, atrest
 from server.service.snapshot import players
 from server.wire import dumps
 
@@ -68,7 +68,7 @@ class Frames:
         if data is None:
             doc, tables = self.doc, self.tables
             if not self.state:
-                self.state.append(None if doc["state"] is None else tables.engine(doc["game"]).load(doc["state"]))
+                self.state.append(None if doc["state"] is None else atrest.load_state(tables.engine(doc["game"]), doc))
             online = set(self.online)
             if self.players is None:
                 self.players = players(tables.engine(doc["game"]), doc, self.state[0], online)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engines.base import Engine
 from engines.history import HistoryText
 from server.model import Action, History, HistoryLine, LogEntry, TableDoc
+from server.service import atrest
 from server.service.platform_actions import Part, text_parts
 from server.service.texts import render, say
 
@@ -128,7 +129,9 @@ def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
     start = doc["start"]
     if doc["status"] == "playing" and start is not None and entry["v"] >= start.get("v", 0):
         return None
-    return retracted_value(entry["action"], fields) or None
+    if "hash" in entry["action"]:
+        return None  # sealed on its phone (seals.py): the server never knew the value
+    return retracted_value(atrest.shown(doc["id"], entry["action"]), fields) or None
 
 
 def retracted_value(action: Action, fields: tuple[str, ...]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from engines.base import EngineError
 from server.errors import ServiceError
 from server.model import Action, Claim, Event, LogEntry, Seat, StartRecord, TableDoc
-from server.service import fairness
+from server.service import atrest, fairness
 from server.service.change import (
     Call,
     Outcome,
@@ -282,7 +282,7 @@ def make_phoneless(c: Call) -> Outcome:
     events: list[Event] = [{"type": "phoneless", "player": target}]
     state: Any = None
     if doc["status"] == "playing":
-        state = c.engine.load(doc["state"])
+        state = atrest.load_state(c.engine, doc)
         # Given a phone again by a rejoin code, a seat stays on paper this game.
         if target not in c.engine.paper_seats(state):
             state = seat_step(c, state, paper_action(target, c.me), action, events)

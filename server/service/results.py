@@ -19,7 +19,7 @@ from urllib.parse import quote
 from engines.base import Engine, Step
 from server.errors import ServiceError
 from server.model import GameResult, LogEntry, TableDoc
-from server.service import evening
+from server.service import atrest, evening
 from server.service.replay import game_entries, initial_state, replayed
 
 #: BG Stats' documented import links (docs/results.md): the same request under
@@ -56,7 +56,7 @@ def result(engine: Engine, doc: TableDoc, log: list[LogEntry], tz_minutes: int =
     # already started) must not leak into this one.
     log = [e for e in log if e["v"] <= doc["version"]]
     entries = game_entries(doc, log)
-    out = engine.result(engine.load(doc["state"]), _replay(engine, doc, log))
+    out = engine.result(atrest.load_state(engine, doc), _replay(engine, doc, log))
     if out is None:
         raise not_over()
     since = doc["start"].get("v", 0)

@@ -11,12 +11,13 @@ from typing import Any
 
 from engines.base import Engine
 from server.model import Action, Snapshot, TableDoc
-from server.service import evening
+from server.service import atrest, evening
 from server.service import stall as stalls
 from server.service.fairness import public as fair_public
 from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
 from server.service.platform_actions import Seen, offers
+from server.service.seals import to_seal
 from server.service.seats import hidden, paused
 from server.service.stall import StallRule
 
@@ -66,7 +67,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     each player then carries ``connected``; ``stall``: when the host may
     step in for a seat the game waits for (the default rule when None)."""
     if doc["state"] is not None and state is None:
-        state = engine.load(doc["state"])
+        state = atrest.load_state(engine, doc)
     if seats is None:
         seats = players(engine, doc, state, online)
     seat = None
@@ -92,6 +93,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                 # Only the draw an undo took back, drawn again (game_step.redraw_first).
                 legal = [a for a in legal if a.get("type") == kept["type"]
                          and (kept["type"] not in engine.private_draws or kept["player"] == player)]
+                if kept["type"] in engine.open_redraws:
+                    legal = [{"type": kept["type"]}]  # the returned die: anyone seated rolls it
     else:
         view = {}
     legal += offers(Seen(doc, seat, host, sealed))
@@ -123,6 +126,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     snap["proxies_who"] = doc.get("proxies", "host")
     fair = fair_public(doc)
     if fair is not None:
+        # The labels phones seal under now (issue 38): the same for every viewer.
+        fair["to_seal"] = to_seal(engine, doc, state)
         snap["fair"] = fair
     snap["reminder"] = doc.get("reminder", 0)
     if doc["status"] == "playing" and doc.get("waits"):
