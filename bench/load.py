@@ -600,9 +600,21 @@ async def idle_cpu(procs: list[psutil.Process], seconds: float) -> list[float] |
     The phones keep pinging meanwhile: this loop only sleeps."""
     if seconds <= 0:
         return None
-    before = [cpu_s(p) for p in procs]
+    before = [fine_cpu_s(p) for p in procs]
     await asyncio.sleep(seconds)
-    return [round((cpu_s(p) - b) * 1000 / seconds, 1) for p, b in zip(procs, before, strict=True)]
+    return [round((fine_cpu_s(p) - b) * 1000 / seconds, 2) for p, b in zip(procs, before, strict=True)]
+
+
+def fine_cpu_s(p: psutil.Process) -> float:
+    """The process's CPU to the nanosecond, from the scheduler (/proc/PID/task/*/schedstat):
+    ``cpu_times`` counts 10 ms ticks, too coarse for an idle process over a few seconds."""
+    total = 0
+    try:
+        for task in Path(f"/proc/{p.pid}/task").iterdir():
+            total += int((task / "schedstat").read_text().split()[0])
+    except (OSError, ValueError):
+        return cpu_s(p)
+    return total / 1e9
 
 
 def kernel_s(p: psutil.Process) -> float:

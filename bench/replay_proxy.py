@@ -133,6 +133,8 @@ class Proxy:
             await self._serve(client_r, client_w)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass
+        except asyncio.CancelledError:
+            pass  # stopped with sockets open: nothing to tell them
         finally:
             client_w.close()
 
