@@ -220,8 +220,12 @@ async def main_async(args: argparse.Namespace) -> None:
         loop.add_signal_handler(sig, stop.set)
     async with server:
         await stop.wait()
-    if args.stats:
-        Path(args.stats).write_text(json.dumps(asdict(proxy.counts)))
+        if args.stats:
+            Path(args.stats).write_text(json.dumps(asdict(proxy.counts)))
+        rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in rest:
+            task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
 
 
 # -- for bench/load.py --------------------------------------------------------
