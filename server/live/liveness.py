@@ -64,6 +64,25 @@ BEAT_SLICES = 50
 REFRESH_TICKS = 10
 REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
 REFRESH_BATCH = 100
+#: Sockets a wake of the sweep visits, about, before it takes several slices a
+#: wake (at most ``MAX_STEP``): a wake is a fixed cost of every instance with a
+#: socket. Fifty a second cost an idle worker 6-9 ms of CPU a second on a loaded
+#: 2-core machine (a gevent wake ~115-190 us there), whatever its phones: at 4
+#: instances each paid it over a quarter of the actions, most of why CPU per own
+#: action grew from 1 to 4 instances (bench/scale.py; docs/performance.md). The
+#: slices and the refresh keep their order and rate; few sockets are visited in
+#: fewer, larger wakes, at most every 200 ms (a beat is sent 0.5 s early).
+PER_WAKE = 100
+MAX_STEP = 10
+
+
+def sweep_step(sockets: int) -> int:
+    """Slices the sweep visits a wake for ``sockets`` live sockets.
+
+    >>> [sweep_step(n) for n in (0, 500, 1000, 2500, 5000, 20000)]
+    [10, 10, 5, 2, 1, 1]
+    """
+    return max(1, min(MAX_STEP, BEAT_SLICES * PER_WAKE // max(1, sockets)))
 
 
 def refresh_slice(table_id: str) -> int:
@@ -118,21 +137,28 @@ class Liveness:
 
     def sweep(self) -> None:
         ticks = 0
-        while not self.stop.wait(1.0 / BEAT_SLICES):
-            ticks += 1
-            try:
-                self.beat_all(self.beat_every, ticks % BEAT_SLICES)
-            except Exception:  # the heartbeat must go on for every other socket
-                log.exception("heartbeat failed")
-            if ticks % REFRESH_TICKS:
-                continue
-            try:
-                # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
-                self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
-            except StoreDown:
-                pass  # the listener tells phones of the outage; the next round retries
-            except Exception:  # the refresh must go on for every other table
-                log.exception("presence refresh failed")
+        step = 1
+        while not self.stop.wait(step / BEAT_SLICES):
+            for _ in range(step):
+                ticks += 1
+                self.tick(ticks)
+            step = sweep_step(sum(len(s) for s in self.slices))
+
+    def tick(self, ticks: int) -> None:
+        """One slice of the heartbeat and, every ``REFRESH_TICKS``, of the refresh."""
+        try:
+            self.beat_all(self.beat_every, ticks % BEAT_SLICES)
+        except Exception:  # the heartbeat must go on for every other socket
+            log.exception("heartbeat failed")
+        if ticks % REFRESH_TICKS:
+            return
+        try:
+            # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
+            self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
+        except StoreDown:
+            pass  # the listener tells phones of the outage; the next round retries
+        except Exception:  # the refresh must go on for every other table
+            log.exception("presence refresh failed")
 
     def refresh(self, part: int | None = None) -> None:
         """The presence of the local sockets of one slice of the tables
