@@ -1,7 +1,9 @@
 """Liveness and presence, in small slices: the server's heartbeat over every
 socket of the process (``beat_all``), and the presence refresh of every local
 table (``refresh``), both driven by one sweeper thread (``sweep``) that visits
-a slice of them every 20 ms, so no round holds the worker long. ``Hub``
+a slice of them every 20 ms (several slices a wake, up to every 200 ms, when
+the process has few sockets: ``sweep_step``), so no round holds the worker
+long. ``Hub``
 inherits these rounds; they read its registry of sockets and tables.
 """
 
@@ -30,7 +32,8 @@ PRESENCE_REFRESH = 3.0
 #: The server's heartbeat (s): a socket that was sent nothing for this long gets
 #: a ``pong``, so a phone hears from a live server this often and can give a
 #: silent socket up after 5 s. The hub visits each of its sockets once a
-#: second, a fiftieth of them every 20 ms (``Hub.beat_all``): per socket, a timer
+#: second, a fiftieth of them every 20 ms (``Hub.beat_all``; ``sweep_step``: with
+#: few sockets several fiftieths a wake): per socket, a timer
 #: waking its own loop cost several times more than the write.
 BEAT = 2.0
 #: Seconds without any message after which the server gives a socket up (phones
