@@ -600,21 +600,25 @@ async def idle_cpu(procs: list[psutil.Process], seconds: float) -> list[float] |
     The phones keep pinging meanwhile: this loop only sleeps."""
     if seconds <= 0:
         return None
-    before = [fine_cpu_s(p) for p in procs]
+    before = [thread_cpu_ns(p) for p in procs]
     await asyncio.sleep(seconds)
-    return [round((fine_cpu_s(p) - b) * 1000 / seconds, 2) for p, b in zip(procs, before, strict=True)]
+    after = [thread_cpu_ns(p) for p in procs]
+    # A thread that ended meanwhile is left out (its last moments uncounted);
+    # one that started counts from zero.
+    return [round(sum(ns - b.get(tid, 0) for tid, ns in a.items()) / 1e6 / seconds, 2)
+            for b, a in zip(before, after, strict=True)]
 
 
-def fine_cpu_s(p: psutil.Process) -> float:
-    """The process's CPU to the nanosecond, from the scheduler (/proc/PID/task/*/schedstat):
+def thread_cpu_ns(p: psutil.Process) -> dict[str, int]:
+    """CPU ns of each of the process's threads, from the scheduler (/proc/PID/task/*/schedstat):
     ``cpu_times`` counts 10 ms ticks, too coarse for an idle process over a few seconds."""
-    total = 0
-    try:
-        for task in Path(f"/proc/{p.pid}/task").iterdir():
-            total += int((task / "schedstat").read_text().split()[0])
-    except (OSError, ValueError):
-        return cpu_s(p)
-    return total / 1e9
+    found = {}
+    for task in Path(f"/proc/{p.pid}/task").iterdir():
+        try:
+            found[task.name] = int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError):
+            continue  # the thread ended
+    return found
 
 
 def kernel_s(p: psutil.Process) -> float:
