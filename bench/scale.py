@@ -44,7 +44,7 @@ def one_run(instances: int, phones: int, rate: float, args: argparse.Namespace) 
     argv = ["--instances", str(instances), "--phones", str(phones), "--rate", str(rate),
             "--duration", str(args.duration), "--idle", str(args.idle), "--seed", str(args.seed),
             "--route", "fly" if instances > 1 or not args.no_proxy_at_one else "off",
-            "--affinity", "table"]
+            "--affinity", "table", "--root", str(args.root)]
     load_avg = os.getloadavg()[0]
     with contextlib.redirect_stdout(io.StringIO()):
         result = load.main(argv)
@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                     help="also one instance at rate/N with phones/N for each N > 1")
     ap.add_argument("--no-proxy-at-one", action="store_true",
                     help="run the 1-instance case without the proxy (it then replays nothing anyway)")
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="the checkout whose server runs (bench/load.py --root: an A/B against another revision)")
     ap.add_argument("--out", help="also write every run's JSON here")
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.instances.split(",") if n]
