@@ -106,6 +106,7 @@ class Proxy:
         self.instances = instances
         self.order = itertools.cycle(list(instances))
         self.counts = Counts()
+        self.tasks: set[asyncio.Task[None]] = set()
 
     async def connect(self, name: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         host, port = self.instances[name]
@@ -129,6 +130,12 @@ class Proxy:
         await writer.drain()
 
     async def serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        # Held here: once the client's side is gone asyncio keeps no strong
+        # reference to this task (an upstream stream's protocol holds its reader
+        # weakly), and a task still copying the instance's answer was collected.
+        task = asyncio.current_task()
+        assert task is not None
+        self.tasks.add(task)
         try:
             await self._serve(client_r, client_w)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
@@ -137,6 +144,7 @@ class Proxy:
             pass  # stopped with sockets open: nothing to tell them
         finally:
             client_w.close()
+            self.tasks.discard(task)
 
     async def _serve(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         try:
