@@ -217,18 +217,29 @@ class RedisCluster:
         """Moves ``key``'s slot, keys and all, to the master ``to`` (as a
         resharding does: IMPORTING, MIGRATING, MIGRATE, then the new owner
         told to every master); the old owner drops its sharded channels."""
+        self.begin_move(key, to)()
+
+    def begin_move(self, key: str, to: RedisServer, keys: tuple[str, ...] = ()) -> Callable[[], None]:
+        """The first half of ``move_slot``: ``key``'s slot IMPORTING on ``to`` and
+        MIGRATING on its master, and only ``keys`` moved yet (a resharding moves a
+        slot's keys a batch at a time). Back, what finishes the move."""
         slot = key_slot(key.encode())
         src = self.master_of(key)
         a, b = self.node_client(src.port), self.node_client(to.port)
         a_id, b_id = a.execute_command("CLUSTER", "MYID"), b.execute_command("CLUSTER", "MYID")
         b.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", a_id)
         a.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", b_id)
-        while keys := a.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+        if keys:
             a.execute_command("MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *keys)
-        for node in (b, a, *(self.node_client(n.port) for n in self.nodes if n not in (src, to))):
-            if node.execute_command("ROLE")[0] == "master":
-                node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", b_id)
-        self.wait_ok()
+
+        def finish() -> None:
+            while left := a.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+                a.execute_command("MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *left)
+            for node in (b, a, *(self.node_client(n.port) for n in self.nodes if n not in (src, to))):
+                if node.execute_command("ROLE")[0] == "master":
+                    node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", b_id)
+            self.wait_ok()
+        return finish
 
     def wait_failover(self, victim: RedisServer, timeout: float = 60) -> None:
         """Until the cluster is ok again with none of its slots on ``victim``

@@ -1,7 +1,9 @@
 """Liveness and presence, in small slices: the server's heartbeat over every
 socket of the process (``beat_all``), and the presence refresh of every local
 table (``refresh``), both driven by one sweeper thread (``sweep``) that visits
-a slice of them every 20 ms, so no round holds the worker long. ``Hub``
+a slice of them every 20 ms (several slices a wake, up to every 200 ms, when
+the process has few sockets: ``sweep_step``), so no round holds the worker
+long. ``Hub``
 inherits these rounds; they read its registry of sockets and tables.
 """
 
@@ -30,7 +32,8 @@ PRESENCE_REFRESH = 3.0
 #: The server's heartbeat (s): a socket that was sent nothing for this long gets
 #: a ``pong``, so a phone hears from a live server this often and can give a
 #: silent socket up after 5 s. The hub visits each of its sockets once a
-#: second, a fiftieth of them every 20 ms (``Hub.beat_all``): per socket, a timer
+#: second, a fiftieth of them every 20 ms (``Hub.beat_all``; ``sweep_step``: with
+#: few sockets several fiftieths a wake): per socket, a timer
 #: waking its own loop cost several times more than the write.
 BEAT = 2.0
 #: Seconds without any message after which the server gives a socket up (phones
@@ -64,6 +67,25 @@ BEAT_SLICES = 50
 REFRESH_TICKS = 10
 REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
 REFRESH_BATCH = 100
+#: Sockets a wake of the sweep visits, about, before it takes several slices a
+#: wake (at most ``MAX_STEP``): a wake is a fixed cost of every instance with a
+#: socket. Fifty a second cost an idle worker 6-9 ms of CPU a second on a loaded
+#: 2-core machine (a gevent wake ~115-190 us there), whatever its phones: at 4
+#: instances each paid it over a quarter of the actions, most of why CPU per own
+#: action grew from 1 to 4 instances (bench/scale.py; docs/performance.md). The
+#: slices and the refresh keep their order and rate; few sockets are visited in
+#: fewer, larger wakes, at most every 200 ms (a beat is sent 0.5 s early).
+PER_WAKE = 100
+MAX_STEP = 10
+
+
+def sweep_step(sockets: int) -> int:
+    """Slices the sweep visits a wake for ``sockets`` live sockets.
+
+    >>> [sweep_step(n) for n in (0, 500, 1000, 2500, 5000, 20000)]
+    [10, 10, 5, 2, 1, 1]
+    """
+    return max(1, min(MAX_STEP, BEAT_SLICES * PER_WAKE // max(1, sockets)))
 
 
 def refresh_slice(table_id: str) -> int:
@@ -118,21 +140,28 @@ class Liveness:
 
     def sweep(self) -> None:
         ticks = 0
-        while not self.stop.wait(1.0 / BEAT_SLICES):
-            ticks += 1
-            try:
-                self.beat_all(self.beat_every, ticks % BEAT_SLICES)
-            except Exception:  # the heartbeat must go on for every other socket
-                log.exception("heartbeat failed")
-            if ticks % REFRESH_TICKS:
-                continue
-            try:
-                # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
-                self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
-            except StoreDown:
-                pass  # the listener tells phones of the outage; the next round retries
-            except Exception:  # the refresh must go on for every other table
-                log.exception("presence refresh failed")
+        step = 1
+        while not self.stop.wait(step / BEAT_SLICES):
+            for _ in range(step):
+                ticks += 1
+                self.tick(ticks)
+            step = sweep_step(sum(len(s) for s in self.slices))
+
+    def tick(self, ticks: int) -> None:
+        """One slice of the heartbeat and, every ``REFRESH_TICKS``, of the refresh."""
+        try:
+            self.beat_all(self.beat_every, ticks % BEAT_SLICES)
+        except Exception:  # the heartbeat must go on for every other socket
+            log.exception("heartbeat failed")
+        if ticks % REFRESH_TICKS:
+            return
+        try:
+            # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
+            self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
+        except StoreDown:
+            pass  # the listener tells phones of the outage; the next round retries
+        except Exception:  # the refresh must go on for every other table
+            log.exception("presence refresh failed")
 
     def refresh(self, part: int | None = None) -> None:
         """The presence of the local sockets of one slice of the tables

@@ -5,7 +5,8 @@ The fan-out (which sockets this process holds, what a change sends them) is
 upgrade, the first snapshot, then actions, syncs and pings until it closes.
 
 Liveness: the server sends every socket a frame at least every ``liveness.BEAT`` s
-(a ``pong`` when nothing else went out, a fiftieth of the sockets every 20 ms), and a phone
+(a ``pong`` when nothing else went out, a fiftieth of the sockets every 20 ms or, with
+few sockets, more at once: ``liveness.sweep_step``), and a phone
 gives a socket up after 5 s of silence; phones ``ping`` every ~8 s, each
 answered at once (no store round trip), and the server closes a socket it has
 not heard from for ``SILENT_LIMIT`` s. Presence (which seats have a live

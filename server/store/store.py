@@ -79,6 +79,11 @@ class RateLimited(Exception):
         self.wait = wait
 
 
+def pool_timeout() -> float:
+    """Seconds a command waits for a free pooled connection (``TABLEMATE_REDIS_POOL_TIMEOUT``)."""
+    return float(os.environ.get("TABLEMATE_REDIS_POOL_TIMEOUT", "30"))
+
+
 class Store(Presence, Listener, Rates):
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
@@ -113,9 +118,13 @@ class Store(Presence, Listener, Rates):
             # node that owns its slot. Its pools are per node.
             from redis.cluster import RedisCluster
 
+            # Each node's pool blocks like the single Redis's (below): past
+            # TABLEMATE_REDIS_POOL a burst waits up to the pool timeout for a free
+            # connection, where redis-py's default pool failed it at once.
             client: Any = RedisCluster.from_url(
                 seed, decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
-                max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")))
+                max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),
+                connection_pool_class=redis.BlockingConnectionPool, timeout=pool_timeout())
             return cls(client, ttl)
         if url:
             # A blocking pool: under a burst, greenlets queue for a connection
@@ -131,7 +140,7 @@ class Store(Presence, Listener, Rates):
                 url, parser_class=_RESP2Parser,
                 decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
                 health_check_interval=30, max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),
-                timeout=float(os.environ.get("TABLEMATE_REDIS_POOL_TIMEOUT", "30")),
+                timeout=pool_timeout(),
             )
             client = redis.Redis(connection_pool=pool)
         else:
