@@ -10,12 +10,10 @@ sends it to the seat's phones. Presence
 (which seats have a live socket, on any instance) is pushed as ``presence``
 frames, coalesced per table, without a version bump.
 
-The hub is the service's fan-out (``service.ports.Fanout``: ``wrote``, each
-commit of this process) and the listener's callbacks (``Callbacks``: every
-instance's changes, presence, outages); it reaches the store only through
-the service. The service takes its fan-out at construction and the hub calls
-the service, so the hub is made first and given the service after
-(``attach``; ``server/__init__.py``, and ``service/ports.py`` says why).
+The hub is the service's fan-out (``wrote``, each commit of this process,
+registered with ``Tables.fan_out``) and the listener's callbacks
+(``Callbacks``: every instance's changes, presence, outages); it reaches the
+store only through the service.
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
@@ -39,9 +37,10 @@ from server.live.liveness import (
 )
 from server.model import TableDoc
 from server.runtime import start
-from server.service import Tables
+from server.service import Callbacks, Tables
 from server.service.hostship import HOST_AWAY
-from server.service.ports import Callbacks
+from server.store.listen import Listener
+from server.store.presence import Presence
 from server.wire import loads
 
 log = logging.getLogger(__name__)
@@ -51,10 +50,26 @@ log = logging.getLogger(__name__)
 PRESENCE_COALESCE = 0.05
 
 
+class StoreParts(Protocol):
+    """What the live adapter holds of the store itself: who is connected on
+    every instance and the listener on the tables' changes (both are the
+    sockets' own business, and ask nothing of the rules); everything else it
+    asks the service (``Tables``)."""
+
+    @property
+    def presence(self) -> Presence: ...
+
+    @property
+    def changes(self) -> Listener: ...
+
+
 class Hub(Liveness):
-    def __init__(self, tables: Tables | None = None) -> None:
-        if tables is not None:
-            self.attach(tables)
+    def __init__(self, tables: Tables, store: StoreParts) -> None:
+        self.tables = tables
+        #: Who is connected, on every instance (``store.presence``).
+        self.presence = store.presence
+        #: The listener on the tables' changes (``store.changes``).
+        self.changes = store.changes
         self.conns: dict[str, set[Connection]] = defaultdict(set)
         #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
         self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
@@ -82,12 +97,6 @@ class Hub(Liveness):
         #: The listener's callbacks, once it runs: what ``deaf`` reads.
         self.callbacks: Callbacks | None = None
 
-    def attach(self, tables: Tables) -> Hub:
-        """The service this hub pushes from and listens through: the one
-        built with this hub as its fan-out."""
-        self.tables = tables
-        return self
-
     def ensure_listening(self) -> None:
         # Started on first use, not at import: a forking server must start it
         # in the worker, after gevent has patched threading. The first socket
@@ -99,7 +108,7 @@ class Hub(Liveness):
                     on_change=self.committed, on_presence=self.presence_changed,
                     on_down=self.store_down, on_resync=self.resync_all,
                     on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
-                self._listener = threading.Thread(target=self.tables.listen, args=(callbacks, self.stop),
+                self._listener = threading.Thread(target=self.changes.listen, args=(callbacks, self.stop),
                                                   name="tablemate-fanout", daemon=True)
                 self._listener.start()
                 self._sweeper = threading.Thread(target=self.sweep, name="tablemate-presence", daemon=True)
@@ -113,7 +122,7 @@ class Hub(Liveness):
         # Every socket watches: the listener counts them, and its
         # subscription is made at the table's first and dropped at its last.
         self.ensure_listening()
-        self.tables.watch(conn.table_id)
+        self.changes.watch(conn.table_id)
         with self.lock:
             if conn.table_id not in self.conns:
                 self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
@@ -136,7 +145,7 @@ class Hub(Liveness):
                 self.versions.pop(conn.table_id, None)
                 self.hosts.pop(conn.table_id, None)
                 self.away.pop(conn.table_id, None)
-        self.tables.unwatch(conn.table_id)
+        self.changes.unwatch(conn.table_id)
 
     def deaf(self) -> str | None:
         """Why this process cannot hear its tables' changes now (its listener
@@ -164,7 +173,7 @@ class Hub(Liveness):
             return True
 
     def wrote(self, table_id: str, version: int, doc: TableDoc, state: Any = None) -> None:
-        """A change this process has just committed (``ports.Fanout``): pushed to
+        """A change this process has just committed (``service.write.Wrote``): pushed to
         its phones here at once, from the document and engine state the commit
         made, not when the change message comes back from the store (that
         message is then skipped, unparsed). The pub/sub hop sooner on every
@@ -222,7 +231,7 @@ class Hub(Liveness):
 
     def read_presence(self, table_id: str, online: set[str] | None = None) -> frozenset[str]:
         """The table's presence from the store (or as just read: ``online``), remembered."""
-        found = frozenset(self.tables.present(table_id) if online is None else online)
+        found = frozenset(self.presence.present(table_id) if online is None else online)
         with self.lock:
             if table_id in self.conns:
                 self.online[table_id] = found

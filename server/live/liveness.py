@@ -20,6 +20,7 @@ from server.model import TableDoc
 from server.runtime import start
 from server.service import Tables
 from server.service.seats import hidden
+from server.store.presence import Presence
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,7 @@ class Liveness:
     the sockets, tables and versions these rounds visit)."""
 
     tables: Tables
+    presence: Presence
     lock: threading.Lock
     stop: threading.Event
     conns: dict[str, set[Connection]]
@@ -173,9 +175,9 @@ class Liveness:
         for at in range(0, len(tids), REFRESH_BATCH):
             if at:
                 time.sleep(0)  # a yield, as in beat_all
-            found.update(self.tables.presence_refresh({t: plan[t] for t in tids[at:at + REFRESH_BATCH]}))
+            found.update(self.presence.refresh({t: plan[t] for t in tids[at:at + REFRESH_BATCH]}))
         for tid in dict.fromkeys(moved):  # other instances' phones learn it now, not next round
-            self.tables.presence_announce(tid)
+            self.presence.announce(tid)
         for tid, seats in found.items():
             if seats is None:  # expired with phones still watching
                 for c in by_table[tid]:

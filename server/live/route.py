@@ -142,11 +142,11 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         conn.send({"type": "error", **store_unavailable().envelope()})
 
 
-def leave(conn: Connection, tables: Tables) -> None:
+def leave(conn: Connection, hub: Hub) -> None:
     if conn.member is None:
         return
     try:
-        tables.presence_drop(conn.table_id, conn.member)
+        hub.presence.drop(conn.table_id, conn.member)
     except StoreDown:
         pass  # the member expires by itself within PRESENCE_TTL
 
@@ -228,7 +228,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                                                "this one was the oldest.", CLOSE_TOO_MANY)
                 # Presence touched and read in one round trip; the snapshot's
                 # frame is shared with the seat's other phones (hub.frame).
-                online = hub.read_presence(table_id, tables.presence_touch(
+                online = hub.read_presence(table_id, hub.presence.touch(
                     table_id, conn.member, read=True) if conn.member is not None else None)
                 conn.listed = conn.member is not None
                 doc = tables.load(table_id)
@@ -236,7 +236,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                 # This frame lives as long as the socket: keep no document in it.
                 del doc
                 if conn.member is not None:
-                    tables.presence_announce(table_id)
+                    hub.presence.announce(table_id)
             except StoreDown:
                 # No snapshot to start from: tell the phone and let it come back
                 # (1013 = try again later); its reconnect backoff spreads the load.
@@ -285,7 +285,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         finally:
             admission.left(conn)
             hub.remove(conn)
-            leave(conn, tables)
+            leave(conn, hub)
             wsread.finish(ws)
 
     app.extensions["tablemate.sock"] = sock

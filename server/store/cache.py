@@ -20,7 +20,7 @@ class Latest:
     hear could change under a kept copy for good. Being behind costs nothing
     but a round trip: the commit compares the stored version with the one the
     change was built on, and a refused commit reads the table and runs again
-    (``Store.update``)."""
+    (``service/write.py``)."""
 
     def __init__(self, size: int = LATEST_TABLES) -> None:
         self.size = size

@@ -1,7 +1,8 @@
 """One table change in one Redis round trip: a compare-and-set script.
 
-``Store.update`` reads the document (or reuses one its caller read), lets the
-pipeline build the change, and then sends it all with one EVALSHA. The script,
+The service's write loop (``service/write.py``) reads the document (or reuses
+one its caller read), builds the change, and ``Store.commit`` sends it all
+with one EVALSHA. The script,
 atomically: checks that the table is still at the version the change was
 built on (``tm:{<id>}:ver``: every write of the document writes it too, so any
 other writer in between is seen), checks that none of the request ids the

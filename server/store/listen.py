@@ -10,7 +10,7 @@ tells one ``Callbacks`` object (the process's fan-out: ``live.Hub``). It
 reconnects with backoff when Redis goes away, subscribes again to every
 watched channel, and then calls ``on_resync``, as changes may have been
 missed. A message of a commit this process is still waiting on is left to
-that commit (``in_flight``, ``Store._run``).
+that commit (``Listener.hold``, ``Store.commit``).
 
 It reads through one of the feeds of ``feeds.py``: the store's own client
 on a plain Redis and on a cluster (``clusterfeed.py``, where one master's
@@ -56,7 +56,7 @@ class Callbacks:
     #: A committed change: the table, its new version, and the document's
     #: JSON as the message carried it (None: a message without one, a new
     #: table's). Not called for a commit this process is still waiting on:
-    #: that commit hands it on itself when it must (``Store.update``'s ``wrote``).
+    #: that commit hands it on itself when it must (``Listener.release``).
     on_change: Callable[[str, int, str | None], None]
     #: A socket of the table opened or closed, on any instance.
     on_presence: Callable[[str], None] = _nothing
@@ -87,33 +87,54 @@ class Callbacks:
 
 
 class Listener:
-    """The listening half of ``Store`` (a mixin: ``Store`` provides ``r``,
-    ``lean``, ``cluster``, ``latest`` and the ``in_flight`` records)."""
+    """The listener on the tables' change channels (``Store.changes``): ``r``
+    the store's client, ``lean`` its own (None: redis-py's pub/sub),
+    ``cluster`` whether ``r`` is a cluster's, ``latest`` the documents the
+    process keeps (fed by every message heard)."""
 
-    r: Any
-    lean: Lean | None
-    latest: Latest
-    in_flight: dict[tuple[str, int], str | None]
-    in_flight_lock: threading.Lock
-    #: What ``listen`` was given, while it runs.
-    listener: Callbacks | None
-
-    @property
-    def cluster(self) -> bool:  # Store's
-        raise NotImplementedError
+    def __init__(self, r: Any, lean: Lean | None, cluster: bool, latest: Latest) -> None:
+        self.r, self.lean, self.cluster, self.latest = r, lean, cluster, latest
+        self._w = _Watching()
+        #: What ``listen`` was given, while it runs.
+        self.callbacks: Callbacks | None = None
+        #: The commits this process has sent and not yet heard back: (table id,
+        #: version) → the change message if it came first, else None. Redis
+        #: writes a script's SPUBLISH to the subscriber before the script's reply
+        #: to its caller, so the listener would usually see this process's own
+        #: change first and fan it out by parsing the document and decoding its
+        #: engine state again; it leaves it to the committing caller instead
+        #: (``hold`` / ``release``), who hands it on if nobody else tells it.
+        self.in_flight: dict[tuple[str, int], str | None] = {}
+        self.in_flight_lock = threading.Lock()
 
     def _watching(self) -> _Watching:
-        found: _Watching | None = getattr(self, "_watch_state", None)
-        if found is None:
-            found = self._watch_state = _Watching()
-        return found
+        return self._w
+
+    def hold(self, table_id: str, version: int) -> None:
+        """A commit of this version is on its way: its message is left to it."""
+        with self.in_flight_lock:
+            # setdefault: another greenlet of this process may be committing the
+            # same version (built on the same document); its message is kept.
+            self.in_flight.setdefault((table_id, version), None)
+
+    def release(self, table_id: str, version: int, told: bool) -> None:
+        """The commit of this version came back; ``told``: its phones were
+        told by the committer (it committed, and a fan-out heard it). If not
+        and the message came meanwhile (the link failed after the script
+        ran, or nobody here pushes commits), the message goes out as the
+        listener would have sent it."""
+        with self.in_flight_lock:
+            message = self.in_flight.pop((table_id, version), None)
+        callbacks = self.callbacks
+        if message is not None and callbacks is not None and not told:
+            callbacks.on_change(table_id, version, message)
 
     def watch(self, table_id: str) -> None:
         """Hears the table's changes from now on: returns once Redis has
         confirmed the subscription (a change committed after it is never
         missed). Raises ``redis.TimeoutError`` when it cannot."""
         w = self._watching()
-        listener = self.listener
+        listener = self.callbacks
         if listener is None or not listener.ready.wait(WATCH_TIMEOUT):
             raise redis.TimeoutError("the store's listener is not connected")
         channel = channel_key(table_id)
@@ -194,7 +215,7 @@ class Listener:
         watched table, and then calls ``on_resync``, as changes may have been
         missed. A watchdog (``_watchdog``) breaks a loop stuck longer than
         ``STALL``."""
-        self.listener = callbacks
+        self.callbacks = callbacks
         w = self._watching()
         threading.Thread(target=self._watchdog, args=(callbacks, stop), name="tablemate-watchdog",
                          daemon=True).start()

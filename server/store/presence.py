@@ -37,7 +37,7 @@ def _touch(p: Any, table_id: str, member: str, now: float) -> None:
     p.expire(key, int(PRESENCE_TTL) + 5)
 
 
-#: ``Presence.presence_refresh`` on one Redis: every table of one process in
+#: ``Presence.refresh`` on one Redis: every table of one process in
 #: one script call (a cluster runs the same steps as a pipeline: a script
 #: may touch one slot only, and redis-py pipelines no script on a cluster). KEYS: per table its presence set and its document. ARGV: now, the
 #: oldest score still present, the set's TTL, then per table the count and
@@ -70,19 +70,15 @@ return out
 
 
 class Presence:
-    """The presence half of ``Store`` (a mixin: ``Store`` provides ``r`` and
-    ``cluster``)."""
+    """Who is connected, on one Redis (``Store.presence``): ``r`` the store's
+    client, ``lean`` its hot-path client (server/store/resp.py; None where
+    redis-py runs everything), ``cluster`` whether ``r`` is a cluster's."""
 
-    r: Any
-    #: The hot-path client (server/store/resp.py), None where redis-py runs everything.
-    lean: Lean | None = None
-    _refresh_script: Any = None
+    def __init__(self, r: Any, lean: Lean | None, cluster: bool) -> None:
+        self.r, self.lean, self.cluster = r, lean, cluster
+        self._refresh_script: Any = None
 
-    @property
-    def cluster(self) -> bool:  # Store's: whether ``r`` is a Redis Cluster client
-        raise NotImplementedError
-
-    def presence_touch(self, table_id: str, member: str, now: float | None = None,
+    def touch(self, table_id: str, member: str, now: float | None = None,
                        read: bool = False) -> set[str]:
         """Marks one socket (``<seat>/<socket id>``) as heard from just now;
         with ``read``, returns ``present`` in the same round trip (else empty)."""
@@ -94,7 +90,7 @@ class Presence:
             found = p.execute()
         return _seats(found[3]) if read else set()
 
-    def presence_refresh(self, tables: dict[str, tuple[list[str], list[str]]],
+    def refresh(self, tables: dict[str, tuple[list[str], list[str]]],
                          now: float | None = None) -> dict[str, set[str] | None]:
         """One process's periodic refresh, in one round trip for all its tables:
         for each table, ``(live, gone)`` members are touched and forgotten, and
@@ -120,7 +116,7 @@ class Presence:
 
     def _refresh_pipelined(self, tables: dict[str, tuple[list[str], list[str]]],
                            now: float) -> dict[str, set[str] | None]:
-        """``presence_refresh``'s steps as commands of one pipeline (a cluster
+        """``refresh``'s steps as commands of one pipeline (a cluster
         client sends each node its own part)."""
         with self.r.pipeline(transaction=False) as p:
             for table_id, (live, gone) in tables.items():
@@ -141,7 +137,7 @@ class Presence:
             out[table_id] = _seats(found[i - 2]) if found[i - 1] else None
         return out
 
-    def presence_drop(self, table_id: str, member: str, announce: bool = True) -> None:
+    def drop(self, table_id: str, member: str, announce: bool = True) -> None:
         """Forgets one socket; ``announce`` tells every instance's phones."""
         with self.r.pipeline(transaction=False) as p:
             p.zrem(presence_key(table_id), member)
@@ -149,7 +145,7 @@ class Presence:
                 p.spublish(channel_key(table_id), announcement(table_id))
             p.execute()
 
-    def presence_announce(self, table_id: str) -> None:
+    def announce(self, table_id: str) -> None:
         self.r.spublish(channel_key(table_id), announcement(table_id))
 
     def present(self, table_id: str, now: float | None = None) -> set[str]:

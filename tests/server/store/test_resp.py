@@ -11,6 +11,7 @@ import pytest
 import redis
 
 from conftest import RedisServer, free_port
+from server.service.write import update
 from server.store import Commit, Store, resp
 from server.store.resp import Lean
 from tests.server.tcpproxy import TcpProxy
@@ -195,7 +196,7 @@ def test_it_speaks_tls_for_a_rediss_url(certificate: tuple[str, str]) -> None:
         sub = store.lean.subscription()
         sub.send(("SSUBSCRIBE", "tm:{table-tls1}:ch"))
         confirmed(sub, "tm:{table-tls1}:ch")
-        store.update("table-tls1", lambda tx: Commit({**tx.doc, "version": 2}, {"v": 2}))
+        update(store, "table-tls1", lambda tx: Commit({**tx.doc, "version": 2}, {"v": 2}))
         event = None
         deadline = time.monotonic() + 5
         while event is None and time.monotonic() < deadline:
