@@ -157,11 +157,11 @@ def init_app(app: Flask, hub: Hub) -> None:
                                per_address=int(app.config["WS_PER_ADDRESS"]),
                                total=int(app.config["WS_MAX"])))
     app.extensions["tablemate.admission"] = admission
-    silent_limit = hub.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
+    silent_limit = hub.liveness.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
     # The phones' own pings (each a frame to parse) can be rare: the server's
     # heartbeat tells a phone it is there (liveness.BEAT).
-    beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
-    hub.host_away = float(app.config.get("HOST_AWAY", hub.host_away))
+    beat = hub.liveness.beat_every = float(app.config.get("WS_BEAT", BEAT))
+    hub.liveness.host_away = float(app.config.get("HOST_AWAY", hub.liveness.host_away))
     app.config["SOCK_SERVER_OPTIONS"] = {
         "max_message_size": app.config["WS_MAX_MESSAGE"],
         # The protocol the server answers with; the token's entry is never echoed.

@@ -94,7 +94,8 @@ def _update(store: Store, table_id: str, fn: Callable[[Tx], Commit[R]],
     known: dict[str, Any] = {}
     for attempt in range(MAX_ATTEMPTS):
         if raw is None:
-            raw = store.stored(table_id)
+            # A commit keeps its own document; an attempt reads one only to build on it.
+            raw = store.stored(table_id, keep=False)
             verified = True
         tx = Tx(table_id, loads(raw) if parsed is None else parsed, raw, known, read_log=store.log)
         parsed = None  # only the first attempt's document was given

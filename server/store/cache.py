@@ -80,7 +80,7 @@ class Latest:
 class States:
     """The engine state, as an object, of the version of a table this process
     last committed, for the table's next action: decoding it from the document
-    was ~8 % of an action (``bench/action_cpu.py``). A state is found only for
+    is the ``States`` row of docs/performance.md, "Why each fast path exists". A state is found only for
     the very version it was made at (a version is one document: the commit
     compares), and engine states are never changed in place, so sharing it is
     safe. Bounded like ``Latest``."""

@@ -43,8 +43,9 @@ def _touch(p: Any, table_id: str, member: str, now: float) -> None:
 #: oldest score still present, the set's TTL, then per table the count and
 #: members to touch, the count and members to forget. Returns per table its
 #: present members, or nil when the document has expired. As a pipeline, the
-#: client's own work (five commands a table, each packed, parsed and called
-#: back) was ~0.1 ms of CPU per table every round.
+#: client's own work is five commands a table, each packed, parsed and called
+#: back, every round (the heartbeat and presence row of
+#: docs/performance.md, "Why each fast path exists").
 REFRESH_SCRIPT = """
 local now, oldest, ttl = ARGV[1], ARGV[2], ARGV[3]
 local a = 4

@@ -220,13 +220,15 @@ class Store:
                 self.latest.put(table_id, int(loads(raw)["version"]), raw)
         return raw
 
-    def stored(self, table_id: str) -> str:
-        """The stored document (kept in ``latest``); KeyError when gone."""
+    def stored(self, table_id: str, keep: bool = True) -> str:
+        """The stored document (with ``keep``, kept in ``latest``: that parses
+        it for its version); KeyError when gone."""
         stored = self.load_raw(table_id)
         if stored is None:
             self.latest.drop(table_id)
             raise KeyError(table_id)
-        self.latest.put(table_id, int(loads(stored)["version"]), stored)
+        if keep:
+            self.latest.put(table_id, int(loads(stored)["version"]), stored)
         return stored
 
     def records(self, table_id: str, ids: Sequence[str]) -> dict[str, Any]:

@@ -81,8 +81,9 @@ class Primed(Generic[R]):
     fn: Callable[[Tx], Commit[R]]
     raw: str
     #: ``raw`` parsed, when the caller has it and changes nothing in it: the
-    #: first attempt's ``Tx.doc`` (a table's document parses in ~8 µs, and an
-    #: action's caller has parsed it to check the seat before the update).
+    #: first attempt's ``Tx.doc``: an action's caller has parsed it to check
+    #: the seat before the update (the ``Primed.doc`` row of
+    #: docs/performance.md, "Why each fast path exists").
     doc: TableDoc | None = None
 
     def __call__(self, tx: Tx) -> Commit[R]:

@@ -476,11 +476,11 @@ def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_
             store.presence.touch(tid, str(conn.member))
             hub.add(conn)
             conns.append(conn)
-    hub.refresh()  # the script is loaded on first use
+    hub.liveness.refresh()  # the script is loaded on first use
     silent = conns[-1]
     silent.heard -= liveness.PRESENCE_SILENT + 1  # its phone went quiet; the socket is still open
     round_trips.clear()
-    hub.refresh()
+    hub.liveness.refresh()
     if store.cluster:  # one pipeline, sent to each master in one round trip
         assert 1 <= len(round_trips) - 1 <= 3 and round_trips[-1] == "SPUBLISH", round_trips
     else:
@@ -490,12 +490,12 @@ def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_
     assert all(store.presence.present(c.table_id) == {"p1", "p2"} for c in conns[:4])
     assert orjson.loads(silent.ws.frames[-1]) == {"type": "presence", "version": 0, "connected": ["p1"]}
     silent.heard = time.monotonic()  # heard again: listed again
-    hub.refresh()
+    hub.liveness.refresh()
     assert store.presence.present(silent.table_id) == {"p1", "p2"}
     # Batched (hub.REFRESH_BATCH tables a call), with a yield between calls.
     monkeypatch.setattr(liveness, "REFRESH_BATCH", 2)
     round_trips.clear()
-    hub.refresh()
+    hub.liveness.refresh()
     assert embedded or store.cluster or round_trips == ["EVALSHA", "EVALSHA"]
     assert all(store.presence.present(c.table_id) == {"p1", "p2"} for c in conns)
 
@@ -516,11 +516,11 @@ def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
     gone = live.Connection(Socket(), tids[-1], "p1", host)
     hub.add(gone)
     hub.remove(gone)
-    hub.remove(next(iter(hub.conns[tids[-1]])))
+    hub.remove(next(iter(hub.sockets.conns[tids[-1]])))
     refreshed: list[str] = []
     monkeypatch.setattr(store.presence, "refresh", lambda plan: (refreshed.extend(plan), {})[1])
     for part in range(liveness.REFRESH_SLICES):
-        hub.refresh(part)
+        hub.liveness.refresh(part)
     assert sorted(refreshed) == sorted(tids[:-1])
 
 
@@ -540,10 +540,10 @@ def test_the_sweep_refreshes_each_slice_once_per_refresh_period(redis_url: str,
             return self.left < 0
 
     parts: list[int | None] = []
-    monkeypatch.setattr(hub, "stop", Ticks())
-    monkeypatch.setattr(hub, "beat_all", lambda *_: None)
-    monkeypatch.setattr(hub, "refresh", parts.append)
-    hub.sweep()
+    monkeypatch.setattr(hub.liveness, "stop", Ticks())
+    monkeypatch.setattr(hub.liveness, "beat_all", lambda *_: None)
+    monkeypatch.setattr(hub.liveness, "refresh", parts.append)
+    hub.liveness.sweep()
     assert sorted(parts) == list(range(liveness.REFRESH_SLICES))
     assert len(parts) * liveness.REFRESH_TICKS == ticks
 
@@ -556,10 +556,10 @@ def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: 
     tid, (host, _) = lobby(tables)
     conn = live.Connection(Socket(), tid, "p1", host)
     hub.add(conn)
-    hub.refresh()
+    hub.liveness.refresh()
     assert conn.open
     store.r.delete(doc_key(tid))  # its TTL ran out
-    hub.refresh()
+    hub.liveness.refresh()
     assert not conn.open
     assert orjson.loads(conn.ws.frames[-1])["error"]["code"] == "table_not_found"
 
@@ -597,7 +597,7 @@ def test_the_fan_out_sends_from_the_state_the_commit_made(redis_url: str,
     assert decodes == [], "the action takes the state the start made, and its push the action's"
     doc = orjson.loads(str(store.load_raw(tid)))
     assert doc["version"] == v
-    decoded = live.Hub(tables, tables.store).frame(doc, "p1", frozenset(hub.online.get(tid, frozenset())))
+    decoded = live.Hub(tables, tables.store).frame(doc, "p1", frozenset(hub.sockets.online.get(tid, frozenset())))
     assert orjson.loads(sock.frames[-1]) == orjson.loads(decoded)
 
 
