@@ -10,7 +10,7 @@ tells one ``Callbacks`` object (the process's fan-out: ``live.Hub``). It
 reconnects with backoff when Redis goes away, subscribes again to every
 watched channel, and then calls ``on_resync``, as changes may have been
 missed. A message of a commit this process is still waiting on is left to
-that commit (``Listener.hold``, ``Store.commit``).
+that commit (``cache.InFlight``, ``Store.commit``).
 
 It reads through one of the feeds of ``feeds.py``: the store's own client
 on a plain Redis and on a cluster (``clusterfeed.py``, where one master's
@@ -29,7 +29,7 @@ from typing import Any
 
 import redis
 
-from server.store.cache import Latest
+from server.store.cache import InFlight, Latest
 from server.store.feeds import ClusterFeed, Feed, LeanFeed, PubSubFeed
 from server.store.keys import channel_key, split_change, table_of
 from server.store.resp import Lean
@@ -56,7 +56,7 @@ class Callbacks:
     #: A committed change: the table, its new version, and the document's
     #: JSON as the message carried it (None: a message without one, a new
     #: table's). Not called for a commit this process is still waiting on:
-    #: that commit hands it on itself when it must (``Listener.release``).
+    #: that commit hands it on itself when it must (``Listener.hand_on``).
     on_change: Callable[[str, int, str | None], None]
     #: A socket of the table opened or closed, on any instance.
     on_presence: Callable[[str], None] = _nothing
@@ -92,41 +92,22 @@ class Listener:
     ``cluster`` whether ``r`` is a cluster's, ``latest`` the documents the
     process keeps (fed by every message heard)."""
 
-    def __init__(self, r: Any, lean: Lean | None, cluster: bool, latest: Latest) -> None:
+    def __init__(self, r: Any, lean: Lean | None, cluster: bool, latest: Latest, in_flight: InFlight) -> None:
         self.r, self.lean, self.cluster, self.latest = r, lean, cluster, latest
+        #: The commits this process awaits: their messages are left to them.
+        self.in_flight = in_flight
         self._w = _Watching()
         #: What ``listen`` was given, while it runs.
         self.callbacks: Callbacks | None = None
-        #: The commits this process has sent and not yet heard back: (table id,
-        #: version) → the change message if it came first, else None. Redis
-        #: writes a script's SPUBLISH to the subscriber before the script's reply
-        #: to its caller, so the listener would usually see this process's own
-        #: change first and fan it out by parsing the document and decoding its
-        #: engine state again; it leaves it to the committing caller instead
-        #: (``hold`` / ``release``), who hands it on if nobody else tells it.
-        self.in_flight: dict[tuple[str, int], str | None] = {}
-        self.in_flight_lock = threading.Lock()
 
     def _watching(self) -> _Watching:
         return self._w
 
-    def hold(self, table_id: str, version: int) -> None:
-        """A commit of this version is on its way: its message is left to it."""
-        with self.in_flight_lock:
-            # setdefault: another greenlet of this process may be committing the
-            # same version (built on the same document); its message is kept.
-            self.in_flight.setdefault((table_id, version), None)
-
-    def release(self, table_id: str, version: int, told: bool) -> None:
-        """The commit of this version came back; ``told``: its phones were
-        told by the committer (it committed, and a fan-out heard it). If not
-        and the message came meanwhile (the link failed after the script
-        ran, or nobody here pushes commits), the message goes out as the
-        listener would have sent it."""
-        with self.in_flight_lock:
-            message = self.in_flight.pop((table_id, version), None)
+    def hand_on(self, table_id: str, version: int, message: str) -> None:
+        """A change message a commit of this process held and nobody told
+        (``Store.commit``): it goes out as the listener would have sent it."""
         callbacks = self.callbacks
-        if message is not None and callbacks is not None and not told:
+        if callbacks is not None:
             callbacks.on_change(table_id, version, message)
 
     def watch(self, table_id: str) -> None:
@@ -186,16 +167,6 @@ class Listener:
         with w.lock:
             return {"messages": w.messages, "bytes": w.bytes, "foreign": w.foreign,
                     "channels": len(w.confirmed), "lost": len(w.lost)}
-
-    def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
-        """Whether a change message is of a commit this process is still
-        waiting on (then kept for it, see ``in_flight``)."""
-        with self.in_flight_lock:
-            key = (table_id, version)
-            if key not in self.in_flight:
-                return False
-            self.in_flight[key] = raw
-            return True
 
     def _feed(self, fresh: bool) -> Feed:
         if self.lean is not None:
@@ -350,7 +321,7 @@ class Listener:
             else:
                 version = int(data["v"])
                 self.latest.seen(table_id, version, raw)
-                if not self._mine(table_id, version, raw):
+                if not self.in_flight.keep(table_id, version, raw):
                     callbacks.on_change(table_id, version, raw)
         except Exception:  # one bad message or socket must not stop fan-out
             log.exception("fan-out of a change failed")

@@ -22,7 +22,7 @@ from redis._parsers import _RESP2Parser
 
 from server.model import LogEntry, TableDoc
 from server.store import instances
-from server.store.cache import Latest, States
+from server.store.cache import InFlight, Latest, States
 from server.store.commit import DONE, GONE, RATED, Change, Committer, encode
 from server.store.keys import (
     channel_key,
@@ -91,7 +91,8 @@ class Store:
         cluster = self.cluster
         self.presence = Presence(client, self.lean, cluster)
         self.rates = Rates(client)
-        self.changes = Listener(client, self.lean, cluster, self.latest)
+        self.in_flight = InFlight()
+        self.changes = Listener(client, self.lean, cluster, self.latest, self.in_flight)
         #: Changes this process has committed (``stats``).
         self.commits = 0
 
@@ -253,7 +254,7 @@ class Store:
         with the records found, ``RATED`` with the wait, ``GONE``); nothing is
         retried here. ``told``: the caller tells this process's phones of a
         commit itself, so the listener leaves this change's message to it
-        (``Listener.hold``); when the commit fails after the script ran (the
+        (``InFlight``); when the commit fails after the script ran (the
         link), the message is handed on as any instance's would be."""
         now = time.time()
         counters = [(rate_key(b, c, int(now // RATE_WINDOW), table_id), limit) for b, c, limit in hits]
@@ -271,11 +272,16 @@ class Store:
 
     def _run(self, change: Change, told: bool) -> tuple[int, dict[str, Any]]:
         """``committer.run``, with this process's listener told to leave the
-        change's message to this call (``Listener.hold``)."""
-        self.changes.hold(change.table_id, change.version)
+        change's message to this call (``InFlight``)."""
+        self.in_flight.hold(change.table_id, change.version)
         status: int | None = None
         try:
             status, found = self.committer.run(change, self.ttl)
             return status, found
         finally:
-            self.changes.release(change.table_id, change.version, told and status == DONE)
+            message = self.in_flight.release(change.table_id, change.version)
+            # Committed but not heard back (the link failed after the script
+            # ran), or nobody here pushes commits: the message is the only news
+            # of it.
+            if message is not None and not (told and status == DONE):
+                self.changes.hand_on(change.table_id, change.version, message)

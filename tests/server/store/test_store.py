@@ -171,9 +171,9 @@ def message_first(store: Store, monkeypatch: pytest.MonkeyPatch, fail: bool = Fa
     def run(change, ttl):
         reply = real(change, ttl)
         deadline = time.time() + 5
-        while store.changes.in_flight.get((change.table_id, change.version)) is None and time.time() < deadline:
+        while store.in_flight.messages.get((change.table_id, change.version)) is None and time.time() < deadline:
             time.sleep(0.01)
-        assert store.changes.in_flight[(change.table_id, change.version)] is not None, "no message came"
+        assert store.in_flight.messages[(change.table_id, change.version)] is not None, "no message came"
         if fail:
             raise redis.ConnectionError("gone after the script ran")
         return reply
@@ -192,7 +192,7 @@ def test_a_commits_own_message_is_left_to_the_commit(store: Store, monkeypatch) 
         # neither parsed the message nor handed it on.
         assert listening.wrote == [("table-0001", 2)]
         assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1)]  # the create's
-        assert store.changes.in_flight == {}
+        assert store.in_flight.messages == {}
     finally:
         listening.close()
 
@@ -209,7 +209,7 @@ def test_a_commit_that_fails_after_the_script_ran_hands_its_message_on(store: St
         assert listening.wrote == []
         assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1), ("table-0001", 2)]
         assert '"n":1' in (listening.commits[-1][2] or "")
-        assert store.changes.in_flight == {}
+        assert store.in_flight.messages == {}
     finally:
         listening.close()
 
@@ -232,9 +232,9 @@ def test_a_message_held_for_one_commit_survives_another_of_the_same_version(stor
                 return CHANGED, {}
             real(change, ttl)  # written and published; its reply is never read
             deadline = time.time() + 5
-            while store.changes.in_flight.get((change.table_id, change.version)) is None and time.time() < deadline:
+            while store.in_flight.messages.get((change.table_id, change.version)) is None and time.time() < deadline:
                 time.sleep(0.01)
-            assert store.changes.in_flight[(change.table_id, change.version)] is not None, "no message came"
+            assert store.in_flight.messages[(change.table_id, change.version)] is not None, "no message came"
             store._run(change, False)  # the other one starts and ends while this one waits
             raise redis.ConnectionError("gone after the script ran")
 
@@ -243,7 +243,7 @@ def test_a_message_held_for_one_commit_survives_another_of_the_same_version(stor
             update(store, "table-0001", bump, wrote=listening.push)
         assert calls == [2, 2]
         assert [(t, v) for t, v, _ in listening.commits] == [("table-0001", 1), ("table-0001", 2)]
-        assert store.changes.in_flight == {}
+        assert store.in_flight.messages == {}
     finally:
         listening.close()
 
