@@ -43,7 +43,7 @@ from server.service.change import Outcome
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions, logged
 from server.service.seats import authenticate
-from server.service.snapshot import host_filter
+from server.service.snapshot import Common, host_filter
 from server.service.write import Wrote
 from server.store import Callbacks, Commit, Store, Tx
 
@@ -126,15 +126,18 @@ class Tables:
     # -- reads -----------------------------------------------------------------
 
     def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
-                 online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
-                 viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
+                 online: set[str] | None = None, shared: Common | None = None) -> Snapshot:
         """``online`` defaults to the table's presence, read from the store;
-        ``seats``: ``snapshot.players`` of this document, and ``viewer`` the
-        engine's of ``state``, when already built."""
+        ``shared``: what every seat's snapshot of this document shows alike
+        (``common``), when built once for many."""
         if online is None:
             online = self.store.presence.present(doc["id"])
-        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer,
-                                 self.pipeline.stall)
+        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online,
+                                 stall=self.pipeline.stall, shared=shared)
+
+    def common(self, doc: TableDoc, state: Any, online: set[str]) -> Common:
+        """What every seat's snapshot of ``doc`` shares (``snapshot.common``)."""
+        return snapshot.common(self.engine(doc["game"]), doc, state, online, stall=self.pipeline.stall)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)
