@@ -180,7 +180,7 @@ def run(url: str, args: argparse.Namespace) -> None:
             sock = Socket()
             sock.peer.setblocking(False)
             conn = live.Connection(sock, doc["id"], pid, tok)
-            assert conn.fd is not None, "the hub must be able to write this socket itself"
+            assert conn.outbox.fd is not None, "the hub must be able to write this socket itself"
             hub.add(conn)
             conns.append(conn)
             conn.send_state(tables.snapshot(tables.load(doc["id"]), pid))

@@ -155,11 +155,12 @@ class Liveness:
             parts = self.sockets.slices if part is None else [self.sockets.slices[part]]
             conns = [c for p in parts for c in p]
         for c in conns:
-            if c.fd is not None:
+            ob = c.outbox
+            if ob.fd is not None:
                 if now - c.heard > self.silent_limit:
-                    c.give_up()
-                elif now - c.sent_at >= every - 0.5:
-                    c.beat(c.fd, now)
+                    ob.give_up()
+                elif now - ob.sent_at >= every - 0.5:
+                    c.beat(ob.fd, now)
 
     def sweep(self) -> None:
         ticks = 0
@@ -199,7 +200,7 @@ class Liveness:
             for c in conns:
                 if c.member is None:
                     continue
-                fresh = c.open and now - c.heard <= PRESENCE_SILENT
+                fresh = c.outbox.open and now - c.heard <= PRESENCE_SILENT
                 if fresh:
                     live.append(c.member)
                 elif c.listed:
@@ -209,7 +210,7 @@ class Liveness:
                     moved.append(tid)
             plan[tid] = (live, gone)
             v, seen = versions.get(tid, (0, now))
-            if now - seen >= HEAL_AFTER and any(c.open and c.sent_version < v for c in conns):
+            if now - seen >= HEAL_AFTER and any(c.outbox.open and c.sent_version < v for c in conns):
                 start(self.push, tid)
         if not plan:
             return

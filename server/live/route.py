@@ -121,7 +121,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
     try:
         if kind == "action":
             body = {k: msg[k] for k in ("action", "request_id", "version", "as") if k in msg}
-            with conn.corked():  # the table's new state and this result: one send
+            with conn.outbox.corked():  # the table's new state and this result: one send
                 result = tables.act(conn.table_id, conn.token, body)
                 conn.send({"type": "result", "request_id": rid, **result})
         elif kind == "sync":
@@ -244,7 +244,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                 ws.close(reason=1013, message="store unavailable")
                 return
             conn.heard = time.monotonic()
-            while conn.open:
+            while conn.outbox.open:
                 # A phone that went silent (its Wi-Fi dropped without a FIN) is
                 # given up after SILENT_LIMIT: the close handshake could take minutes.
                 now = time.monotonic()
@@ -255,8 +255,8 @@ def init_app(app: Flask, hub: Hub) -> None:
                 # The hub beats this socket and gives it up when silent
                 # (Hub.beat_all), so the read needs no timer of its own.
                 wait: float | None = None
-                if conn.fd is None:  # the hub cannot beat this one without blocking
-                    quiet = beat - (now - conn.sent_at)
+                if conn.outbox.fd is None:  # the hub cannot beat this one without blocking
+                    quiet = beat - (now - conn.outbox.sent_at)
                     if quiet <= 0:
                         conn.beat()
                         continue

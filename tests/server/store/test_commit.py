@@ -557,10 +557,10 @@ def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: 
     conn = live.Connection(Socket(), tid, "p1", host)
     hub.add(conn)
     hub.liveness.refresh()
-    assert conn.open
+    assert conn.outbox.open
     store.r.delete(doc_key(tid))  # its TTL ran out
     hub.liveness.refresh()
-    assert not conn.open
+    assert not conn.outbox.open
     assert orjson.loads(conn.ws.frames[-1])["error"]["code"] == "table_not_found"
 
 
@@ -673,7 +673,7 @@ def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str
     conn = live.Connection(Socket(), doc["id"], pid, token)
     hub.add(conn)
     hub.push(doc["id"], False, old)
-    assert conn.open and "closed" not in frames
+    assert conn.outbox.open and "closed" not in frames
     assert conn.sent_version == 2 and '"version":2' in frames[-1]
 
 
