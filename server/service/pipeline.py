@@ -141,7 +141,7 @@ class Pipeline:
             try:
                 doc0: TableDoc = loads(raw0)
                 # Counted against the phone that sends it, even when entered for
-                # another seat: with the commit (Store.update), or here when refused.
+                # another seat: with the commit (write.update), or here when refused.
                 atype = body["action"]["type"]
                 hits = self.action_hits(authenticate(doc0, token, seated=True)["id"], atype)
                 call = self._action_call(table_id, doc0, token, body)

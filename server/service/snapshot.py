@@ -39,7 +39,7 @@ def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None =
     """The seats as every snapshot of ``doc`` lists them (the same for every
     viewer): names, the host, each seat's public game figures, no-phone
     seats (``paused``: its phone waits to be handed back), and with
-    ``online`` (``Store.present``) whether each is connected."""
+    ``online`` (``Presence.present``) whether each is connected."""
     public = engine.public_players(state) if state is not None else {}
     out: list[dict[str, Any]] = []
     shown = acting(doc)
@@ -100,7 +100,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     passed pre-loaded when building many snapshots of one version, with
     ``seats`` (``players``) and ``viewer`` (``engine.viewer(state)``) built once
     for them all, or all of that and more as ``shared`` (``common``).
-    ``online``: the seats with a live socket (``Store.present``);
+    ``online``: the seats with a live socket (``Presence.present``);
     each player then carries ``connected``; ``stall``: when the host may
     step in for a seat the game waits for (the default rule when None)."""
     c = shared or common(engine, doc, state, online, seats, viewer, stall)

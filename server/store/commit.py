@@ -51,7 +51,7 @@ WAIT_MS = 1000
 # those lists (records as id, value pairs; the counters' limits last).
 # The counters are counted only once the change is sure to be written
 # otherwise (an attempt that lost a race is not counted); a refused one stays
-# counted only where it was over (Store.hit_many's rule).
+# counted only where it was over (Rates.hit_many's rule).
 # A document stored without its version key (written before the key existed)
 # is read for its version once, then the key is written with it.
 SCRIPT = """
