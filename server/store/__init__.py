@@ -6,8 +6,9 @@ sides, ``cache.py`` what a process keeps of the tables it writes,
 ``listen.py`` the listener on the tables' change channels (reading a
 ``feeds.py`` feed), ``presence.py`` who is connected, ``keys.py`` every key
 and the JSON codec, ``commit.py`` the one-round-trip commit script, and
-``resp.py`` the hot paths' own Redis client. The store never calls the
-service: its retry loop is ``service/write.py``'s.
+``resp.py`` the hot paths' own Redis client, ``paths.py`` which client path
+runs the scripts and feeds the listener (chosen once at connect). The store
+never calls the service: its retry loop is ``service/write.py``'s.
 """
 
 from server.store.commit import CHANGED, DONE, GONE, RATED, RECORDED

@@ -30,9 +30,9 @@ from typing import Any
 import redis
 
 from server.store.cache import InFlight, Latest
-from server.store.feeds import ClusterFeed, Feed, LeanFeed, PubSubFeed
+from server.store.feeds import ClusterFeed, Feed
 from server.store.keys import channel_key, split_change, table_of
-from server.store.resp import Lean
+from server.store.paths import Path
 
 log = logging.getLogger(__name__)
 
@@ -87,13 +87,12 @@ class Callbacks:
 
 
 class Listener:
-    """The listener on the tables' change channels (``Store.changes``): ``r``
-    the store's client, ``lean`` its own (None: redis-py's pub/sub),
-    ``cluster`` whether ``r`` is a cluster's, ``latest`` the documents the
+    """The listener on the tables' change channels (``Store.changes``):
+    ``path`` gives its feeds (``paths.py``), ``latest`` the documents the
     process keeps (fed by every message heard)."""
 
-    def __init__(self, r: Any, lean: Lean | None, cluster: bool, latest: Latest, in_flight: InFlight) -> None:
-        self.r, self.lean, self.cluster, self.latest = r, lean, cluster, latest
+    def __init__(self, path: Path, latest: Latest, in_flight: InFlight) -> None:
+        self.path, self.latest = path, latest
         #: The commits this process awaits: their messages are left to them.
         self.in_flight = in_flight
         self._w = _Watching()
@@ -169,15 +168,7 @@ class Listener:
                     "channels": len(w.confirmed), "lost": len(w.lost)}
 
     def _feed(self, fresh: bool) -> Feed:
-        if self.lean is not None:
-            return LeanFeed(self.lean)
-        if not self.cluster:
-            return PubSubFeed(self.r)
-        if fresh:
-            # After a fault the cluster's layout may have changed (a replica
-            # took over, a slot moved): learnt again before subscribing.
-            self.r.nodes_manager.initialize()
-        return ClusterFeed(self.r)
+        return self.path.feed(fresh)
 
     def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
         """Blocking loop until ``stop``: tells ``callbacks`` of every change

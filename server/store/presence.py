@@ -13,7 +13,7 @@ import time
 from typing import Any, cast
 
 from server.store.keys import channel_key, doc_key, dumps, presence_key, text
-from server.store.resp import Lean
+from server.store.paths import Path
 
 #: Seconds a socket counts as present after it was last refreshed. Phones ping
 #: every ~2 s; each process refreshes all its live sockets together every
@@ -72,12 +72,10 @@ return out
 
 class Presence:
     """Who is connected, on one Redis (``Store.presence``): ``r`` the store's
-    client, ``lean`` its hot-path client (server/store/resp.py; None where
-    redis-py runs everything), ``cluster`` whether ``r`` is a cluster's."""
+    client, ``path`` how it runs a script (``paths.py``)."""
 
-    def __init__(self, r: Any, lean: Lean | None, cluster: bool) -> None:
-        self.r, self.lean, self.cluster = r, lean, cluster
-        self._refresh_script: Any = None
+    def __init__(self, r: Any, path: Path) -> None:
+        self.r, self.path = r, path
 
     def touch(self, table_id: str, member: str, now: float | None = None,
                        read: bool = False) -> set[str]:
@@ -100,19 +98,14 @@ class Presence:
         now = time.time() if now is None else now
         if not tables:
             return {}
-        if self.cluster:
+        if not self.path.spans_tables:
             return self._refresh_pipelined(tables, now)
-        if self.lean is None and self._refresh_script is None:
-            self._refresh_script = self.r.register_script(REFRESH_SCRIPT)
         keys: list[str] = []
         args: list[Any] = [repr(now), repr(now - PRESENCE_TTL), int(PRESENCE_TTL) + 5]
         for table_id, (live, gone) in tables.items():
             keys += (presence_key(table_id), doc_key(table_id))
             args += (len(live), *live, len(gone), *gone)
-        if self.lean is not None:
-            replies = self.lean.evalsha(REFRESH_SCRIPT, keys, args)
-        else:
-            replies = self._refresh_script(keys=keys, args=args)
+        replies = self.path.script(REFRESH_SCRIPT, keys, args)
         return {tid: None if r is None else _seats(r) for tid, r in zip(tables, replies, strict=True)}
 
     def _refresh_pipelined(self, tables: dict[str, tuple[list[str], list[str]]],

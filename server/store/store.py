@@ -37,9 +37,9 @@ from server.store.keys import (
 )
 from server.store.keys import text as _text
 from server.store.listen import Listener
+from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
 from server.store.rates import RATE_WINDOW, Rates, wait_for
-from server.store.resp import Lean
 from server.store.tx import Commit
 
 #: ``REDIS_URL`` schemes that name a Redis Cluster, and the scheme of a seed
@@ -77,22 +77,25 @@ class Store:
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
-        self.lean = None if self.embedded or self.cluster else Lean.for_client(client)
+        #: The one client path for scripts and the listener, chosen here (``paths.py``).
+        self.path = path_for(client)
+        #: The store's own client, on the path that has one.
+        self.lean = self.path.lean
         # TABLEMATE_REDIS_WAIT: replicas a change must reach before it is
-        # acknowledged (docs/deploy.md, "During a fault"); not on the embedded store.
-        # Not on the embedded store, nor through redis-py alone (a Unix socket).
-        wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if self.lean or self.cluster else 0
-        self.committer = Committer(client, self.lean, replicas=wait)
+        # acknowledged (docs/deploy.md, "During a fault"); not on the embedded
+        # store, nor through redis-py alone (a Unix socket).
+        wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if not isinstance(self.path, Plain) \
+            or isinstance(self.path, Cluster) else 0
+        self.committer = Committer(self.path, replicas=wait)
         self.latest = Latest()
         self.states = States()
         #: Who is connected (``presence.py``), the rate counters (``rates.py``)
         #: and the listener on the tables' changes (``listen.py``): the parts
         #: the live adapter and the limits use, each with its own job.
-        cluster = self.cluster
-        self.presence = Presence(client, self.lean, cluster)
+        self.presence = Presence(client, self.path)
         self.rates = Rates(client)
         self.in_flight = InFlight()
-        self.changes = Listener(client, self.lean, cluster, self.latest, self.in_flight)
+        self.changes = Listener(self.path, self.latest, self.in_flight)
         #: Changes this process has committed (``stats``).
         self.commits = 0
 

@@ -155,7 +155,7 @@ def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
 
 def test_the_store_uses_it_for_a_single_redis_over_tcp_or_tls_only(single_redis_url: str, tmp_path) -> None:
     store = Store.connect(single_redis_url, ttl=60)
-    assert store.lean is not None and store.committer.lean is store.lean
+    assert store.lean is not None and store.committer.path is store.path and store.path.lean is store.lean
     u = urlparse(single_redis_url)
     assert (store.lean.host, store.lean.port, store.lean.socket_timeout) == (u.hostname, u.port, 5.0)
     # redis-py keeps its own parser for everything else (hiredis's polls every
