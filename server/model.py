@@ -236,7 +236,7 @@ class Snapshot(TypedDict):
     round: int
     #: ``{"id", "name", "host", "connected"}`` plus the engine's public figures
     #: (``money``, …), open-ended, hence a plain dict. ``connected``: the seat has
-    #: a live socket right now, on any instance (``Store.present``).
+    #: a live socket right now, on any instance (``Presence.present``).
     players: list[dict[str, Any]]
     view: dict[str, Any]
     legal: list[Action]

@@ -6,6 +6,8 @@ presence refresh keeps its slices and rate. Many sockets keep a slice a wake."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from server.live import liveness
 from server.live.liveness import BEAT_SLICES, MAX_STEP, REFRESH_SLICES, REFRESH_TICKS
 
@@ -14,7 +16,8 @@ class Sweep(liveness.Liveness):
     """The sweep alone over ``sockets`` stand-in sockets, for ``wakes`` wakes."""
 
     def __init__(self, sockets: int, wakes: int) -> None:
-        self.slices = [set(range(k, sockets, BEAT_SLICES)) for k in range(BEAT_SLICES)]  # type: ignore[misc]
+        slices = [set(range(k, sockets, BEAT_SLICES)) for k in range(BEAT_SLICES)]
+        self.sockets = SimpleNamespace(slices=slices)  # type: ignore[assignment]
         self.beat_every = 2.0
         self.waits: list[float] = []
         self.beats: list[int | None] = []

@@ -139,10 +139,10 @@ def test_a_newer_code_replaces_the_older_and_codes_expire(app, client, monkeypat
     old = rejoin_code(client, host, a)
     new = rejoin_code(client, host, a)
     assert redeem(client, host.table, old).json["error"]["code"] == "claim_not_found"
-    import server.service.pipeline as pipeline
+    import server.service.decide as decide
 
-    later = pipeline.time.time() + 16 * 60
-    monkeypatch.setattr(pipeline.time, "time", lambda: later)
+    later = decide.time.time() + 16 * 60
+    monkeypatch.setattr(decide.time, "time", lambda: later)
     assert redeem(client, host.table, new).json["error"]["code"] == "claim_not_found", "expired"
 
 

@@ -47,7 +47,7 @@ def later(monkeypatch: pytest.MonkeyPatch):
 def live(app: Any, monkeypatch: pytest.MonkeyPatch, *seats: str) -> None:
     """These seats have a live socket (what presence would say of phones that
     answer; tests/server/live/test_stall_guard.py does it with real sockets)."""
-    monkeypatch.setattr(app.extensions["tablemate"].tables.store, "present", lambda table_id: set(seats))
+    monkeypatch.setattr(app.extensions["tablemate"].tables.store.presence, "present", lambda table_id: set(seats))
 
 
 def skips(snap: dict[str, Any]) -> list[str]:
