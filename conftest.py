@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parent
 #: CI sets CI=true: there a missing browser or game must fail the run, so a
 #: green run always means every test really ran.
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+# One key for every server a test starts (instances, workers, restarts): each
+# must read the sheets another encrypted at rest (server/service/atrest.py).
+os.environ.setdefault("TABLEMATE_SEAL_KEY", os.urandom(32).hex())
 
 
 def skip_or_fail(reason: str) -> None:
@@ -214,18 +217,29 @@ class RedisCluster:
         """Moves ``key``'s slot, keys and all, to the master ``to`` (as a
         resharding does: IMPORTING, MIGRATING, MIGRATE, then the new owner
         told to every master); the old owner drops its sharded channels."""
+        self.begin_move(key, to)()
+
+    def begin_move(self, key: str, to: RedisServer, keys: tuple[str, ...] = ()) -> Callable[[], None]:
+        """The first half of ``move_slot``: ``key``'s slot IMPORTING on ``to`` and
+        MIGRATING on its master, and only ``keys`` moved yet (a resharding moves a
+        slot's keys a batch at a time). Back, what finishes the move."""
         slot = key_slot(key.encode())
         src = self.master_of(key)
         a, b = self.node_client(src.port), self.node_client(to.port)
         a_id, b_id = a.execute_command("CLUSTER", "MYID"), b.execute_command("CLUSTER", "MYID")
         b.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", a_id)
         a.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", b_id)
-        while keys := a.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+        if keys:
             a.execute_command("MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *keys)
-        for node in (b, a, *(self.node_client(n.port) for n in self.nodes if n not in (src, to))):
-            if node.execute_command("ROLE")[0] == "master":
-                node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", b_id)
-        self.wait_ok()
+
+        def finish() -> None:
+            while left := a.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+                a.execute_command("MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", *left)
+            for node in (b, a, *(self.node_client(n.port) for n in self.nodes if n not in (src, to))):
+                if node.execute_command("ROLE")[0] == "master":
+                    node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", b_id)
+            self.wait_ok()
+        return finish
 
     def wait_failover(self, victim: RedisServer, timeout: float = 60) -> None:
         """Until the cluster is ok again with none of its slots on ``victim``

@@ -159,11 +159,12 @@ def run(url: str, args: argparse.Namespace) -> None:
     store = Store.connect(url, ttl=3600)
     big = 10**9
     # Seeded draws (dice, cards): the same actions on every run of one seed.
-    hub = live.Hub()  # the service's fan-out, as create_app makes it
-    tables = Tables(store, registry.get, fanout=hub,
+    tables = Tables(store, registry.get,
                     limits=Limits(seat_actions=big, seat_entries=big, log_entries=big),
                     rng=random.Random(args.seed + 1))
-    hub.attach(tables).ensure_listening()
+    hub = live.Hub(tables, store)  # the service's fan-out, as create_app makes it
+    tables.fan_out(hub.wrote)
+    hub.ensure_listening()
     wanted = set(filter(None, args.games.split(",")))
     games = [g for g in registry.names() if g in SEATS and (not wanted or g in wanted)]
     plans = []
@@ -179,7 +180,7 @@ def run(url: str, args: argparse.Namespace) -> None:
             sock = Socket()
             sock.peer.setblocking(False)
             conn = live.Connection(sock, doc["id"], pid, tok)
-            assert conn.fd is not None, "the hub must be able to write this socket itself"
+            assert conn.outbox.fd is not None, "the hub must be able to write this socket itself"
             hub.add(conn)
             conns.append(conn)
             conn.send_state(tables.snapshot(tables.load(doc["id"]), pid))

@@ -75,6 +75,7 @@ import redis
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench import replay_proxy  # noqa: E402
 from tests import api_client  # noqa: E402  (after the path: the bench runs as a script)
 
 PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
@@ -482,13 +483,17 @@ def start_redis(port: int) -> subprocess.Popen[bytes]:
 TOKEN_IN_URL = False
 #: Shows the server's own figures on /healthz (its collector's longest pause).
 STATS_TOKEN = secrets.token_urlsafe(16)
+#: One key for every instance: each must read the sheets another encrypted at
+#: rest (server/service/atrest.py, docs/deploy.md).
+SEAL_KEY = os.environ.get("TABLEMATE_SEAL_KEY") or secrets.token_hex(32)
 
 
-def start_instance(redis_url: str, port: int, root: Path = ROOT) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "REDIS_URL": redis_url, "BIND": f"127.0.0.1:{port}", "PYTHONPATH": str(root),
+def start_instance(redis_url: str, port: int, root: Path = ROOT,
+                   extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    env = {**os.environ, **(extra or {}), "REDIS_URL": redis_url, "BIND": f"127.0.0.1:{port}", "PYTHONPATH": str(root),
            "TABLEMATE_RATE_CREATE": "1000000000", "TABLEMATE_RATE_JOIN": "1000000000",
            "TABLEMATE_RATE_CODE": "1000000000", "LOG_LEVEL": "warning",
-           "TABLEMATE_STATS_TOKEN": STATS_TOKEN,
+           "TABLEMATE_STATS_TOKEN": STATS_TOKEN, "TABLEMATE_SEAL_KEY": SEAL_KEY,
            # A few phones at a high --rate play far faster than people: measure
            # the server, not its flood limits (which real play stays far below).
            "TABLEMATE_RATE_ACTIONS_SEAT": "1000000000", "TABLEMATE_MAX_SEAT_LOG": "1000000000",
@@ -593,6 +598,32 @@ def cpu_s(p: psutil.Process) -> float:
     return total
 
 
+async def idle_cpu(procs: list[psutil.Process], seconds: float) -> list[float] | None:
+    """Each process's CPU in ms per second over ``seconds`` of no actions (None for 0).
+    The phones keep pinging meanwhile: this loop only sleeps."""
+    if seconds <= 0:
+        return None
+    before = [thread_cpu_ns(p) for p in procs]
+    await asyncio.sleep(seconds)
+    after = [thread_cpu_ns(p) for p in procs]
+    # A thread that ended meanwhile is left out (its last moments uncounted);
+    # one that started counts from zero.
+    return [round(sum(ns - b.get(tid, 0) for tid, ns in a.items()) / 1e6 / seconds, 2)
+            for b, a in zip(before, after, strict=True)]
+
+
+def thread_cpu_ns(p: psutil.Process) -> dict[str, int]:
+    """CPU ns of each of the process's threads, from the scheduler (/proc/PID/task/*/schedstat):
+    ``cpu_times`` counts 10 ms ticks, too coarse for an idle process over a few seconds."""
+    found = {}
+    for task in Path(f"/proc/{p.pid}/task").iterdir():
+        try:
+            found[task.name] = int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError):
+            continue  # the thread ended
+    return found
+
+
 def kernel_s(p: psutil.Process) -> float:
     """The process's CPU in the kernel: on loopback a send also runs the receiving
     side's TCP stack, which no change of the server's own language removes."""
@@ -605,6 +636,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     nofile = raise_fd_limit()
     procs: list[subprocess.Popen[bytes]] = []
     redis_proc = None
+    proxy: replay_proxy.Running | None = None
     try:
         if args.redis_url:
             redis_url = args.redis_url
@@ -616,14 +648,26 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         r.flushall()
         mem0 = r.info("memory")["used_memory"]
         ports = [free_port() for _ in range(args.instances)]
-        procs = [start_instance(redis_url, p, args.root) for p in ports]
+        names = [f"m{k + 1}" for k in range(args.instances)]
+        routed = args.route == "fly"
+        procs = [start_instance(redis_url, p, args.root, replay_proxy.routing_env(n) if routed else None)
+                 for p, n in zip(ports, names, strict=True)]
         bases = [f"http://127.0.0.1:{p}" for p in ports]
+        clients = bases  # where the phones send their requests and sockets
+        if routed:
+            # As deployed on Fly: every phone talks to the proxy, which lands it
+            # on any instance and replays a table's request to the table's owner.
+            replay_proxy.wait_routed(dict(zip(names, bases, strict=True)))
+            proxy = replay_proxy.start(dict(zip(names, bases, strict=True)), free_port())
+            clients = [proxy.base]
+        server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
+        # Each instance's CPU with nothing to do: what it spends however few its actions.
+        idle_bare = await idle_cpu(server_procs, args.idle)
         t0 = time.perf_counter()
-        tables = setup_tables(bases, args.phones, args.seed, args.affinity == "table",
+        tables = setup_tables(clients, args.phones, args.seed, args.affinity == "table",
                               frozenset(filter(None, args.games.split(","))))
         setup_s = time.perf_counter() - t0
         mem_per_table = (r.info("memory")["used_memory"] - mem0) / max(1, len(tables))
-        server_procs = [w for m in procs for w in workers(m)] or [psutil.Process(m.pid) for m in procs]
         rss_idle = sum(p.memory_info().rss for p in server_procs) / 2**20
         stats = Stats()
         all_phones = [p for t in tables for p in t.phones]
@@ -638,6 +682,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         connect_s = time.perf_counter() - t0
         while any(p.version == 0 for p in all_phones if p.ws) and time.perf_counter() < deadline:
             await asyncio.sleep(0.1)
+        # The same holding every phone (their pings, the heartbeats, presence), no actions.
+        idle_phones = await idle_cpu(server_procs, args.idle)
         if args.warmup > 0:
             # The first actions of a fresh process pay for what it has not done
             # yet (first code paths, caches, allocator growth): a warm-up at the
@@ -660,6 +706,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu0 = [cpu_s(p) for p in server_procs]
         sys0 = sum(kernel_s(p) for p in server_procs)
         me0, r0 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
+        proxy_p = psutil.Process(proxy.proc.pid) if proxy else None
+        px0 = cpu_s(proxy_p) if proxy_p else 0.0
         try:
             sched = await driver(tables, args.rate, args.duration, stats, args.seed, args.action_timeout, args.prefer)
         finally:
@@ -670,6 +718,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         cpu1 = [cpu_s(p) for p in server_procs]
         sys1 = sum(kernel_s(p) for p in server_procs)
         me1, r1 = cpu_s(me), cpu_s(redis_p) if redis_p else 0.0
+        px1 = cpu_s(proxy_p) if proxy_p else 0.0
         wall = sched.driven_s
         cpu = [(b - a) / wall * 100 for a, b in zip(cpu0, cpu1, strict=True)]
         server_cpu_s = sum(cpu1) - sum(cpu0)
@@ -678,6 +727,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         per_instance = instance_figures(heard0, [h.get("redis") for h in health],
                                         [b - a for a, b in zip(cpu0, cpu1, strict=True)],
                                         len(server_procs) == len(bases))
+        if per_instance and len(server_procs) == len(bases):
+            for k, row in enumerate(per_instance):
+                row["idle_cpu_ms_per_s"] = idle_bare[k] if idle_bare else None
+                row["idle_with_phones_cpu_ms_per_s"] = idle_phones[k] if idle_phones else None
         stopping = True
         silent = sum(1 for p in all_phones if p.ws is not None and p.version == 0)
         if silent:
@@ -687,6 +740,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await p.ws.close()
         for task in tasks:
             task.cancel()
+        proxy_counts = proxy.stop() if proxy else None
+        proxy = None
         lat = [x * 1000 for x in stats.latencies]
         if args.samples:
             # When the slow ones were sent (s from the first action) tells a
@@ -733,9 +788,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_gc_max_pause_ms": [h.get("gc_max_pause_ms") for h in health],
             "affinity": args.affinity,
             "per_instance": per_instance,
+            "route": args.route,
+            "proxy": None if proxy_counts is None else {
+                **proxy_counts, "cpu_percent": round((px1 - px0) / wall * 100),
+                "cpu_ms_per_action": per_action(px1 - px0)},
             "fd_limit": nofile[0],
         }
     finally:
+        if proxy:
+            proxy.stop()
         for proc in procs:
             proc.send_signal(signal.SIGINT)
         for proc in procs:
@@ -785,6 +846,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--prefer", default="",
                     help="an action type played whenever it is legal: --games camelup --prefer pyramid "
                          "times rolls (the phones send no fair-dice seeds)")
+    ap.add_argument("--route", choices=("off", "fly"), default="off",
+                    help="fly: table routing as deployed on Fly (TABLEMATE_ROUTE=fly), every phone through "
+                         "bench/replay_proxy.py, which replays a table's request to its owner as Fly's "
+                         "proxy does (--affinity then has no effect)")
+    ap.add_argument("--idle", type=float, default=0.0,
+                    help="seconds of no actions to measure each instance's idle CPU over, before the "
+                         "tables are made and again with every phone connected (per_instance)")
     ap.add_argument("--samples", help="also write every action's send time, latency (s, ms), game and seats to this file")
     args = ap.parse_args(argv)
     global TOKEN_IN_URL

@@ -9,7 +9,7 @@ redis-server. Per round and client, alternating:
 - the change channel: a second process publishes ``--calls`` messages of that
   size, paced like a busy server; this process's CPU per message received
   on a table's sharded channel (``PubSubFeed`` against ``LeanFeed``, the two
-  feeds ``Store.listen`` reads a single Redis with).
+  feeds the store's listener reads a single Redis with).
 Prints each round's figures and the medians. Only the client's CPU is counted
 (``time.process_time``); Redis's is its own.
 """
@@ -37,6 +37,7 @@ from bench.load import free_port, start_redis  # noqa: E402
 from server.store.commit import Change, Committer  # noqa: E402
 from server.store.feeds import LeanFeed, PubSubFeed  # noqa: E402
 from server.store.keys import channel_key, doc_key, req_key, version_key  # noqa: E402
+from server.store.paths import Own, Plain  # noqa: E402
 from server.store.resp import Lean  # noqa: E402
 
 CHANNEL = channel_key("abc")
@@ -106,8 +107,8 @@ def main() -> None:
         figures: dict[str, list[float]] = {k: [] for k in
                                            ("commit redis-py", "commit lean", "message redis-py", "message lean")}
         for i in range(a.rounds):
-            figures["commit redis-py"].append(commits(Committer(r), r, a.calls, doc))
-            figures["commit lean"].append(commits(Committer(r, lean), r, a.calls, doc))
+            figures["commit redis-py"].append(commits(Committer(Plain(r)), r, a.calls, doc))
+            figures["commit lean"].append(commits(Committer(Own(lean)), r, a.calls, doc))
             figures["message redis-py"].append(messages(PubSubFeed(r), port, a.calls, size))
             figures["message lean"].append(messages(LeanFeed(lean), port, a.calls, size))
             print(f"round {i + 1}: " + ", ".join(f"{k} {v[-1]:.1f} µs" for k, v in figures.items()), flush=True)

@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engines import registry  # noqa: E402
-from server.service import schemas  # noqa: E402
+from server.service import platform_actions, schemas  # noqa: E402
 
 #: What one action validates: the body, then its action's payload (real legal moves).
 CASES: list[tuple[str, str, dict[str, Any]]] = [
@@ -38,7 +38,7 @@ def per_action(n: int, check: Callable[[dict[str, Any], Any, str], None]) -> flo
     for game, atype, payload in CASES:
         engine = registry.get(game)
         assert engine is not None
-        schema = schemas.action_schema(engine, atype)
+        schema = platform_actions.action_schema(engine, atype)
         assert schema is not None, (game, atype)
         body = {"action": {"type": atype, **payload}, "request_id": "r-0123456789", "version": 42}
         work.append((schema, payload, body, f"{game}:{atype}"))

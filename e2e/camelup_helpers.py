@@ -39,7 +39,7 @@ POSITION_A = {
 GOLDEN_A = golden.COUNTS_A
 LABELS = {
     "ko": {**lobby.LABELS["ko"], "title": "카멜업 2판", "mode": "플레이 방식", "pyramid": "피라미드만"},
-    "en": {**lobby.LABELS["en"], "title": "Camel Up (2nd edition)", "mode": "Play mode",
+    "en": {**lobby.LABELS["en"], "title": "Camel Up (Second Edition)", "mode": "Play mode",
            "pyramid": "Pyramid only"},
 }
 VIBRATE_SPY = "window.__vibrations = []; navigator.vibrate = (p) => { window.__vibrations.push(p); return true; };"

@@ -74,7 +74,7 @@ def _scored_rounds(msg: Any) -> set[int]:
 
 
 _OWN_ONLY = {"no_left", "can_vote_no", "can_vote", "vote", "goal_card"}
-_ELECTION_KEYS = {"candidate", "nominator", "voted", "votes_cast", "voters"}
+_ELECTION_KEYS = {"candidate", "nominator", "voted", "votes_cast", "voters", "opening"}
 
 
 def _walk(obj: Any, path: tuple[Any, ...], problems: list[str]) -> None:

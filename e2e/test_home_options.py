@@ -15,7 +15,7 @@ from e2e.camelup_helpers import snapshot
 from e2e.test_screens import check_screen
 
 TITLES = {"kingup": {"ko": "킹업!", "en": "King Up!"},
-          "camelup": {"ko": "카멜업 2판", "en": "Camel Up (2nd edition)"},
+          "camelup": {"ko": "카멜업 2판", "en": "Camel Up (Second Edition)"},
           "countup": {"ko": "카운트 업", "en": "Count Up"}}
 LABELS = {"ko": ("게임", "내 이름", "테이블 만들기", "대기실"), "en": ("Game", "Your name", "Create table", "Lobby")}
 

@@ -10,6 +10,7 @@ import random
 import re
 import urllib.request
 
+import redis
 from playwright.sync_api import Page, expect
 
 from conftest import skip_or_fail
@@ -65,7 +66,7 @@ def record_card(page: Page, card: list[str]) -> None:
     expect(page.locator(".ku-card .ku-goal li")).to_have_count(6)
 
 
-def test_four_phones_play_three_rounds(phone, server, games):
+def test_four_phones_play_three_rounds(phone, server, games, redis_url):
     if not any(g["name"] == "kingup" for g in games):
         skip_or_fail("King Up! is not registered")
     goals = goal_cards()
@@ -187,6 +188,14 @@ def test_four_phones_play_three_rounds(phone, server, games):
             expect(final.locator(f"li[data-player='{p}']")).to_have_class(re.compile("winner"))
         # The reveal buzzed every phone (one pattern per election seen live).
         assert len(pages[q].evaluate("window.__vibrations.filter(v => Array.isArray(v) && v.length === 5)")) >= 6
+
+    # Issue 38: every vote left its phone sealed (only the hash) and was opened by it
+    # once every vote was in; the store never held a value before that.
+    log = [json.loads(x)["action"] for x in redis.Redis.from_url(redis_url, decode_responses=True)
+           .lrange(f"tm:{{{table}}}:log", 0, -1)]
+    votes = [a for a in log if a.get("type") == "vote"]
+    assert votes and all(a["vote"] == "sealed" and len(a["hash"]) == 64 for a in votes), votes
+    assert sum(a.get("type") == "open_vote" for a in log) == len(votes)
 
     for p in SEATS:
         assert traffic[p].messages, f"nothing recorded for {p}"

@@ -81,8 +81,12 @@ class Engine(ABC):
 
     #: Registry key and the ``game`` field of the API, e.g. ``"camelup"``.
     name: str
-    #: Display names, ``{"ko": ..., "en": ...}``.
+    #: Display names, ``{"ko": ..., "en": ...}``: the game's one title, on
+    #: every screen and in BG Stats (BGG's spelling where the game has an entry).
     title: dict[str, str]
+    #: BoardGameGeek's id of the game, where we confirmed one (docs/results.md);
+    #: None: BG Stats matches the game by ``title["en"]``.
+    bgg_id: int | None = None
     #: JSON Schema (draft 2020-12) of the table options, every property with a
     #: ``default`` and ``additionalProperties: false``. The server validates
     #: options against it and publishes it in the OpenAPI document.
@@ -108,6 +112,18 @@ class Engine(ABC):
     #: never dealt to another one; public outcomes (a die) go to whoever next
     #: sends that action type, as a die put back on the pyramid would.
     private_draws: tuple[str, ...] = ()
+    #: Action types whose undone outcome ANY seated seat may draw again (the
+    #: returned die: whoever picks it up rolls it, docs/rules/<game>.md). The
+    #: server marks that action ``"returned": True`` (a phone cannot send the
+    #: field: the payload schemas refuse it); ``apply`` then waives the turn
+    #: check but keeps the turn order as it was.
+    open_redraws: tuple[str, ...] = ()
+    #: Sealed values the server must see before their reveal (a Count Up
+    #: sheet), kept encrypted at rest (server/service/atrest.py): paths into
+    #: the dumped state ("*": every item of a list), and per action type the
+    #: fields the log keeps encrypted.
+    at_rest_state: tuple[tuple[str, ...], ...] = ()
+    at_rest_actions: Mapping[str, tuple[str, ...]] = {}
     #: Event types that reveal secrets (votes, sheets, final bet cards): once an
     #: action produced one, undo can no longer go back past it, so no undo chain
     #: can let anyone change a revealed choice (docs/rules/<game>.md).
@@ -121,8 +137,6 @@ class Engine(ABC):
     #: line of their own, and those that open a round (→ the field naming it).
     history_breaks: frozenset[str] = frozenset()
     round_openers: Mapping[str, str] = {}
-    #: A history group's heading per language: (round ``{n}``, before round 1).
-    round_words: Mapping[str, tuple[str, str]] = history.ROUND_WORDS
     #: The state's (frozen data)class: ``dump`` and ``load`` go through
     #: ``engines.codec`` with it, so a state needs no codec of its own.
     state_type: type
@@ -189,8 +203,29 @@ class Engine(ABC):
     def fair_secrets(self, state: Any) -> dict[str, tuple[Any, bool]]:
         """The choices seats locked in secret in ``state`` (a sheet, a vote):
         name → (value, whether it is public now). The server seals each when
-        it appears and reveals the game's value when it becomes public."""
+        it appears and reveals the game's value when it becomes public.
+        Value None: sealed on its phone, which alone holds it until it opens
+        it (the hooks below); the server holds only the hash."""
         return {} if self.fair is None else self.fair.secrets(state)
+
+    # Seals made on the phone (issue 38): a game whose rules let a choice stay
+    # on its phone until its reveal gives its ``fair`` module these three.
+
+    def fair_phone_seal(self, state: Any, action: Action) -> str | None:
+        """The name of the seal a phone makes with ``action`` (its hash in
+        the payload), or None."""
+        hook = getattr(self.fair, "phone_seal", None)
+        return None if hook is None else hook(state, action)
+
+    def fair_phone_opening(self, state: Any, action: Action) -> tuple[str, Any] | None:
+        """The seal ``action`` opens, by name, and the value it claims."""
+        hook = getattr(self.fair, "phone_opening", None)
+        return None if hook is None else hook(state, action)
+
+    def fair_to_seal(self, state: Any) -> dict[str, str]:
+        """The seats that may make a phone seal now → its name."""
+        hook = getattr(self.fair, "to_seal", None)
+        return {} if hook is None else hook(state)
 
     @abstractmethod
     def legal_actions(self, state: Any, player: str | None) -> list[Action]:

@@ -13,14 +13,6 @@ from typing import Any
 #: An engine event (``engines.base.Event``, which imports this module).
 Event = dict[str, Any]
 
-#: How a group of the history is headed, per language: ``{n}`` is the round.
-#: Round 0 is what happened before the game started.
-ROUND_WORDS: dict[str, tuple[str, str]] = {
-    "ko": ("{n}라운드", "첫 라운드 전"),
-    "en": ("Round {n}", "Before the first round"),
-}
-
-
 @dataclass(frozen=True)
 class HistoryText:
     """One line an action's events make."""
@@ -74,13 +66,3 @@ def lines(events: list[Event], breaks: frozenset[str], openers: Mapping[str, str
         HistoryText(" ".join(describe(ev) for ev in piece), rnd)
         for rnd, piece in cut(events, breaks, openers)
     ]
-
-
-def heading(round_no: int, lang: str, words: Mapping[str, tuple[str, str]] = ROUND_WORDS) -> str:
-    """The heading of a round's group.
-
-    >>> heading(2, "ko"), heading(0, "en")
-    ('2라운드', 'Before the first round')
-    """
-    each, before = words.get(lang) or words["en"]
-    return each.format(n=round_no) if round_no > 0 else before

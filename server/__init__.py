@@ -56,12 +56,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     store = Store.connect(app.config["REDIS_URL"], app.config["TABLE_TTL"])
     extra = {e.name: e for e in app.config["EXTRA_ENGINES"]}
-    # The hub first, then the service with the hub as its fan-out, then the
-    # hub given the service it calls (server/service/ports.py says why).
-    hub = live.Hub()
-    tables = Tables(store, lambda name: find_engine(extra, name), fanout=hub,
+    tables = Tables(store, lambda name: find_engine(extra, name),
                     fixed_random=app.config["FIXED_RANDOM"], limits=config.Limits.from_config(app.config))
-    hub.attach(tables)
+    hub = live.Hub(tables, store)
+    tables.fan_out(hub.wrote)
     app.extensions["tablemate"] = Services(store, tables, hub, extra)
 
     if app.config["FIXED_RANDOM"]:

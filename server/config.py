@@ -36,7 +36,7 @@ def trust_proxy(value: str | None) -> str | int:
 class Limits:
     """What one seat and one table may use (``server/service/budget.py``); the rates
     are per minute and shared by every instance through Redis
-    (``Store.hit_many``). Every budget is a seat's own: a shared pool lets a
+    (``Rates.hit_many``). Every budget is a seat's own: a shared pool lets a
     few flooding seats lock the others out.
 
     The action rate leaves real play behind (Count Up's caller at its fastest

@@ -67,6 +67,6 @@ def busy() -> ServiceError:
 
 
 def rate_limited(wait: int, what: str = "requests") -> ServiceError:
-    """Over a limit (``Store.hit_many``): nothing was done; ``wait`` seconds on,
+    """Over a limit (``Rates.hit_many``): nothing was done; ``wait`` seconds on,
     the same request may be sent again."""
     return ServiceError("rate_limited", "rate_limited", f"Too many {what}; retry in {wait} s.", retry_after=wait)

@@ -236,7 +236,7 @@ class Snapshot(TypedDict):
     round: int
     #: ``{"id", "name", "host", "connected"}`` plus the engine's public figures
     #: (``money``, …), open-ended, hence a plain dict. ``connected``: the seat has
-    #: a live socket right now, on any instance (``Store.present``).
+    #: a live socket right now, on any instance (``Presence.present``).
     players: list[dict[str, Any]]
     view: dict[str, Any]
     legal: list[Action]
@@ -281,6 +281,8 @@ class FairView(TypedDict):
     sealed: list[dict[str, Any]]
     #: ``FairDoc.revealed``: the proof has more to check when it grows.
     revealed: int
+    #: Seat → the label its phone seals its choice under now (``seals.to_seal``).
+    to_seal: NotRequired[dict[str, str]]
 
 
 class UndoInfo(TypedDict):
@@ -288,6 +290,13 @@ class UndoInfo(TypedDict):
     target: int | None
     #: Nothing to undo because a reveal sealed everything before it.
     sealed: bool
+
+
+class HistoryPart(TypedDict):
+    """A piece of a platform line: a key of ``web/i18n/*.json`` and its values."""
+
+    key: str
+    params: dict[str, Any]
 
 
 class HistoryLine(TypedDict):
@@ -300,6 +309,9 @@ class HistoryLine(TypedDict):
     undone: bool
     #: Entered with ``as`` for this seat without a phone (``by`` entered it).
     entered_for: NotRequired[str]
+    #: A platform line as string keys and values: the phone renders it in its
+    #: own language (``text`` is the same line in the requested one).
+    parts: NotRequired[list[HistoryPart]]
 
 
 class HistoryRound(TypedDict):

@@ -62,9 +62,9 @@ def start(fn: Callable[..., Any], *args: Any) -> None:
     """Runs ``fn(*args)`` beside the caller and lets it run first, until it
     waits or ends: under gevent on a greenlet of its own (the caller goes on
     once it blocks, as after ``Thread.start``, which waits until the new
-    thread runs), otherwise on a daemon thread. Under gevent a ``Thread``
-    costs ~23 µs to make and start and a bare greenlet ~11 µs
-    (``bench/spawn.py``); the hub starts one for every push its listener or
+    thread runs), otherwise on a daemon thread. Under gevent a bare greenlet
+    starts in about half a ``Thread``'s time (the ``runtime.start`` row of
+    docs/performance.md, "Why each fast path exists"); the hub starts one for every push its listener or
     its rounds start (a commit's own push runs on the committing greenlet),
     and one writer for a socket that cannot take its frames at once."""
     if _patched():

@@ -32,8 +32,8 @@ def dumps(value: Any) -> bytes:
     and parsed on every action, and the stdlib's encoder was a tenth of the
     worker's CPU under load. A dict with a key that is not a string (Python's
     json wrote ``{1: x}`` as ``{"1": x}``) is encoded again with orjson's option
-    for it, which is not the first try: it made every encode take ~1.8 times
-    as long (a seat's ``state`` frame 6.0 against 10.6 µs)."""
+    for it, which is not the first try: it made every encode slower (the
+    frames row of docs/performance.md, "Why each fast path exists")."""
     try:
         return orjson.dumps(value)
     except TypeError:

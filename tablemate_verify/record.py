@@ -66,12 +66,16 @@ class ScopeRecord(TypedDict):
 class SealRecord(TypedDict):
     label: str
     hash: str
-    salt: str
+    #: None: a seal made on a phone, not opened yet (the server never had it).
+    salt: str | None
     value: Any
     revealed: bool
     #: Taken back before its reveal (an undone vote): it stays sealed for good,
     #: and the choice sent again is sealed under a label of its own.
     retracted: NotRequired[bool]
+    #: A server that keeps sealed values encrypted at rest (server/service/
+    #: atrest.py) holds salt and value here until the reveal (salt, value: None).
+    at_rest: NotRequired[dict[str, str]]
 
 
 def open_scope(label: str, secret: str | None = None) -> ScopeRecord:

@@ -18,6 +18,7 @@ import { h } from './ui.js';
  *   act: (action: {type: string, [field: string]: unknown}, opts?: {as?: string}) => Promise<{version: number, events: unknown[]}>,
  *   vibrate: (pattern: number|number[]) => void,
  *   gameLegal: (snapshot: Snapshot) => Array<{type: string, [field: string]: unknown}>,
+ *   title: () => string,
  *   onLangChange: (cb: (lang: 'ko'|'en') => void) => () => void,
  * }} GameContext
  * @typedef {{update: (snapshot: Snapshot) => void, destroy: () => void}} GameInstance
@@ -26,6 +27,7 @@ import { h } from './ui.js';
  *   mount: (el: HTMLElement, ctx: GameContext) => GameInstance,
  *   yourTurn?: (snapshot: Snapshot) => boolean,
  *   moment?: (snapshot: Snapshot, ctx: GameContext) => Moment|null,
+ *   scorePad?: (result: import('./screens/results.js').GameResult, t: (key: string, params?: Record<string, unknown>) => string) => import('./screens/results.js').ScorePad,
  *   isUnavailable?: boolean,
  * }} GameModule
  * @typedef {{key: string, title: string, lines: Array<{player: string, gain: number, why: string[]}>, speaker?: string|null}} Moment

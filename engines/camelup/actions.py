@@ -351,7 +351,7 @@ def _roll_fields(state: State, action: Action) -> tuple[str, int, str | None]:
 
 
 def _pyramid_turn(state: State, action: Action, manual: bool) -> tuple[State, list[Event]]:
-    _only(action, "die", "value", "color")
+    _only(action, "die", "value", "color", "returned")
     if state.options.dice_source == "manual" and not manual:
         raise EngineError("manual_dice", "This table rolls physical dice: send pyramid_manual.")
     if state.options.dice_source == "app" and manual:
@@ -360,6 +360,11 @@ def _pyramid_turn(state: State, action: Action, manual: bool) -> tuple[State, li
         # Any seat may roll: the phone is the pyramid.
         if state.phase == LEG_OVER:
             raise EngineError("leg_over", "The leg is over: start the next leg first (next_leg).")
+    elif action.get("returned") is True and not manual:
+        # The die an undo put back (the server sets ``returned``): whoever
+        # picks it up rolls it and takes the ticket; the turn stays where it was.
+        if state.phase != PLAYING or state.current is None:
+            raise refusal("wrong_phase", "There is no die to roll now.")
     else:
         _my_turn(state, action["player"])
     die, value, color = _roll_fields(state, action)
@@ -388,6 +393,9 @@ def roll(
     idx = state.index(player)
     if full:
         state = _set_seat(state, idx, pyramid_tickets=state.seats[idx].pyramid_tickets + 1)
+    # The turn's seat, which a returned die's roller need not be: the next leg
+    # starts after it (R27), as it would have had it rolled.
+    turn = idx if state.current is None else state.current
     events: list[Event] = [
         {
             "type": "die_rolled",
@@ -423,7 +431,7 @@ def roll(
         state, more = end_race(state)
         return state, events + more
     if len(state.tents) == PYRAMID_TICKETS:
-        state, more = end_leg(state, idx)
+        state, more = end_leg(state, turn)
         return state, events + more
     if full:
         state = _end_turn(state)

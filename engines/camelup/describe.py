@@ -233,8 +233,6 @@ BREAKS = frozenset(
     {"leg_ended", "leg_scored", "leg_started", "race_ended", "pile_revealed", "game_over"}
 )
 OPENERS = {"leg_started": "leg"}
-#: Camel Up plays in legs, never rounds.
-ROUND_WORDS = {"ko": ("{n}레그", "첫 레그 전"), "en": ("Leg {n}", "Before the first leg")}
 
 
 def describe(event: Event, lang: str, names: Mapping[str, str]) -> str:

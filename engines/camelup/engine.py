@@ -48,17 +48,25 @@ def _copy_templates(state: State, seat: Seat) -> list[Action]:
 
 class CamelUpEngine(SkeletonEngine):
     name = "camelup"
-    title = {"ko": "카멜업 2판", "en": "Camel Up (2nd edition)"}
+    title = {"ko": "카멜업 2판", "en": "Camel Up (Second Edition)"}
+    #: The 2nd edition is its own BGG entry.
+    bgg_id = 260605
     options_schema = options.OPTIONS_SCHEMA
     action_schemas = schemas.ACTION_SCHEMAS
     random_action_fields = schemas.RANDOM_ACTION_FIELDS
+    # Issue 38: the die an undo put back on the pyramid is anyone's to roll.
+    open_redraws = ("pyramid",)
     random_option_fields = ("setup",)
     sealing_events = frozenset({"pile_revealed", "race_ended", "game_over"})
     # A face-down finish card's camel (R13); a paper seat's names none.
     sealed_choices = {"finish_bet": ("camel",)}
+    # A face-down finish card's camel is the seat's secret until the race ends;
+    # the server holds it (it pays the piles), the store keeps it encrypted
+    # (server/service/atrest.py), piles and the logged bet alike.
+    at_rest_state = (("winner_pile",), ("loser_pile",))
+    at_rest_actions = {"finish_bet": ("camel",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
-    round_words = describe.ROUND_WORDS
     host_actions = ("next_round", "set_stack", "set_paper", "set_phone", "skip", "paper_cards")
     state_type = State
     fair = fair

@@ -35,6 +35,10 @@ class CountUpEngine(SkeletonEngine):
     #: may reopen entry once the count can show what is on them.
     sealing_events = frozenset({"count_ready", "round_ended", "round_scored", "game_over"})
     sealed_choices = {"numbers": ("numbers",)}
+    # The server must read a sheet before the round's end (docs/fairness.md);
+    # the store keeps it encrypted (server/service/atrest.py).
+    at_rest_state = (("seats", "*", "numbers"),)
+    at_rest_actions = {"numbers": ("numbers",)}
     history_breaks = describe.BREAKS
     round_openers = describe.OPENERS
     state_type = State

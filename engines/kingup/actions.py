@@ -34,6 +34,7 @@ from engines.kingup.state import (
     MOVEMENT,
     OVER,
     SCORED,
+    SEALED,
     VOTE,
     Election,
     Revealed,
@@ -150,19 +151,45 @@ def do_vote(state: State, action: Action) -> Result:
     legal.vote(state, action)
     seat = state.seat(action["player"])
     assert state.election is not None  # the rule checked it
+    # A seat with no No card left seals too (its Yes is forced): a vote sent in
+    # the open would tell the server its No count (KU-9); an opening No is refused.
     return _cast(state, state.election, seat, action["vote"], "vote_cast", "player")
 
 
 def _cast(state: State, election: Election, seat: int, vote: str, kind: str, who: str) -> Result:
     """Seat ``seat``'s vote is in (event ``kind`` names it in field ``who``); the last
-    one reveals them all."""
+    one reveals them all, or, with votes still sealed, asks their phones to open them."""
     votes = _set(election.votes, seat, vote)
+    sealed = (*election.sealed, seat) if vote == SEALED else election.sealed
     cast = sum(1 for v in votes if v is not None)
     events: list[Event] = [{"type": kind, who: state.players[seat], "count": cast, "of": state.n}]
-    if cast < state.n:
-        return replace(state, election=Election(election.candidate, votes)), events
+    election = Election(election.candidate, votes, sealed)
+    if election.opening:
+        waiting = [p for p, v in zip(state.players, votes, strict=True) if v == SEALED]
+        events.append({"type": "votes_opening", "players": waiting})
+    if cast < state.n or election.opening:
+        return replace(state, election=election), events
     final = tuple(v for v in votes if v is not None)
     return _reveal(state, election.candidate, final, events)
+
+
+def do_open_vote(state: State, action: Action) -> Result:
+    """A sealed vote opened by its phone (the server checked it against its
+    seal first); the last one opened reveals the election."""
+    legal.open_vote(state, action)
+    seat = state.seat(action["player"])
+    election = state.election
+    assert election is not None  # the rule checked it
+    if refused := legal.opened_value(state, action):
+        raise refused
+    vote = action["vote"]
+    votes = _set(election.votes, seat, vote)
+    left = sum(1 for v in votes if v == SEALED)
+    events: list[Event] = [{"type": "vote_opened", "player": state.players[seat],
+                            "count": len(election.sealed) - left, "of": len(election.sealed)}]
+    if left:
+        return replace(state, election=Election(election.candidate, votes, election.sealed)), events
+    return _reveal(state, election.candidate, tuple(v for v in votes if v is not None), events)
 
 
 def do_skip(state: State, action: Action) -> Result:
@@ -171,8 +198,16 @@ def do_skip(state: State, action: Action) -> Result:
     an absent player vetoes nobody)."""
     legal.RULES["skip"](state, action)
     seat = state.seat(action["seat"])
-    assert state.election is not None  # the rule checked it
-    return _cast(state, state.election, seat, YES, "seat_skipped", "seat")
+    election = state.election
+    assert election is not None  # the rule checked it
+    if election.votes[seat] == SEALED:
+        # Its phone is gone with the value: nobody may see or set it. The seal is
+        # withdrawn (sealed for good) and the seat votes again, under a new label.
+        votes = _set(election.votes, seat, None)
+        sealed = tuple(i for i in election.sealed if i != seat)
+        withdrawn: Event = {"type": "vote_withdrawn", "seat": state.players[seat]}
+        return replace(state, election=Election(election.candidate, votes, sealed)), [withdrawn]
+    return _cast(state, election, seat, YES, "seat_skipped", "seat")
 
 
 def _reveal(state: State, candidate: str, votes: tuple[str, ...], events: list[Event]) -> Result:
@@ -320,6 +355,7 @@ HANDLERS: dict[str, Handler[State]] = {
     "place": do_place,
     "move": do_move,
     "vote": do_vote,
+    "open_vote": do_open_vote,
     "next_round": do_next_round,
     "score_round": do_score_round,
     "set_paper": paper_handler(lambda s: s.players),

@@ -73,6 +73,10 @@ def _votes_revealed(e: Event, lang: str, names: Names) -> str:
 #: Korean with 님 and its particle), the other fields the event's.
 _SEAT_LINES = {
     "vote_cast": ("{p} 투표했습니다 ({count}/{of}).", "{p} voted ({count} of {of})."),
+    "vote_opened": (
+        "{p} 봉인한 표를 열었습니다 ({count}/{of}).",
+        "{p}'s phone opened its sealed vote ({count} of {of}).",
+    ),
     "goal_recorded": ("{p} 비밀목표 카드를 기록했습니다.", "{p} recorded their secret goal card."),
     "goal_drawn": (
         "{p} 가상 덱에서 비밀목표 카드를 받았습니다.",
@@ -97,6 +101,20 @@ def _seat_skipped(e: Event, lang: str, names: Names) -> str:
     if lang == "ko":
         return f"{nim(p, '이/가')} 자리에 없어 그 표는 찬성으로 칩니다 ({e['count']}/{e['of']})."
     return f"{p} is away: their vote counts as Yes ({e['count']} of {e['of']})."
+
+
+def _votes_opening(e: Event, lang: str, names: Names) -> str:
+    who = _join(names, e["players"], lang)
+    if lang == "ko":
+        return f"모든 표가 들어왔습니다. {who}의 휴대폰이 봉인한 표를 엽니다."
+    return f"Every vote is in: {who}'s phones open their sealed votes."
+
+
+def _vote_withdrawn(e: Event, lang: str, names: Names) -> str:
+    p = names.get(e["seat"], e["seat"])
+    if lang == "ko":
+        return f"{nim(p)}의 휴대폰이 표를 열지 못해, 봉인은 열지 않은 채 두고 다시 투표합니다."
+    return f"{p}'s phone did not open its vote: that seal stays shut, and {p} votes again."
 
 
 def _round_scored(e: Event, lang: str, names: Names) -> str:
@@ -151,6 +169,9 @@ _TEXT: dict[str, Callable[[Event, str, Names], str]] = {
     "nominated": _nominated,
     "vote_cast": _seat_line,
     "seat_skipped": _seat_skipped,
+    "vote_opened": _seat_line,
+    "votes_opening": _votes_opening,
+    "vote_withdrawn": _vote_withdrawn,
     "votes_revealed": _votes_revealed,
     "goal_recorded": _seat_line,
     "goal_drawn": _seat_line,

@@ -73,6 +73,8 @@ class KingUpEngine(SkeletonEngine):
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "goal":
             return {**template, "characters": sorted(rng.sample(list(CHARACTERS), 6))}
+        if template["type"] == "open_vote":
+            return None  # the value and salt kept on one phone: never sampled
         if template["type"] == "score_round":
             return None  # a whole end-of-round board: entered by people, not sampled
         return template

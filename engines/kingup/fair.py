@@ -4,8 +4,10 @@ Deal mode: the goal cards of round ``r`` come from the scope
 ``round/<r>/goals``, outcome index the number of cards dealt so far this game;
 every card of the round is public once the round is scored (its
 ``round_scored`` event lists them), so the scope is revealed then. Every vote
-cast is sealed as ``round/<r>/vote/<candidate>/<seat>`` and revealed with the
-election's votes."""
+cast is sealed as ``round/<r>/vote/<candidate>/<seat>`` (a ``.k`` after a
+retracted one) and revealed with the election's votes: on its phone (the
+phone sends the hash, then opens it once every vote is in), or by the server
+for a vote sent in the open."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 
 from engines.base import Action
 from engines.kingup.options import DEAL
-from engines.kingup.state import OVER, SCORED, State
+from engines.kingup.state import OVER, SCORED, SEALED, VOTE, State
 
 
 def draw(state: State, action: Action) -> tuple[str, int] | None:
@@ -37,14 +39,46 @@ def done(state: State, scope: str) -> bool:
     return state.phase == OVER or r < state.round or (r == state.round and state.phase == SCORED)
 
 
+def _name(state: State, candidate: str, player: str) -> str:
+    return f"round/{state.round}/vote/{candidate}/{player}"
+
+
 def secrets(state: State) -> dict[str, tuple[Any, bool]]:
+    """A vote sealed on its phone: value None until its phone opens it (the
+    server holds only its hash). A vote sent in the open: sealed by the server."""
     out: dict[str, tuple[Any, bool]] = {}
     shown = state.last_election
     if shown is not None:
         for p, vote in zip(state.players, shown.votes, strict=True):
-            out[f"round/{state.round}/vote/{shown.candidate}/{p}"] = ({"vote": vote}, True)
-    if state.election is not None:
-        for p, cast in zip(state.players, state.election.votes, strict=True):
+            out[_name(state, shown.candidate, p)] = ({"vote": vote}, True)
+    e = state.election
+    if e is not None:
+        for p, cast in zip(state.players, e.votes, strict=True):
             if cast is not None:
-                out[f"round/{state.round}/vote/{state.election.candidate}/{p}"] = ({"vote": cast}, False)
+                out[_name(state, e.candidate, p)] = (None if cast == SEALED else {"vote": cast}, False)
     return out
+
+
+def phone_seal(state: State, action: Action) -> str | None:
+    """The seal a phone makes with ``action`` (a sealed vote), by name."""
+    e = state.election
+    if action.get("type") != "vote" or action.get("vote") != SEALED or e is None:
+        return None
+    return _name(state, e.candidate, action["player"])
+
+
+def phone_opening(state: State, action: Action) -> tuple[str, Any] | None:
+    """The seal ``action`` opens (an opened vote) and the value it claims."""
+    e = state.election
+    if action.get("type") != "open_vote" or e is None:
+        return None
+    return _name(state, e.candidate, action["player"]), {"vote": action.get("vote")}
+
+
+def to_seal(state: State) -> dict[str, str]:
+    """The seats that may seal a vote now, and the seal's name: every seat yet
+    to vote, a forced Yes included (KU-9: its No count stays its own)."""
+    e = state.election
+    if e is None or state.phase != VOTE:
+        return {}
+    return {p: _name(state, e.candidate, p) for p, v in zip(state.players, e.votes, strict=True) if v is None}

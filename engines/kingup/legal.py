@@ -16,6 +16,7 @@ from engines.kingup.state import (
     PLACEMENT,
     SCORE_ENTRY,
     SCORED,
+    SEALED,
     VOTE,
     State,
 )
@@ -183,12 +184,38 @@ def _voting(state: State, action: Action) -> Refused:
     return None
 
 
-def _vote(state: State, action: Action) -> Refused:
+def _vote_value(state: State, action: Action, allowed: tuple[str, ...], words: str) -> Refused:
     vote = action.get("vote")
-    if vote not in VOTES:
-        return EngineError("bad_vote", f"A vote is 'yes' or 'no', not {vote!r}.")
+    if vote not in allowed:
+        return EngineError("bad_vote", f"A vote is {words}, not {vote!r}.")
     if vote == NO and state.no_left[state.seat(action["player"])] == 0:
         return EngineError("no_card_left", "You have no No card left: you can only vote Yes.")
+    return None
+
+
+_CAST = (*VOTES, SEALED)
+
+
+def _vote(state: State, action: Action) -> Refused:
+    # A vote sent sealed is one of those offered, chosen and hashed on the phone.
+    return _vote_value(state, action, _CAST, "'yes', 'no' or 'sealed'")
+
+
+def opened_value(state: State, action: Action) -> Refused:
+    """The value an ``open_vote`` claims: the phone's free input, checked
+    against its seal by the server first."""
+    return _vote_value(state, action, VOTES, "'yes' or 'no'")
+
+
+def _opening(state: State, action: Action) -> Refused:
+    if refused := mode(state, FULL, "elections"):
+        return refused
+    election = state.election
+    if state.phase != VOTE or election is None or not election.opening:
+        return refusal("wrong_phase", "Sealed votes are opened once every vote is in.")
+    seat = state.seat(action["player"])
+    if election.votes[seat] != SEALED:
+        return EngineError("not_sealed", f"{state.players[seat]} has no sealed vote to open.")
     return None
 
 
@@ -230,7 +257,12 @@ place = Rule(
     _placement,
 )
 move = Rule(_moving, lambda state, player: [{"char": c} for c in castle.legal_moves(state.positions)], _movement)
+#: The choices: the app seals the one chosen (vote "sealed" with its hash,
+#: docs/api.md), a forced Yes too; sent as is, a vote is its sender's choice
+#: to show it to the server.
 vote = Rule(_voting, lambda state, player: ({"vote": "yes"}, {"vote": NO}), _vote)
+#: Bare: the value and salt are on one phone (the host's, for a paper seat).
+open_vote = Rule(_opening)
 score_round = Rule(_score_round)
 next_round = Rule(_next_round)
 
@@ -240,6 +272,7 @@ RULES: dict[str, Rule[State]] = {
     "place": place,
     "move": move,
     "vote": vote,
+    "open_vote": open_vote,
     "score_round": score_round,
     "next_round": next_round,
     "set_phone": phone_rule(lambda s: s.players, stall.hold),
@@ -247,8 +280,9 @@ RULES: dict[str, Rule[State]] = {
 }
 _PHONE_TYPES = tuple(RULES)
 #: A seat on paper: its printed goal card and, entered for it, its turns and
-#: its vote card; host powers stay with the host's phone.
-_PAPER_TYPES = ("goal", "place", "move", "vote", "score_round")
+#: its vote card (and the opening of one sealed on the host's phone); host
+#: powers stay with the host's phone.
+_PAPER_TYPES = ("goal", "place", "move", "vote", "open_vote", "score_round")
 
 #: ``legal_actions``: ``goal`` and ``score_round`` name only the type (the
 #: phone supplies the characters, the board). ``next_round`` is listed as if

@@ -6,6 +6,7 @@ from typing import Any
 
 from engines.base import SET_PAPER_SCHEMA, SET_PHONE_SCHEMA, SKIP_SCHEMA, payload_schema
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, TOP_LEVEL, VOTES
+from engines.kingup.state import SEALED
 
 _CHAR: dict[str, Any] = {"enum": list(CHARACTERS), "description": "A character ID, A..M."}
 _SIX: dict[str, Any] = {
@@ -22,6 +23,8 @@ _POSITION: dict[str, Any] = {
         {"enum": ["throne", "eliminated"]},
     ]
 }
+#: 32 bytes as 64 lowercase hex digits (docs/fairness.md: uppercase is another string).
+_HEX32 = "^[0-9a-f]{64}$"
 
 
 
@@ -66,9 +69,30 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         "(from level 5 to the throne, which starts an election).",
     ),
     "vote": payload_schema(
-        {"vote": {"enum": list(VOTES)}},
+        {
+            "vote": {"enum": [*VOTES, SEALED]},
+            "hash": {
+                "type": "string",
+                "pattern": _HEX32,
+                "description": "With vote 'sealed': SHA-256 of "
+                "[\"tablemate-seal/1\", label, salt, {\"vote\": yes|no}] (docs/fairness.md).",
+            },
+            "label": {
+                "type": "string",
+                "maxLength": 120,
+                "description": "With vote 'sealed': the label the snapshot's fair.to_seal gives this seat.",
+            },
+        },
         ["vote"],
-        "During an election: your final, secret vote. No needs a No card left.",
+        "During an election: your final, secret vote. The app sends 'sealed' with the hash "
+        "(value and salt stay on the phone until every vote is in); yes or no sent as is "
+        "shows it to the server. No needs a No card left; with none left, only yes.",
+    ),
+    "open_vote": payload_schema(
+        {"vote": {"enum": list(VOTES)}, "salt": {"type": "string", "pattern": _HEX32}},
+        ["vote", "salt"],
+        "Once every vote is in: open your sealed vote (refused, opening_mismatch, unless "
+        "it hashes to the seal).",
     ),
     "next_round": payload_schema({}, [], "Host only, after a scored round: start the next round."),
     "score_round": payload_schema(

@@ -15,6 +15,7 @@ from engines.kingup.state import (
     OVER,
     PLACEMENT,
     SCORED,
+    SEALED,
     VOTE,
     State,
 )
@@ -27,7 +28,9 @@ def waiting(state: State) -> tuple[str, ...]:
         return (state.players[state.turn],)
     if state.phase == VOTE and state.election is not None:
         votes = state.election.votes
-        return tuple(p for p, v in zip(state.players, votes, strict=True) if v is None)
+        # Once every vote is in: the phones whose sealed vote is still to be opened.
+        missing = SEALED if state.election.opening else None
+        return tuple(p for p, v in zip(state.players, votes, strict=True) if v == missing)
     if state.phase == AWAITING_GOALS:
         return tuple(p for p, g in zip(state.players, state.goals, strict=True) if g is None)
     return ()
@@ -42,6 +45,12 @@ def hold(state: State, seat: str) -> EngineError | None:
     (a recorded or dealt card, its No count, an entered vote) is its phone's again."""
     i = state.seat(seat)
     election = state.election
+    if state.phase == VOTE and election is not None and election.votes[i] == SEALED:
+        return paper_hold_error(
+            "paper_until_reveal",
+            f"{seat}'s vote was sealed on the host's phone, which alone can open it: "
+            "hand the phone back once the votes are revealed.",
+        )
     if state.phase == VOTE and election is not None and election.votes[i] is None:
         return paper_hold_error(
             "paper_until_reveal",

@@ -19,12 +19,27 @@ SCORED = "scored"
 OVER = "over"
 
 
+#: A vote cast sealed: its phone sent only a hash, and keeps the value until
+#: every vote of the election is in (issue 38; docs/fairness.md, "Seals").
+SEALED = "sealed"
+
+
 @dataclass(frozen=True)
 class Election:
-    """A pending election; ``votes[i]`` is seat i's secret vote or None."""
+    """A pending election; ``votes[i]`` is seat i's vote: None (not cast),
+    ``SEALED`` (cast, its value still on its phone) or the value (opened, or
+    cast in the open: a forced Yes, a skipped seat)."""
 
     candidate: str
     votes: tuple[str | None, ...]
+    #: The seats whose vote was cast sealed, opened or not: their seals are
+    #: the server's to reveal with the election (``fair.secrets``).
+    sealed: tuple[int, ...] = field(default=(), metadata=codec.OMIT_DEFAULT)
+
+    @property
+    def opening(self) -> bool:
+        """Every vote is in and some are still sealed: each phone opens its own."""
+        return all(v is not None for v in self.votes) and SEALED in self.votes
 
 
 @dataclass(frozen=True)
@@ -143,11 +158,11 @@ def paper_waiting(state: State) -> list[str]:
         if not state.on_paper(i):
             continue
         turn = state.phase in (PLACEMENT, MOVEMENT) and state.turn == i
-        vote = (
-            state.phase == VOTE
-            and state.election is not None
-            and state.election.votes[i] is None
-            and phones_voted(state)
+        e = state.election
+        vote = state.phase == VOTE and e is not None and (
+            (e.votes[i] is None and phones_voted(state))
+            # Its vote sealed on the host's phone, which opens it now.
+            or (e.opening and e.votes[i] == SEALED)
         )
         goal = state.phase == AWAITING_GOALS and state.goals[i] is None
         if turn or vote or goal:

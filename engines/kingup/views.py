@@ -27,6 +27,7 @@ from engines.kingup.state import (
     OVER,
     PLACEMENT,
     SCORED,
+    SEALED,
     RoundResult,
     State,
     paper_waiting,
@@ -159,6 +160,10 @@ def _election(state: State) -> dict[str, Any] | None:
         "voted": voted,
         "votes_cast": len(voted),
         "voters": state.n,
+        # Once every vote is in: whose sealed vote its phone has still to open
+        # (who, never what: an opened value stays hidden until the reveal).
+        "opening": [p for p, v in zip(state.players, e.votes, strict=True) if v == SEALED]
+        if e.opening else [],
     }
 
 
@@ -188,6 +193,7 @@ def _me(state: State, seat: int | None) -> dict[str, Any] | None:
         "goal": None if goal is None else list(goal),
         "goal_card": state.cards[seat],
         "no_left": state.no_left[seat] if full else None,
+        # Its own vote: "sealed" until its phone opened it (the phone knows the value).
         "vote": None if election is None else election.votes[seat],
         "can_vote": election is not None and election.votes[seat] is None,
         "can_vote_no": election is not None

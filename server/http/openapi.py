@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Engine
-from server.service import history, schemas
+from server.service import history, platform_actions, schemas
 
 ERROR = {
     "type": "object",
@@ -154,7 +154,7 @@ AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 def _action_variants(engines: list[Engine]) -> list[dict[str, Any]]:
     variants: dict[str, dict[str, Any]] = {}
-    sources: list[tuple[str, dict[str, dict[str, Any]]]] = [("platform", schemas.PLATFORM_ACTIONS)]
+    sources: list[tuple[str, dict[str, dict[str, Any]]]] = [("platform", platform_actions.SCHEMAS)]
     sources += [(e.name, e.action_schemas) for e in engines]
     for source, table in sources:
         for atype, payload in table.items():
@@ -277,7 +277,13 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                                "by": {"type": ["string", "null"]},
                                                "text": {"type": "string"}, "undone": {"type": "boolean"},
                                                "entered_for": {"type": "string", "description":
-                                                               "the seat without a phone `by` entered it for"}}}}}}},
+                                                               "the seat without a phone `by` entered it for"},
+                                               "parts": {"type": "array", "description":
+                                                         "a platform line as keys of web/i18n/<lang>.json and "
+                                                         "their values, joined by a space",
+                                                         "items": {"type": "object", "required": ["key", "params"],
+                                                                   "properties": {"key": {"type": "string"},
+                                                                                  "params": {"type": "object"}}}}}}}}}},
                     "more": {"type": "boolean"}, "next_before": {"type": ["integer", "null"]}},
                     "required": ["version", "rounds", "more", "next_before"]}), **_err(400, 401, 404, 503)},
             }},
@@ -335,7 +341,7 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                    "platform_actions": {
                                        "description": "Action types every table handles whatever its game "
                                                       "(the same list for every game).",
-                                       "type": "array", "items": {"enum": list(schemas.PLATFORM_ACTIONS)}}}}}},
+                                       "type": "array", "items": {"enum": list(platform_actions.SCHEMAS)}}}}}},
                     "required": ["games"]}),
             }},
             "/api/openapi.json": {"get": {

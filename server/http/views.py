@@ -15,7 +15,7 @@ from server.client import client_address
 from server.errors import ServiceError, store_unavailable
 from server.http import qr
 from server.model import TableDoc
-from server.service import Tables, schemas
+from server.service import Tables, platform_actions, schemas
 from server.service.history import HISTORY_PAGE, HISTORY_PAGE_MAX
 from server.service.seats import CLAIM_TTL
 
@@ -199,7 +199,7 @@ def game_info(engine: Engine) -> dict[str, Any]:
         "options_schema": engine.options_schema, "actions": sorted(engine.action_schemas),
         "random_options": list(engine.random_option_fields), "host_actions": list(engine.host_actions),
         # The same for every game; here so a client needs no copy of the list.
-        "platform_actions": list(schemas.PLATFORM_ACTIONS),
+        "platform_actions": list(platform_actions.SCHEMAS),
     }
 
 

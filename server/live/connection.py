@@ -7,13 +7,12 @@ import logging
 import os
 import secrets
 import socket
-import threading
 import time
 from typing import Any
 
 from server.errors import envelope
 from server.live.frames import close_frame, encode, encode_state, text_frame
-from server.live.outbox import Outbox, Waiting
+from server.live.outbox import Outbox
 from server.model import Snapshot
 from server.runtime import start
 
@@ -28,17 +27,17 @@ CLOSE_BAD_TOKEN = 4401
 SEND_BUFFER = 64 * 1024
 
 
-class Connection(Outbox):
+class Connection:
     """One phone's socket, and what waits to be written to it.
 
-    Nothing sent to a socket the hub writes itself (``fd``) ever waits for
-    the phone, except on the socket's own handler: a frame goes into the
-    socket's outbox (``out``), as much of it as the socket takes at once is
+    Nothing sent to a socket the hub writes itself (``outbox.fd``) ever waits
+    for the phone, except on the socket's own handler: a frame goes into the
+    socket's ``Outbox``, as much of it as the socket takes at once is
     written, and what is left is written by the socket's one writer greenlet
-    (``_drain``), which waits until the socket takes more. A push (``offer``,
+    (``Outbox.drain``), which waits until the socket takes more. A push (``offer``,
     ``send_presence``, ``tell``, ``kick``, the hub's heartbeat) so never
     waits on one phone; the handler's own frames (``send``, ``send_encoded``,
-    ``beat()``, the end of ``corked``) wait for their own phone, so a phone
+    ``beat()``, the end of ``outbox.corked``) wait for their own phone, so a phone
     that does not read stops being read. The outbox stays small: snapshots,
     presence and pongs are complete, so a newer one replaces the one still
     waiting. A socket that takes nothing of what waits for ``STALL_LIMIT`` s
@@ -52,9 +51,6 @@ class Connection(Outbox):
         self.token = token
         #: The newest version this socket was given (written, or waiting in ``out``).
         self.sent_version = 0
-        #: Guards the outbox and each write; never held while waiting for a phone.
-        self.lock = threading.Lock()
-        self.open = True
         #: Presence member: several phones may hold one seat; each counts.
         self.member = f"{player}/{secrets.token_hex(4)}" if player is not None else None
         #: The seats this phone was last told are connected.
@@ -62,32 +58,17 @@ class Connection(Outbox):
         #: When (monotonic) anything last came from the phone; the refresh lists
         #: the socket as present only while this is recent.
         self.heard = time.monotonic()
-        #: When the last frame went out: the socket loop beats when it is old.
-        self.sent_at = self.heard
         #: Whether this process last wrote the member into the store's presence.
         self.listed = False
         #: The seat's token hash this socket's token was last found to open.
         self.seat_hash: str | None = None
-        #: Where the hub writes; None: through the library, blocking (``beat_fd``).
-        self.fd = self.beat_fd()
-        if self.fd is not None:
+        #: What waits for the phone, and how it is written: where the hub
+        #: writes (None: through the library, blocking, ``beat_fd``).
+        self.outbox = Outbox(ws, self.beat_fd())
+        if self.outbox.fd is not None:
             self.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         #: Its heartbeat slice (``Hub.add``).
         self.slice = 0
-        #: The frames the socket has not taken yet, oldest first.
-        self.out: list[Waiting] = []
-        #: Whether the outbox is held while the phone's own action runs (``corked``).
-        self.holding = False
-        #: Whether the socket's writer greenlet is on its way.
-        self.writer = False
-        #: Bytes the hub wrote to the socket, and how many of them its peer had
-        #: taken when last seen, since when (monotonic): a socket with frames
-        #: waiting whose peer takes nothing for ``STALL_LIMIT`` s is given up.
-        self.written = 0
-        self.taken = 0
-        self.stalled: float | None = None
-        #: Kicked: the outbox ends with a close frame, and takes nothing more.
-        self.closing = False
 
     def send(self, msg: dict[str, Any]) -> None:
         """A message of the socket's own handler (a result, an error): waits
@@ -101,7 +82,7 @@ class Connection(Outbox):
 
     def send_presence(self, online: frozenset[str]) -> None:
         """A ``presence`` frame, only when it tells this phone something new; never waits."""
-        with self.lock:
+        with self.outbox.lock:
             if online == self.presence:
                 return
             self.presence = online
@@ -128,38 +109,34 @@ class Connection(Outbox):
     def _stale(self, version: int, force: bool) -> bool:
         return version < self.sent_version or (version == self.sent_version and not force)
 
-    def _accepts(self) -> bool:
-        """Whether a frame may still be sent: not on a closed socket, nor
-        after a close frame (ours, or the library's close handshake)."""
-        return self.open and not self.closing and getattr(self.ws, "connected", True)
-
     def _put(self, kind: str | None, payload: bytes, wait: bool = False, version: int | None = None,
              force: bool = False, online: frozenset[str] | None = None) -> None:
         """One whole text message (a ``state`` of ``version`` when given) for
         this socket. ``wait``: the socket's own handler, which waits for its
         own phone to take it."""
-        with self.lock:
-            if not self._accepts() or (version is not None and self._stale(version, force)):
+        ob = self.outbox
+        with ob.lock:
+            if not ob.accepts() or (version is not None and self._stale(version, force)):
                 return
             if version is not None:
                 self.sent_version = version
                 if online is not None:
                     self.presence = online
-            if self.fd is None:
+            if ob.fd is None:
                 # Through the library, blocking: a server whose sockets the hub
                 # cannot write without blocking (the debugging server), a stand-in.
                 try:
                     self.ws.send(payload.decode())
-                    self.sent_at = time.monotonic()
+                    ob.sent_at = time.monotonic()
                 except Exception:  # a dead peer; its own loop notices and cleans up
-                    self.open = False
+                    ob.open = False
                 return
-            self._queue(kind, text_frame(payload))
-            spawn = not wait and self._hand_on(self._flush())
+            ob.queue(kind, text_frame(payload))
+            spawn = not wait and ob.hand_on(ob.flush())
         if wait:
-            self._drain()
+            ob.drain()
         elif spawn:
-            start(self._drain, True)
+            start(ob.drain, True)
 
     def beat_fd(self) -> int | None:
         """The socket's file descriptor when the hub can write to it without
@@ -185,17 +162,18 @@ class Connection(Outbox):
         if fd is None:
             self._put("pong", payload, wait=True)
             return
-        if not self.lock.acquire(blocking=False):
+        ob = self.outbox
+        if not ob.lock.acquire(blocking=False):
             return
         try:
-            if not self._accepts():
+            if not ob.accepts():
                 return
-            self._queue("pong", text_frame(payload))
-            spawn = self._hand_on(self._flush(now, held_too=True))
+            ob.queue("pong", text_frame(payload))
+            spawn = ob.hand_on(ob.flush(now, held_too=True))
         finally:
-            self.lock.release()
+            ob.lock.release()
         if spawn:
-            start(self._drain, True)
+            start(ob.drain, True)
 
     def kick(self, code: str, message: str, close: int = CLOSE_BAD_TOKEN) -> None:
         """Tells the phone why and closes the socket (``close``: 4401 by
@@ -203,21 +181,22 @@ class Connection(Outbox):
         the close frame go as any push, and the socket is shut once the phone
         has taken them."""
         msg = {"type": "error", **envelope(code, message)}
-        if self.fd is None:
+        ob = self.outbox
+        if ob.fd is None:
             self.tell(msg)
-            with self.lock:
-                self.open = False
+            with ob.lock:
+                ob.open = False
                 try:
                     self.ws.close(reason=close, message=code)
                 except Exception:  # already closed
                     pass
             return
-        with self.lock:
-            if not self._accepts():
+        with ob.lock:
+            if not ob.accepts():
                 return
-            self._queue(None, text_frame(encode(msg)))
-            self._queue(None, close_frame(close, code))
-            self.closing = True
-            spawn = self._hand_on(self._flush())
+            ob.queue(None, text_frame(encode(msg)))
+            ob.queue(None, close_frame(close, code))
+            ob.closing = True
+            spawn = ob.hand_on(ob.flush())
         if spawn:
-            start(self._drain, True)
+            start(ob.drain, True)

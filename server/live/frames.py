@@ -4,12 +4,11 @@ per-seat snapshots of one version of a table, each built once per push."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from server.model import Snapshot, TableDoc
 from server.service import Tables
-from server.service.snapshot import players
+from server.service.snapshot import Common
 from server.wire import dumps
 
 
@@ -54,26 +53,19 @@ class Frames:
     changes with every connect, so a connect storm would miss them anyway)."""
 
     def __init__(self, tables: Tables, doc: TableDoc, online: frozenset[str], state: Any = None) -> None:
-        self.tables, self.doc, self.online = tables, doc, online
+        self.tables, self.doc, self.online, self.state = tables, doc, online, state
         self.by_seat: dict[str | None, bytes] = {}
-        #: The seat list with presence: the same in every seat's snapshot.
-        self.players: list[Any] | None = None
-        #: The document's engine state, decoded once if the push was not given it.
-        self.state: list[Any] = [] if state is None else [state]
-        #: The engine's viewer of that state: what every seat sees, built once.
-        self.viewer: Callable[[str | None], dict[str, Any]] | None = None
+        #: What every seat's snapshot shares (the state, decoded once if the
+        #: push was not given it; the seat list; the engine's viewer; the
+        #: table's fair dice, waits and evening), built at the first seat.
+        self.common: Common | None = None
 
     def get(self, player: str | None) -> bytes:
         data = self.by_seat.get(player)
         if data is None:
-            doc, tables = self.doc, self.tables
-            if not self.state:
-                self.state.append(None if doc["state"] is None else tables.engine(doc["game"]).load(doc["state"]))
             online = set(self.online)
-            if self.players is None:
-                self.players = players(tables.engine(doc["game"]), doc, self.state[0], online)
-            if self.viewer is None and self.state[0] is not None:
-                self.viewer = tables.engine(doc["game"]).viewer(self.state[0])
+            if self.common is None:
+                self.common = self.tables.common(self.doc, self.state, online)
             data = self.by_seat[player] = encode_state(
-                tables.snapshot(doc, player, self.state[0], online, self.players, self.viewer))
+                self.tables.snapshot(self.doc, player, online=online, shared=self.common))
         return data

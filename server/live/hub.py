@@ -10,12 +10,10 @@ sends it to the seat's phones. Presence
 (which seats have a live socket, on any instance) is pushed as ``presence``
 frames, coalesced per table, without a version bump.
 
-The hub is the service's fan-out (``service.ports.Fanout``: ``wrote``, each
-commit of this process) and the listener's callbacks (``Callbacks``: every
-instance's changes, presence, outages); it reaches the store only through
-the service. The service takes its fan-out at construction and the hub calls
-the service, so the hub is made first and given the service after
-(``attach``; ``server/__init__.py``, and ``service/ports.py`` says why).
+The hub is the service's fan-out (``wrote``, each commit of this process,
+registered with ``Tables.fan_out``) and the listener's callbacks
+(``Callbacks``: every instance's changes, presence, outages); it reaches the
+store only through the service.
 """
 
 from __future__ import annotations
@@ -23,25 +21,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import defaultdict
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
 from server.live.frames import Frames
-from server.live.liveness import (
-    BEAT,
-    BEAT_SLICES,
-    REFRESH_SLICES,
-    SILENT_LIMIT,
-    Liveness,
-    refresh_slice,
-)
+from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
 from server.runtime import start
-from server.service import Tables
-from server.service.hostship import HOST_AWAY
-from server.service.ports import Callbacks
+from server.service import Callbacks, Tables
+from server.store.listen import Listener
+from server.store.presence import Presence
 from server.wire import loads
 
 log = logging.getLogger(__name__)
@@ -51,42 +41,38 @@ log = logging.getLogger(__name__)
 PRESENCE_COALESCE = 0.05
 
 
-class Hub(Liveness):
-    def __init__(self, tables: Tables | None = None) -> None:
-        if tables is not None:
-            self.attach(tables)
-        self.conns: dict[str, set[Connection]] = defaultdict(set)
-        #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
-        self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
-        #: The local tables by presence refresh slice (``REFRESH_SLICES``, by id).
-        self.table_slices: list[set[str]] = [set() for _ in range(REFRESH_SLICES)]
-        self._next_slice = 0
-        #: Each local table's presence as last read: every change of it comes with
-        #: a message (or expiry, which the sweep reads), so a push need not read it.
-        self.online: dict[str, frozenset[str]] = {}
-        self.lock = threading.Lock()
+class StoreParts(Protocol):
+    """What the live adapter holds of the store itself: who is connected on
+    every instance and the listener on the tables' changes (both are the
+    sockets' own business, and ask nothing of the rules); everything else it
+    asks the service (``Tables``)."""
+
+    @property
+    def presence(self) -> Presence: ...
+
+    @property
+    def changes(self) -> Listener: ...
+
+
+class Hub:
+    def __init__(self, tables: Tables, store: StoreParts) -> None:
+        self.tables = tables
+        #: Who is connected, on every instance (``store.presence``).
+        self.presence = store.presence
+        #: The listener on the tables' changes (``store.changes``).
+        self.changes = store.changes
+        #: This process's sockets, which the fan-out sends to and the rounds visit.
+        self.sockets = Sockets()
+        self.lock = self.sockets.lock
         self.stop = threading.Event()
         self.ready = threading.Event()
+        #: The heartbeat and presence rounds over the sockets (``liveness.py``).
+        self.liveness = Liveness(self.sockets, self.presence, tables, self.push, self.stop)
         self._presence_due: set[str] = set()
-        #: Each local table's newest version this process was told of, and when.
-        self.versions: dict[str, tuple[int, float]] = {}
-        self.beat_every = BEAT
-        #: Seconds without a message after which a socket the hub beats is given up.
-        self.silent_limit = SILENT_LIMIT
-        self.host_away = HOST_AWAY
-        self.hosts: dict[str, tuple[str, str | None, frozenset[str]]] = {}
-        self.away: dict[str, tuple[str, float]] = {}
-        self.host_due: set[str] = set()
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         #: The listener's callbacks, once it runs: what ``deaf`` reads.
         self.callbacks: Callbacks | None = None
-
-    def attach(self, tables: Tables) -> Hub:
-        """The service this hub pushes from and listens through: the one
-        built with this hub as its fan-out."""
-        self.tables = tables
-        return self
 
     def ensure_listening(self) -> None:
         # Started on first use, not at import: a forking server must start it
@@ -99,10 +85,10 @@ class Hub(Liveness):
                     on_change=self.committed, on_presence=self.presence_changed,
                     on_down=self.store_down, on_resync=self.resync_all,
                     on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
-                self._listener = threading.Thread(target=self.tables.listen, args=(callbacks, self.stop),
+                self._listener = threading.Thread(target=self.changes.listen, args=(callbacks, self.stop),
                                                   name="tablemate-fanout", daemon=True)
                 self._listener.start()
-                self._sweeper = threading.Thread(target=self.sweep, name="tablemate-presence", daemon=True)
+                self._sweeper = threading.Thread(target=self.liveness.sweep, name="tablemate-presence", daemon=True)
                 self._sweeper.start()
         self.ready.wait(5)
 
@@ -113,30 +99,16 @@ class Hub(Liveness):
         # Every socket watches: the listener counts them, and its
         # subscription is made at the table's first and dropped at its last.
         self.ensure_listening()
-        self.tables.watch(conn.table_id)
-        with self.lock:
-            if conn.table_id not in self.conns:
-                self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
-            self.conns[conn.table_id].add(conn)
-            conn.slice = self._next_slice
-            self.slices[conn.slice].add(conn)
-            self._next_slice = (self._next_slice + 1) % BEAT_SLICES
+        self.changes.watch(conn.table_id)
+        self.sockets.add(conn)
 
     def remove(self, conn: Connection) -> None:
-        with self.lock:
-            self.slices[conn.slice].discard(conn)
-            peers = self.conns.get(conn.table_id)
-            if peers is None or conn not in peers:
-                return  # never registered (its watch failed)
-            peers.discard(conn)
-            if not peers:
-                del self.conns[conn.table_id]
-                self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
-                self.online.pop(conn.table_id, None)
-                self.versions.pop(conn.table_id, None)
-                self.hosts.pop(conn.table_id, None)
-                self.away.pop(conn.table_id, None)
-        self.tables.unwatch(conn.table_id)
+        last = self.sockets.remove(conn)
+        if last is None:
+            return  # never registered (its watch failed)
+        if last:
+            self.liveness.forget(conn.table_id)
+        self.changes.unwatch(conn.table_id)
 
     def deaf(self) -> str | None:
         """Why this process cannot hear its tables' changes now (its listener
@@ -148,34 +120,34 @@ class Hub(Liveness):
 
     def count(self) -> int:
         with self.lock:
-            return sum(len(v) for v in self.conns.values())
+            return sum(len(v) for v in self.sockets.conns.values())
 
     def _local(self, table_id: str) -> list[Connection]:
         with self.lock:
-            return list(self.conns.get(table_id, ()))
+            return list(self.sockets.conns.get(table_id, ()))
 
     def _news(self, table_id: str, version: int) -> bool:
         """Whether ``version`` is newer than any this process was told of for
         a table with phones here; if so it is told of it now."""
         with self.lock:
-            if table_id not in self.conns or version <= self.versions.get(table_id, (0, 0.0))[0]:
+            if table_id not in self.sockets.conns or version <= self.sockets.versions.get(table_id, (0, 0.0))[0]:
                 return False
-            self.versions[table_id] = (version, time.monotonic())
+            self.sockets.versions[table_id] = (version, time.monotonic())
             return True
 
     def wrote(self, table_id: str, version: int, doc: TableDoc, state: Any = None) -> None:
-        """A change this process has just committed (``ports.Fanout``): pushed to
+        """A change this process has just committed (``service.write.Wrote``): pushed to
         its phones here at once, from the document and engine state the commit
         made, not when the change message comes back from the store (that
-        message is then skipped, unparsed). The pub/sub hop sooner on every
-        phone of the table (p50 ~0.2 ms lower in docs/performance.md), and
-        neither the document nor the state is decoded again. On the committing
-        greenlet itself, before the commit returns, so the table's phones see
-        the change before the action's result goes out: a greenlet of its own
-        for every push (``runtime.start``) cost ~0.06 ms of an action's ~0.54
-        (``bench/action_cpu.py --gevent``), switching between two deep stacks
-        and mapping the new one's frame memory. Like every push it never
-        waits on a phone (``Connection``)."""
+        message is then skipped, unparsed): the pub/sub hop sooner on every
+        phone of the table, and neither the document nor the state is decoded
+        again. On the committing greenlet itself, once the commit has returned
+        and before the action's result goes out, so the table's phones see the
+        change first: a greenlet of its own for every push (``runtime.start``)
+        cost switching between two deep stacks and mapping the new one's frame
+        memory. The figures: the committing greenlet's row of
+        docs/performance.md, "Why each fast path exists". Like every push it never waits on a phone
+        (``Connection``)."""
         if self._news(table_id, version):
             try:
                 self.push(table_id, False, doc, state)
@@ -222,16 +194,16 @@ class Hub(Liveness):
 
     def read_presence(self, table_id: str, online: set[str] | None = None) -> frozenset[str]:
         """The table's presence from the store (or as just read: ``online``), remembered."""
-        found = frozenset(self.tables.present(table_id) if online is None else online)
+        found = frozenset(self.presence.present(table_id) if online is None else online)
         with self.lock:
-            if table_id in self.conns:
-                self.online[table_id] = found
+            if table_id in self.sockets.conns:
+                self.sockets.online[table_id] = found
         return found
 
     def store_down(self) -> None:
         """Tell every local phone to show "reconnecting"; a resync follows."""
         with self.lock:
-            conns = [c for peers in self.conns.values() for c in peers]
+            conns = [c for peers in self.sockets.conns.values() for c in peers]
         msg = {"type": "error", **store_unavailable().envelope()}
         for c in conns:
             c.tell(msg)
@@ -250,7 +222,7 @@ class Hub(Liveness):
         # Phones were told the store was down and wait for a snapshot to clear
         # it, so resend even at an unchanged version.
         with self.lock:
-            ids = list(self.conns)
+            ids = list(self.sockets.conns)
         for tid in ids:
             start(self.push, tid, True)
 
@@ -270,7 +242,7 @@ class Hub(Liveness):
                 # a message may come late, from before that phone's seat existed.
                 doc, state = self.tables.find(table_id), None
                 seated = [doc is not None and self.still_seated(doc, c) for c in conns]
-            known = self.online.get(table_id)
+            known = self.sockets.online.get(table_id)
             online = known if known is not None else self.read_presence(table_id)
         except StoreDown:
             return  # the listener reconnects and resyncs everyone
@@ -278,7 +250,7 @@ class Hub(Liveness):
             for c in conns:
                 c.kick("table_not_found", "This table has expired.")
             return
-        self.note_host(doc)
+        self.liveness.note_host(doc)
         frames = Frames(self.tables, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if ok:
@@ -288,7 +260,7 @@ class Hub(Liveness):
 
     def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""
-        self.note_host(doc)
+        self.liveness.note_host(doc)
         return Frames(self.tables, doc, online).get(player)
 
     def still_seated(self, doc: TableDoc, conn: Connection) -> bool:

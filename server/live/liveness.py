@@ -1,8 +1,9 @@
 """Liveness and presence, in small slices: the server's heartbeat over every
 socket of the process (``beat_all``), and the presence refresh of every local
 table (``refresh``), both driven by one sweeper thread (``sweep``) that visits
-a slice of them every 20 ms, so no round holds the worker long. ``Hub``
-inherits these rounds; they read its registry of sockets and tables.
+a slice of them every 20 ms (several slices a wake, up to every 200 ms, when
+the process has few sockets: ``sweep_step``), so no round holds the worker
+long. The hub holds one ``Liveness`` over its registry of sockets (``Sockets``).
 """
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ import logging
 import threading
 import time
 import zlib
-from collections.abc import Iterable
-from typing import Any
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 
 from server.errors import ServiceError, StoreDown
 from server.live.connection import Connection
 from server.model import TableDoc
 from server.runtime import start
 from server.service import Tables
+from server.service.hostship import HOST_AWAY
 from server.service.seats import hidden
+from server.store.presence import Presence
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +33,8 @@ PRESENCE_REFRESH = 3.0
 #: The server's heartbeat (s): a socket that was sent nothing for this long gets
 #: a ``pong``, so a phone hears from a live server this often and can give a
 #: silent socket up after 5 s. The hub visits each of its sockets once a
-#: second, a fiftieth of them every 20 ms (``Hub.beat_all``): per socket, a timer
+#: second, a fiftieth of them every 20 ms (``Liveness.beat_all``; ``sweep_step``: with
+#: few sockets several fiftieths a wake): per socket, a timer
 #: waking its own loop cost several times more than the write.
 BEAT = 2.0
 #: Seconds without any message after which the server gives a socket up (phones
@@ -45,25 +49,40 @@ PRESENCE_SILENT = 12.0
 #: again by the refresh: a push that failed (a store error loading it) heals.
 HEAL_AFTER = 1.0
 #: The heartbeat's round is cut into this many slices, one every 1/BEAT_SLICES
-#: s, each visiting the sockets of its slice: one round over 5,000 sockets at
-#: once held the worker ~100 ms every second (and sent 2,500 frames in one
-#: burst), and the actions that came in meanwhile waited for it: most of the
-#: p99 of docs/performance.md. A tenth of them still held it ~7 ms ten times a
-#: second (~250 beats at ~27 us each in a py-spy profile at 5,000 phones), which
-#: an action arriving then waited out; a fiftieth is ~1.4 ms. The presence
+#: s, each visiting the sockets of its slice: a round over every socket at
+#: once held the worker long enough that the actions coming in meanwhile
+#: waited it out (most of the p99), and a tenth of them still did. The presence
 #: refresh runs every ``REFRESH_TICKS`` ticks, over one of ``REFRESH_SLICES``
 #: slices of the tables (each table every PRESENCE_REFRESH s), in calls of at
-#: most ``REFRESH_BATCH`` tables. A script call's fixed cost outweighs its
-#: tables': right after the sweep's 20 ms asleep, a call of 6 tables cost the
-#: client ~94 us of CPU a table, one of 30 ~30 us and one of 100 ~18 us
-#: (bench/host.py says why), so a slice on every tick (~6 tables of 958 at
-#: 5,000 phones) made the refresh the largest part of an idle worker's CPU.
-#: Every tenth tick (~64 tables a call there) it holds the worker about as
-#: long as a heartbeat slice does.
+#: most ``REFRESH_BATCH`` tables: a script call's fixed cost outweighs its
+#: tables' right after the sweep's sleep (bench/host.py says why), so a slice
+#: on every tick made the refresh the largest part of an idle worker's CPU;
+#: every tenth tick it holds the worker about as long as a heartbeat slice
+#: does. The figures: the heartbeat and presence row of
+#: docs/performance.md, "Why each fast path exists".
 BEAT_SLICES = 50
 REFRESH_TICKS = 10
 REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
 REFRESH_BATCH = 100
+#: Sockets a wake of the sweep visits, about, before it takes several slices a
+#: wake (at most ``MAX_STEP``): a wake is a fixed cost of every instance with a
+#: socket. Fifty a second cost an idle worker 6-9 ms of CPU a second on a loaded
+#: 2-core machine (a gevent wake ~115-190 us there), whatever its phones: at 4
+#: instances each paid it over a quarter of the actions, most of why CPU per own
+#: action grew from 1 to 4 instances (bench/scale.py; docs/performance.md). The
+#: slices and the refresh keep their order and rate; few sockets are visited in
+#: fewer, larger wakes, at most every 200 ms (a beat is sent 0.5 s early).
+PER_WAKE = 100
+MAX_STEP = 10
+
+
+def sweep_step(sockets: int) -> int:
+    """Slices the sweep visits a wake for ``sockets`` live sockets.
+
+    >>> [sweep_step(n) for n in (0, 500, 1000, 2500, 5000, 20000)]
+    [10, 10, 5, 2, 1, 1]
+    """
+    return max(1, min(MAX_STEP, BEAT_SLICES * PER_WAKE // max(1, sockets)))
 
 
 def refresh_slice(table_id: str) -> int:
@@ -71,33 +90,80 @@ def refresh_slice(table_id: str) -> int:
     return zlib.crc32(table_id.encode()) % REFRESH_SLICES
 
 
+class Sockets:
+    """This process's sockets: by table, by heartbeat slice, and by presence
+    refresh slice of their tables, with each local table's presence as last
+    read and newest version heard. The hub adds and removes them and pushes
+    to them; the rounds below visit them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.conns: dict[str, set[Connection]] = defaultdict(set)
+        #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
+        self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
+        #: The local tables by presence refresh slice (``REFRESH_SLICES``, by id).
+        self.table_slices: list[set[str]] = [set() for _ in range(REFRESH_SLICES)]
+        self.next_slice = 0
+        #: Each local table's presence as last read: every change of it comes with
+        #: a message (or expiry, which the sweep reads), so a push need not read it.
+        self.online: dict[str, frozenset[str]] = {}
+        #: Each local table's newest version this process was told of, and when.
+        self.versions: dict[str, tuple[int, float]] = {}
+
+    def add(self, conn: Connection) -> None:
+        with self.lock:
+            if conn.table_id not in self.conns:
+                self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
+            self.conns[conn.table_id].add(conn)
+            conn.slice = self.next_slice
+            self.slices[conn.slice].add(conn)
+            self.next_slice = (self.next_slice + 1) % BEAT_SLICES
+
+    def remove(self, conn: Connection) -> bool | None:
+        """Whether ``conn`` was its table's last socket here; None when it was never added."""
+        with self.lock:
+            self.slices[conn.slice].discard(conn)
+            peers = self.conns.get(conn.table_id)
+            if peers is None or conn not in peers:
+                return None
+            peers.discard(conn)
+            if peers:
+                return False
+            del self.conns[conn.table_id]
+            self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
+            self.online.pop(conn.table_id, None)
+            self.versions.pop(conn.table_id, None)
+            return True
+
+
 class Liveness:
-    """The heartbeat and presence rounds of ``Hub`` (a mixin: the hub holds
-    the sockets, tables and versions these rounds visit)."""
+    """The heartbeat and presence rounds over ``sockets``: ``presence`` the
+    store's, ``tables`` the service (host powers settled), ``push`` the
+    hub's (a version a socket lacks sent again), ``stop`` ends the sweep."""
 
-    tables: Tables
-    lock: threading.Lock
-    stop: threading.Event
-    conns: dict[str, set[Connection]]
-    slices: list[set[Connection]]
-    table_slices: list[set[str]]
-    online: dict[str, frozenset[str]]
-    versions: dict[str, tuple[int, float]]
-    beat_every: float
-    silent_limit: float
-    #: Seconds the holder of host powers has no live phone before they pass on
-    #: (``service/hostship.py``; the config's ``HOST_AWAY``).
-    host_away: float
-    #: Per local table, as last pushed: its host, stand-in, and the seats
-    #: whose phone could hold host powers (on their phone, not sealed or paused).
-    hosts: dict[str, tuple[str, str | None, frozenset[str]]]
-    #: Per local table whose holder of host powers has no live phone: which
-    #: seat, and since when (monotonic) this process has seen it so.
-    away: dict[str, tuple[str, float]]
-    host_due: set[str]
+    def __init__(self, sockets: Sockets, presence: Presence, tables: Tables,
+                 push: Callable[[str], None], stop: threading.Event) -> None:
+        self.sockets, self.presence, self.tables, self.push, self.stop = sockets, presence, tables, push, stop
+        self.lock = sockets.lock
+        self.beat_every = BEAT
+        #: Seconds without a message after which a socket the hub beats is given up.
+        self.silent_limit = SILENT_LIMIT
+        #: Seconds the holder of host powers has no live phone before they pass on
+        #: (``service/hostship.py``; the config's ``HOST_AWAY``).
+        self.host_away = HOST_AWAY
+        #: Per local table, as last pushed: its host, stand-in, and the seats
+        #: whose phone could hold host powers (on their phone, not sealed or paused).
+        self.hosts: dict[str, tuple[str, str | None, frozenset[str]]] = {}
+        #: Per local table whose holder of host powers has no live phone: which
+        #: seat, and since when (monotonic) this process has seen it so.
+        self.away: dict[str, tuple[str, float]] = {}
+        self.host_due: set[str] = set()
 
-    def push(self, table_id: str, force: bool = False, doc: Any = None, state: Any = None) -> None:
-        raise NotImplementedError  # the hub's
+    def forget(self, table_id: str) -> None:
+        """The table's last local socket closed."""
+        with self.lock:
+            self.hosts.pop(table_id, None)
+            self.away.pop(table_id, None)
 
     def beat_all(self, every: float = BEAT, part: int | None = None) -> None:
         """The heartbeat over one slice of the sockets (``part``; None: all):
@@ -107,32 +173,40 @@ class Liveness:
         timeout: a timer per read cost more than this visit)."""
         now = time.monotonic()
         with self.lock:
-            parts = self.slices if part is None else [self.slices[part]]
+            parts = self.sockets.slices if part is None else [self.sockets.slices[part]]
             conns = [c for p in parts for c in p]
         for c in conns:
-            if c.fd is not None:
+            ob = c.outbox
+            if ob.fd is not None:
                 if now - c.heard > self.silent_limit:
-                    c.give_up()
-                elif now - c.sent_at >= every - 0.5:
-                    c.beat(c.fd, now)
+                    ob.give_up()
+                elif now - ob.sent_at >= every - 0.5:
+                    c.beat(ob.fd, now)
 
     def sweep(self) -> None:
         ticks = 0
-        while not self.stop.wait(1.0 / BEAT_SLICES):
-            ticks += 1
-            try:
-                self.beat_all(self.beat_every, ticks % BEAT_SLICES)
-            except Exception:  # the heartbeat must go on for every other socket
-                log.exception("heartbeat failed")
-            if ticks % REFRESH_TICKS:
-                continue
-            try:
-                # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
-                self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
-            except StoreDown:
-                pass  # the listener tells phones of the outage; the next round retries
-            except Exception:  # the refresh must go on for every other table
-                log.exception("presence refresh failed")
+        step = 1
+        while not self.stop.wait(step / BEAT_SLICES):
+            for _ in range(step):
+                ticks += 1
+                self.tick(ticks)
+            step = sweep_step(sum(len(s) for s in self.sockets.slices))
+
+    def tick(self, ticks: int) -> None:
+        """One slice of the heartbeat and, every ``REFRESH_TICKS``, of the refresh."""
+        try:
+            self.beat_all(self.beat_every, ticks % BEAT_SLICES)
+        except Exception:  # the heartbeat must go on for every other socket
+            log.exception("heartbeat failed")
+        if ticks % REFRESH_TICKS:
+            return
+        try:
+            # Each table once per PRESENCE_REFRESH, a slice of them every REFRESH_TICKS.
+            self.refresh(ticks // REFRESH_TICKS % REFRESH_SLICES)
+        except StoreDown:
+            pass  # the listener tells phones of the outage; the next round retries
+        except Exception:  # the refresh must go on for every other table
+            log.exception("presence refresh failed")
 
     def refresh(self, part: int | None = None) -> None:
         """The presence of the local sockets of one slice of the tables
@@ -143,9 +217,9 @@ class Liveness:
         lacks (a push that failed to load)."""
         now = time.monotonic()
         with self.lock:
-            wanted: Iterable[str] = self.conns if part is None else self.table_slices[part]
-            by_table = {tid: list(self.conns[tid]) for tid in wanted if tid in self.conns}
-            versions = {tid: self.versions[tid] for tid in by_table if tid in self.versions}
+            wanted: Iterable[str] = self.sockets.conns if part is None else self.sockets.table_slices[part]
+            by_table = {tid: list(self.sockets.conns[tid]) for tid in wanted if tid in self.sockets.conns}
+            versions = {tid: self.sockets.versions[tid] for tid in by_table if tid in self.sockets.versions}
         plan: dict[str, tuple[list[str], list[str]]] = {}
         moved: list[str] = []
         for tid, conns in by_table.items():
@@ -154,7 +228,7 @@ class Liveness:
             for c in conns:
                 if c.member is None:
                     continue
-                fresh = c.open and now - c.heard <= PRESENCE_SILENT
+                fresh = c.outbox.open and now - c.heard <= PRESENCE_SILENT
                 if fresh:
                     live.append(c.member)
                 elif c.listed:
@@ -164,7 +238,7 @@ class Liveness:
                     moved.append(tid)
             plan[tid] = (live, gone)
             v, seen = versions.get(tid, (0, now))
-            if now - seen >= HEAL_AFTER and any(c.open and c.sent_version < v for c in conns):
+            if now - seen >= HEAL_AFTER and any(c.outbox.open and c.sent_version < v for c in conns):
                 start(self.push, tid)
         if not plan:
             return
@@ -173,9 +247,9 @@ class Liveness:
         for at in range(0, len(tids), REFRESH_BATCH):
             if at:
                 time.sleep(0)  # a yield, as in beat_all
-            found.update(self.tables.presence_refresh({t: plan[t] for t in tids[at:at + REFRESH_BATCH]}))
+            found.update(self.presence.refresh({t: plan[t] for t in tids[at:at + REFRESH_BATCH]}))
         for tid in dict.fromkeys(moved):  # other instances' phones learn it now, not next round
-            self.tables.presence_announce(tid)
+            self.presence.announce(tid)
         for tid, seats in found.items():
             if seats is None:  # expired with phones still watching
                 for c in by_table[tid]:
@@ -183,9 +257,9 @@ class Liveness:
                 continue
             online = frozenset(seats)
             with self.lock:
-                if tid not in self.conns:
+                if tid not in self.sockets.conns:
                     continue
-                known, self.online[tid] = self.online.get(tid), online
+                known, self.sockets.online[tid] = self.sockets.online.get(tid), online
             if online != known:  # else every phone of it was told already
                 for c in by_table[tid]:
                     c.send_presence(online)
@@ -195,7 +269,7 @@ class Liveness:
         """Keeps what ``check_host`` needs of a table's document as pushed."""
         able = frozenset(s["id"] for s in doc["seats"] if s.get("phone") is not False and not hidden(s))
         with self.lock:
-            if doc["id"] in self.conns:
+            if doc["id"] in self.sockets.conns:
                 self.hosts[doc["id"]] = (doc["host"], doc.get("stand_in"), able)
 
     def check_host(self, table_id: str, online: frozenset[str], now: float) -> None:

@@ -1,7 +1,7 @@
 """What waits to be written to one socket (``Outbox``), and the writes that
 never wait on its phone: a frame goes out at once as far as the socket's
 buffer takes it (one non-blocking write), and what is left is written by the
-socket's one writer greenlet as the phone reads. ``Connection`` is an outbox.
+socket's one writer greenlet as the phone reads. Each ``Connection`` has one.
 """
 
 from __future__ import annotations
@@ -38,21 +38,36 @@ Waiting = tuple[str | None, bytes | memoryview]
 
 
 class Outbox:
-    """A socket's frames not taken yet, and how they are written (the
-    attributes are ``Connection``'s, set in its ``__init__``)."""
+    """A socket's frames not taken yet, and how they are written: ``ws`` the
+    library's socket, ``fd`` its descriptor when the hub may write it without
+    blocking (``Connection.beat_fd``; None: only through the library)."""
 
-    ws: Any
-    fd: int | None
-    lock: threading.Lock
-    open: bool
-    out: list[Waiting]
-    holding: bool
-    writer: bool
-    sent_at: float
-    written: int
-    taken: int
-    stalled: float | None
-    closing: bool
+    def __init__(self, ws: Any, fd: int | None) -> None:
+        self.ws, self.fd = ws, fd
+        #: Guards the outbox and each write; never held while waiting for a phone.
+        self.lock = threading.Lock()
+        self.open = True
+        #: When the last frame went out: the heartbeat beats when it is old.
+        self.sent_at = time.monotonic()
+        #: The frames the socket has not taken yet, oldest first.
+        self.out: list[Waiting] = []
+        #: Whether the outbox is held while the phone's own action runs (``corked``).
+        self.holding = False
+        #: Whether the socket's writer greenlet is on its way.
+        self.writer = False
+        #: Bytes the hub wrote to the socket, and how many of them its peer had
+        #: taken when last seen, since when (monotonic): a socket with frames
+        #: waiting whose peer takes nothing for ``STALL_LIMIT`` s is given up.
+        self.written = 0
+        self.taken = 0
+        self.stalled: float | None = None
+        #: Kicked: the outbox ends with a close frame, and takes nothing more.
+        self.closing = False
+
+    def accepts(self) -> bool:
+        """Whether a frame may still be sent: not on a closed socket, nor
+        after a close frame (ours, or the library's close handshake)."""
+        return self.open and not self.closing and getattr(self.ws, "connected", True)
 
     @contextmanager
     def corked(self) -> Iterator[None]:
@@ -74,9 +89,9 @@ class Outbox:
         finally:
             with self.lock:
                 self.holding = False
-            self._drain()
+            self.drain()
 
-    def _queue(self, kind: str | None, frame: bytes) -> None:
+    def queue(self, kind: str | None, frame: bytes) -> None:
         """Adds a frame to the outbox (the lock held). A state replaces the
         state waiting, in its place (so before a result that names its
         version), and the presence frames waiting (it says who is connected
@@ -93,7 +108,7 @@ class Outbox:
             self.out = [w for w in self.out if w[0] != kind]
             self.out.append((kind, frame))
 
-    def _hand_on(self, left: float | None) -> bool:
+    def hand_on(self, left: float | None) -> bool:
         """Whether to start the socket's writer (the lock held), after a flush
         that left something waiting (``left`` not None); at most one runs."""
         if left is None or self.writer or self.holding:
@@ -101,7 +116,7 @@ class Outbox:
         self.writer = True
         return True
 
-    def _flush(self, now: float | None = None, held_too: bool = False) -> float | None:
+    def flush(self, now: float | None = None, held_too: bool = False) -> float | None:
         """Writes what waits, as much as the socket takes at once, in one
         system call (the lock held), and gives the socket up if its peer has
         taken nothing for ``STALL_LIMIT`` s. The seconds left until then when
@@ -189,13 +204,13 @@ class Outbox:
             n -= len(frame)
             del self.out[0]
 
-    def _drain(self, writer: bool = False) -> None:
+    def drain(self, writer: bool = False) -> None:
         """Writes what waits as the socket takes it, waiting (this greenlet
         alone) until it takes more. ``writer``: the socket's writer greenlet."""
         try:
             while True:
                 with self.lock:
-                    left = self._flush()
+                    left = self.flush()
                     if left is None:
                         if writer:
                             self.writer = False

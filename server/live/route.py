@@ -5,7 +5,8 @@ The fan-out (which sockets this process holds, what a change sends them) is
 upgrade, the first snapshot, then actions, syncs and pings until it closes.
 
 Liveness: the server sends every socket a frame at least every ``liveness.BEAT`` s
-(a ``pong`` when nothing else went out, a fiftieth of the sockets every 20 ms), and a phone
+(a ``pong`` when nothing else went out, a fiftieth of the sockets every 20 ms or, with
+few sockets, more at once: ``liveness.sweep_step``), and a phone
 gives a socket up after 5 s of silence; phones ``ping`` every ~8 s, each
 answered at once (no store round trip), and the server closes a socket it has
 not heard from for ``SILENT_LIMIT`` s. Presence (which seats have a live
@@ -121,7 +122,7 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
     try:
         if kind == "action":
             body = {k: msg[k] for k in ("action", "request_id", "version", "as") if k in msg}
-            with conn.corked():  # the table's new state and this result: one send
+            with conn.outbox.corked():  # the table's new state and this result: one send
                 result = tables.act(conn.table_id, conn.token, body)
                 conn.send({"type": "result", "request_id": rid, **result})
         elif kind == "sync":
@@ -142,11 +143,11 @@ def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
         conn.send({"type": "error", **store_unavailable().envelope()})
 
 
-def leave(conn: Connection, tables: Tables) -> None:
+def leave(conn: Connection, hub: Hub) -> None:
     if conn.member is None:
         return
     try:
-        tables.presence_drop(conn.table_id, conn.member)
+        hub.presence.drop(conn.table_id, conn.member)
     except StoreDown:
         pass  # the member expires by itself within PRESENCE_TTL
 
@@ -157,11 +158,11 @@ def init_app(app: Flask, hub: Hub) -> None:
                                per_address=int(app.config["WS_PER_ADDRESS"]),
                                total=int(app.config["WS_MAX"])))
     app.extensions["tablemate.admission"] = admission
-    silent_limit = hub.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
+    silent_limit = hub.liveness.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
     # The phones' own pings (each a frame to parse) can be rare: the server's
     # heartbeat tells a phone it is there (liveness.BEAT).
-    beat = hub.beat_every = float(app.config.get("WS_BEAT", BEAT))
-    hub.host_away = float(app.config.get("HOST_AWAY", hub.host_away))
+    beat = hub.liveness.beat_every = float(app.config.get("WS_BEAT", BEAT))
+    hub.liveness.host_away = float(app.config.get("HOST_AWAY", hub.liveness.host_away))
     app.config["SOCK_SERVER_OPTIONS"] = {
         "max_message_size": app.config["WS_MAX_MESSAGE"],
         # The protocol the server answers with; the token's entry is never echoed.
@@ -228,7 +229,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                                                "this one was the oldest.", CLOSE_TOO_MANY)
                 # Presence touched and read in one round trip; the snapshot's
                 # frame is shared with the seat's other phones (hub.frame).
-                online = hub.read_presence(table_id, tables.presence_touch(
+                online = hub.read_presence(table_id, hub.presence.touch(
                     table_id, conn.member, read=True) if conn.member is not None else None)
                 conn.listed = conn.member is not None
                 doc = tables.load(table_id)
@@ -236,7 +237,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                 # This frame lives as long as the socket: keep no document in it.
                 del doc
                 if conn.member is not None:
-                    tables.presence_announce(table_id)
+                    hub.presence.announce(table_id)
             except StoreDown:
                 # No snapshot to start from: tell the phone and let it come back
                 # (1013 = try again later); its reconnect backoff spreads the load.
@@ -244,7 +245,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                 ws.close(reason=1013, message="store unavailable")
                 return
             conn.heard = time.monotonic()
-            while conn.open:
+            while conn.outbox.open:
                 # A phone that went silent (its Wi-Fi dropped without a FIN) is
                 # given up after SILENT_LIMIT: the close handshake could take minutes.
                 now = time.monotonic()
@@ -255,8 +256,8 @@ def init_app(app: Flask, hub: Hub) -> None:
                 # The hub beats this socket and gives it up when silent
                 # (Hub.beat_all), so the read needs no timer of its own.
                 wait: float | None = None
-                if conn.fd is None:  # the hub cannot beat this one without blocking
-                    quiet = beat - (now - conn.sent_at)
+                if conn.outbox.fd is None:  # the hub cannot beat this one without blocking
+                    quiet = beat - (now - conn.outbox.sent_at)
                     if quiet <= 0:
                         conn.beat()
                         continue
@@ -285,7 +286,7 @@ def init_app(app: Flask, hub: Hub) -> None:
         finally:
             admission.left(conn)
             hub.remove(conn)
-            leave(conn, tables)
+            leave(conn, hub)
             wsread.finish(ws)
 
     app.extensions["tablemate.sock"] = sock

@@ -17,9 +17,9 @@ phone's server memory and every frame paid a wake-up and a hand-over
   It is the one private name used; tests/server/live/test_wsread.py runs it on the
   real library, so an upgrade that renames it fails there, not on a phone;
 - a read that is exactly one whole, small, masked text frame, as a phone's
-  ping or action is, is unmasked and decoded here (``whole_text``): wsproto
-  and the library's event handling cost ~12 µs a frame in a hot loop, ~0.5-2
-  µs here, and the server reads ~700 frames a second at 5,000 phones. Anything
+  ping or action is, is unmasked and decoded here (``whole_text``), at a
+  fraction of wsproto's and the library's cost a frame (the ``wsread.py``
+  row of docs/performance.md, "Why each fast path exists"; ``bench/wsread.py``). Anything
   else (a fragment, two frames in one read, a control frame, a bad frame,
   invalid UTF-8, over the size limit) goes to wsproto, which from then on
   reads that socket for good (it may hold part of a frame);

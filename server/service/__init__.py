@@ -1,12 +1,15 @@
 """The service layer: the only code that joins engines and the store.
 
 ``Tables`` is the one object the adapters (``server/http/``, ``server/live/``)
-call; it only routes to the modules that do the work, and is given at
-construction the fan-out its commits are pushed through (``ports.Fanout``).
+call; it only routes to the modules that do the work. The live adapter's hub
+registers itself as the fan-out of this process's commits (``fan_out``).
 
 - ``pipeline.py``  every write (``Pipeline.update``) and the action path (``act``)
+- ``decide.py``    one action's decision, with no I/O (``decide``)
+- ``write.py``     the write loop over the store's compare-and-set, and the fan-out told
 - ``joining.py``   create, join, seats without a phone, rejoin codes and their claim
-- ``platform.py``  the platform actions (start, seats, undo, …) and ``HANDLERS``
+- ``platform_actions.py`` one record per platform action (schema, handler,
+  offer, budget, history text); ``platform.py`` most of their handlers
 - ``change.py``    what a handler is given and decides (``Call``, ``Outcome``)
 - ``game_step.py`` one game action: who may enter it, the engine's draw and apply
 - ``replay.py``    a game rebuilt from its log (start, undo, results)
@@ -16,13 +19,13 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
   when a name is visible and when two are the same
 - ``schemas.py``   request schemas and the one place that validates them (jsonschema-rs)
 - ``snapshot.py``  what a seat sees
-- ``history.py``   the history by pages (``platform_text.py``: the platform's lines)
+- ``history.py``   the history by pages (``texts.py``: the platform's lines from
+  ``web/i18n/*.json``)
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
 - ``evening.py``   every game of the table and the running total; the lobby's next game
 - ``fairness.py``  checkable randomness and sealed choices: scopes, seeds,
   seals, the snapshot's ``fair`` and the proof
-- ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
 
 The table document's types are ``server/model.py``'s; refusals are
 ``server/errors.py``'s ``ServiceError``.
@@ -30,7 +33,6 @@ The table document's types are ``server/model.py``'s; refusals are
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -42,28 +44,32 @@ from server.service.analysis import AnalysisCache
 from server.service.change import Outcome
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions, logged
-from server.service.ports import Callbacks, Fanout
 from server.service.seats import authenticate
-from server.service.snapshot import host_filter
-from server.store import Commit, Store, Tx
+from server.service.snapshot import Common, host_filter
+from server.service.write import Wrote
+from server.store import Callbacks, Commit, Store, Tx
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
 # Kept importable from here: the engine tests filter templates as snapshots do.
-__all__ = ["Tables", "host_filter"]
+__all__ = ["Callbacks", "Tables", "host_filter"]
 
 
 class Tables:
     def __init__(
-        self, store: Store, engines: Callable[[str], Engine | None], fanout: Fanout | None = None,
-        **options: Unpack[PipelineOptions],
+        self, store: Store, engines: Callable[[str], Engine | None], **options: Unpack[PipelineOptions],
     ) -> None:
         self.store = store
-        self.pipeline = Pipeline(store, engines, fanout=fanout, **options)
+        self.pipeline = Pipeline(store, engines, **options)
         self.joining = Joining(self.pipeline)
         self.limits = self.pipeline.limits
         self.analyses = AnalysisCache(before_compute=self._limit_analysis)
+
+    def fan_out(self, wrote: Wrote | None) -> None:
+        """Whom each commit of this process is told, once Redis has it and
+        before its caller hears back (``live.Hub.wrote``; None: nobody)."""
+        self.pipeline.wrote = wrote
 
     def engine(self, game: str) -> Engine:
         return self.pipeline.engine(game)
@@ -107,7 +113,7 @@ class Tables:
         holder without a live phone for ``hostship.HOST_AWAY`` s
         (``holder_away``), back to the host when its seat has one again.
         Whether anything changed."""
-        online = self.store.present(table_id)
+        online = self.store.presence.present(table_id)
 
         def fn(tx: Tx) -> Commit[bool]:
             doc = tx.copy()
@@ -122,21 +128,24 @@ class Tables:
     # -- reads -----------------------------------------------------------------
 
     def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
-                 online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
-                 viewer: Callable[[str | None], dict[str, Any]] | None = None) -> Snapshot:
+                 online: set[str] | None = None, shared: Common | None = None) -> Snapshot:
         """``online`` defaults to the table's presence, read from the store;
-        ``seats``: ``snapshot.players`` of this document, and ``viewer`` the
-        engine's of ``state``, when already built."""
+        ``shared``: what every seat's snapshot of this document shows alike
+        (``common``), when built once for many."""
         if online is None:
-            online = self.store.present(doc["id"])
-        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online, seats, viewer,
-                                 self.pipeline.stall)
+            online = self.store.presence.present(doc["id"])
+        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online,
+                                 stall=self.pipeline.stall, shared=shared)
+
+    def common(self, doc: TableDoc, state: Any, online: set[str]) -> Common:
+        """What every seat's snapshot of ``doc`` shares (``snapshot.common``)."""
+        return snapshot.common(self.engine(doc["game"]), doc, state, online, stall=self.pipeline.stall)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)
 
     def _limit_analysis(self, table_id: str) -> None:
-        wait = self.store.hit("analysis", table_id, self.limits.analyses)
+        wait = self.store.rates.hit("analysis", table_id, self.limits.analyses)
         if wait is not None:
             raise rate_limited(wait, "analyses at this table")
 
@@ -164,7 +173,8 @@ class Tables:
         """The finished game's result (409 ``not_over`` before its end)."""
         return results.result(self.engine(doc["game"]), doc, self.store.log(doc["id"]), tz_minutes)
 
-    # -- what the adapters need of the store, through here ---------------------
+    # -- what the adapters need of the store, through here (the live adapter
+    # -- also holds the store's presence and listener: ``live.hub.StoreParts``)
 
     def find(self, table_id: str) -> TableDoc | None:
         """The table's document as stored, None once it has expired (a push
@@ -182,44 +192,6 @@ class Tables:
     def limit(self, bucket: str, client: str, limit: int) -> None:
         """Counts one request of ``client`` against ``bucket``'s limit a
         minute; 429 ``rate_limited`` when over (nothing else is done)."""
-        wait = self.store.hit(bucket, client, limit)
+        wait = self.store.rates.hit(bucket, client, limit)
         if wait is not None:
             raise rate_limited(wait)
-
-    def present(self, table_id: str) -> set[str]:
-        """The seats with a live socket on any instance."""
-        return self.store.present(table_id)
-
-    def presence_touch(self, table_id: str, member: str, read: bool = False) -> set[str]:
-        """A socket (``member``) heard from now; with ``read``, the table's
-        presence in the same round trip."""
-        return self.store.presence_touch(table_id, member, read=read)
-
-    def presence_drop(self, table_id: str, member: str) -> None:
-        """A socket closed: forgotten, and every instance's phones told."""
-        self.store.presence_drop(table_id, member)
-
-    def presence_announce(self, table_id: str) -> None:
-        """Tells every instance the table's presence changed."""
-        self.store.presence_announce(table_id)
-
-    def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
-        """The process's listener on the changes of the tables it watches, made
-        by any instance, until ``stop`` (a blocking loop: the hub runs it on a
-        thread of its own)."""
-        self.store.listen(callbacks, stop)
-
-    def watch(self, table_id: str) -> None:
-        """Hears the table's changes from now on (its first socket here):
-        returns once no change can be missed. ``StoreDown`` when it cannot."""
-        self.store.watch(table_id)
-
-    def unwatch(self, table_id: str) -> None:
-        """Stops hearing the table (its last socket here closed)."""
-        self.store.unwatch(table_id)
-
-    def presence_refresh(self, plan: dict[str, tuple[list[str], list[str]]]) -> dict[str, set[str] | None]:
-        """One round of a process's presence (``Presence.presence_refresh``):
-        per table, its (live, gone) sockets; back, its presence, or None when
-        the table has expired."""
-        return self.store.presence_refresh(plan)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from engines.base import Engine
 from server.model import Analysis, TableDoc
 from server.runtime import offload
+from server.service import atrest
 from server.service.seats import hidden
 
 #: Analyses kept per process (oldest dropped first): a few per live table.
@@ -42,7 +43,7 @@ class AnalysisCache:
         self._lock = threading.Lock()
 
     def get(self, engine: Engine, doc: TableDoc, player: str | None) -> Analysis:
-        state = engine.load(doc["state"]) if doc["state"] is not None else None
+        state = atrest.load_state(engine, doc) if doc["state"] is not None else None
         if state is None:
             return {"version": doc["version"], "analysis": None}
         if any(s["id"] == player and hidden(s) for s in doc["seats"]):

@@ -25,15 +25,17 @@ from server.config import Limits
 from server.errors import ServiceError
 from server.model import LogEntry, TableDoc
 from server.service.hostship import holds
+from server.service.platform_actions import budget_types
 
+# Each platform change's budget is its record's (``platform_actions``).
 #: Platform changes no game needs often: they never count against a seat's
 #: game share, and have their own, smaller, budgets.
-CHATTER = frozenset({"rename", "pin", "proxies", "seats", "host", "rejoin", "reminder"})
+CHATTER = budget_types("chatter")
 #: Changes that begin a new budget period (their own entry is the first of it).
-NEW_PERIOD = frozenset({"start", "play_again"})
+NEW_PERIOD = budget_types("period")
 #: Changes no budget counts: a phone's seed (``fairness.give_seed``) comes at
 #: most once per seat and scope, and a seat must never be kept from giving it.
-FREE = frozenset({"seed"})
+FREE = budget_types("free")
 
 
 def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ErrorKind, ServiceError
 from server.model import Action, Event, Kind, LogEntry, PinHash, TableDoc
+from server.service import atrest
 
 if TYPE_CHECKING:  # fairness.py builds on this module
     from server.service.fairness import Draw
@@ -87,6 +88,7 @@ def set_state(engine: Engine, doc: TableDoc, state: Any) -> None:
     """Stores ``state`` in ``doc`` with the round and status it implies."""
     status = engine.status(state)
     doc["state"] = engine.dump(state)
+    atrest.hide_state(engine, doc)
     doc["round"] = int(status.get("round", 0))
     doc["status"] = "over" if status.get("over") else "playing"
 

@@ -37,11 +37,11 @@ def games(log: list[LogEntry]) -> list[tuple[StartRecord, list[LogEntry]]]:
     return out
 
 
-def _result(engine: Engine, start: StartRecord, entries: list[LogEntry]) -> dict[str, Any] | None:
+def _result(engine: Engine, table: str, start: StartRecord, entries: list[LogEntry]) -> dict[str, Any] | None:
     """One game's result (the engine's), or None if it never finished."""
     state = initial_state(engine, start)
     steps: list[Step] = [(state, [])]
-    for _, action in replayed(cast(TableDoc, {"start": start}), entries):
+    for _, action in replayed(cast(TableDoc, {"id": table, "start": start}), entries):
         state, events = engine.apply(state, action)
         steps.append((state, events))
     return engine.result(state, iter(steps))
@@ -59,7 +59,7 @@ def evening(engine: Engine, doc: TableDoc, log: list[LogEntry]) -> dict[str, Any
     for i, (start, entries) in enumerate(games(log)):
         if i >= closed and doc["status"] != "over":
             break  # the game being played now
-        out = _result(engine, start, entries)
+        out = _result(engine, doc["id"], start, entries)
         if out is None:
             continue
         finished.append({"n": len(finished) + 1, "players": {

@@ -30,6 +30,7 @@ from typing import Any
 from engines.base import Engine, Rng
 from server.errors import ServiceError
 from server.model import FairDoc, FairLog, FairView, LogEntry, TableDoc
+from server.service import atrest
 from server.service.change import Call, Outcome
 from tablemate_verify import (
     FairError,
@@ -181,7 +182,7 @@ def settle(engine: Engine, doc: TableDoc, state: Any, v: int, rng: Rng, *, draw:
     the scopes the game needs opened, and on a step forward (not an undo)
     those it is done with revealed, with the choices now public. An undo
     retracts the seals of choices it took back (sent again, they are sealed
-    anew, or get their seal back). Returns what was revealed, for the
+    anew under a fresh label). Returns what was revealed, for the
     change's log entry."""
     fair = _fair(doc)
     if fair is None:
@@ -213,19 +214,24 @@ def _seal(doc: TableDoc, fair: FairDoc, secrets: dict[str, tuple[Any, bool]], ou
           forward: bool) -> None:
     """Seals each choice locked in secret and reveals those now public. A
     label's hash never changes (a phone holds the server to the hash it saw):
-    an undo retracts the seals of the choices it took back, the same choice
-    sent again gets its seal back, another one a seal of its own (``name.k``)."""
+    a seal of a choice taken back is retracted, and the choice made again is
+    sealed under a fresh label (``name.k``), the same value or not."""
     live = {name_of(doc, x["label"]): x for x in fair["seals"] if not x.get("retracted")}
+    # Taken back (an undo; a phone seal withdrawn by the host's skip): sealed
+    # for good, and the choice made again gets a fresh label.
+    for name, x in live.items():
+        if name not in secrets:
+            x["retracted"] = True
     if not forward:
-        for name, x in live.items():
-            if name not in secrets:
-                x["retracted"] = True
         return
     for name, (value, shown) in secrets.items():
         seal = live.get(name)
-        if seal is None and not shown:
+        if seal is None and not shown and value is not None:
+            # (value None: sealed on its phone; seals.take recorded its hash.)
             fair["seals"].append(_reseal(doc, fair, name, value))
         elif seal is not None and shown:
+            if "at_rest" in seal:
+                seal["salt"] = atrest.unseal(seal.pop("at_rest"), doc["id"], f"seal/{seal['label']}")["salt"]
             # The game's value now, not the one kept at the seal: a value
             # changed after it was sealed is what the check must catch.
             seal["value"] = plain(value)
@@ -236,18 +242,19 @@ def _seal(doc: TableDoc, fair: FairDoc, secrets: dict[str, tuple[Any, bool]], ou
 
 
 def _reseal(doc: TableDoc, fair: FairDoc, name: str, value: Any) -> SealRecord:
-    """A new seal of ``name``, or its retracted one back for the same value."""
-    taken = {x["label"]: x for x in fair["seals"]}
-    for k in range(1, len(taken) + 2):
-        lab = label(doc, name if k == 1 else f"{name}.{k}")
-        old = taken.get(lab)
-        if old is None:
-            return seal_value(lab, value)
-        if old.get("retracted") and old["value"] == plain(value):
-            fair["seals"].remove(old)
-            del old["retracted"]
-            return old
-    raise AssertionError("unreachable: one of len(taken) + 1 labels is free")
+    """A new seal of ``name``: always under a label never used before (a
+    retracted seal is never brought back, so whether the choice made again is
+    the same cannot be read from the labels; issue 38)."""
+    taken = {x["label"] for x in fair["seals"]}
+    k = 1
+    while (lab := label(doc, name if k == 1 else f"{name}.{k}")) in taken:
+        k += 1
+    made = seal_value(lab, value)
+    # Nothing sealed sits in the store in clear: salt and value encrypted at
+    # rest until the reveal (the hash alone is public).
+    made["at_rest"] = atrest.seal({"salt": made["salt"], "value": made["value"]}, doc["id"], f"seal/{lab}")
+    made["salt"], made["value"] = None, None
+    return made
 
 
 def give_seed(c: Call) -> Outcome:

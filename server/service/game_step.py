@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import Engine, EngineError, Rng
 from server.errors import ServiceError
 from server.model import Action, Stashed, TableDoc
-from server.service import fairness
+from server.service import atrest, fairness, seals
 from server.service.change import Outcome, engine_error, set_state
 from server.service.hostship import holds
 
@@ -39,7 +39,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
     if doc["status"] == "lobby":
         raise ServiceError("conflict", "not_started", "The game has not started yet.")
     if state is None:
-        state = engine.load(doc["state"])
+        state = atrest.load_state(engine, doc)
     action = {"type": atype, **payload, "player": me, "host": host}
     stash = doc.setdefault("stash", [])
     random_fields = engine.random_action_fields.get(atype, ())
@@ -52,9 +52,11 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         redraw_first(kept, atype, me, private)
     try:
         if mine and not sent:
-            # An undone outcome comes back: the same die, the same card.
+            # An undone outcome comes back: the same die, the same card. A
+            # returned die is anyone's to roll (Engine.open_redraws).
+            back = {"returned": True} if kept is stash[mine[-1]] and atype in engine.open_redraws else {}
             try:
-                drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"]}, rng)
+                drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"], **back}, rng)
                 new_state, events = engine.apply(state, drawn)
                 del stash[mine[-1]]
                 set_state(engine, doc, new_state)
@@ -71,6 +73,8 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         new_state, events = engine.apply(state, drawn)
     except EngineError as exc:
         raise engine_error(exc) from exc
+    # A seal made on the phone, or its opening: checked and kept (seals.py).
+    seals.take(engine, doc, state, drawn)
     if fair is not None:
         fair.fields = {k: drawn[k] for k in random_fields if k in drawn}
     if mine and not sent:
@@ -79,7 +83,8 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
         del stash[mine[-1]]
     set_state(engine, doc, new_state)
-    return Outcome(doc, drawn, events, kind="game", state=new_state, draw=fair)
+    # Logged with its sealed fields encrypted (a sheet: atrest.py).
+    return Outcome(doc, atrest.hide_action(engine, doc, drawn), events, kind="game", state=new_state, draw=fair)
 
 
 def pending_redraw(engine: Engine, doc: TableDoc, state: Any) -> Stashed | None:

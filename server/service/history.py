@@ -1,22 +1,21 @@
 """A table's history by pages, as lines of a score pad by round: the
-engine's lines of each logged change, the platform's own (``platform_text``),
+engine's lines of each logged change, the platform's own (each record's
+``text`` in ``platform_actions``, its strings in ``web/i18n/*.json``),
 an action entered for a seat without a phone marked as such, and a stretch
 of numbers counted aloud folded into one line. Nothing here writes."""
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engines.base import Engine
-from engines.history import ROUND_WORDS, HistoryText, heading
+from engines.history import HistoryText
 from server.model import Action, History, HistoryLine, LogEntry, TableDoc
-from server.service.platform_text import describe_platform
+from server.service import atrest
+from server.service.platform_actions import Part, text_parts
+from server.service.texts import render, say
 
-#: Changes the history does not tell: a phone's seed for the fair dice (the
-#: proof lists them; a line per phone and leg would bury the game).
-SILENT = frozenset({"seed"})
 #: History entries per page: the default and the most one request may ask for.
 HISTORY_PAGE = 200
 HISTORY_PAGE_MAX = 500
@@ -38,6 +37,8 @@ class _Line:
     quiet: bool = False
     #: The seat without a phone this line's action was entered for (``as``).
     entered_for: str | None = None
+    #: A platform line's string keys and values (``platform_actions.text_parts``).
+    parts: list[Part] | None = None
 
     def joins(self, other: _Line) -> bool:
         """Whether ``other`` may be folded into this line (the same caller's
@@ -86,43 +87,32 @@ def _fold(engine: Engine, lines: list[_Line], lang: str, names: dict[str, str],
     return out
 
 
-#: How history marks an action entered for a seat without a phone (``as``):
-#: after the seat's name when the line starts with it, else before the line.
-ENTERED_BY = {"ko": "{seat} ({by} 입력)", "en": "{seat} (entered by {by})"}
-
-
 def entered_by(text: str, lang: str, seat: str, by: str) -> str:
-    """``text`` marked as entered by ``by`` for ``seat``.
+    """``text`` marked as entered by ``by`` for ``seat`` (``history.entered_by``):
+    after the seat's name when the line starts with it, else before the line.
 
     >>> entered_by("민준: 빨강 레그 베팅 티켓 (5) 가져감", "ko", "민준", "유나")
     '민준 (유나 입력): 빨강 레그 베팅 티켓 (5) 가져감'
     >>> entered_by("Red won.", "en", "Minjun", "Yuna")
     'Minjun (entered by Yuna): Red won.'
     """
-    mark = ENTERED_BY["ko" if lang == "ko" else "en"].format(seat=seat, by=by)
+    mark = say(lang, "history.entered_by", {"seat": seat, "by": by})
     if text.startswith(seat):
         return mark + text[len(seat):]
     return f"{mark}: {text}"
 
 
-#: How the history heads a round of a table that played more than one game.
-GAME_HEADING = {"ko": "{n}번째 게임 · {round}", "en": "Game {n} · {round}"}
+def game_heading(game_no: int, round_no: int, lang: str, several: bool, game: str | None = None) -> str:
+    """A round's heading, in the game's word for its rounds where it has one
+    (Camel Up's legs: its ``table.history_round``), as the table screen says
+    it; with ``several`` games at the table, which game's.
 
-
-def game_heading(game: int, round_no: int, lang: str, several: bool,
-                 words: Mapping[str, tuple[str, str]] = ROUND_WORDS) -> str:
-    """A round's heading (``words``: the engine's ``round_words``); with
-    ``several`` games at the table, which game's.
-
-    >>> game_heading(2, 0, "ko", True), game_heading(1, 3, "en", False)
-    ('2번째 게임 · 첫 라운드 전', 'Round 3')
+    >>> game_heading(2, 0, "ko", True), game_heading(1, 3, "en", False), game_heading(1, 2, "en", False, "camelup")
+    ('2번째 게임 · 첫 라운드 전', 'Round 3', 'Leg 2')
     """
-    head = heading(round_no, lang, words)
-    return GAME_HEADING["ko" if lang == "ko" else "en"].format(n=game, round=head) if several else head
-
-
-#: What a sealed choice taken back by an undo was, once its game is over.
-RETRACTED = {"ko": "{line} (되돌리기로 취소된 비밀 선택: {value})", "en": "{line} (a sealed choice taken back by an undo: {value})"}
+    head = (say(lang, "table.history_round", {"round": round_no}, game) if round_no > 0
+            else say(lang, "table.history_setup", None, game))
+    return say(lang, "table.history_game", {"n": game_no, "round": head}) if several else head
 
 
 def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
@@ -139,7 +129,9 @@ def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
     start = doc["start"]
     if doc["status"] == "playing" and start is not None and entry["v"] >= start.get("v", 0):
         return None
-    return retracted_value(entry["action"], fields) or None
+    if "hash" in entry["action"]:
+        return None  # sealed on its phone (seals.py): the server never knew the value
+    return retracted_value(atrest.shown(doc["id"], entry["action"]), fields) or None
 
 
 def retracted_value(action: Action, fields: tuple[str, ...]) -> str:
@@ -174,13 +166,14 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
     rematches = sorted({*doc.get("rematches", ()), *(e["v"] for e in entries if e["action"]["type"] == "play_again")})
     lines: list[_Line] = []
     for e in page:
-        if e["action"]["type"] in SILENT:
-            continue
         game = 1 + bisect.bisect_right(rematches, e["v"])
-        if e["kind"] == "game":
-            texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]
-        else:
-            texts = [HistoryText(describe_platform(e, lang, names))]
+        if e["kind"] != "game":
+            parts = text_parts(e, names)
+            if parts is not None:  # None: a change the history does not tell (a phone's seed)
+                lines.append(_Line(e["v"], e["v"], e["by"], render(lang, parts), e["v"] in undone, e["round"],
+                                   game, parts=parts))
+            continue
+        texts = engine.history_lines(e["events"], lang, names) or [HistoryText("")]
         for i, x in enumerate(texts):
             rnd = e["round"] if x.round is None else x.round
             text = x.text
@@ -192,7 +185,7 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
                 text = entered_by(text, lang, names.get(proxied, proxied), names.get(e["by"] or "", "?"))
             value = retracted(engine, doc, e) if i == 0 and e["v"] in undone else None
             if value is not None:
-                text = RETRACTED["ko" if lang == "ko" else "en"].format(line=text, value=value)
+                text = say(lang, "history.retracted", {"line": text, "value": value})
             lines.append(_Line(e["v"], e["v"], e["by"], text, e["v"] in undone, rnd, game, x.count, x.quiet,
                                proxied))
     rounds: dict[tuple[int, int], list[HistoryLine]] = {}
@@ -203,11 +196,13 @@ def history(engine: Engine, doc: TableDoc, entries: list[LogEntry], lang: str,
         }
         if line.entered_for is not None:
             item["entered_for"] = line.entered_for
+        if line.parts is not None:
+            item["parts"] = [{"key": k, "params": p} for k, p in line.parts]
         rounds.setdefault((line.game, line.round), []).append(item)
     several = bool(rematches)
     return {
         "version": doc["version"],
-        "rounds": [{"game": g, "round": r, "label": game_heading(g, r, lang, several, engine.round_words), "entries": rounds[g, r]}
+        "rounds": [{"game": g, "round": r, "label": game_heading(g, r, lang, several, engine.name), "entries": rounds[g, r]}
                    for g, r in sorted(rounds)],
         "more": more,
         "next_before": page[0]["v"] if more else None,

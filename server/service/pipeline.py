@@ -1,47 +1,35 @@
 """The action pipeline: every change to a table, from HTTP or WebSocket alike.
 
-authenticate → validate the payload against its schema → apply (a platform
-handler or the engine) → store atomically with the next version → publish (the
-store does that on commit). Every write goes through ``Pipeline.update``, so a
-missing table is always 404 and a contended one always 503 ``busy``.
+authenticate → validate the payload against its schema → decide (``decide.py``:
+a platform handler or the engine, no I/O) → commit with the next version
+(``write.py``'s loop over the store's compare-and-set) → the fan-out told.
+Every write goes through ``Pipeline.update``, so a missing table is always 404
+and a contended one always 503 ``busy``.
 """
 
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypedDict, TypeVar
 
 from engines.base import Engine, Rng
 from server.config import Limits
 from server.errors import ServiceError, busy, not_found, rate_limited
-from server.model import (
-    Action,
-    ActionResult,
-    Event,
-    Kind,
-    LogEntry,
-    PinHash,
-    RequestRecord,
-    Seat,
-    TableDoc,
-)
+from server.model import ActionResult, PinHash, Seat, TableDoc
 from server.runtime import offload
-from server.service import evening, fairness, schemas
+from server.service import schemas, write
 from server.service.budget import CHATTER, charge
-from server.service.change import Call, Handler, Outcome, sealed_seat
-from server.service.game_step import game_outcome, may_proxy
-from server.service.hostship import after as hostship_after
-from server.service.hostship import guard as hostship_guard
-from server.service.hostship import holds
-from server.service.platform import HANDLERS
-from server.service.ports import Fanout
+from server.service.decide import ActionCall, Context, decide, log_entry, logged
+from server.service.platform_actions import HANDLERS, action_schema
 from server.service.seats import authenticate, pin_hash, plausible_id
-from server.service.stall import StallRule, check_may_act, host_step, note_waits
-from server.store import Commit, Conflict, Primed, RateLimited, Store, Tx
+from server.service.stall import StallRule
+from server.service.write import Conflict, RateLimited, Wrote
+from server.store import Commit, Primed, Store, Tx
 from server.wire import loads
+
+# Kept importable from here (joining.py, the service's facade).
+__all__ = ["Pipeline", "PipelineOptions", "log_entry", "logged"]
 
 R = TypeVar("R")
 
@@ -54,37 +42,12 @@ PIN_ACTIONS = frozenset({"pin", "unlock"})
 PIN_TRIES, PIN_WINDOW = 5, 600
 
 
-def log_entry(v: int, by: str | None, rnd: int, kind: Kind, action: Action,
-              events: list[Event]) -> LogEntry:
-    return {"v": v, "by": by, "round": rnd, "kind": kind, "action": action, "events": events,
-            "at": round(time.time(), 3)}
-
-
-def logged(out: Outcome, by: str) -> LogEntry:
-    """Raises the version of ``out.doc`` by one and returns the entry that logs it."""
-    out.doc["version"] += 1
-    return log_entry(out.doc["version"], by, out.doc["round"], out.kind, out.action, out.events)
-
-
 class PipelineOptions(TypedDict, total=False):
     """The pipeline's keyword options, as ``Tables`` passes them on."""
 
     fixed_random: bool
     rng: Rng | None
     limits: Limits | None
-
-
-@dataclass(frozen=True)
-class _ActionCall:
-    """An action as checked before the engine runs (``Pipeline._action_call``)."""
-
-    engine: Engine
-    atype: str
-    action: dict[str, Any]
-    handler: Handler | None  # a table change (server/service/platform.HANDLERS); None: a game action
-    proxy_for: str | None
-    #: ``pin``/``unlock``: the PIN stretched off the event loop (``seats.pin_hash``).
-    pin: PinHash | None = None
 
 
 class Pipeline:
@@ -96,15 +59,14 @@ class Pipeline:
         fixed_random: bool = False,
         rng: Rng | None = None,
         limits: Limits | None = None,
-        fanout: Fanout | None = None,
     ) -> None:
         self.store = store
         self.engines = engines
         self.fixed_random = fixed_random
         self.rng: Rng = rng or secrets.SystemRandom()
         self.limits = limits or Limits()
-        #: Told of every commit of this process (``ports.Fanout``), if anyone is.
-        self.wrote = fanout.wrote if fanout is not None else None
+        #: Told of every commit of this process (``Tables.fan_out``), if anyone is.
+        self.wrote: Wrote | None = None
         #: When the host may step in for a seat the game waits for.
         lim = self.limits
         self.stall = StallRule(lim.stall_after, min(lim.stall_offline, lim.stall_after))
@@ -123,7 +85,7 @@ class Pipeline:
 
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
                hits: Sequence[tuple[str, str, int]] = ()) -> R:
-        """The one write path: ``Store.update`` with its failures as service
+        """The one write path: ``write.update`` with its failures as service
         errors, every logged change counted against its seat's budgets
         (``server/service/budget.py``), and every commit pushed through the
         fan-out as soon as Redis has it; ``hits``: rate counters, counted
@@ -139,7 +101,7 @@ class Pipeline:
 
         try:
             primed = Primed(capped, fn.raw, fn.doc) if isinstance(fn, Primed) else capped
-            return self.store.update(table_id, primed, hits, self.wrote)
+            return write.update(self.store, table_id, primed, hits, self.wrote)
         except KeyError:
             raise not_found() from None
         except Conflict:
@@ -149,7 +111,7 @@ class Pipeline:
 
     def action_hits(self, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
         """The rate counters one action of ``player`` counts against
-        (``Store.update`` counts them with the write, as the table's): the seat's, and for
+        (the commit counts them with the write, as the table's): the seat's, and for
         chatter (``budget.CHATTER``) the seat's chatter counter too. No
         counter is shared by the table's seats: a shared one is what a few
         flooding seats used up for everyone."""
@@ -179,7 +141,7 @@ class Pipeline:
             try:
                 doc0: TableDoc = loads(raw0)
                 # Counted against the phone that sends it, even when entered for
-                # another seat: with the commit (Store.update), or here when refused.
+                # another seat: with the commit (write.update), or here when refused.
                 atype = body["action"]["type"]
                 hits = self.action_hits(authenticate(doc0, token, seated=True)["id"], atype)
                 call = self._action_call(table_id, doc0, token, body)
@@ -195,20 +157,20 @@ class Pipeline:
                         raw0 = current
                         continue
                 if hits:
-                    wait = self.store.hit_many(hits, table=table_id)
+                    wait = self.store.rates.hit_many(hits, table=table_id)
                     if wait is not None:
                         raise rate_limited(wait, "actions at this table") from None
                 raise
         return self._commit_action(table_id, token, body, raw0, doc0, call, hits)
 
-    def _action_call(self, table_id: str, doc0: TableDoc, token: str | None, body: Any) -> _ActionCall:
+    def _action_call(self, table_id: str, doc0: TableDoc, token: str | None, body: Any) -> ActionCall:
         """What an action asks for, checked as far as it can be before the
         engine runs: its type and payload, ``as``, random outcomes, PIN tries."""
         engine = self.engine(doc0["game"])
         action = dict(body["action"])
         atype: str = action.pop("type")
         proxy_for: str | None = body.get("as")
-        schema = schemas.action_schema(engine, atype)
+        schema = action_schema(engine, atype)
         if schema is None or atype in PLATFORM_ONLY:
             # set_paper and set_phone reach the engine only with the platform's
             # phoneless and phone_back, which also pause and wake the seat's phone.
@@ -223,7 +185,7 @@ class Pipeline:
             pin = self._stretch_pin(table_id, authenticate(doc0, token, seated=True), atype, action["pin"])
         if handler is None:
             self.refuse_random(set(action) & set(engine.random_action_fields.get(atype, ())), "Actions")
-        return _ActionCall(engine, atype, action, handler, proxy_for, pin)
+        return ActionCall(engine, atype, action, handler, proxy_for, pin)
 
     def _stretch_pin(self, table_id: str, seat: Seat, atype: str, pin: str) -> PinHash | None:
         """A PIN's stretched hash (``unlock``: with the seat's stored salt; None
@@ -232,7 +194,7 @@ class Pipeline:
         the process. Counted first, 5 a seat per 10 minutes for each of
         ``pin`` and ``unlock``: a 4-digit PIN must not be guessable online,
         and a flood of PIN changes must not buy a phone that much CPU."""
-        wait = self.store.hit(atype, seat["id"], PIN_TRIES, window=PIN_WINDOW, table=table_id)
+        wait = self.store.rates.hit(atype, seat["id"], PIN_TRIES, window=PIN_WINDOW, table=table_id)
         if wait is not None:
             raise ServiceError("rate_limited", "rate_limited", f"Too many PIN attempts; retry in {wait} s.",
                            retry_after=wait)
@@ -243,102 +205,29 @@ class Pipeline:
         return offload(lambda: pin_hash(pin, salt))
 
     def _commit_action(self, table_id: str, token: str | None, body: Any, raw0: str, doc0: TableDoc,
-                       call: _ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
-        engine, atype, action, handler, proxy_for = (
-            call.engine, call.atype, call.action, call.handler, call.proxy_for)
-        request_id: str = body["request_id"]
-        expected: int | None = body.get("version")
+                       call: ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
         # Whose phone is live decides when the host may step in (stall.py):
         # read before the change, for the two actions that ask.
-        online = frozenset(self.store.present(table_id)) if atype in STEP_IN else None
+        online = frozenset(self.store.presence.present(table_id)) if call.atype in STEP_IN else None
+        states = self.store.states
+        ctx = Context(token, body["request_id"], body.get("version"), self.rng, self.stall, online,
+                      lambda v: states.get(table_id, v))
 
         def fn(tx: Tx) -> Commit[ActionResult]:
-            seat = authenticate(tx.doc, token, seated=True)
-            if seat.get("sealed") and atype != "unlock":
-                raise sealed_seat()
-            check_may_act(seat, atype)
-            cached: RequestRecord | None = tx.cached_result(request_id)
-            if cached is not None:
-                if cached["by"] != seat["id"]:
-                    raise ServiceError("conflict", "request_id_reused", "This request_id belongs to another seat.")
-                if cached.get("undone"):
-                    raise ServiceError("conflict", "request_undone",
-                                   "That action was undone; send it again as a new action if you still mean it.")
-                return Commit(None, result=cached["result"])
-            if expected is not None and expected != tx.doc["version"]:
-                raise ServiceError("conflict", "stale_version",
-                    f"The table is at version {tx.doc['version']}, not {expected}; refresh and retry.",
-                )
-            doc = tx.copy()
-            me = seat["id"]
-            host = holds(doc, me)
-            carried = None
-            if handler is not None:
-                game = doc["state"]
-                hostship_guard(doc, me, atype, action)
-                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin, online))
-                hostship_after(out.doc, atype)
-                evening.note(out.doc, atype, me)
-                if out.state is None and game is not None and out.doc["state"] is game:
-                    # The game as it was (a seed, a rename): the state this process
-                    # holds for the version before is the new version's too, so the
-                    # fan-out and the next action need not decode it (after every
-                    # leg's seeds, the first roll did).
-                    carried = self.store.states.get(table_id, doc["version"])
-            else:
-                # The state this process committed at this version, if it did.
-                state = self.store.states.get(table_id, doc["version"])
-                if proxy_for is not None:
-                    may_proxy(doc, me, proxy_for)
-                    # Authorized and applied as the seat without a phone, never as the host.
-                    out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng, state)
-                else:
-                    if atype == "skip" and host:
-                        self.stall.check_skip(doc, action["seat"], online)
-                    out = game_outcome(engine, doc, me, host, atype, action, self.rng, state)
-            revealed = None
-            if out.state is not None:
-                # The game moved: its outcome kept, scopes opened and revealed, choices sealed.
-                revealed = fairness.settle(engine, out.doc, out.state, out.doc["version"] + 1, self.rng,
-                                           draw=out.draw, forward=atype != "undo")
-            note_waits(engine, out.doc, out.state)
-            entry = logged(out, me)
-            if revealed is not None:
-                entry["fair"] = revealed
-            v = out.doc["version"]
-            if proxy_for is not None:
-                entry["entered_for"] = proxy_for
-            host_step(out.doc, me, v, out.action, out.events, proxy_for)
-            if out.kind == "game":
-                entry["rid"] = request_id
-            if engine.seals(out.events):
-                # A reveal: nothing before it (this action included) can be undone,
-                # even when a table change made it (a seat going phoneless can
-                # start Count Up's count).
-                out.doc["undoable"] = []
-                out.doc["sealed_at"] = v
-            elif out.kind == "game":
-                out.doc["undoable"].append(v)
-            result: ActionResult = {"version": v, "events": out.events}
-            record: RequestRecord = {"by": me, "result": result, "v": v}
-            retired: list[tuple[str, RequestRecord]] = []
-            for rid in out.undone_requests:
-                rec: RequestRecord | None = tx.cached_result(rid)
-                if rec is not None:
-                    retired.append((rid, {**rec, "undone": True}))
-            return Commit(out.doc, entry, (request_id, record), result=result,
-                          more_requests=retired, drop_requests=self._expired(tx, v),
-                          state=out.state if out.state is not None else carried)
+            commit = decide(tx, call, ctx)
+            if commit.doc is not None:
+                commit.drop_requests = self._expired(table_id, commit.doc["version"])
+            return commit
 
         # Built on the document read above: one round trip when the table did not move since.
         # doc0 is only read (the seat, the version); the change is made on tx.copy().
         return self.update(table_id, Primed(fn, raw0, doc0), hits)
 
-    def _expired(self, tx: Tx, version: int) -> list[str]:
+    def _expired(self, table_id: str, version: int) -> list[str]:
         """The request_ids to forget at ``version``: those older than the
         window, swept once per fifth of it, so the hash holds at most 1.2
         windows of records and a sweep costs one read per many actions."""
         window = self.limits.request_window
         if version % max(1, window // 5):
             return []
-        return tx.stale_requests(version - window)
+        return self.store.stale_requests(table_id, version - window)

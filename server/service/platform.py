@@ -3,8 +3,9 @@
 host's rejoin codes).
 
 Each handler changes its private copy of the document and says what to log; the
-pipeline (``server/service/pipeline.py``) bumps the version, logs and commits. Handlers
-are found in ``HANDLERS``, whose keys are exactly ``schemas.PLATFORM_ACTIONS``.
+pipeline (``server/service/pipeline.py``) bumps the version, logs and commits. Each
+action's record (schema, handler, offer, budget, history text) is in
+``platform_actions.ACTIONS``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from typing import Any
 from engines.base import EngineError
 from server.errors import ServiceError
 from server.model import Action, Claim, Event, LogEntry, Seat, StartRecord, TableDoc
-from server.service import fairness
+from server.service import atrest, fairness
 from server.service.change import (
     Call,
-    Handler,
     Outcome,
     engine_error,
     need_host,
@@ -29,7 +29,7 @@ from server.service.change import (
 )
 from server.service.replay import initial_state, paper_action, replayed
 from server.service.seats import NO_TOKEN, check_unique, clean_name, pin_hash, pin_ok, seat_of
-from server.service.stall import check_phoneless, phone_back, reopens, resume_seat, set_reminder
+from server.service.stall import check_phoneless, reopens
 
 
 def start_game(c: Call) -> Outcome:
@@ -282,7 +282,7 @@ def make_phoneless(c: Call) -> Outcome:
     events: list[Event] = [{"type": "phoneless", "player": target}]
     state: Any = None
     if doc["status"] == "playing":
-        state = c.engine.load(doc["state"])
+        state = atrest.load_state(c.engine, doc)
         # Given a phone again by a rejoin code, a seat stays on paper this game.
         if target not in c.engine.paper_seats(state):
             state = seat_step(c, state, paper_action(target, c.me), action, events)
@@ -303,24 +303,3 @@ def set_proxies(c: Call) -> Outcome:
     else:
         c.doc.pop("proxies", None)
     return Outcome(c.doc, {"type": "proxies", "who": who}, [{"type": "proxies_set", "who": who}])
-
-
-#: The platform's action types and their handlers (the schemas are in
-#: ``schemas.PLATFORM_ACTIONS``; tests check the two list the same types).
-HANDLERS: dict[str, Handler] = {
-    "start": start_game,
-    "seats": reorder_seats,
-    "rename": rename_seat,
-    "remove": remove_seat,
-    "host": transfer_host,
-    "undo": undo_last,
-    "play_again": play_again,
-    "pin": set_pin,
-    "unlock": unlock_seat,
-    "phoneless": make_phoneless,
-    "phone_back": phone_back,
-    "resume": resume_seat,
-    "proxies": set_proxies,
-    "seed": fairness.give_seed,
-    "reminder": set_reminder,
-}

@@ -12,6 +12,7 @@ from typing import Any
 from engines.base import Action as EngineAction
 from engines.base import Engine
 from server.model import LogEntry, StartRecord, TableDoc
+from server.service import atrest
 
 
 def paper_action(seat: str, by: str) -> EngineAction:
@@ -68,5 +69,5 @@ def replayed(doc: TableDoc, entries: Iterable[LogEntry]) -> list[tuple[int, Engi
     for e in mine:
         action = engine_action(e)
         if action is not None and e["v"] not in gone:
-            out.append((e["v"], action))
+            out.append((e["v"], atrest.shown(doc["id"], action)))
     return out

@@ -19,19 +19,9 @@ from urllib.parse import quote
 from engines.base import Engine, Step
 from server.errors import ServiceError
 from server.model import GameResult, LogEntry, TableDoc
-from server.service import evening
+from server.service import atrest, evening
 from server.service.replay import game_entries, initial_state, replayed
 
-#: BoardGameGeek ids, where we found one: Camel Up's 2nd edition is its own
-#: BGG entry. King Up! and Count Up have none we could confirm; BG Stats then
-#: matches the game by name (docs/results.md).
-BGG_IDS: dict[str, int] = {"camelup": 260605}
-#: The game names BG Stats is given (BGG's spelling where there is an entry).
-BGSTATS_NAMES: dict[str, str] = {
-    "camelup": "Camel Up (Second Edition)",
-    "kingup": "King Up!",
-    "countup": "Count Up",
-}
 #: BG Stats' documented import links (docs/results.md): the same request under
 #: the app's own scheme, and as an https link the app claims when installed.
 BGSTATS_APP = "bgstats://app.bgstatsapp.com/createPlay.html?data="
@@ -66,7 +56,7 @@ def result(engine: Engine, doc: TableDoc, log: list[LogEntry], tz_minutes: int =
     # already started) must not leak into this one.
     log = [e for e in log if e["v"] <= doc["version"]]
     entries = game_entries(doc, log)
-    out = engine.result(engine.load(doc["state"]), _replay(engine, doc, log))
+    out = engine.result(atrest.load_state(engine, doc), _replay(engine, doc, log))
     if out is None:
         raise not_over()
     since = doc["start"].get("v", 0)
@@ -98,13 +88,13 @@ def result(engine: Engine, doc: TableDoc, log: list[LogEntry], tz_minutes: int =
 
 def bgstats_play(engine: Engine, doc: TableDoc, players: list[dict[str, Any]], started: float,
                  duration: int, tz_minutes: int) -> dict[str, Any]:
-    """The play in BG Stats' import format (docs/results.md)."""
+    """The play in BG Stats' import format (docs/results.md): the game by its
+    title, and its BGG id where it has one (``Engine.bgg_id``)."""
     game: dict[str, Any] = {
-        "name": BGSTATS_NAMES.get(engine.name, engine.title["en"]),
-        "sourceGameId": engine.name, "highestWins": True, "noPoints": False,
+        "name": engine.title["en"], "sourceGameId": engine.name, "highestWins": True, "noPoints": False,
     }
-    if engine.name in BGG_IDS:
-        game["bggId"] = BGG_IDS[engine.name]
+    if engine.bgg_id is not None:
+        game["bggId"] = engine.bgg_id
     scored = any(p["score"] is not None for p in players)
     if not scored:
         game["noPoints"] = True  # Camel Up pyramid-only: the app kept no money

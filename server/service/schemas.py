@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from engines.base import Engine, payload_schema
+from engines.base import Engine
 from server.errors import ServiceError
 
 #: Names longer than NAME_LIMIT are accepted and trimmed (seats.clean_name);
@@ -65,41 +65,15 @@ ACTION_BODY: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-
-
-
-#: Actions every table understands, handled by the platform, not the engine.
 #: A seat's recovery PIN: 4 to 8 digits, typed on a phone's number pad.
 PIN: dict[str, Any] = {"type": "string", "pattern": "^[0-9]{4,8}$"}
-
-PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
-    "start": payload_schema({}),
-    "seats": payload_schema(
-        {"order": {"type": "array", "items": PLAYER_ID, "minItems": 1, "maxItems": 64}}, ["order"]
-    ),
-    "rename": payload_schema({"player": PLAYER_ID, "name": NAME}, ["player", "name"]),
-    "remove": payload_schema({"player": PLAYER_ID}, ["player"]),
-    "host": payload_schema({"player": PLAYER_ID}, ["player"]),
-    "undo": payload_schema({}),
-    "play_again": payload_schema({}),
-    "pin": payload_schema({"pin": PIN}, ["pin"]),
-    "unlock": payload_schema({"pin": PIN}, ["pin"]),
-    "phoneless": payload_schema({"player": PLAYER_ID}, ["player"]),
-    "phone_back": payload_schema({"player": PLAYER_ID}, ["player"]),
-    "resume": payload_schema({}),
-    "proxies": payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
-    # A phone's own seed for an open scope (docs/fairness.md): its label, 32 bytes as hex.
-    "seed": payload_schema({"scope": {"type": "string", "pattern": "^[A-Za-z0-9/_.:-]{1,120}$"},
-                            "seed": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["scope", "seed"]),
-    # The web offers off, 30, 60 and 120 s; any whole number up to 10 minutes is taken.
-    "reminder": payload_schema({"seconds": {"type": "integer", "minimum": 0, "maximum": 600}}, ["seconds"]),
-}
 
 
 #: One validator per schema, built once: jsonschema-rs (Rust; draft 2020-12,
 #: exact about JSON's types: ``true`` is no ``1``) validates an action's body
-#: and payload in ~1.6 µs where jsonschema took ~39 (``bench/schemas.py``),
-#: and writes the refusal's message too: there is no second validator.
+#: and payload many times faster than jsonschema (the jsonschema-rs row of
+#: docs/performance.md, "Why each fast path exists"; ``bench/schemas.py``), and writes the refusal's message
+#: too: there is no second validator.
 _VALIDATORS: dict[tuple[str, int], Any] = {}
 
 
@@ -120,10 +94,6 @@ def validate(schema: dict[str, Any], value: Any, key: str, code: str = "invalid_
     err = next(iter(validator.iter_errors(value)))
     where = "/".join(str(p) for p in err.instance_path)
     raise ServiceError("invalid", code, f"{where or 'body'}: {err.message}"[:300])
-
-
-def action_schema(engine: Engine, action_type: str) -> dict[str, Any] | None:
-    return PLATFORM_ACTIONS.get(action_type) or engine.action_schemas.get(action_type)
 
 
 def options_with_defaults(engine: Engine, options: dict[str, Any]) -> dict[str, Any]:

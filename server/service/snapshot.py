@@ -7,15 +7,18 @@ Nothing here writes."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Engine
-from server.model import Action, Snapshot, TableDoc
-from server.service import evening
+from server.model import Action, FairView, Snapshot, Stashed, TableDoc
+from server.service import atrest, evening
 from server.service import stall as stalls
 from server.service.fairness import public as fair_public
 from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
+from server.service.platform_actions import Seen, offers
+from server.service.seals import to_seal
 from server.service.seats import hidden, paused
 from server.service.stall import StallRule
 
@@ -38,7 +41,7 @@ def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None =
     """The seats as every snapshot of ``doc`` lists them (the same for every
     viewer): names, the host, each seat's public game figures, no-phone
     seats (``paused``: its phone waits to be handed back), and with
-    ``online`` (``Store.present``) whether each is connected."""
+    ``online`` (``Presence.present``) whether each is connected."""
     public = engine.public_players(state) if state is not None else {}
     out: list[dict[str, Any]] = []
     shown = acting(doc)
@@ -54,20 +57,60 @@ def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None =
     return out
 
 
+@dataclass(frozen=True)
+class Common:
+    """What every seat's snapshot of one version shows alike (``common``):
+    built once for a push's snapshots, not once a seat."""
+
+    state: Any
+    seats: list[dict[str, Any]]
+    viewer: Callable[[str | None], dict[str, Any]] | None
+    acting: str
+    fair: FairView | None
+    evening: dict[str, Any] | None
+    #: The draw an undo took back, while it is drawn again (``pending_redraw``).
+    redraw: Stashed | None
+    #: The server's clock and, per seat the game waits for, from when the host
+    #: may step in: None unless the game is playing and waits for someone.
+    waits: tuple[float, dict[str, float]] | None
+
+
+def common(engine: Engine, doc: TableDoc, state: Any = None, online: set[str] | None = None,
+           seats: list[dict[str, Any]] | None = None,
+           viewer: Callable[[str | None], dict[str, Any]] | None = None,
+           stall: StallRule | None = None) -> Common:
+    """``Common`` of ``doc``: ``state``, ``seats`` (``players``) and ``viewer``
+    (``engine.viewer(state)``) when the caller has them already."""
+    if doc["state"] is not None and state is None:
+        state = atrest.load_state(engine, doc)
+    if seats is None:
+        seats = players(engine, doc, state, online)
+    if viewer is None and state is not None:
+        viewer = engine.viewer(state)
+    waits = None
+    if doc["status"] == "playing" and doc.get("waits"):
+        waits = (round(stalls.clock(), 3), (stall or StallRule()).step_in(doc, online))
+    fair = fair_public(doc)
+    if fair is not None:
+        # The labels phones seal under now (issue 38): the same for every viewer.
+        fair["to_seal"] = to_seal(engine, doc, state)
+    return Common(state, seats, viewer, acting(doc), fair, evening.lobby(doc),
+                  pending_redraw(engine, doc, state), waits)
+
+
 def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
              online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
              viewer: Callable[[str | None], dict[str, Any]] | None = None,
-             stall: StallRule | None = None) -> Snapshot:
+             stall: StallRule | None = None, shared: Common | None = None) -> Snapshot:
     """What ``player`` (None: spectator) sees of the table. ``state`` may be
     passed pre-loaded when building many snapshots of one version, with
     ``seats`` (``players``) and ``viewer`` (``engine.viewer(state)``) built once
-    for them all. ``online``: the seats with a live socket (``Store.present``);
+    for them all, or all of that and more as ``shared`` (``common``).
+    ``online``: the seats with a live socket (``Presence.present``);
     each player then carries ``connected``; ``stall``: when the host may
     step in for a seat the game waits for (the default rule when None)."""
-    if doc["state"] is not None and state is None:
-        state = engine.load(doc["state"])
-    if seats is None:
-        seats = players(engine, doc, state, online)
+    c = shared or common(engine, doc, state, online, seats, viewer, stall)
+    state, seats = c.state, c.seats
     seat = None
     if player is not None:
         for s in doc["seats"]:
@@ -82,39 +125,29 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     # A sealed seat is offered nothing the pipeline would refuse it, host tools included.
     host = holds(doc, player) and not shut
     legal: list[Action] = []
-    if state is not None:
-        view = (viewer or engine.viewer(state))(None if shut else player)
+    if state is not None and c.viewer is not None:
+        view = c.viewer(None if shut else player)
         if player is not None and not shut:
             legal = host_filter(engine, engine.legal_actions(state, player), host)
-            kept = pending_redraw(engine, doc, state)
+            kept = c.redraw
             if kept is not None:
                 # Only the draw an undo took back, drawn again (game_step.redraw_first).
                 legal = [a for a in legal if a.get("type") == kept["type"]
                          and (kept["type"] not in engine.private_draws or kept["player"] == player)]
+                if kept["type"] in engine.open_redraws:
+                    legal = [{"type": kept["type"]}]  # the returned die: anyone seated rolls it
     else:
         view = {}
-    if sealed and seat is not None and "pin" in seat:
-        legal.append({"type": "unlock"})
-    if seat is not None and seat.get("back") and not sealed:
-        legal.append({"type": "resume"})
-    if host:
-        if doc["status"] == "lobby":
-            legal.append({"type": "seats"})
-            if doc["min_players"] <= len(doc["seats"]) <= doc["max_players"]:
-                legal.append({"type": "start"})
-        elif doc["undoable"]:
-            legal.append({"type": "undo"})
-        if doc["status"] == "over":
-            legal.append({"type": "play_again"})
+    legal += offers(Seen(doc, seat, host, sealed))
     snap: Snapshot = {
         "table": doc["id"], "game": doc["game"], "code": doc["code"], "version": doc["version"],
-        "status": doc["status"], "host": acting(doc), "me": player, "options": doc["options"],
+        "status": doc["status"], "host": c.acting, "me": player, "options": doc["options"],
         "min_players": doc["min_players"], "max_players": doc["max_players"],
         "round": doc["round"], "players": seats, "view": view, "legal": legal,
     }
     if "stand_in" in doc:
         snap["host_away"] = doc["host"]
-    next_game = evening.lobby(doc)
+    next_game = c.evening
     if next_game is not None:
         snap["evening"] = next_game
     if host and doc["status"] != "lobby":
@@ -132,15 +165,13 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
         elif seat.get("back"):
             snap["paused"] = "handed_back"
     snap["proxies_who"] = doc.get("proxies", "host")
-    fair = fair_public(doc)
-    if fair is not None:
-        snap["fair"] = fair
+    if c.fair is not None:
+        snap["fair"] = c.fair
     snap["reminder"] = doc.get("reminder", 0)
-    if doc["status"] == "playing" and doc.get("waits"):
-        now = round(stalls.clock(), 3)
+    if c.waits is not None:
+        now, step_in = c.waits
         snap["waiting_since"] = doc["waits"]
         snap["now"] = now
-        step_in = (stall or StallRule()).step_in(doc, online)
         snap["step_in"] = step_in
         if host:
             # A skip the engine would take waits for its seat's time: the host's

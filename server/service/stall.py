@@ -31,6 +31,7 @@ from typing import Any
 from engines.base import Engine
 from server.errors import ServiceError
 from server.model import Action, Event, Seat, TableDoc
+from server.service import atrest
 from server.service.change import Call, Outcome, need_host, seat_step
 from server.service.seats import NO_TOKEN, paused, seat_of
 
@@ -222,7 +223,7 @@ def phone_back(c: Call) -> Outcome:
     events: list[Event] = [{"type": "phone_back", "player": target}]
     state: Any = None
     if doc["status"] == "playing":
-        now = c.engine.load(doc["state"])
+        now = atrest.load_state(c.engine, doc)
         if target in c.engine.paper_seats(now):
             back: Action = {"type": "set_phone", "seat": target, "player": c.me, "host": True}
             state = seat_step(c, now, back, action, events)

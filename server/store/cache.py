@@ -1,6 +1,7 @@
 """What a process keeps of the tables it writes, so an action needs no read of
 its own: the newest document it knows of each (``Latest``), and the engine
-state, as an object, of the version it last committed (``States``)."""
+state, as an object, of the version it last committed (``States``); and the
+change messages of the commits it awaits (``InFlight``)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ class Latest:
     hear could change under a kept copy for good. Being behind costs nothing
     but a round trip: the commit compares the stored version with the one the
     change was built on, and a refused commit reads the table and runs again
-    (``Store.update``)."""
+    (``service/write.py``)."""
 
     def __init__(self, size: int = LATEST_TABLES) -> None:
         self.size = size
@@ -80,7 +81,7 @@ class Latest:
 class States:
     """The engine state, as an object, of the version of a table this process
     last committed, for the table's next action: decoding it from the document
-    was ~8 % of an action (``bench/action_cpu.py``). A state is found only for
+    is the ``States`` row of docs/performance.md, "Why each fast path exists". A state is found only for
     the very version it was made at (a version is one document: the commit
     compares), and engine states are never changed in place, so sharing it is
     safe. Bounded like ``Latest``."""
@@ -102,3 +103,39 @@ class States:
             self.held[table_id] = (version, state)
             if len(self.held) > self.size:
                 del self.held[next(iter(self.held))]  # the one committed longest ago
+
+
+class InFlight:
+    """The commits this process has sent and not yet heard back: (table id,
+    version) → the change message if it came first, else None. Redis writes a
+    script's SPUBLISH to the subscriber before the script's reply to its
+    caller, so the listener would usually see this process's own change first
+    and fan it out by parsing the document and decoding its engine state
+    again; it leaves it to the committing caller instead (``keep``), who
+    hands it on if nobody else tells it (``Store.commit``)."""
+
+    def __init__(self) -> None:
+        self.messages: dict[tuple[str, int], str | None] = {}
+        self.lock = threading.Lock()
+
+    def hold(self, table_id: str, version: int) -> None:
+        """A commit of this version is on its way: its message is left to it."""
+        with self.lock:
+            # setdefault: another greenlet of this process may be committing the
+            # same version (built on the same document); its message is kept.
+            self.messages.setdefault((table_id, version), None)
+
+    def keep(self, table_id: str, version: int, raw: str | None) -> bool:
+        """Whether a change message is of a commit this process still awaits
+        (then kept for it)."""
+        with self.lock:
+            key = (table_id, version)
+            if key not in self.messages:
+                return False
+            self.messages[key] = raw
+            return True
+
+    def release(self, table_id: str, version: int) -> str | None:
+        """The commit of this version came back: the message kept for it, if one came."""
+        with self.lock:
+            return self.messages.pop((table_id, version), None)

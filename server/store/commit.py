@@ -1,7 +1,8 @@
 """One table change in one Redis round trip: a compare-and-set script.
 
-``Store.update`` reads the document (or reuses one its caller read), lets the
-pipeline build the change, and then sends it all with one EVALSHA. The script,
+The service's write loop (``service/write.py``) reads the document (or reuses
+one its caller read), builds the change, and ``Store.commit`` sends it all
+with one EVALSHA. The script,
 atomically: checks that the table is still at the version the change was
 built on (``tm:{<id>}:ver``: every write of the document writes it too, so any
 other writer in between is seen), checks that none of the request ids the
@@ -35,7 +36,7 @@ from server.store.keys import (
     text,
     version_key,
 )
-from server.store.resp import Lean
+from server.store.paths import Path
 
 #: What the script answers (its reply's first element).
 GONE, CHANGED, RECORDED, DONE, RATED = 0, 1, 2, 3, 4
@@ -50,7 +51,7 @@ WAIT_MS = 1000
 # those lists (records as id, value pairs; the counters' limits last).
 # The counters are counted only once the change is sure to be written
 # otherwise (an attempt that lost a race is not counted); a refused one stays
-# counted only where it was over (Store.hit_many's rule).
+# counted only where it was over (Rates.hit_many's rule).
 # A document stored without its version key (written before the key existed)
 # is read for its version once, then the key is written with it.
 SCRIPT = """
@@ -120,19 +121,14 @@ class Change:
 
 
 class Committer:
-    """Runs a ``Change``: one EVALSHA (EVAL when Redis does not know the
-    script yet: a restart, a failover, a flush)."""
+    """Runs a ``Change``: one script call on the store's client path
+    (``paths.py``), which waits for ``replicas`` when asked."""
 
-    def __init__(self, client: Any, lean: Lean | None = None, replicas: int = 0) -> None:
-        self.client, self.lean = client, lean
-        # On a plain Redis ``lean`` runs it (server/store/resp.py: under half
-        # redis-py's client CPU); redis-py everywhere else.
-        self.script = None if lean is not None else client.register_script(SCRIPT)
+    def __init__(self, path: Path, replicas: int = 0) -> None:
+        self.path = path
         #: Replicas a change must reach before it counts as done (WAIT; 0:
         #: none asked, Redis's own asynchronous replication).
         self.replicas = replicas
-        #: A cluster's masters ("host:port") → the store's own client to each.
-        self.masters: dict[str, Lean] = {}
 
     def run(self, c: Change, ttl: int) -> tuple[int, dict[str, Any]]:
         """The script's answer, and for RECORDED the records it found (raw JSON)."""
@@ -146,17 +142,10 @@ class Committer:
             args += [rid, record]
         args += c.drop
         args += [limit for _, limit in c.hits]
-        if self.replicas:
-            reply = self._replicated(keys, args)
-        elif self.lean is not None:
-            reply = list(self.lean.evalsha(SCRIPT, keys, args))
-        else:
-            assert self.script is not None
-            reply = list(self.script(keys=keys, args=args))
+        reply = self._replicated(keys, args) if self.replicas else self.path.script(SCRIPT, keys, args)
         status = int(reply[0])
         found = {str(text(reply[k])): text(reply[k + 1]) for k in range(1, len(reply), 2)}
         return status, found
-
 
     def _replicated(self, keys: list[Any], args: list[Any]) -> list[Any]:
         """The script's reply, once its writes reached ``replicas`` replicas.
@@ -168,31 +157,7 @@ class Committer:
         replica within ``WAIT_MS`` raises ``TimeoutError`` (503
         ``store_unavailable``): the phone sends it again with the same request
         id, answered from its record if it survived, applied anew if not."""
-        lean = self.lean
-        name = ""
-        if lean is None:  # a cluster: the store's own client to the table's master
-            node = self.client.get_node_from_key(keys[0])
-            name = node.name
-            lean = self.masters.get(name)
-            if lean is None:
-                lean = Lean.for_client(self.client.get_redis_connection(node))
-                if lean is None:
-                    raise redis.ConnectionError(f"no TCP connection to the cluster's node {name}")
-                self.masters[name] = lean
-        try:
-            reply, acked = lean.evalsha_wait(SCRIPT, keys, args, self.replicas, WAIT_MS)
-        except redis.RedisError as exc:
-            if name and (isinstance(exc, redis.ConnectionError) or str(exc).startswith(("MOVED", "ASK"))):
-                # The slot has another master now (a failover, a reshard): the
-                # next attempt goes there. This one is refused, never guessed.
-                self.masters.pop(name, None)
-                try:
-                    self.client.nodes_manager.initialize()
-                except redis.RedisError:
-                    pass  # the cluster is not answering yet: the next attempt asks again
-                raise redis.ConnectionError(f"the table's master {name} moved or failed: {exc}") from exc
-            raise
-        reply = list(reply)
+        reply, acked = self.path.script_wait(SCRIPT, keys, args, self.replicas, WAIT_MS)
         if int(reply[0]) == DONE and acked < self.replicas:
             raise redis.TimeoutError(f"the change reached {acked} of {self.replicas} replicas in {WAIT_MS} ms")
         return reply

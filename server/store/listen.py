@@ -10,7 +10,7 @@ tells one ``Callbacks`` object (the process's fan-out: ``live.Hub``). It
 reconnects with backoff when Redis goes away, subscribes again to every
 watched channel, and then calls ``on_resync``, as changes may have been
 missed. A message of a commit this process is still waiting on is left to
-that commit (``in_flight``, ``Store._run``).
+that commit (``cache.InFlight``, ``Store.commit``).
 
 It reads through one of the feeds of ``feeds.py``: the store's own client
 on a plain Redis and on a cluster (``clusterfeed.py``, where one master's
@@ -29,10 +29,10 @@ from typing import Any
 
 import redis
 
-from server.store.cache import Latest
-from server.store.feeds import ClusterFeed, Feed, LeanFeed, PubSubFeed
+from server.store.cache import InFlight, Latest
+from server.store.feeds import ClusterFeed, Feed
 from server.store.keys import channel_key, split_change, table_of
-from server.store.resp import Lean
+from server.store.paths import Path
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ class Callbacks:
     #: A committed change: the table, its new version, and the document's
     #: JSON as the message carried it (None: a message without one, a new
     #: table's). Not called for a commit this process is still waiting on:
-    #: that commit hands it on itself when it must (``Store.update``'s ``wrote``).
+    #: that commit hands it on itself when it must (``Listener.hand_on``).
     on_change: Callable[[str, int, str | None], None]
     #: A socket of the table opened or closed, on any instance.
     on_presence: Callable[[str], None] = _nothing
@@ -87,33 +87,34 @@ class Callbacks:
 
 
 class Listener:
-    """The listening half of ``Store`` (a mixin: ``Store`` provides ``r``,
-    ``lean``, ``cluster``, ``latest`` and the ``in_flight`` records)."""
+    """The listener on the tables' change channels (``Store.changes``):
+    ``path`` gives its feeds (``paths.py``), ``latest`` the documents the
+    process keeps (fed by every message heard)."""
 
-    r: Any
-    lean: Lean | None
-    latest: Latest
-    in_flight: dict[tuple[str, int], str | None]
-    in_flight_lock: threading.Lock
-    #: What ``listen`` was given, while it runs.
-    listener: Callbacks | None
-
-    @property
-    def cluster(self) -> bool:  # Store's
-        raise NotImplementedError
+    def __init__(self, path: Path, latest: Latest, in_flight: InFlight) -> None:
+        self.path, self.latest = path, latest
+        #: The commits this process awaits: their messages are left to them.
+        self.in_flight = in_flight
+        self._w = _Watching()
+        #: What ``listen`` was given, while it runs.
+        self.callbacks: Callbacks | None = None
 
     def _watching(self) -> _Watching:
-        found: _Watching | None = getattr(self, "_watch_state", None)
-        if found is None:
-            found = self._watch_state = _Watching()
-        return found
+        return self._w
+
+    def hand_on(self, table_id: str, version: int, message: str) -> None:
+        """A change message a commit of this process held and nobody told
+        (``Store.commit``): it goes out as the listener would have sent it."""
+        callbacks = self.callbacks
+        if callbacks is not None:
+            callbacks.on_change(table_id, version, message)
 
     def watch(self, table_id: str) -> None:
         """Hears the table's changes from now on: returns once Redis has
         confirmed the subscription (a change committed after it is never
         missed). Raises ``redis.TimeoutError`` when it cannot."""
         w = self._watching()
-        listener = self.listener
+        listener = self.callbacks
         if listener is None or not listener.ready.wait(WATCH_TIMEOUT):
             raise redis.TimeoutError("the store's listener is not connected")
         channel = channel_key(table_id)
@@ -166,26 +167,8 @@ class Listener:
             return {"messages": w.messages, "bytes": w.bytes, "foreign": w.foreign,
                     "channels": len(w.confirmed), "lost": len(w.lost)}
 
-    def _mine(self, table_id: str, version: int, raw: str | None) -> bool:
-        """Whether a change message is of a commit this process is still
-        waiting on (then kept for it, see ``in_flight``)."""
-        with self.in_flight_lock:
-            key = (table_id, version)
-            if key not in self.in_flight:
-                return False
-            self.in_flight[key] = raw
-            return True
-
     def _feed(self, fresh: bool) -> Feed:
-        if self.lean is not None:
-            return LeanFeed(self.lean)
-        if not self.cluster:
-            return PubSubFeed(self.r)
-        if fresh:
-            # After a fault the cluster's layout may have changed (a replica
-            # took over, a slot moved): learnt again before subscribing.
-            self.r.nodes_manager.initialize()
-        return ClusterFeed(self.r)
+        return self.path.feed(fresh)
 
     def listen(self, callbacks: Callbacks, stop: threading.Event) -> None:
         """Blocking loop until ``stop``: tells ``callbacks`` of every change
@@ -194,7 +177,7 @@ class Listener:
         watched table, and then calls ``on_resync``, as changes may have been
         missed. A watchdog (``_watchdog``) breaks a loop stuck longer than
         ``STALL``."""
-        self.listener = callbacks
+        self.callbacks = callbacks
         w = self._watching()
         threading.Thread(target=self._watchdog, args=(callbacks, stop), name="tablemate-watchdog",
                          daemon=True).start()
@@ -329,7 +312,7 @@ class Listener:
             else:
                 version = int(data["v"])
                 self.latest.seen(table_id, version, raw)
-                if not self._mine(table_id, version, raw):
+                if not self.in_flight.keep(table_id, version, raw):
                     callbacks.on_change(table_id, version, raw)
         except Exception:  # one bad message or socket must not stop fan-out
             log.exception("fan-out of a change failed")

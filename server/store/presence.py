@@ -13,7 +13,7 @@ import time
 from typing import Any, cast
 
 from server.store.keys import channel_key, doc_key, dumps, presence_key, text
-from server.store.resp import Lean
+from server.store.paths import Path
 
 #: Seconds a socket counts as present after it was last refreshed. Phones ping
 #: every ~2 s; each process refreshes all its live sockets together every
@@ -37,14 +37,15 @@ def _touch(p: Any, table_id: str, member: str, now: float) -> None:
     p.expire(key, int(PRESENCE_TTL) + 5)
 
 
-#: ``Presence.presence_refresh`` on one Redis: every table of one process in
+#: ``Presence.refresh`` on one Redis: every table of one process in
 #: one script call (a cluster runs the same steps as a pipeline: a script
 #: may touch one slot only, and redis-py pipelines no script on a cluster). KEYS: per table its presence set and its document. ARGV: now, the
 #: oldest score still present, the set's TTL, then per table the count and
 #: members to touch, the count and members to forget. Returns per table its
 #: present members, or nil when the document has expired. As a pipeline, the
-#: client's own work (five commands a table, each packed, parsed and called
-#: back) was ~0.1 ms of CPU per table every round.
+#: client's own work is five commands a table, each packed, parsed and called
+#: back, every round (the heartbeat and presence row of
+#: docs/performance.md, "Why each fast path exists").
 REFRESH_SCRIPT = """
 local now, oldest, ttl = ARGV[1], ARGV[2], ARGV[3]
 local a = 4
@@ -70,19 +71,13 @@ return out
 
 
 class Presence:
-    """The presence half of ``Store`` (a mixin: ``Store`` provides ``r`` and
-    ``cluster``)."""
+    """Who is connected, on one Redis (``Store.presence``): ``r`` the store's
+    client, ``path`` how it runs a script (``paths.py``)."""
 
-    r: Any
-    #: The hot-path client (server/store/resp.py), None where redis-py runs everything.
-    lean: Lean | None = None
-    _refresh_script: Any = None
+    def __init__(self, r: Any, path: Path) -> None:
+        self.r, self.path = r, path
 
-    @property
-    def cluster(self) -> bool:  # Store's: whether ``r`` is a Redis Cluster client
-        raise NotImplementedError
-
-    def presence_touch(self, table_id: str, member: str, now: float | None = None,
+    def touch(self, table_id: str, member: str, now: float | None = None,
                        read: bool = False) -> set[str]:
         """Marks one socket (``<seat>/<socket id>``) as heard from just now;
         with ``read``, returns ``present`` in the same round trip (else empty)."""
@@ -94,7 +89,7 @@ class Presence:
             found = p.execute()
         return _seats(found[3]) if read else set()
 
-    def presence_refresh(self, tables: dict[str, tuple[list[str], list[str]]],
+    def refresh(self, tables: dict[str, tuple[list[str], list[str]]],
                          now: float | None = None) -> dict[str, set[str] | None]:
         """One process's periodic refresh, in one round trip for all its tables:
         for each table, ``(live, gone)`` members are touched and forgotten, and
@@ -103,24 +98,19 @@ class Presence:
         now = time.time() if now is None else now
         if not tables:
             return {}
-        if self.cluster:
+        if not self.path.spans_tables:
             return self._refresh_pipelined(tables, now)
-        if self.lean is None and self._refresh_script is None:
-            self._refresh_script = self.r.register_script(REFRESH_SCRIPT)
         keys: list[str] = []
         args: list[Any] = [repr(now), repr(now - PRESENCE_TTL), int(PRESENCE_TTL) + 5]
         for table_id, (live, gone) in tables.items():
             keys += (presence_key(table_id), doc_key(table_id))
             args += (len(live), *live, len(gone), *gone)
-        if self.lean is not None:
-            replies = self.lean.evalsha(REFRESH_SCRIPT, keys, args)
-        else:
-            replies = self._refresh_script(keys=keys, args=args)
+        replies = self.path.script(REFRESH_SCRIPT, keys, args)
         return {tid: None if r is None else _seats(r) for tid, r in zip(tables, replies, strict=True)}
 
     def _refresh_pipelined(self, tables: dict[str, tuple[list[str], list[str]]],
                            now: float) -> dict[str, set[str] | None]:
-        """``presence_refresh``'s steps as commands of one pipeline (a cluster
+        """``refresh``'s steps as commands of one pipeline (a cluster
         client sends each node its own part)."""
         with self.r.pipeline(transaction=False) as p:
             for table_id, (live, gone) in tables.items():
@@ -141,7 +131,7 @@ class Presence:
             out[table_id] = _seats(found[i - 2]) if found[i - 1] else None
         return out
 
-    def presence_drop(self, table_id: str, member: str, announce: bool = True) -> None:
+    def drop(self, table_id: str, member: str, announce: bool = True) -> None:
         """Forgets one socket; ``announce`` tells every instance's phones."""
         with self.r.pipeline(transaction=False) as p:
             p.zrem(presence_key(table_id), member)
@@ -149,7 +139,7 @@ class Presence:
                 p.spublish(channel_key(table_id), announcement(table_id))
             p.execute()
 
-    def presence_announce(self, table_id: str) -> None:
+    def announce(self, table_id: str) -> None:
         self.r.spublish(channel_key(table_id), announcement(table_id))
 
     def present(self, table_id: str, now: float | None = None) -> set[str]:

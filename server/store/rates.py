@@ -21,10 +21,10 @@ def wait_for(now: float, window: int) -> int:
 
 
 class Rates:
-    """The rate counters of ``Store`` (a mixin: ``Store`` provides ``r``)."""
+    """The rate counters (``Store.rates``), on the store's client ``r``."""
 
-    r: Any
-
+    def __init__(self, r: Any) -> None:
+        self.r = r
 
     def hit(self, bucket: str, client: str, limit: int, window: int = RATE_WINDOW,
             table: str | None = None) -> int | None:

@@ -5,10 +5,9 @@ every change back from the channel; the presence refresh runs a script five
 times a second. Through redis-py each of these paid for its layers: the
 script wrapper, the retry wrapper, argument filtering, the fork check, a
 Python RESP packer and parser, and for pub/sub a readiness poll per message.
-Measured under gevent in one process (``bench/resp.py``), against one local
-Redis: the commit script with a 3 KB document cost ~185 µs of client CPU
-through redis-py and ~85 µs here (building its arguments included), a 3 KB
-channel message ~150 µs and ~60 µs. hiredis
+Here a commit and a change message cost well under half of redis-py's
+client CPU (the own RESP client's row of docs/performance.md, "Why each fast path exists";
+``bench/resp.py``). hiredis
 (Redis' own C library, the parser redis-py itself can use) packs and parses
 here; what is left in Python is a pool of sockets and two loops.
 

@@ -9,10 +9,9 @@ def send_whole(sock: Any, data: bytes) -> None:
     """All of ``data`` on ``sock``: one ``send`` when the socket's buffer takes
     it whole, as it does for nearly every frame; ``sendall`` for what is left.
     gevent's ``sendall`` asks the kernel for the buffer size (a getsockopt)
-    and slices a memoryview before every send: 2.5 % of the worker's busy
-    time at 5,000 phones, for frames of a few KB, and 3.6 % of an action's
-    commit (``bench/action_cpu.py --gevent`` under py-spy) for the store's
-    commands (``server/store/resp.py``)."""
+    and slices a memoryview before every send, for every frame and every
+    store command (``server/store/resp.py``): the ``send_whole`` row of
+    docs/performance.md, "Why each fast path exists"."""
     sent = sock.send(data)
     if sent < len(data):
         sock.sendall(memoryview(data)[sent:])

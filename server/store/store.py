@@ -1,7 +1,9 @@
-"""``Store``: the tables Tablemate keeps in Redis and the versioned atomic
-update of one (``update``), with TTLs; presence, rate counters and the
-change channel's listener are its mixins (``presence.py``, ``rates.py``,
-``listen.py``). No code outside this package talks to Redis; the key layout
+"""``Store``: the tables Tablemate keeps in Redis and a plain compare-and-set
+of one (``commit``; the retry loop is the service's, ``service/write.py``),
+with TTLs. Its parts, each with a job of its own: ``presence`` (who is
+connected, ``presence.py``), ``rates`` (rate counters, ``rates.py``) and
+``changes`` (the listener on the change channels, ``listen.py``). The store
+never calls back up: it answers, and the caller acts. No code outside this package talks to Redis; the key layout
 and the change messages are ``keys.py``'s, the one-round-trip commit
 ``commit.py``'s.
 """
@@ -10,10 +12,9 @@ from __future__ import annotations
 
 import logging
 import os
-import random
-import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
@@ -21,8 +22,8 @@ from redis._parsers import _RESP2Parser
 
 from server.model import LogEntry, TableDoc
 from server.store import instances
-from server.store.cache import Latest, States
-from server.store.commit import CHANGED, DONE, GONE, RATED, RECORDED, Change, Committer, encode
+from server.store.cache import InFlight, Latest, States
+from server.store.commit import DONE, GONE, RATED, Change, Committer, encode
 from server.store.keys import (
     channel_key,
     code_key,
@@ -35,11 +36,11 @@ from server.store.keys import (
     version_key,
 )
 from server.store.keys import text as _text
-from server.store.listen import Callbacks, Listener
+from server.store.listen import Listener
+from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
 from server.store.rates import RATE_WINDOW, Rates, wait_for
-from server.store.resp import Lean
-from server.store.tx import Commit, Primed, R, Tx
+from server.store.tx import Commit
 
 #: ``REDIS_URL`` schemes that name a Redis Cluster, and the scheme of a seed
 #: node for redis-py's ``RedisCluster`` (which takes ``redis://``/``rediss://``).
@@ -56,51 +57,50 @@ def cluster_seed(url: str) -> str | None:
     return f"{CLUSTER_SCHEMES[scheme]}://{rest}" if sep and scheme in CLUSTER_SCHEMES else None
 
 
-#: What ``Store.update`` tells of a commit once Redis has it: table id,
-#: version, the document, its engine state (None when the update made none).
-Wrote = Callable[[str, int, TableDoc, Any], None]
-
 log = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 200
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``Store.commit`` answers: ``status`` (``commit.py``'s ``DONE``,
+    ``CHANGED``, ``RECORDED``, ``RATED``, ``GONE``), the version the change
+    would have made, the records found (``RECORDED``: request id → record)
+    and the seconds until the rate window turns (``RATED``)."""
+
+    status: int
+    version: int
+    found: dict[str, Any]
+    wait: int = 0
 
 
-class Conflict(Exception):
-    """Raised by ``update`` when the table stayed too contended to commit
-    within ``MAX_ATTEMPTS`` (nothing was written)."""
+def pool_timeout() -> float:
+    """Seconds a command waits for a free pooled connection (``TABLEMATE_REDIS_POOL_TIMEOUT``)."""
+    return float(os.environ.get("TABLEMATE_REDIS_POOL_TIMEOUT", "30"))
 
 
-class RateLimited(Exception):
-    """Raised by ``update`` when a rate counter it was given is over its
-    limit (nothing was written); ``wait``: seconds until the next window."""
-
-    def __init__(self, wait: int) -> None:
-        super().__init__(wait)
-        self.wait = wait
-
-
-class Store(Presence, Listener, Rates):
+class Store:
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         self.r = client
         self.ttl = ttl
-        self.lean = None if self.embedded or self.cluster else Lean.for_client(client)
+        #: The one client path for scripts and the listener, chosen here (``paths.py``).
+        self.path = path_for(client)
+        #: The store's own client, on the path that has one.
+        self.lean = self.path.lean
         # TABLEMATE_REDIS_WAIT: replicas a change must reach before it is
-        # acknowledged (docs/deploy.md, "During a fault"); not on the embedded store.
-        # Not on the embedded store, nor through redis-py alone (a Unix socket).
-        wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if self.lean or self.cluster else 0
-        self.committer = Committer(client, self.lean, replicas=wait)
+        # acknowledged (docs/deploy.md, "During a fault"); not on the embedded
+        # store, nor through redis-py alone (a Unix socket).
+        wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if not isinstance(self.path, Plain) \
+            or isinstance(self.path, Cluster) else 0
+        self.committer = Committer(self.path, replicas=wait)
         self.latest = Latest()
         self.states = States()
-        #: The commits this process has sent and not yet heard back: (table id,
-        #: version) → the change message if it came first, else None. Redis
-        #: writes a script's SPUBLISH to the subscriber before the script's reply
-        #: to its caller, so the listener would usually see this process's own
-        #: change first and fan it out by parsing the document and decoding its
-        #: engine state again; it leaves it to the commit's ``wrote`` instead
-        #: (and hands it on itself if the commit fails after all).
-        self.in_flight: dict[tuple[str, int], str | None] = {}
-        self.in_flight_lock = threading.Lock()
-        self.listener: Callbacks | None = None
+        #: Who is connected (``presence.py``), the rate counters (``rates.py``)
+        #: and the listener on the tables' changes (``listen.py``): the parts
+        #: the live adapter and the limits use, each with its own job.
+        self.presence = Presence(client, self.path)
+        self.rates = Rates(client)
+        self.in_flight = InFlight()
+        self.changes = Listener(self.path, self.latest, self.in_flight)
         #: Changes this process has committed (``stats``).
         self.commits = 0
 
@@ -113,9 +113,13 @@ class Store(Presence, Listener, Rates):
             # node that owns its slot. Its pools are per node.
             from redis.cluster import RedisCluster
 
+            # Each node's pool blocks like the single Redis's (below): past
+            # TABLEMATE_REDIS_POOL a burst waits up to the pool timeout for a free
+            # connection, where redis-py's default pool failed it at once.
             client: Any = RedisCluster.from_url(
                 seed, decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
-                max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")))
+                max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),
+                connection_pool_class=redis.BlockingConnectionPool, timeout=pool_timeout())
             return cls(client, ttl)
         if url:
             # A blocking pool: under a burst, greenlets queue for a connection
@@ -131,7 +135,7 @@ class Store(Presence, Listener, Rates):
                 url, parser_class=_RESP2Parser,
                 decode_responses=True, socket_timeout=5, socket_connect_timeout=3,
                 health_check_interval=30, max_connections=int(os.environ.get("TABLEMATE_REDIS_POOL", "256")),
-                timeout=float(os.environ.get("TABLEMATE_REDIS_POOL_TIMEOUT", "30")),
+                timeout=pool_timeout(),
             )
             client = redis.Redis(connection_pool=pool)
         else:
@@ -152,7 +156,7 @@ class Store(Presence, Listener, Rates):
 
     def stats(self) -> dict[str, int]:
         """This process's own figures: what its listener heard, and its commits."""
-        return {**self.heard(), "commits": self.commits}
+        return {**self.changes.heard(), "commits": self.commits}
 
     def ping(self) -> bool:
         try:
@@ -229,152 +233,67 @@ class Store(Presence, Listener, Rates):
                 self.latest.put(table_id, int(loads(raw)["version"]), raw)
         return raw
 
-    def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
-               hits: Sequence[tuple[str, str, int]] = (), wrote: Wrote | None = None) -> R:
-        """Read-modify-write of one table with optimistic locking.
+    def stored(self, table_id: str, keep: bool = True) -> str:
+        """The stored document (with ``keep``, kept in ``latest``: that parses
+        it for its version); KeyError when gone."""
+        stored = self.load_raw(table_id)
+        if stored is None:
+            self.latest.drop(table_id)
+            raise KeyError(table_id)
+        if keep:
+            self.latest.put(table_id, int(loads(stored)["version"]), stored)
+        return stored
 
-        ``fn`` sees the current document and returns a ``Commit``; if another
-        writer committed in between, the commit is refused and ``fn`` runs
-        again on the new document. ``fn`` raises to refuse (nothing is
-        written). Returns ``Commit.result``. A ``Commit`` whose ``doc`` is None
-        writes nothing. Raises ``Conflict`` after ``MAX_ATTEMPTS`` lost races.
-        A ``Primed`` function starts from its document: one round trip when
-        nobody else wrote in between.
+    def records(self, table_id: str, ids: Sequence[str]) -> dict[str, Any]:
+        """The request records stored for ``ids`` (those that have one), parsed."""
+        if not ids:
+            return {}
+        seen = self.r.hmget(req_key(table_id), list(ids))
+        return {rid: loads(rec) for rid, rec in zip(ids, seen, strict=True) if rec is not None}
 
-        ``hits`` (as for ``hit_many``) are counted once per call: with the
-        write, in the same round trip, or by ``hit_many`` when nothing is
-        written (a refusal, a retry answered from its record). Over a limit,
-        nothing is written and ``RateLimited`` is raised instead.
+    def stale_requests(self, table_id: str, before: int) -> list[str]:
+        """The request_ids recorded at a version below ``before`` (a record
+        without one predates the window and counts as stale)."""
+        found: dict[Any, Any] = self.r.hgetall(req_key(table_id))
+        return [str(_text(rid)) for rid, raw in found.items() if loads(raw).get("v", 0) < before]
 
-        ``wrote`` is called with what was committed (table id, version, the
-        document, its engine state or None) as soon as Redis has it, before
-        this returns and before the change message comes back: the caller's
-        fan-out pushes it to this process's phones at once, and the listener
-        then skips that message (it hands it on only when nobody is told).
-        """
-        try:
-            return self._update(table_id, fn, hits, wrote)
-        except (RateLimited, KeyError):
-            raise
-        except Exception:
-            self._count_unwritten(hits, table_id)
-            raise
-
-    def _count_unwritten(self, hits: Sequence[tuple[str, str, int]], table_id: str) -> None:
-        if hits:
-            wait = self.hit_many(hits, table=table_id)
-            if wait is not None:
-                raise RateLimited(wait)
-
-    def _update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
-                hits: Sequence[tuple[str, str, int]], wrote: Wrote | None) -> R:
-        raw = fn.raw if isinstance(fn, Primed) else None
-        parsed = fn.doc if isinstance(fn, Primed) else None
-        # A primed document may be this process's kept copy (Latest), one change
-        # behind: a commit finds that out itself, but a refusal or a write-nothing
-        # answer made on it is checked against the stored document first.
-        verified = raw is None
-        known: dict[str, Any] = {}
+    def commit(self, table_id: str, base: int, commit: Commit[Any], assumed: list[str],
+               hits: Sequence[tuple[str, str, int]] = (), told: bool = False) -> Verdict:
+        """Compare-and-set: writes ``commit`` (a document) if the table is
+        still at version ``base`` and none of the ``assumed`` request ids has
+        a record, counting ``hits`` with the write (``commit.py``'s script,
+        one round trip). Back: ``DONE``, or why not (``CHANGED``, ``RECORDED``
+        with the records found, ``RATED`` with the wait, ``GONE``); nothing is
+        retried here. ``told``: the caller tells this process's phones of a
+        commit itself, so the listener leaves this change's message to it
+        (``InFlight``); when the commit fails after the script ran (the
+        link), the message is handed on as any instance's would be."""
         now = time.time()
         counters = [(rate_key(b, c, int(now // RATE_WINDOW), table_id), limit) for b, c, limit in hits]
-        for attempt in range(MAX_ATTEMPTS):
-            if raw is None:
-                raw = self.load_raw(table_id)
-                verified = True
-                if raw is None:
-                    self.latest.drop(table_id)
-                    raise KeyError(table_id)
-            tx = Tx(self.r, table_id, loads(raw) if parsed is None else parsed, raw, known)
-            parsed = None  # only the first attempt's document was given
-            base = int(tx.doc["version"])  # what the commit checks is still stored
-            refused: Exception | None = None
-            try:
-                commit: Commit[R] | None = fn(tx)
-            except Exception as exc:
-                commit, refused = None, exc
-            if commit is None or commit.doc is None:
-                # Nothing to write: a refusal, or an answer (a replay's). It may
-                # come of a request id taken for unseen that has a record after
-                # all (a retry of an applied action is "not your turn" now), or
-                # of a kept document that is no longer the stored one: then fn
-                # runs again.
-                if self._recorded(tx):
-                    continue
-                if not verified:
-                    stored, verified = self._stored(table_id), True
-                    if stored != raw:
-                        raw, known = stored, {}
-                        continue
-                if refused is not None:
-                    raise refused
-                assert commit is not None
-                self._count_unwritten(hits, table_id)
-                return commit.result
-            change = encode(table_id, base, commit, tx.assumed, counters, RATE_WINDOW)
-            status, found = self._run(change, wrote)
-            if status == DONE:
-                self.commits += 1
-                self.latest.put(table_id, change.version, change.doc.decode())
-                if commit.state is not None:
-                    self.states.put(table_id, change.version, commit.state)
-                if wrote is not None:
-                    wrote(table_id, change.version, commit.doc, commit.state)
-                return commit.result
-            if status == RATED:
-                raise RateLimited(wait_for(now, RATE_WINDOW))
-            if status == GONE:
-                self.latest.drop(table_id)
-                raise KeyError(table_id)
-            if status == RECORDED:
-                # The document is unchanged: run again at once, knowing the records.
-                known.update({rid: loads(rec) for rid, rec in found.items()})
-                continue
-            assert status == CHANGED
-            raw, known = None, {}
-            # Jittered backoff, with the connection back in the pool, so twenty
-            # phones hammering one table all get through.
-            time.sleep(random.uniform(0, 0.001 * min(attempt + 1, 20)))
-        raise Conflict(f"table {table_id} too contended")
+        change = encode(table_id, base, commit, assumed, counters, RATE_WINDOW)
+        status, found = self._run(change, told)
+        if status == DONE:
+            self.commits += 1
+            self.latest.put(table_id, change.version, change.doc.decode())
+            if commit.state is not None:
+                self.states.put(table_id, change.version, commit.state)
+        elif status == GONE:
+            self.latest.drop(table_id)
+        return Verdict(status, change.version, {rid: loads(rec) for rid, rec in found.items()},
+                       wait_for(now, RATE_WINDOW) if status == RATED else 0)
 
-    def _run(self, change: Change, wrote: Wrote | None = None) -> tuple[int, dict[str, Any]]:
+    def _run(self, change: Change, told: bool) -> tuple[int, dict[str, Any]]:
         """``committer.run``, with this process's listener told to leave the
-        change's message to this call (``in_flight``), which ``wrote`` tells."""
-        key = (change.table_id, change.version)
-        with self.in_flight_lock:
-            # setdefault: another greenlet of this process may be committing the
-            # same version (built on the same document); its message is kept.
-            self.in_flight.setdefault(key, None)
+        change's message to this call (``InFlight``)."""
+        self.in_flight.hold(change.table_id, change.version)
         status: int | None = None
         try:
             status, found = self.committer.run(change, self.ttl)
             return status, found
         finally:
-            with self.in_flight_lock:
-                message = self.in_flight.pop(key, None)
+            message = self.in_flight.release(change.table_id, change.version)
             # Committed but not heard back (the link failed after the script
             # ran), or nobody here pushes commits: the message is the only news
-            # of it, so it goes out as the listener would have sent it.
-            listener = self.listener
-            if message is not None and listener is not None and (status != DONE or wrote is None):
-                listener.on_change(change.table_id, change.version, message)
-
-    def _stored(self, table_id: str) -> str:
-        """The stored document (kept in ``latest``); KeyError when gone."""
-        stored = self.load_raw(table_id)
-        if stored is None:
-            self.latest.drop(table_id)
-            raise KeyError(table_id)
-        self.latest.put(table_id, int(loads(stored)["version"]), stored)
-        return stored
-
-    def _recorded(self, tx: Tx) -> bool:
-        """Whether a request id ``fn`` took for unseen has a record after all
-        (then ``tx.known`` holds it); a write checks this in its commit."""
-        if not tx.assumed:
-            return False
-        seen = self.r.hmget(req_key(tx.table_id), tx.assumed)
-        found = {rid: loads(rec) for rid, rec in zip(tx.assumed, seen, strict=True) if rec is not None}
-        tx.known.update(found)
-        return bool(found)
-
-    # -- fan-out --------------------------------------------------------------
+            # of it.
+            if message is not None and not (told and status == DONE):
+                self.changes.hand_on(change.table_id, change.version, message)

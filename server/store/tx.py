@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 from server.model import LogEntry, TableDoc
-from server.store.keys import loads, log_key, req_key
+from server.store.keys import loads
 
 R = TypeVar("R")
 
@@ -29,28 +29,29 @@ class Commit(Generic[R]):
     #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
     result: R = cast(R, None)
     #: The engine state ``doc["state"]`` encodes, as an object, when the update
-    #: made it: this process's fan-out sends from it (``ports.Fanout.wrote``) instead of
+    #: made it: this process's fan-out sends from it (``service.write.Wrote``) instead of
     #: decoding it again. Engine states are never changed in place.
     state: Any = None
 
 
 @dataclass
 class Tx:
-    """The read side of an update: the document and lazy reads.
+    """The read side of an update: the document, and the log read only when
+    asked (``read_log``, the store's; a decision holds no client of its own).
 
-    The reads are plain reads; the commit checks that the document is still
-    the one they were made at (every write of the log or the request records
+    The log read is a plain read; the commit checks that the document is still
+    the one it was made at (every write of the log or the request records
     also writes the document). A request id is not read at all: it counts as
     unseen (``assumed``) and the commit checks that, or brings its record
     back (``known``) for the next attempt.
     """
 
-    r: Any
     table_id: str
     doc: TableDoc
     raw: str = field(default="", repr=False)
     known: dict[str, Any] = field(default_factory=dict, repr=False)
     assumed: list[str] = field(default_factory=list, repr=False)
+    read_log: Callable[[str], list[LogEntry]] | None = field(default=None, repr=False)
     _log: list[LogEntry] | None = field(default=None, repr=False)
 
     def copy(self) -> TableDoc:
@@ -66,15 +67,9 @@ class Tx:
             self.assumed.append(request_id)
         return None
 
-    def stale_requests(self, before: int) -> list[str]:
-        """The request_ids recorded at a version below ``before`` (a record
-        without one predates the window and counts as stale)."""
-        found = self.r.hgetall(req_key(self.table_id))
-        return [rid for rid, raw in found.items() if loads(raw).get("v", 0) < before]
-
     def log(self) -> list[LogEntry]:
         if self._log is None:
-            self._log = [loads(x) for x in self.r.lrange(log_key(self.table_id), 0, -1)]
+            self._log = self.read_log(self.table_id) if self.read_log is not None else []
         return self._log
 
 
@@ -86,8 +81,9 @@ class Primed(Generic[R]):
     fn: Callable[[Tx], Commit[R]]
     raw: str
     #: ``raw`` parsed, when the caller has it and changes nothing in it: the
-    #: first attempt's ``Tx.doc`` (a table's document parses in ~8 µs, and an
-    #: action's caller has parsed it to check the seat before the update).
+    #: first attempt's ``Tx.doc``: an action's caller has parsed it to check
+    #: the seat before the update (the ``Primed.doc`` row of
+    #: docs/performance.md, "Why each fast path exists").
     doc: TableDoc | None = None
 
     def __call__(self, tx: Tx) -> Commit[R]:

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from engines import registry
 from engines.base import PAPER_UNTIL, Engine, EngineError
-from server.service import schemas
+from server.service import platform_actions, schemas
 from tests.engines.driver import legal_choices
 from tests.engines.twins import twins
 from tests.toy_engine import TOY
@@ -38,7 +38,7 @@ def test_schemas_are_valid_and_complete(engine: Engine) -> None:
         Draft202012Validator.check_schema(schema)
         assert schema.get("additionalProperties") is False, atype
         assert not RESERVED & set(schema.get("properties", {})), f"{atype} may not define {RESERVED}"
-        assert atype not in schemas.PLATFORM_ACTIONS, f"{atype} is a platform action"
+        assert atype not in platform_actions.ACTIONS, f"{atype} is a platform action"
     for atype, fields in engine.random_action_fields.items():
         assert set(fields) <= set(engine.action_schemas[atype]["properties"]), atype
     assert set(engine.title) == {"ko", "en"}

@@ -1,12 +1,12 @@
 """Korean as the family read it (issue 41 item 13): one spelling of 님 (no space,
 as engines/korean.py writes it) in every Korean string, the platform's history
-lines included, and a wait said as Korean says a time on a clock."""
+lines included (``history.*`` of web/i18n/ko.json), and a wait said as
+Korean says a time on a clock."""
 
 from __future__ import annotations
 
 import re
 
-from server.service import platform_text
 from tests.web.test_strings import game_strings, platform_strings
 
 
@@ -14,11 +14,6 @@ def korean_strings() -> dict[str, str]:
     out = {f"platform:{k}": v for k, v in platform_strings()["ko"].items()}
     for game, strings in game_strings().items():
         out.update({f"{game}:{k}": v for k, v in strings["ko"].items()})
-    for name, value in vars(platform_text).items():
-        texts = value.values() if isinstance(value, dict) else [value]
-        for i, text in enumerate(texts):
-            if isinstance(text, tuple) and text and isinstance(text[0], str):
-                out[f"platform_text:{name}:{i}"] = text[0]
     return out
 
 

@@ -24,13 +24,14 @@ from pathlib import Path
 
 import pytest
 
+from server.service.texts import Strings
+from server.service.texts import read_strings_js as game_strings_regex
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"
 LANGS = ("ko", "en")
 GAME_FILES = {p.parent.name: p for p in sorted((WEB / "games").glob("*/strings.js"))}
 NODE = shutil.which("node")
-
-Strings = dict[str, dict[str, str]]
 
 
 # --- reading the dictionaries -------------------------------------------------
@@ -59,58 +60,6 @@ def game_strings_node() -> dict[str, Strings]:
     out = subprocess.run([NODE, "--input-type=module", "-e", _DUMP_JS], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60, check=True)
     return json.loads(out.stdout)
-
-
-_TOKEN = re.compile(r"""
-    (?P<space>\s+) | (?P<comment>//[^\n]*|/\*.*?\*/)
-  | (?P<str>'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`)
-  | (?P<name>[A-Za-z_$][\w$]*) | (?P<num>\d[\w.]*) | (?P<punct>\.\.\.|[{}()\[\]:,;=])
-  | (?P<other>.)""", re.S | re.X)
-
-
-def _tokens(src: str) -> list[tuple[str, str]]:
-    return [(m.lastgroup or "", m.group()) for m in _TOKEN.finditer(src)
-            if m.lastgroup not in ("space", "comment")]
-
-
-def _unquote(tok: tuple[str, str]) -> str:
-    kind, text = tok
-    if kind != "str":
-        return text
-    if text[0] == "`":
-        return text[1:-1]
-    return str(ast.literal_eval(text))
-
-
-def _object_at(toks: list[tuple[str, str]], i: int) -> tuple[dict[str, str], int]:
-    """The flat ``{key: 'text', ...}`` literal whose ``{`` is ``toks[i]``; returns it
-    and the index after its ``}``. Refuses what it cannot read (spreads, computed keys)."""
-    assert toks[i][1] == "{"
-    out: dict[str, str] = {}
-    i += 1
-    while toks[i][1] != "}":
-        key, colon, value = toks[i], toks[i + 1], toks[i + 2]
-        assert key[0] in ("str", "name") and colon[1] == ":", f"unreadable entry near {key[1]!r}"
-        if value[1] == "{":
-            raise ValueError("nested object")
-        assert value[0] == "str", f"{key[1]}: not a plain string"
-        out[_unquote(key)] = _unquote(value)
-        i += 3
-        if toks[i][1] == ",":
-            i += 1
-    return out, i + 1
-
-
-def game_strings_regex(path: Path) -> Strings:
-    """Without node: the ``ko`` and ``en`` object literals, found by name
-    (``const ko = {`` or ``ko: {``), read entry by entry."""
-    toks = _tokens(path.read_text("utf-8"))
-    found: Strings = {}
-    for i, (kind, text) in enumerate(toks[:-2]):
-        if kind == "name" and text in LANGS and toks[i + 1][1] in (":", "=") and toks[i + 2][1] == "{":
-            assert text not in found, f"{path}: two {text!r} objects"
-            found[text], _ = _object_at(toks, i + 2)
-    return found
 
 
 def game_strings() -> dict[str, Strings]:

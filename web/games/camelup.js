@@ -14,6 +14,7 @@ import { oddsPanel } from './camelup/odds.js';
 import { paperCardsCard } from './camelup/paper.js';
 import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
 import { legResult, myCards, pilesReveal, playersCard, raceHead, standings } from './camelup/results.js';
+import { scorePad } from './camelup/pad.js';
 import { STRINGS } from './camelup/strings.js';
 import { gameRoot, partCache } from './shared.js';
 
@@ -74,6 +75,7 @@ function mayRecord(snap) {
 
 export default /** @satisfies {GameModule} */ ({
   strings: STRINGS,
+  scorePad,
 
   /** My turn: the view names me as the current player (full mode only; the
    * host's board correction and a partner's copy choice are not turns), or

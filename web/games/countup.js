@@ -11,11 +11,13 @@ import { roundMoment } from './countup/moment.js';
 import { resultView } from './countup/result.js';
 import { mySheet, sheetForm } from './countup/sheet.js';
 import { Voice, spokenNumber } from './countup/speech.js';
+import { scorePad } from './countup/pad.js';
 import strings from './countup/strings.js';
 import { actingFor, loadCss } from './shared.js';
 
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings,
+  scorePad,
 
   /** Never: Count Up has no turns. Every phone writes its sheet (and its
    * bonus) at the same time, and calling is the caller's job; a "your turn"

@@ -11,8 +11,10 @@ import { roundMoment } from './kingup/moment.js';
 import { finalStandings, nextRound, roundResults, rulesSummary, totalsTable } from './kingup/results.js';
 import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
+import { scorePad } from './kingup/pad.js';
 import { STRINGS } from './kingup/strings.js';
 import { actingFor, gameRoot, partCache, place, proxyWaiting } from './shared.js';
+import { keptVotes, openings, sealedVote, voteAction } from './kingup/sealing.js';
 import { revealPanel, revealWords, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
@@ -47,6 +49,7 @@ function statusBar(ctx, snap) {
 
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings: STRINGS,
+  scorePad,
 
   /** My turn: a character to place or move, or my vote is awaited. */
   moment: roundMoment,
@@ -75,8 +78,15 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
     const voice = new Voice();
     const speaker = voiceSwitch(ctx, 'kingup', { voice, defaultOn: () => Boolean(snap && snap.me !== null && snap.me === snap.host) });
 
+    /** This phone's sealed votes (value and salt) until the reveal: made on the first snapshot. */
+    /** @type {ReturnType<typeof keptVotes>|null} */
+    let kept = null;
+    /** Openings sent, by label → the version they were sent at (one try per version). */
+    const opened = new Map();
     const ui = {
       busy: false,
+      /** @type {'yes'|'no'|null} what this phone sealed for the seat shown (its own vote) */
+      sealed: /** @type {'yes'|'no'|null} */ (null),
       /** @type {string|null} */
       selected: null,
       /** @type {'yes'|'no'|null} */
@@ -92,6 +102,17 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       select(ch) { ui.selected = ch; render(); },
       /** @param {'yes'|'no'|null} v */
       choose(v) { ui.choice = v; render(); },
+      /**
+       * Casts `v` for the seat shown (mine, or the paper seat entered for):
+       * sealed on this phone (sealing.js), or as it is where it cannot hash.
+       * @param {'yes'|'no'} v
+       * @returns {Promise<boolean>}
+       */
+      vote(v) {
+        const seat = actingFor(snap) || snap.me;
+        if (!kept || !seat) return ui.act({ type: 'vote', vote: v });
+        return voteAction(snap, kept, seat, v).then((a) => ui.act(a), () => ui.act({ type: 'vote', vote: v }));
+      },
       /**
        * Sends an action; resolves true when it was accepted. A refusal has already
        * been shown by the platform, so it never rejects.
@@ -127,6 +148,18 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         ui.entry = newEntry(round);
       }
       if (!v.election) { ui.choice = null; ui.paperVote.clear(); }
+      if (!kept && s.table) kept = keptVotes(s.table);
+      if (kept) {
+        if (v.phase && v.phase !== 'vote') kept.clear();
+        ui.sealed = sealedVote(s, kept, actingFor(s) ? null : s.me);
+        // Every vote is in: each seal this phone made is opened, by itself.
+        for (const o of openings(s, kept)) {
+          const key = /** @type {string} */ (o.action.salt);
+          if (opened.get(key) === s.version) continue;
+          opened.set(key, s.version);
+          ctx.act(/** @type {{type: string}} */ (o.action), { as: o.seat }).catch(() => { /* shown; tried again on the next version */ });
+        }
+      }
       // A reveal this phone has not shown yet (not the one found on opening the table).
       const key = v.last_election ? `${v.round}:${JSON.stringify(v.last_election)}` : '';
       if (snap && key && key !== revealKey) {
@@ -223,8 +256,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const box = part('vote', [v.round, e.candidate], () => h('section', { class: 'card ku-vote-card', 'aria-labelledby': 'ku-vote-title' }));
       place(box, [
         ...part('vote-head', [base, e.candidate, e.nominator, me && me.goal], () => voteHead(ctx, v)),
-        part('vote-act', [base, e.candidate, legal.filter((a) => a.type === 'vote'), ui.choice, me && me.vote, me && me.no_left], () => voteActions(ctx, { ...snap, legal }, ui)),
-        ...part('vote-count', [base, e.voted, e.votes_cast, v.players], () => voteCount(ctx, v)),
+        part('vote-act', [base, e.candidate, legal.filter((a) => a.type === 'vote'), ui.choice, me && me.vote, me && me.no_left, ui.sealed], () => voteActions(ctx, { ...snap, legal }, ui)),
+        ...part('vote-count', [base, e.voted, e.votes_cast, v.players, e.opening], () => voteCount(ctx, v)),
       ]);
       return box;
     }

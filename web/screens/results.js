@@ -3,7 +3,8 @@
 // a share card image and a plain-text summary, and the host's "play again".
 // Every figure comes from GET /api/tables/<id>/result; nothing is recomputed.
 
-import { LANGS, getLang, has, onLangChange, t, tIn } from '../i18n.js';
+import { LANGS, getLang, onLangChange, t, tIn } from '../i18n.js';
+import { loadGame } from '../games-loader.js';
 import { api } from '../net.js';
 import { copyText, h, showError, toast } from '../ui.js';
 import { fairSummary } from './fair.js';
@@ -17,6 +18,8 @@ import { fairSummary } from './fair.js';
  * @typedef {{score: number|null, rank: number|null, winner: boolean}} EveningFigure
  * @typedef {{games: Array<{n: number, players: Record<string, EveningFigure>}>,
  *   totals: Record<string, {score: number|null, wins: number}>}} Evening
+ * @typedef {{head: string[], cols: Array<(p: ResultPlayer) => string>, notes: string[]}} ScorePad
+ *   a game's columns of the score pad (web/games/<game>/pad.js), and its notes
  */
 
 /** BG Stats is an iOS/Android app: its link only works on a phone or tablet. */
@@ -37,53 +40,20 @@ function scoreText(p) {
 }
 
 /**
- * A camel's colour in the screen's language (Camel Up's strings).
- * @param {string} c
- */
-function camel(c) {
-  return has(`camelup.colour.${c}`) ? t(`camelup.colour.${c}`) : c;
-}
-
-/**
- * The score pad: one row per player, one column per leg or round, then the total.
+ * The score pad: one row per player, the game's columns (its module's
+ * ``scorePad``: one per leg or round) and notes, then the total.
  * @param {GameResult} res
+ * @param {ScorePad} [game] the game's columns; none for a game without a module
  * @returns {{head: string[], rows: Array<{player: ResultPlayer, cells: string[]}>, notes: string[]}}
  */
-export function sheet(res) {
-  /** @type {string[]} */
-  const head = [];
-  /** @type {Array<(p: ResultPlayer) => string>} */
-  const cols = [];
-  /** @type {string[]} */
-  const notes = [];
-  for (const r of res.rounds) {
-    if (res.game === 'camelup') {
-      if (r.final) {
-        head.push(t('results.final_bets'));
-        cols.push((p) => String(r.money[p.id] ?? ''));
-        notes.push(t('results.camelup_final', { winner: camel(r.winner_camel), loser: camel(r.loser_camel) }));
-      } else {
-        head.push(t('results.leg', { leg: r.leg }));
-        cols.push((p) => String(r.money[p.id] ?? ''));
-      }
-    } else if (res.game === 'kingup') {
-      head.push(t('results.round', { round: r.round }));
-      cols.push((p) => `${r.points[p.id]}${r.rule33.includes(p.id) ? ' (33)' : ''}`);
-      if (r.rule33.length) notes.push(t('results.rule33', { round: r.round }));
-    } else if (res.game === 'countup') {
-      head.push(t('results.round', { round: r.round }));
-      cols.push((p) => `${r.scores[p.id]}${r.stars.includes(p.id) ? ' ☆' : ''}`);
-      notes.push(t(`results.countup_end_${r.end === 'marker20' ? 'marker20' : 'max'}`, { round: r.round, last: r.last }));
-    }
-  }
-  if (res.game === 'countup' && res.details.ended_by) notes.push(t(`results.countup_${res.details.ended_by}`));
-  if (res.game === 'kingup' && res.details.tie_break) notes.push(t('results.kingup_tie_break'));
+export function sheet(res, game = { head: [], cols: [], notes: [] }) {
+  const head = [...game.head, t('results.total')];
+  const notes = [...game.notes];
   // The mark the rows carry (▶) says what it is.
   if (res.players.some((p) => p.start_player)) notes.unshift(t('results.start_player'));
-  head.push(t('results.total'));
   return {
     head,
-    rows: res.players.map((p) => ({ player: p, cells: [...cols.map((c) => c(p)), scoreText(p)] })),
+    rows: res.players.map((p) => ({ player: p, cells: [...game.cols.map((c) => c(p)), scoreText(p)] })),
     notes,
   };
 }
@@ -227,6 +197,8 @@ export function resultsCard(session) {
   const el = h('section', { class: 'card panel results', id: 'results', hidden: true, 'aria-labelledby': 'results-title' });
   /** @type {GameResult|null} */
   let res = null;
+  /** @type {import('../games-loader.js').GameModule|null} */
+  let mod = null;
   let loadedFor = -1;
   let canPlayAgain = false;
 
@@ -234,7 +206,10 @@ export function resultsCard(session) {
     loadedFor = version;
     try {
       const tz = -new Date().getTimezoneOffset();
-      res = await api(`/api/tables/${encodeURIComponent(session.id)}/result?tz=${tz}`, { token: session.token });
+      const got = await api(`/api/tables/${encodeURIComponent(session.id)}/result?tz=${tz}`, { token: session.token });
+      // The game's module (loaded already by the table screen) draws its columns.
+      mod = await loadGame(got.game);
+      res = got;
       render();
     } catch (e) {
       loadedFor = -1;
@@ -248,7 +223,9 @@ export function resultsCard(session) {
     if (!res) return;
     const result = res;
     const title = session.title();
-    const pad = sheet(result);
+    const game = mod && mod.scorePad
+      ? mod.scorePad(result, (key, params) => t(`${result.game}.${key}`, params)) : undefined;
+    const pad = sheet(result, game);
     const table = h('table', { class: 'score-pad' },
       h('thead', null, h('tr', null, h('th', { scope: 'col', t: 'results.player' }),
         ...pad.head.map((x) => h('th', { scope: 'col', text: x })))),

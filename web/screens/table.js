@@ -167,7 +167,9 @@ export function tableScreen(root, session) {
   let module = null;
 
   /**
-   * @typedef {{version: number, by?: string, text: string, undone?: boolean}} HistoryEntry
+   * @typedef {{version: number, by?: string, text: string, undone?: boolean,
+   *   parts?: Array<{key: string, params: Record<string, unknown>}>}} HistoryEntry
+   *   a platform line comes as string keys too (`parts`): this phone's own strings say it
    * @typedef {{game?: number, round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
    * @typedef {{rounds?: HistoryRound[], more?: boolean, next_before?: number|null}} HistoryPage
    */
@@ -237,17 +239,17 @@ export function tableScreen(root, session) {
       : null;
     // Newest first: what just happened is what people ask about.
     historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
-      h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: 'table.history_setup' }),
+      h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: roundKey('history_setup') }),
       // This phone's check of the leg's or round's fair dice, once revealed.
       session.fair.mark(r.game, r.round),
       h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
-        h('span', { text: e.text }),
+        h('span', { text: e.parts ? e.parts.map((p) => t(p.key, p.params)).join(' ') : e.text }),
         e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))), ...(older ? [older] : []));
   }
 
   /**
    * The game's word for its rounds where it has one (Camel Up's legs), else the platform's.
-   * @param {string} name `round` or `history_round`
+   * @param {string} name `round`, `history_round` or `history_setup`
    */
   function roundKey(name) {
     const own = snap ? `${snap.game}.table.${name}` : '';
@@ -298,6 +300,7 @@ export function tableScreen(root, session) {
     },
     vibrate,
     gameLegal(s) { return gameLegal(s, session.game()); },
+    title() { return session.title(); },
     onLangChange(cb) {
       const off = onLangChange(cb);
       offs.push(off);

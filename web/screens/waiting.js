@@ -209,15 +209,18 @@ export function waitingBar(session, name) {
       const tools = h('div', { class: 'row wrap' });
       const notes = [];
       const held = (s.held || []).some((a) => a.type === 'skip' && a.seat === p.id);
+      // A vote sealed on a phone that is gone at the reveal: skip withdraws it (issue 38).
+      const election = /** @type {any} */ (s.view && s.view.election);
+      const sealedKey = election && (election.opening || []).includes(p.id) ? 'stall.skip_sealed' : 'stall.skip';
       if (s.legal.some((a) => a.type === 'skip' && a.seat === p.id) || (held && mayStepIn(p.id))) {
         tools.append(confirmButton({
-          key: `skip:${p.id}`, t: gameKey(game, 'stall.skip'), confirm: gameKey(game, 'stall.skip_confirm'), tp: { name: nm },
+          key: `skip:${p.id}`, t: gameKey(game, sealedKey), confirm: gameKey(game, `${sealedKey}_confirm`), tp: { name: nm },
           onConfirm: () => { act({ type: 'skip', seat: p.id }); },
         }));
       } else if (held) {
         // The rules would go on without it, but the seat has not been waited for long enough yet.
         heldShown.add(p.id);
-        tools.append(h('button', { type: 'button', disabled: true, t: gameKey(game, 'stall.skip'), tp: { name: nm } }));
+        tools.append(h('button', { type: 'button', disabled: true, t: gameKey(game, sealedKey), tp: { name: nm } }));
         notes.push(h('p', { class: 'hint stall-step-in', 'data-step-in': p.id }));
       }
       const reopened = (s.reopened || []).includes(p.id);

@@ -344,3 +344,22 @@ def test_every_legal_template_validates_and_applies(mk) -> None:
             Draft202012Validator(ENGINE.action_schemas[template["type"]]).validate(payload)
             action = ENGINE.draw(s, {**template, "player": player, "host": False}, rng)
             ENGINE.apply(s, action)
+
+
+def test_a_returned_die_is_rolled_by_anyone_and_the_turn_stays_the_turns(mk, do) -> None:
+    """Issue 38: the die an undo put back goes to whoever picks it up (the ticket
+    with it); the turn, and the next leg's start, stay the turn seat's."""
+    s = mk(board={5: ["red"], 6: ["blue"], 9: ["green", "yellow", "purple"], 14: ["black"], 16: ["white"]})
+    assert s.current == 0
+    refused("not_your_turn", s, "pyramid", "p2", die="blue", value=1)
+    s2, _ = do(s, "pyramid", "p2", die="blue", value=1, returned=True)
+    assert s2.seat("p2").pyramid_tickets == 1 and s2.seat("p1").pyramid_tickets == 0
+    assert s2.current == 1  # after p1, whose turn it was
+    # The leg's last die, returned and rolled by p3 on p2's turn: the next leg starts after p2.
+    last = mk(board={5: ["red"], 6: ["blue"], 9: ["green", "yellow", "purple"], 14: ["black"], 16: ["white"]},
+              tents=tuple(Roll(d, 1, None, d) for d in ("blue", "green", "yellow", "purple")), current=1)
+    s3, events = do(last, "pyramid", "p3", die="red", value=1, returned=True)
+    started = [e for e in events if e["type"] == "leg_started"]
+    assert started == [{"type": "leg_started", "leg": 2, "start_player": "p3"}]
+    assert s3.current == 2 and s3.last_leg is not None
+    assert {line.player: line.new - line.old for line in s3.last_leg.players}["p3"] >= 1

@@ -83,6 +83,7 @@ def test_vote_is_final_and_revealed_at_once(table):
         "nominator": "p1",
         "voted": ["p2"],
         "votes_cast": 1,
+        "opening": [],
         "voters": 3,
     }
     assert t.view("p1")["last_election"] is None

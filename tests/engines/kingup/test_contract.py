@@ -99,6 +99,7 @@ def test_action_schemas_are_valid_and_closed():
         "place",
         "move",
         "vote",
+        "open_vote",
         "next_round",
         "score_round",
         "set_paper",
@@ -115,7 +116,7 @@ def test_action_schemas_are_valid_and_closed():
 
 def test_legal_templates_match_the_schemas(walk):
     validators = {k: Draft202012Validator(s) for k, s in ENGINE.action_schemas.items()}
-    needs_input = {"goal", "score_round"}
+    needs_input = {"goal", "score_round", "open_vote"}
     for state in walk(3, 4)[::7]:
         for p in state.players:
             for template in ENGINE.legal_actions(state, p):
@@ -140,9 +141,12 @@ def test_every_event_type_is_described(table):
     for p, vote in zip(t.players, ["yes", "no", "yes"], strict=True):
         t.act(p, "vote", vote=vote)
     t.act("p3", "move", char="B")
-    t.act("p1", "vote", vote="yes")
+    t.act("p1", "vote", vote="sealed")
+    t.act("p2", "vote", vote="sealed")
+    t.act("p3", "vote", vote="yes")  # every vote is in: the phones open theirs
+    t.act("p1", "skip", host=True, seat="p2")  # p2's phone is gone: its seal withdrawn
     t.act("p1", "skip", host=True, seat="p2")  # p2 is away: its vote counts as Yes
-    t.act("p3", "vote", vote="yes")
+    t.act("p1", "open_vote", vote="yes")
     t.act("p1", "next_round", host=True)
     deal = table(3, rounds=1, goalCardMode="deal", playMode="score_only")
     deal.act("p1", "draw_goal")

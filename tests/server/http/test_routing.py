@@ -11,10 +11,13 @@ from collections import Counter
 import pytest
 import websocket
 
+from bench import replay_proxy
+from conftest import free_port
 from server.http.routing import Router, owner
-from tests.server.livehelpers import LivePhone, http, socket_protocols
+from tests.server.livehelpers import LivePhone, http, open_live_table, socket_protocols
 
 ROUTED = {"TABLEMATE_ROUTE": "fly"}
+STATS = "routing-test-stats"
 
 
 def test_every_instance_gets_a_share_and_a_leaving_one_moves_only_its_own() -> None:
@@ -46,9 +49,9 @@ def test_a_router_keeps_its_members_while_the_store_is_down() -> None:
     assert router.elsewhere(table) is None
 
 
-def routed_pair(app_server_factory):
-    one = app_server_factory({**ROUTED, "FLY_MACHINE_ID": "m1"})
-    two = app_server_factory({**ROUTED, "FLY_MACHINE_ID": "m2"})
+def routed_pair(app_server_factory, env: dict[str, str] | None = None):
+    one = app_server_factory({**ROUTED, **(env or {}), "FLY_MACHINE_ID": "m1"})
+    two = app_server_factory({**ROUTED, **(env or {}), "FLY_MACHINE_ID": "m2"})
     # Each knows the other once both have beaten: a table's request is routed
     # from then on (until then an instance serves what it gets, as before).
     probe = next(f"x{i}" for i in range(100) if owner(f"x{i}", ["m1", "m2"]) == "m2")
@@ -116,3 +119,31 @@ def test_requests_without_a_table_are_served_anywhere(app_server_factory) -> Non
         assert http(server.url, "GET", "/api/games")[0] == 200
         status, body = http(server.url, "POST", "/api/tables", {"game": "toy", "name": "Host"})
         assert status == 201, body
+
+
+def test_phones_through_a_replaying_proxy_are_served_by_the_tables_owner(app_server_factory) -> None:
+    """As deployed: every request through Fly's proxy (bench/replay_proxy.py
+    plays it, as bench/load.py --route fly does), which lands each on either
+    instance and replays a table's to its owner, a socket's upgrade included.
+    The phones never see a 409, and each table is heard only at its owner."""
+    servers = routed_pair(app_server_factory, {"TABLEMATE_STATS_TOKEN": STATS})
+    proxy = replay_proxy.start({name: s.url for name, s in servers.items()}, free_port())
+    try:
+        tables = [open_live_table(proxy.base, joiners=1) for _ in range(4)]
+        for host, guest in tables:
+            guest.connect()
+            status, body = host.act_http("start")
+            assert status == 200, body
+            guest.wait_version(body["version"])
+        owned = Counter(owner(host.table, ["m1", "m2"]) for host, _ in tables)
+        for name, server in servers.items():
+            # Each socket is at its table's owner: an instance watches its own tables' channels only.
+            _, health = http(server.url, "GET", "/healthz", None, STATS)
+            assert health["redis"]["channels"] == owned[name], (name, health, owned)
+        for _, guest in tables:
+            guest.close()
+    finally:
+        counts = proxy.stop()
+    # Creations, joins, starts and sockets dealt to both instances in turn:
+    # some landed on the wrong one and were replayed; every socket upgraded.
+    assert counts["replays"] >= 1 and counts["upgrades"] == 4 and counts["refused"] == 0, counts

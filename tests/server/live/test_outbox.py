@@ -80,11 +80,11 @@ def test_a_push_never_waits_and_a_newer_snapshot_replaces_the_one_waiting(pair, 
     ours, phone = pair
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
     conn = Connection(WS(ours), "t1", None, None)
-    assert conn.fd == ours.fileno()
+    assert conn.outbox.fd == ours.fileno()
     # The kernel may hold no more than this for a phone (Linux counts it twice).
     assert ours.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) <= 2 * conn_module.SEND_BUFFER
     conn.offer(2, state(2))  # the socket takes it at once: written at once
-    assert conn.sent_version == 2 and conn.out == [] and writers == []
+    assert conn.sent_version == 2 and conn.outbox.out == [] and writers == []
     assert read_all(phone) == text_frame(state(2))
     conn.offer(2, state(2))  # stale: nothing sent
     conn.offer(1, state(1))
@@ -95,21 +95,21 @@ def test_a_push_never_waits_and_a_newer_snapshot_replaces_the_one_waiting(pair, 
     for v in range(3, 203):
         conn.offer(v, state(v, 100))
         conn.send_presence(frozenset({"p1"} if v % 2 else {"p1", "p2"}))
-        conn.beat(conn.fd)
+        conn.beat(conn.outbox.fd)
     conn.offer(203, state(203, 100))
     assert time.monotonic() - began < 1.0, "no push waited on the phone"
     # What waits: one snapshot, the newest, in the place of the first (the
     # presence waiting went with it: a snapshot says who is connected), and
     # one pong; one writer for them all.
-    assert [kind for kind, _ in conn.out] == ["state", "pong"]
-    assert bytes(conn.out[0][1]) == text_frame(state(203, 100))
+    assert [kind for kind, _ in conn.outbox.out] == ["state", "pong"]
+    assert bytes(conn.outbox.out[0][1]) == text_frame(state(203, 100))
     assert conn.sent_version == 203
-    assert writers == [conn._drain]
+    assert writers == [conn.outbox.drain]
 
     got = read_all(phone)  # the phone reads again: the writer sends what waits
     assert got[:filled].strip(b"x") == b""
     assert got[filled:] == text_frame(state(203, 100)) + text_frame(b'{"type":"pong","version":202}')
-    assert conn.out == [] and not conn.writer and conn.open
+    assert conn.outbox.out == [] and not conn.outbox.writer and conn.outbox.open
 
 
 def test_a_frame_begun_is_finished_before_any_other(pair, writers) -> None:
@@ -117,15 +117,15 @@ def test_a_frame_begun_is_finished_before_any_other(pair, writers) -> None:
     conn = Connection(WS(ours), "t1", "p1", "token")
     big = state(4, 300_000)
     conn.offer(4, big)  # the buffer takes part of it
-    assert conn.out and conn.out[0][0] is None, "the rest of a frame begun: nothing replaces it"
+    assert conn.outbox.out and conn.outbox.out[0][0] is None, "the rest of a frame begun: nothing replaces it"
     conn.offer(5, state(5))
     conn.offer(6, state(6))  # replaces 5, never the rest of 4
     conn.send_presence(frozenset({"p1"}))
-    assert [kind for kind, _ in conn.out] == [None, "state", "presence"]
+    assert [kind for kind, _ in conn.outbox.out] == [None, "state", "presence"]
     assert len(writers) == 1
     presence = text_frame(b'{"type":"presence","version":6,"connected":["p1"]}')
     assert read_all(phone) == text_frame(big) + text_frame(state(6)) + presence
-    assert conn.out == [] and not conn.writer
+    assert conn.outbox.out == [] and not conn.outbox.writer
 
 
 def test_a_socket_that_takes_nothing_is_given_up(pair, writers, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,14 +134,14 @@ def test_a_socket_that_takes_nothing_is_given_up(pair, writers, monkeypatch: pyt
     conn = Connection(WS(ours), "t1", None, None)
     filled = fill(ours)
     conn.offer(2, state(2))
-    assert conn.out and conn.open
+    assert conn.outbox.out and conn.outbox.open
     deadline = time.monotonic() + 5
-    while conn.writer and time.monotonic() < deadline:
+    while conn.outbox.writer and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not conn.open and conn.out == [] and not conn.writer, "given up, its frames let go"
+    assert not conn.outbox.open and conn.outbox.out == [] and not conn.outbox.writer, "given up, its frames let go"
     assert len(read_all(phone)) == filled, "then the phone sees the stream end"
     conn.offer(3, state(3))
-    assert conn.out == [] and len(writers) == 1
+    assert conn.outbox.out == [] and len(writers) == 1
 
 
 def test_a_buffer_that_takes_frames_is_no_sign_of_life(pair, writers, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,7 +153,7 @@ def test_a_buffer_that_takes_frames_is_no_sign_of_life(pair, writers, monkeypatc
     conn = Connection(WS(ours), "t1", None, None)
     fill(ours)
     conn.offer(2, state(2))
-    assert conn.out and conn.stalled is not None
+    assert conn.outbox.out and conn.outbox.stalled is not None
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)  # room again, nothing read
     deadline = time.monotonic() + 0.4
     v = 3
@@ -161,10 +161,10 @@ def test_a_buffer_that_takes_frames_is_no_sign_of_life(pair, writers, monkeypatc
         conn.offer(v, state(v))
         v += 1
         time.sleep(0.02)
-    assert conn.out == [] and conn.open, "the buffer took them all"
+    assert conn.outbox.out == [] and conn.outbox.open, "the buffer took them all"
     time.sleep(0.2)
     conn.offer(v, state(v))
-    assert not conn.open, "yet the phone took nothing for STALL_LIMIT s"
+    assert not conn.outbox.open, "yet the phone took nothing for STALL_LIMIT s"
 
 
 def test_a_slow_phone_that_keeps_reading_is_kept(pair, writers, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +185,7 @@ def test_a_slow_phone_that_keeps_reading_is_kept(pair, writers, monkeypatch: pyt
     for v in range(2, 40):  # 1.5 s of snapshots, each bigger than the phone reads a tick
         conn.offer(v, state(v, 5000))
         time.sleep(0.04)
-    assert conn.open, "slow, but taking: kept"
+    assert conn.outbox.open, "slow, but taking: kept"
     done.set()
     reader.join()
     rest = read_all(phone)
@@ -199,11 +199,11 @@ def test_a_kick_waits_on_no_phone_and_closes_the_socket_after_its_frames(pair, w
     conn.offer(2, state(2))
     conn.kick("bad_token", "gone")
     conn.offer(3, state(3))  # nothing after the close frame
-    assert conn.open and conn.closing and len(conn.out) == 3 and len(writers) == 1
+    assert conn.outbox.open and conn.outbox.closing and len(conn.outbox.out) == 3 and len(writers) == 1
     got = read_all(phone)
     error = text_frame(b'{"type":"error","error":{"code":"bad_token","message":"gone"}}')
     assert got[filled:] == text_frame(state(2)) + error + close_frame(4401, "bad_token")
-    assert not conn.open and phone.recv(10) == b"", "shut once the phone took them"
+    assert not conn.outbox.open and phone.recv(10) == b"", "shut once the phone took them"
 
 
 def test_nothing_is_written_once_the_close_handshake_began(pair, writers) -> None:
@@ -211,8 +211,8 @@ def test_nothing_is_written_once_the_close_handshake_began(pair, writers) -> Non
     conn = Connection(WS(ours), "t1", "p1", "token")
     conn.ws.connected = False
     conn.offer(2, state(2))
-    conn.beat(conn.fd)
-    assert read_all(phone) == b"" and conn.out == [] and writers == []
+    conn.beat(conn.outbox.fd)
+    assert read_all(phone) == b"" and conn.outbox.out == [] and writers == []
 
 
 def test_the_socket_s_own_handler_waits_for_its_phone(pair, writers) -> None:
@@ -228,7 +228,7 @@ def test_the_socket_s_own_handler_waits_for_its_phone(pair, writers) -> None:
     reader.start()
     began = time.monotonic()
     conn.send({"type": "result", "request_id": "r1", "version": 2})
-    assert time.monotonic() - began >= 0.25 and conn.out == []
+    assert time.monotonic() - began >= 0.25 and conn.outbox.out == []
     reader.join()
     result = text_frame(b'{"type":"result","request_id":"r1","version":2}')
     assert got[0][filled:] == text_frame(state(2)) + result

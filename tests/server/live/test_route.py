@@ -233,13 +233,13 @@ def test_the_hub_beats_a_socket_with_one_write_and_never_a_closed_one() -> None:
         sock = server_side
 
     conn = Connection(WS(), "t", "p1", "token")
-    assert conn.fd == server_side.fileno()
+    assert conn.outbox.fd == server_side.fileno()
     conn.sent_version = 7
-    conn.beat(conn.fd)
+    conn.beat(conn.outbox.fd)
     assert phone.recv(100) == b'\x81\x1b{"type":"pong","version":7}'
     server_side.close()
-    conn.beat(conn.fd)
-    assert not conn.open
+    conn.beat(conn.outbox.fd)
+    assert not conn.outbox.open
     phone.close()
 
 
@@ -302,7 +302,7 @@ def test_a_frame_goes_out_whole_when_the_first_send_takes_part_of_it() -> None:
 
 
 def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtakes_them() -> None:
-    """``Connection.corked``: while a phone's own action runs, the table's new
+    """``Outbox.corked``: while a phone's own action runs, the table's new
     state and the result are held and go out in one send, in that order. The
     heartbeat still beats the socket meanwhile (a slow store may hold the action
     for seconds): with nothing held its pong goes out at once, and with a state
@@ -311,6 +311,7 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
 
     from server.live.connection import Connection
     from server.live.frames import text_frame
+    from server.live.outbox import Outbox
 
     ours, phone = socket.socketpair()
     ours.setblocking(False)
@@ -320,7 +321,7 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
         sock = ours
         connected = True
 
-    class Recording(Connection):
+    class Recording(Outbox):
         """Each system call's bytes, as the socket took them."""
 
         sends: list[bytes] = []
@@ -337,32 +338,33 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
         return got
 
     try:
-        conn = Recording(WS(), "t1", "p1", "token")
-        assert conn.fd == ours.fileno()
+        conn = Connection(WS(), "t1", "p1", "token")
+        assert conn.outbox.fd == ours.fileno()
+        conn.outbox = recording = Recording(conn.ws, conn.outbox.fd)
         state = b'{"type":"state","version":2}'
         result = b'{"type":"result","request_id":"r1","version":2}'
-        with conn.corked():
+        with conn.outbox.corked():
             conn.send_encoded(2, state)
             conn.send({"type": "result", "request_id": "r1", "version": 2})
-            assert conn.sends == []
-        assert conn.sends == [text_frame(state) + text_frame(result)]
-        assert read(len(conn.sends[0])) == text_frame(state) + text_frame(result)
+            assert recording.sends == []
+        assert recording.sends == [text_frame(state) + text_frame(result)]
+        assert read(len(recording.sends[0])) == text_frame(state) + text_frame(result)
 
-        with conn.corked():  # a slow commit: nothing held yet, the beat goes out
-            conn.beat(conn.fd)
+        with conn.outbox.corked():  # a slow commit: nothing held yet, the beat goes out
+            conn.beat(conn.outbox.fd)
             pong2 = text_frame(b'{"type":"pong","version":2}')
             assert read(len(pong2)) == pong2
             conn.send_encoded(3, b'{"type":"state","version":3}')
-            conn.beat(conn.fd)  # the held state first, then the pong naming it
+            conn.beat(conn.outbox.fd)  # the held state first, then the pong naming it
             both = text_frame(b'{"type":"state","version":3}') + text_frame(b'{"type":"pong","version":3}')
-            assert conn.sends[-1] == both and read(len(both)) == both
+            assert recording.sends[-1] == both and read(len(both)) == both
             conn.send({"type": "result", "request_id": "r2", "version": 3})
         later = text_frame(b'{"type":"result","request_id":"r2","version":3}')
-        assert conn.sends[-1] == later and read(len(later)) == later
-        sent = len(conn.sends)
-        with conn.corked():  # nothing written: nothing sent
+        assert recording.sends[-1] == later and read(len(later)) == later
+        sent = len(recording.sends)
+        with conn.outbox.corked():  # nothing written: nothing sent
             pass
-        assert len(conn.sends) == sent
+        assert len(recording.sends) == sent
     finally:
         ours.close()
         phone.close()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from server.model import TableDoc
+from server.service import atrest
 from tests.server.conftest import Phone, open_table
 from tests.server.service.test_fairness import real_random_client, sample_move, send, services
 
@@ -32,13 +33,22 @@ def kept_secrets(doc: TableDoc) -> list[str]:
         return []
     out = [s["secret"] for s in fair["scopes"]]
     for x in fair["seals"]:
-        out.append(x["salt"])
+        salt = _opened(doc, x)["salt"]
+        if salt is not None:  # None: a seal made on a phone, not opened (the server has no salt)
+            out.append(salt)
     return out
+
+
+def _opened(doc: TableDoc, seal: Any) -> Any:
+    """A seal record's salt and value, opened if kept encrypted at rest."""
+    if "at_rest" in seal:
+        return atrest.unseal(seal["at_rest"], doc["id"], f"seal/{seal['label']}")
+    return seal
 
 
 def sealed_values(doc: TableDoc) -> list[Any]:
     fair = doc.get("fair")
-    return [x["value"] for x in fair["seals"]] if fair else []
+    return [_opened(doc, x)["value"] for x in fair["seals"]] if fair else []
 
 
 def published(client: Any, phones: list[Phone]) -> dict[str, str]:

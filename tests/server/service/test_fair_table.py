@@ -15,7 +15,7 @@ import redis
 
 from engines import registry
 from server.errors import ServiceError
-from server.service import Tables
+from server.service import Tables, atrest
 from server.store import Store
 from server.store.keys import doc_key, log_key
 from tablemate_verify import OutcomeRng, check, commitment
@@ -234,7 +234,7 @@ def numbers(tables: Tables, tid: str, seat: str, k: int = 0) -> list[int]:
     """A sheet the rules accept this round (the restriction card allowing)."""
     engine = registry.get("countup")
     assert engine is not None
-    state = engine.load(tables.load(tid)["state"])
+    state = atrest.load_state(engine, tables.load(tid))
     action = engine.sample(state, seat, {"type": "numbers"}, random.Random(k))
     assert action is not None
     return sorted(action["numbers"])
@@ -304,7 +304,7 @@ def kingup_to_vote(tables: Tables, tid: str, tokens: list[str]) -> dict[str, Any
     raise AssertionError("no election came")
 
 
-def test_votes_are_sealed_and_revealed_and_an_undone_vote_keeps_its_seal(tables: Tables, store: Store) -> None:
+def test_votes_are_sealed_and_revealed_and_an_undone_vote_gets_a_fresh_label(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "kingup", options={"goalCardMode": "deal"})
     act(tables, tid, tokens[0], "start")
     seed_all(tables, tid, tokens)
@@ -314,25 +314,29 @@ def test_votes_are_sealed_and_revealed_and_an_undone_vote_keeps_its_seal(tables:
     act(tables, tid, tokens[1], "vote", vote="yes")
     first = fair(tables, tid)["sealed"]
     assert len(first) == 1 and "/vote/" in first[0]["seal"] and first[0]["seal"].endswith("/p2")
-    # Undone and cast again the same: the same seal, the same hash.
+    # Undone and cast again, the same or not: always a fresh label (issue 38: a
+    # yes/no taken back must not be readable from the labels); the first stays
+    # sealed, retracted.
     act(tables, tid, tokens[0], "undo")
     assert fair(tables, tid)["sealed"] == []
     act(tables, tid, tokens[1], "vote", vote="yes")
-    assert fair(tables, tid)["sealed"] == first
-    # Undone and cast otherwise: a seal of its own; the first stays sealed, retracted.
+    same = fair(tables, tid)["sealed"]
+    assert [s["seal"] for s in same] == [first[0]["seal"] + ".2"] and same[0]["hash"] != first[0]["hash"]
     act(tables, tid, tokens[0], "undo")
     act(tables, tid, tokens[1], "vote", vote="no")
     again = fair(tables, tid)["sealed"]
-    assert [s["seal"] for s in again] == [first[0]["seal"] + ".2"] and again[0]["hash"] != first[0]["hash"]
+    assert [s["seal"] for s in again] == [first[0]["seal"] + ".3"]
     act(tables, tid, tokens[0], "vote", vote="yes")
     act(tables, tid, tokens[2], "vote", vote="yes")
     proof = tables.proof(tid)
     votes = {x["label"].rsplit("/", 1)[1]: x for x in proof["sealed"]}
-    assert votes["p2.2"]["value"] == {"vote": "no"} and votes["p1"]["value"] == {"vote": "yes"}
-    assert votes["p2"]["salt"] is None and votes["p2"]["retracted"] is True
+    assert votes["p2.3"]["value"] == {"vote": "no"} and votes["p1"]["value"] == {"vote": "yes"}
+    for taken_back in ("p2", "p2.2"):
+        assert votes[taken_back]["salt"] is None and votes[taken_back]["retracted"] is True
     report = check(proof)
     assert report.ok, report.first_mismatch
-    assert [line.where for line in report.lines if line.code == "seal_open"] == [{"seal": first[0]["seal"]}]
+    assert [line.where["seal"] for line in report.lines if line.code == "seal_open"] == [
+        first[0]["seal"], first[0]["seal"] + ".2"]
 
 
 def test_a_vote_changed_in_redis_after_it_was_cast_is_a_mismatch(tables: Tables, store: Store) -> None:

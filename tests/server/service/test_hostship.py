@@ -24,9 +24,9 @@ def online(app: Any, table: str, *seats: str) -> None:
     socket would), and only those: the others are dropped."""
     t = tables(app)
     for seat in {"p1", "p2", "p3", "p4"} - set(seats):
-        t.store.presence_drop(table, f"{seat}/s", announce=False)
+        t.store.presence.drop(table, f"{seat}/s", announce=False)
     for seat in seats:
-        t.presence_touch(table, f"{seat}/s")
+        t.store.presence.touch(table, f"{seat}/s")
 
 
 def history(client: Any, table: str) -> list[str]:

@@ -73,3 +73,29 @@ def test_an_undone_action_that_drew_nothing_leaves_every_action_legal(phones: li
     assert p.act("leg_bet", camel="blue").status_code == 200
     assert host.act("undo").status_code == 200
     assert p.act("leg_bet", camel="green").status_code == 200
+
+
+def tickets(phone: Phone) -> dict[str, int]:
+    return {p["id"]: p["pyramid_tickets"] for p in phone.get().json["view"]["players"]}
+
+
+def test_anyone_seated_may_roll_the_returned_die_and_takes_its_ticket(phones: list[Phone]) -> None:
+    """Issue 38's undo rule: the returned die is anyone's to roll; the turn order
+    stays the turn seat's."""
+    host = phones[0]
+    roller = turn(phones)
+    first = rolled(roller.act("pyramid"))
+    assert host.act("undo").status_code == 200
+    other = next(p for p in phones if p is not roller)
+    # Every seat is offered the roll, and only the roll.
+    for p in phones:
+        assert [t["type"] for t in p.get().json["legal"] if t["type"] != "undo"] == ["pyramid"]
+    # A phone cannot claim a returned roll for itself (the server alone marks one).
+    assert other.act("pyramid", returned=True).status_code == 400
+    assert rolled(other.act("pyramid")) == [{**first[0], "player": other.id}]
+    assert tickets(host)[other.id] == 1 and tickets(host)[roller.id] == 0
+    ids = [p.id for p in phones]
+    assert turn(phones).id == ids[(ids.index(roller.id) + 1) % len(ids)]
+    # Nothing kept any more: off-turn rolls are the turn's seat's again.
+    off = next(p for p in phones if p is not turn(phones))
+    assert off.act("pyramid").json["error"]["code"] == "not_your_turn"

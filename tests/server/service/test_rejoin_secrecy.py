@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.service import atrest
 from tests.server.conftest import Phone, open_table
 
 
@@ -105,7 +106,7 @@ def test_count_up_numbers_stay_hidden_from_a_reissued_token(app, client) -> None
     assert host.act("start").status_code == 200
     svc = app.extensions["tablemate"]
     engine = svc.engine("countup")
-    state = engine.load(svc.store.load(host.table)["state"])
+    state = atrest.load_state(engine, svc.store.load(host.table))
     sheet = engine.sample(state, a.id, {"type": "numbers"}, random.Random(7))
     assert sheet is not None
     r = a.act("numbers", numbers=sheet["numbers"])
@@ -138,10 +139,10 @@ def test_a_newer_code_replaces_the_older_and_codes_expire(app, client, monkeypat
     old = rejoin_code(client, host, a)
     new = rejoin_code(client, host, a)
     assert redeem(client, host.table, old).json["error"]["code"] == "claim_not_found"
-    import server.service.pipeline as pipeline
+    import server.service.decide as decide
 
-    later = pipeline.time.time() + 16 * 60
-    monkeypatch.setattr(pipeline.time, "time", lambda: later)
+    later = decide.time.time() + 16 * 60
+    monkeypatch.setattr(decide.time, "time", lambda: later)
     assert redeem(client, host.table, new).json["error"]["code"] == "claim_not_found", "expired"
 
 

@@ -13,11 +13,11 @@ from jsonschema import Draft202012Validator
 
 from engines import registry
 from server.errors import ServiceError
-from server.service import schemas
+from server.service import platform_actions, schemas
 
 SCHEMAS: list[tuple[str, dict[str, Any]]] = [("body", schemas.ACTION_BODY), ("create", schemas.CREATE_BODY),
                                              ("join", schemas.JOIN_BODY)]
-SCHEMAS += [(f"platform:{k}", v) for k, v in schemas.PLATFORM_ACTIONS.items()]
+SCHEMAS += [(f"platform:{k}", v) for k, v in platform_actions.SCHEMAS.items()]
 for _game in registry.names():
     _engine = registry.get(_game)
     assert _engine is not None

@@ -15,10 +15,11 @@ from server import live
 from server.errors import ServiceError
 from server.live import route
 from server.model import TableDoc
-from server.service import Tables, change, platform, schemas, seats
+from server.service import Tables, change, platform, platform_actions, seats
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline
-from server.store import Commit, Conflict, Store, Tx
+from server.service.write import Conflict
+from server.store import Commit, Store, Verdict
 from server.store.keys import doc_key, version_key
 from tests.server.conftest import open_table
 from tests.toy_engine import TOY
@@ -166,10 +167,6 @@ def test_rejoin_replaces_the_token(tables: Tables) -> None:
 # -- platform actions --------------------------------------------------------------
 
 
-def test_platform_table_matches_the_schemas() -> None:
-    assert set(platform.HANDLERS) == set(schemas.PLATFORM_ACTIONS)
-
-
 def test_platform_actions_dispatch_through_the_table(tables: Tables, monkeypatch) -> None:
     seen: list[change.Call] = []
 
@@ -177,7 +174,7 @@ def test_platform_actions_dispatch_through_the_table(tables: Tables, monkeypatch
         seen.append(c)
         return change.Outcome(c.doc, {"type": "host", "player": c.payload["player"]}, [])
 
-    monkeypatch.setitem(platform.HANDLERS, "host", spy)
+    monkeypatch.setitem(platform_actions.HANDLERS, "host", spy)
     tid, (_, guest) = lobby(tables)
     result = tables.act(tid, guest, body("host", player="p1"))
     assert [(c.me, c.host, c.payload) for c in seen] == [("p2", False, {"player": "p1"})]
@@ -249,21 +246,16 @@ class ContendedStore(Store):
     """Another writer commits to the table between every read and write, so
     every attempt's commit is refused, as under a real storm of writers."""
 
-    def update(self, table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
-        other = redis.Redis(connection_pool=self.r.connection_pool)
-
-        def racing(tx: Tx) -> Commit[Any]:
-            commit = fn(tx)
-            # Another writer's commit bumps the version: the commit's
-            # compare-and-set sees that it came in between.
-            other.incr(version_key(table_id))
-            return commit
-
-        return super().update(table_id, racing, hits, wrote)
+    def commit(self, table_id: str, base: int, commit: Commit[Any], assumed: list[str],
+               hits: Any = (), told: bool = False) -> Verdict:
+        # Another writer's commit bumps the version: the commit's
+        # compare-and-set sees that it came in between.
+        redis.Redis(connection_pool=self.r.connection_pool).incr(version_key(table_id))
+        return super().commit(table_id, base, commit, assumed, hits, told)
 
 
 def test_contention_is_503_busy_with_retry_after(store: Store, monkeypatch) -> None:
-    monkeypatch.setattr("server.store.store.MAX_ATTEMPTS", 3)
+    monkeypatch.setattr("server.service.write.MAX_ATTEMPTS", 3)
     tid, (host, _) = lobby(Tables(store, engines, fixed_random=True))
     contended = Tables(ContendedStore(store.r, ttl=600), engines, fixed_random=True)
     version = contended.load(tid)["version"]
@@ -280,10 +272,10 @@ def test_contention_is_503_busy_with_retry_after(store: Store, monkeypatch) -> N
 def test_contention_over_http(client, app, monkeypatch) -> None:
     host, _p2, _p3 = open_table(client)
 
-    def always_conflicts(table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
+    def always_conflicts(store: Any, table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
         raise Conflict(f"table {table_id} too contended")
 
-    monkeypatch.setattr(app.extensions["tablemate"].store, "update", always_conflicts)
+    monkeypatch.setattr("server.service.write.update", always_conflicts)
     r = host.act("start")
     assert r.status_code == 503
     assert r.headers["Retry-After"] == "1"
@@ -301,10 +293,10 @@ class FakeSocket:
 def test_contention_over_the_socket(tables: Tables, monkeypatch) -> None:
     tid, (host, _) = lobby(tables)
 
-    def always_conflicts(table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
+    def always_conflicts(store: Any, table_id: str, fn: Any, hits: Any = (), wrote: Any = None) -> Any:
         raise Conflict(table_id)
 
-    monkeypatch.setattr(tables.store, "update", always_conflicts)
+    monkeypatch.setattr("server.service.write.update", always_conflicts)
     ws = FakeSocket()
     conn = live.Connection(ws, tid, "p1", host)
     route._handle(conn, tables, json.dumps({"type": "action", **body("start", "r-1")}))
@@ -314,7 +306,7 @@ def test_contention_over_the_socket(tables: Tables, monkeypatch) -> None:
 
 def test_socket_hub_uses_authenticate(tables: Tables) -> None:
     tid, (host, guest) = lobby(tables)
-    hub = live.Hub(tables)
+    hub = live.Hub(tables, tables.store)
     doc = tables.load(tid)
     keep = live.Connection(FakeSocket(), tid, "p2", guest)
     spectator = live.Connection(FakeSocket(), tid, None, None)
@@ -327,7 +319,7 @@ def test_socket_hub_uses_authenticate(tables: Tables) -> None:
 
 def test_games_publish_the_platform_actions(client) -> None:
     games = client.get("/api/games").json["games"]
-    assert games and all(g["platform_actions"] == list(schemas.PLATFORM_ACTIONS) for g in games)
+    assert games and all(g["platform_actions"] == list(platform_actions.SCHEMAS) for g in games)
 
 
 def test_pipeline_alone(store: Store) -> None:

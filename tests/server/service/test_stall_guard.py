@@ -47,7 +47,7 @@ def later(monkeypatch: pytest.MonkeyPatch):
 def live(app: Any, monkeypatch: pytest.MonkeyPatch, *seats: str) -> None:
     """These seats have a live socket (what presence would say of phones that
     answer; tests/server/live/test_stall_guard.py does it with real sockets)."""
-    monkeypatch.setattr(app.extensions["tablemate"].tables.store, "present", lambda table_id: set(seats))
+    monkeypatch.setattr(app.extensions["tablemate"].tables.store.presence, "present", lambda table_id: set(seats))
 
 
 def skips(snap: dict[str, Any]) -> list[str]:
@@ -169,7 +169,7 @@ def test_a_live_phone_is_taken_off_only_by_itself(app, client, monkeypatch) -> N
     assert "step" not in host.get().json, "its own choice is no host's step"
     assert "P2 chose to play without their phone. Their phone waits until the host hands the seat back to it." in (
         history(client, host.table))
-    assert "P2님이 휴대폰 없이 하기로 했습니다. P2님의 휴대폰은 호스트가 돌려줄 때까지 쉬어요." in history(
+    assert "P2님이 휴대폰 없이 하기로 했습니다. 이 자리의 휴대폰은 호스트가 돌려줄 때까지 쉬어요." in history(
         client, host.table, "ko")
 
 

@@ -18,7 +18,8 @@ from server import live
 from server.errors import ServiceError
 from server.live import liveness, route
 from server.service import Tables
-from server.store import Commit, Primed, RateLimited, Store, Tx, resp
+from server.service.write import RateLimited, update
+from server.store import Commit, Primed, Store, Tx, resp
 from server.store.cache import Latest
 from server.store.keys import doc_key, req_key, split_change, version_key
 from server.store.listen import Callbacks
@@ -49,9 +50,9 @@ def once(rid: str) -> Any:
 
 def test_a_request_id_applies_once(store: Store) -> None:
     store.create(make_doc(), {"v": 1})
-    assert store.update("table-0001", once("a")) == ("new", 2)
-    assert store.update("table-0001", once("a")) == ("cached", 2)
-    assert store.update("table-0001", once("b")) == ("new", 3)
+    assert update(store, "table-0001", once("a")) == ("new", 2)
+    assert update(store, "table-0001", once("a")) == ("cached", 2)
+    assert update(store, "table-0001", once("b")) == ("new", 3)
     assert store.load("table-0001")["version"] == 3
     assert [e["v"] for e in store.log("table-0001")] == [1, 2, 3]
 
@@ -60,14 +61,14 @@ def test_a_primed_update_on_a_stale_document_reads_again(store: Store) -> None:
     store.create(make_doc(), {"v": 1})
     stale = store.load_raw("table-0001")
     assert stale is not None
-    store.update("table-0001", once("a"))
+    update(store, "table-0001", once("a"))
     seen: list[int] = []
 
     def fn(tx: Tx) -> Commit[int]:
         seen.append(tx.doc["version"])
         return once("b")(tx)
 
-    assert store.update("table-0001", Primed(fn, stale)) == ("new", 3)
+    assert update(store, "table-0001", Primed(fn, stale)) == ("new", 3)
     assert seen == [1, 2], "built on the stale copy, refused, built again on the current one"
 
 
@@ -75,7 +76,7 @@ def test_records_found_by_the_commit_come_back_to_the_update(store: Store) -> No
     """The records an update took for unseen without reading (an undo retires
     earlier requests) reach its next attempt when they exist after all."""
     store.create(make_doc(), {"v": 1})
-    store.update("table-0001", once("old"))
+    update(store, "table-0001", once("old"))
     attempts: list[Any] = []
 
     def retire(tx: Tx) -> Commit[None]:
@@ -85,22 +86,22 @@ def test_records_found_by_the_commit_come_back_to_the_update(store: Store) -> No
         more = [("old", {**rec, "undone": True})] if rec is not None else []
         return Commit(doc, {"v": doc["version"]}, more_requests=more)
 
-    store.update("table-0001", retire)
+    update(store, "table-0001", retire)
     assert attempts == [None, {"v": 2}]
-    assert store.update("table-0001", once("old")) == ("cached", 2)
+    assert update(store, "table-0001", once("old")) == ("cached", 2)
     assert '"undone":true' in store.r.hget(req_key("table-0001"), "old")
 
 
 def test_a_refusal_on_a_retried_request_gives_the_first_result(store: Store) -> None:
     store.create(make_doc(), {"v": 1})
-    store.update("table-0001", once("a"))
+    update(store, "table-0001", once("a"))
 
     def picky(tx: Tx) -> Commit[Any]:
         if tx.cached_result("a") is None and tx.doc["version"] > 1:
             raise ValueError("not your turn")  # what a replayed move meets
         return once("a")(tx)
 
-    assert store.update("table-0001", picky) == ("cached", 2)
+    assert update(store, "table-0001", picky) == ("cached", 2)
 
 
 def test_the_message_carries_the_document(store: Store) -> None:
@@ -108,11 +109,11 @@ def test_the_message_carries_the_document(store: Store) -> None:
     got: list[tuple[str, int, str | None]] = []
     stop, ready = threading.Event(), threading.Event()
     callbacks = Callbacks(on_change=lambda t, v, raw: got.append((t, v, raw)), ready=ready)
-    t = threading.Thread(target=store.listen, daemon=True, args=(callbacks, stop))
+    t = threading.Thread(target=store.changes.listen, daemon=True, args=(callbacks, stop))
     t.start()
     assert ready.wait(5)
-    store.watch("table-0001")
-    store.update("table-0001", once("a"))
+    store.changes.watch("table-0001")
+    update(store, "table-0001", once("a"))
     deadline = time.time() + 5
     while not got and time.time() < deadline:
         time.sleep(0.02)
@@ -138,10 +139,10 @@ def test_a_commit_on_a_version_no_longer_stored_is_refused_and_runs_again(store:
         nonlocal calls
         calls += 1
         if calls == 1:
-            store.update("table-0001", once("other"))  # lands first: version 2
+            update(store, "table-0001", once("other"))  # lands first: version 2
         return once("a")(tx)
 
-    assert store.update("table-0001", racing) == ("new", 3)
+    assert update(store, "table-0001", racing) == ("new", 3)
     assert calls == 2
     assert [e["v"] for e in store.log("table-0001")] == [1, 2, 3]
 
@@ -151,23 +152,23 @@ def test_a_table_stored_before_its_version_key_still_commits(store: Store) -> No
     script reads the document's version once, then keeps the key."""
     store.create(make_doc(), {"v": 1})
     store.r.delete(version_key("table-0001"))
-    assert store.update("table-0001", once("a")) == ("new", 2)
+    assert update(store, "table-0001", once("a")) == ("new", 2)
     assert store.r.get(version_key("table-0001")) == "2"
 
 
 @pytest.mark.parametrize("embedded", [False, True], ids=["redis", "embedded"])
 def test_rate_counters_ride_with_the_commit(redis_url: str, embedded: bool) -> None:
     """Counted once per update, with the write; over a limit nothing is written,
-    and only the counter that was over stays counted (Store.hit_many's rule)."""
+    and only the counter that was over stays counted (Rates.hit_many's rule)."""
     store = Store.connect(None if embedded else redis_url, ttl=600)
     tid = f"table-rate-{embedded}"
     store.latest.watch(tid)  # as its listener does once it hears the table
     store.create(make_doc(tid), {"v": 1})
     hits = [("t-seat", f"{tid}:p1", 2), ("t-table", tid, 10)]
-    assert store.update(tid, once("a"), hits) == ("new", 2)
-    assert store.update(tid, once("b"), hits) == ("new", 3)
+    assert update(store, tid, once("a"), hits) == ("new", 2)
+    assert update(store, tid, once("b"), hits) == ("new", 3)
     with pytest.raises(RateLimited) as over:
-        store.update(tid, once("c"), hits)
+        update(store, tid, once("c"), hits)
     assert 1 <= over.value.wait <= 61
     assert store.load(tid)["version"] == 3 and store.latest.get(tid) == store.load_raw(tid)
     # On the table's slot (its hash tag), as the commit script counts them.
@@ -309,7 +310,7 @@ def test_an_action_parses_its_document_once_to_check_and_once_to_change(
         redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document the action checked the seat on is the commit's to read
     (``Primed.doc``); only the copy it changes is parsed again."""
-    from server.service import pipeline
+    from server.service import pipeline, write
     from server.store import store as store_module
     from server.store import tx as tx_module
 
@@ -329,6 +330,7 @@ def test_an_action_parses_its_document_once_to_check_and_once_to_change(
     monkeypatch.setattr(store_module, "loads", counting)
     monkeypatch.setattr(tx_module, "loads", counting)
     monkeypatch.setattr(pipeline, "loads", counting)
+    monkeypatch.setattr(write, "loads", counting)
     tables.act(tid, host, body("note", text="hi"))
     assert len(parsed) == 2 and parsed[0] == parsed[1]
     assert tables.load(tid)["version"] == 4
@@ -411,7 +413,7 @@ def test_the_fan_out_does_not_load_the_table(redis_url: str, round_trips: list[s
     store = Store.connect(redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     tid, (host, _) = lobby(tables)
-    hub = live.Hub(tables)
+    hub = live.Hub(tables, tables.store)
     frames: list[str] = []
 
     class Socket:
@@ -464,38 +466,38 @@ def test_one_refresh_is_one_round_trip_per_hundred_tables(redis_url: str, round_
                                                          embedded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store.connect(None if embedded else redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
-    hub = live.Hub(tables)
+    hub = live.Hub(tables, tables.store)
     conns = []
     for _ in range(3):
         tid, (host, guest) = lobby(tables)
         for seat, token in (("p1", host), ("p2", guest)):
             conn = live.Connection(Socket(), tid, seat, token)
             conn.listed = True
-            store.presence_touch(tid, str(conn.member))
+            store.presence.touch(tid, str(conn.member))
             hub.add(conn)
             conns.append(conn)
-    hub.refresh()  # the script is loaded on first use
+    hub.liveness.refresh()  # the script is loaded on first use
     silent = conns[-1]
     silent.heard -= liveness.PRESENCE_SILENT + 1  # its phone went quiet; the socket is still open
     round_trips.clear()
-    hub.refresh()
+    hub.liveness.refresh()
     if store.cluster:  # one pipeline, sent to each master in one round trip
         assert 1 <= len(round_trips) - 1 <= 3 and round_trips[-1] == "SPUBLISH", round_trips
     else:
         assert embedded or round_trips == ["EVALSHA", "SPUBLISH"], \
             "one script call for all tables; the seat that went quiet is told to every instance"
-    assert store.present(silent.table_id) == {"p1"}
-    assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns[:4])
+    assert store.presence.present(silent.table_id) == {"p1"}
+    assert all(store.presence.present(c.table_id) == {"p1", "p2"} for c in conns[:4])
     assert orjson.loads(silent.ws.frames[-1]) == {"type": "presence", "version": 0, "connected": ["p1"]}
     silent.heard = time.monotonic()  # heard again: listed again
-    hub.refresh()
-    assert store.present(silent.table_id) == {"p1", "p2"}
+    hub.liveness.refresh()
+    assert store.presence.present(silent.table_id) == {"p1", "p2"}
     # Batched (hub.REFRESH_BATCH tables a call), with a yield between calls.
     monkeypatch.setattr(liveness, "REFRESH_BATCH", 2)
     round_trips.clear()
-    hub.refresh()
+    hub.liveness.refresh()
     assert embedded or store.cluster or round_trips == ["EVALSHA", "EVALSHA"]
-    assert all(store.present(c.table_id) == {"p1", "p2"} for c in conns)
+    assert all(store.presence.present(c.table_id) == {"p1", "p2"} for c in conns)
 
 
 def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
@@ -505,7 +507,7 @@ def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
     socket left is in none."""
     store = Store.connect(redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
-    hub = live.Hub(tables)
+    hub = live.Hub(tables, tables.store)
     tids = []
     for _ in range(6):
         tid, (host, _) = lobby(tables)
@@ -514,11 +516,11 @@ def test_the_refresh_slices_visit_every_table_once_a_round(redis_url: str,
     gone = live.Connection(Socket(), tids[-1], "p1", host)
     hub.add(gone)
     hub.remove(gone)
-    hub.remove(next(iter(hub.conns[tids[-1]])))
+    hub.remove(next(iter(hub.sockets.conns[tids[-1]])))
     refreshed: list[str] = []
-    monkeypatch.setattr(store, "presence_refresh", lambda plan: (refreshed.extend(plan), {})[1])
+    monkeypatch.setattr(store.presence, "refresh", lambda plan: (refreshed.extend(plan), {})[1])
     for part in range(liveness.REFRESH_SLICES):
-        hub.refresh(part)
+        hub.liveness.refresh(part)
     assert sorted(refreshed) == sorted(tids[:-1])
 
 
@@ -527,46 +529,45 @@ def test_the_sweep_refreshes_each_slice_once_per_refresh_period(redis_url: str,
     """Every ``REFRESH_TICKS``-th tick refreshes the next slice: one
     ``PRESENCE_REFRESH`` of ticks visits each slice once, in few calls."""
     store = Store.connect(redis_url, ttl=600)
-    hub = live.Hub(Tables(store, engines, fixed_random=True, rng=random.Random(7)))
+    hub = live.Hub(Tables(store, engines, fixed_random=True, rng=random.Random(7)), store)
     ticks = round(liveness.PRESENCE_REFRESH * liveness.BEAT_SLICES)
+    beats: list[int] = []
 
     class Ticks:
-        left = ticks
-
         def wait(self, _: float) -> bool:
-            self.left -= 1
-            return self.left < 0
+            return len(beats) >= ticks  # a wake may visit several slices (liveness.sweep_step)
 
     parts: list[int | None] = []
-    monkeypatch.setattr(hub, "stop", Ticks())
-    monkeypatch.setattr(hub, "beat_all", lambda *_: None)
-    monkeypatch.setattr(hub, "refresh", parts.append)
-    hub.sweep()
-    assert sorted(parts) == list(range(liveness.REFRESH_SLICES))
-    assert len(parts) * liveness.REFRESH_TICKS == ticks
+    monkeypatch.setattr(hub.liveness, "stop", Ticks())
+    monkeypatch.setattr(hub.liveness, "beat_all", lambda _every, part: beats.append(part))
+    monkeypatch.setattr(hub.liveness, "refresh", parts.append)
+    hub.liveness.sweep()
+    assert sorted(parts[:liveness.REFRESH_SLICES]) == list(range(liveness.REFRESH_SLICES))
+    assert len(parts) == len(beats) // liveness.REFRESH_TICKS
 
 
 @pytest.mark.parametrize("embedded", [False, True])
 def test_the_refresh_tells_phones_their_table_expired(redis_url: str, embedded: bool) -> None:
     store = Store.connect(None if embedded else redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
-    hub = live.Hub(tables)
+    hub = live.Hub(tables, tables.store)
     tid, (host, _) = lobby(tables)
     conn = live.Connection(Socket(), tid, "p1", host)
     hub.add(conn)
-    hub.refresh()
-    assert conn.open
+    hub.liveness.refresh()
+    assert conn.outbox.open
     store.r.delete(doc_key(tid))  # its TTL ran out
-    hub.refresh()
-    assert not conn.open
+    hub.liveness.refresh()
+    assert not conn.outbox.open
     assert orjson.loads(conn.ws.frames[-1])["error"]["code"] == "table_not_found"
 
 
 def fanned_out(store: Store) -> tuple[Tables, live.Hub]:
     """A service with a hub as its fan-out, as ``create_app`` makes them."""
-    hub = live.Hub()
-    tables = Tables(store, engines, fanout=hub, fixed_random=True, rng=random.Random(7))
-    return tables, hub.attach(tables)
+    tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
+    hub = live.Hub(tables, tables.store)
+    tables.fan_out(hub.wrote)
+    return tables, hub
 
 
 def test_the_fan_out_sends_from_the_state_the_commit_made(redis_url: str,
@@ -594,7 +595,7 @@ def test_the_fan_out_sends_from_the_state_the_commit_made(redis_url: str,
     assert decodes == [], "the action takes the state the start made, and its push the action's"
     doc = orjson.loads(str(store.load_raw(tid)))
     assert doc["version"] == v
-    decoded = live.Hub(tables).frame(doc, "p1", frozenset(hub.online.get(tid, frozenset())))
+    decoded = live.Hub(tables, tables.store).frame(doc, "p1", frozenset(hub.sockets.online.get(tid, frozenset())))
     assert orjson.loads(sock.frames[-1]) == orjson.loads(decoded)
 
 
@@ -631,7 +632,7 @@ def test_a_change_committed_here_reaches_its_phones_without_the_message(redis_ur
 
 
 def test_a_contended_table_is_503_busy(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("server.store.store.MAX_ATTEMPTS", 4)
+    monkeypatch.setattr("server.service.write.MAX_ATTEMPTS", 4)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
     tid, (host, _) = lobby(tables)
     other = store.r
@@ -657,7 +658,7 @@ def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str
     doc, _host = tables.create({"game": "toy", "name": "Host", "options": {"start": 0}})
     old = orjson.loads(str(store.load_raw(doc["id"])))
     pid, token = tables.join(doc["id"], {"name": "Late"})
-    hub = live.Hub(tables)
+    hub = live.Hub(tables, tables.store)
     frames: list[str] = []
 
     class Socket:
@@ -670,7 +671,7 @@ def test_a_late_message_does_not_unseat_a_phone_that_joined_since(redis_url: str
     conn = live.Connection(Socket(), doc["id"], pid, token)
     hub.add(conn)
     hub.push(doc["id"], False, old)
-    assert conn.open and "closed" not in frames
+    assert conn.outbox.open and "closed" not in frames
     assert conn.sent_version == 2 and '"version":2' in frames[-1]
 
 

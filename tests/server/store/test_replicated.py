@@ -11,6 +11,7 @@ import pytest
 import redis
 
 from conftest import RedisServer, wait_for
+from server.service.write import update
 from server.store import Store, commit
 from tests.server.store.test_store import bump, make_doc
 
@@ -34,11 +35,11 @@ def test_a_change_is_acknowledged_once_a_replica_has_it(master_and_replica, monk
     store = Store.connect(master.url, ttl=60)
     assert store.committer.replicas == 1
     store.create(make_doc(), {"v": 1})
-    store.update("table-0001", bump)
+    update(store, "table-0001", bump)
     assert replica.client().get("tm:{table-0001}:ver") == "2"  # there before the answer
     replica.kill()
     with pytest.raises(redis.TimeoutError, match="reached 0 of 1 replicas"):
-        store.update("table-0001", bump)
+        update(store, "table-0001", bump)
     assert master.client().get("tm:{table-0001}:ver") == "3"  # written, never acknowledged
 
 
@@ -48,5 +49,5 @@ def test_without_the_setting_no_replica_is_waited_for(master_and_replica) -> Non
     store = Store.connect(master.url, ttl=60)
     assert store.committer.replicas == 0
     store.create(make_doc(), {"v": 1})
-    store.update("table-0001", bump)
+    update(store, "table-0001", bump)
     assert master.client().get("tm:{table-0001}:ver") == "2"

@@ -11,6 +11,7 @@ import pytest
 import redis
 
 from conftest import RedisServer, free_port
+from server.service.write import update
 from server.store import Commit, Store, resp
 from server.store.resp import Lean
 from tests.server.tcpproxy import TcpProxy
@@ -154,7 +155,7 @@ def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
 
 def test_the_store_uses_it_for_a_single_redis_over_tcp_or_tls_only(single_redis_url: str, tmp_path) -> None:
     store = Store.connect(single_redis_url, ttl=60)
-    assert store.lean is not None and store.committer.lean is store.lean
+    assert store.lean is not None and store.committer.path is store.path and store.path.lean is store.lean
     u = urlparse(single_redis_url)
     assert (store.lean.host, store.lean.port, store.lean.socket_timeout) == (u.hostname, u.port, 5.0)
     # redis-py keeps its own parser for everything else (hiredis's polls every
@@ -195,7 +196,7 @@ def test_it_speaks_tls_for_a_rediss_url(certificate: tuple[str, str]) -> None:
         sub = store.lean.subscription()
         sub.send(("SSUBSCRIBE", "tm:{table-tls1}:ch"))
         confirmed(sub, "tm:{table-tls1}:ch")
-        store.update("table-tls1", lambda tx: Commit({**tx.doc, "version": 2}, {"v": 2}))
+        update(store, "table-tls1", lambda tx: Commit({**tx.doc, "version": 2}, {"v": 2}))
         event = None
         deadline = time.monotonic() + 5
         while event is None and time.monotonic() < deadline:

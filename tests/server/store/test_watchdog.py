@@ -13,6 +13,7 @@ import pytest
 import redis
 
 from conftest import RedisServer, wait_for
+from server.service.write import update
 from server.store import Store, listen
 from server.store.feeds import LeanFeed
 from server.store.listen import Callbacks
@@ -20,7 +21,7 @@ from tests.server.store.test_store import bump, make_doc
 
 
 class Heard:
-    """``store.listen`` in a thread, watching ``table-0001``."""
+    """``store.changes.listen`` in a thread, watching ``table-0001``."""
 
     def __init__(self, store: Store) -> None:
         self.versions: list[int] = []
@@ -28,10 +29,10 @@ class Heard:
         self.stop = threading.Event()
         self.callbacks = Callbacks(on_change=lambda t, v, raw: self.versions.append(v),
                                    on_down=self._down, on_resync=self._resync)
-        self.thread = threading.Thread(target=store.listen, args=(self.callbacks, self.stop), daemon=True)
+        self.thread = threading.Thread(target=store.changes.listen, args=(self.callbacks, self.stop), daemon=True)
         self.thread.start()
         assert self.callbacks.ready.wait(5)
-        store.watch("table-0001")
+        store.changes.watch("table-0001")
 
     def _down(self) -> None:
         self.downs += 1
@@ -49,8 +50,8 @@ def hang_next_read(store: Store) -> None:
     on a lock, or a socket that never answers: no timeout, no ping); reads
     after it (a new subscription's) are real. Only this store's: other tests'
     listeners may still be reading."""
-    wait_for(lambda: store._watching().feed is not None, what="the listener's feed")
-    feed = store._watching().feed
+    wait_for(lambda: store.changes._watching().feed is not None, what="the listener's feed")
+    feed = store.changes._watching().feed
     assert isinstance(feed, LeanFeed)
     sub = feed.sub
     real_get = sub.get
@@ -86,7 +87,7 @@ def test_a_redis_killed_and_started_again(caplog: pytest.LogCaptureFixture) -> N
         wait_for(lambda: heard.resyncs == 1, what="the resync")
         assert heard.callbacks.deaf() is None and heard.downs == 1
         other = Store.connect(server.url, ttl=60)
-        other.update("table-0001", bump)  # another instance's commit
+        update(other, "table-0001", bump)  # another instance's commit
         wait_for(lambda: heard.versions == [2], what="a change heard again")
         heard.close()
         assert messages(caplog, "subscription lost") == 1
@@ -106,7 +107,7 @@ def test_a_read_that_never_returns_is_broken_by_the_watchdog(single_redis_url: s
     wait_for(lambda: heard.callbacks.deaf() is not None, what="the stall seen")
     wait_for(lambda: heard.resyncs == 1, what="the watchdog's restart")
     assert heard.callbacks.deaf() is None
-    store.update("table-0001", bump)
+    update(store, "table-0001", bump)
     wait_for(lambda: 2 in heard.versions, what="a change heard again")
     heard.close()
     assert messages(caplog, "stuck for over") == 1
@@ -144,7 +145,7 @@ def test_a_watch_that_times_out_leaves_nothing_watched(single_redis_url: str,
     monkeypatch.setattr(listen, "WATCH_TIMEOUT", 0.3)
     monkeypatch.setattr(LeanFeed, "add", lambda self, channels: None)  # never confirmed
     with pytest.raises(redis.TimeoutError):
-        store.watch("table-0002")
-    assert store.heard()["channels"] == 1
-    assert store._watching().users == {"tm:{table-0001}:ch": 1}
+        store.changes.watch("table-0002")
+    assert store.changes.heard()["channels"] == 1
+    assert store.changes._watching().users == {"tm:{table-0001}:ch": 1}
     heard.close()

@@ -11,6 +11,7 @@ import { h } from '../../ui.js';
  *   readonly lang: 'ko'|'en', me: string|null, name: (pid: string) => string,
  *   act: (action: {type: string, [k: string]: unknown}, opts?: {as?: string}) => Promise<{version: number, events: unknown[]}>,
  *   vibrate: (pattern: number|number[]) => void,
+ *   title: () => string,
  * }} Ctx
  * @typedef {{die: string, value: number, color: string|null, camel: string}} Tent
  */

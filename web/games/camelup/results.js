@@ -153,7 +153,7 @@ export function summary(ctx, snap) {
   const rows = res.money.slice().sort((/** @type {any} */ a, /** @type {any} */ b) => a.rank - b.rank);
   const lines = rows.map((/** @type {any} */ m) => ctx.t('summary.line', { rank: m.rank, name: ctx.name(m.player), money: m.after }));
   return [
-    ctx.t('summary.head', { legs: view.leg }),
+    ctx.t('summary.head', { title: ctx.title(), legs: view.leg }),
     ctx.t('summary.camels', { winner: colourName(ctx, view, res.winner_camel), loser: colourName(ctx, view, res.loser_camel) }),
     ...lines,
     ctx.t('summary.winners', { names: res.winners.map((/** @type {string} */ p) => ctx.name(p)).join(', ') }),

@@ -6,7 +6,10 @@
 // Korean lines avoid particles after {name}: a name may end either way.
 
 const ko = {
-  title: '카멜업',
+  // The results screen's score pad (pad.js).
+  'pad.leg': '{leg}레그',
+  'pad.final_bets': '최종 베팅',
+  'pad.final': '최종 베팅 정산: 우승 낙타 {winner}, 꼴찌 낙타 {loser}.',
   'figure.money': '돈',
   money: '{n}파운드',
 
@@ -199,7 +202,7 @@ const ko = {
   'race.share': '결과 공유',
   'race.copied': '결과를 복사했어요.',
   'race.copy_failed': '복사하지 못했어요.',
-  'summary.head': '카멜업 결과 ({legs}레그)',
+  'summary.head': '{title} 결과 ({legs}레그)',
   'summary.camels': '우승 낙타 {winner} · 꼴찌 낙타 {loser}',
   'summary.line': '{rank}. {name} {money}파운드',
   'summary.winners': '우승: {names}',
@@ -238,11 +241,15 @@ const ko = {
   'face.black': '검',
   'piles.line.one': '{pile}: {n}장',
   'table.history_round': '{round}레그',
+  'table.history_setup': '첫 레그 전',
 };
 
 /** @type {typeof ko} */
 const en = {
-  title: 'Camel Up',
+  // The results screen's score pad (pad.js).
+  'pad.leg': 'Leg {leg}',
+  'pad.final_bets': 'Final bets',
+  'pad.final': 'Final bets paid: {winner} won the race, {loser} came last.',
   'figure.money': 'Money',
   // Egyptian pounds, as the box calls them: £, which needs no explaining.
   money: '£{n}',
@@ -435,7 +442,7 @@ const en = {
   'race.share': 'Share the result',
   'race.copied': 'Result copied.',
   'race.copy_failed': 'Could not copy the result.',
-  'summary.head': 'Camel Up result ({legs} legs)',
+  'summary.head': '{title} result ({legs} legs)',
   'summary.camels': 'Winner camel {winner} · loser camel {loser}',
   'summary.line': '{rank}. {name} £{money}',
   'summary.winners': 'Winner: {names}',
@@ -474,6 +481,7 @@ const en = {
   'face.black': 'B',
   'piles.line.one': 'On the {pile}: {n} card',
   'table.history_round': 'Leg {round}',
+  'table.history_setup': 'Before the first leg',
 };
 
 export const STRINGS = { ko, en };

@@ -95,8 +95,11 @@ export function sheetForm(ctx) {
   const problemsEl = h('ul', { id: 'cu-problems', class: 'cu-problems', 'aria-live': 'polite' });
   const serverEl = h('p', { class: 'cu-refused', role: 'alert', hidden: true });
   const lockBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'primary cu-lock' }));
+  // Who sees the sheet before the round's end (docs/fairness.md, "Seals made on
+  // the phone": the server must, to refuse a wrong sheet and to run the count).
+  const seesEl = h('p', { class: 'hint cu-server-sees' });
   const el = h('section', { class: 'card cu-entry', 'aria-labelledby': 'cu-entry-title' },
-    title, intro, boxes, problemsEl, serverEl, lockBtn);
+    title, intro, boxes, problemsEl, serverEl, lockBtn, seesEl);
 
   /** @typedef {{check: SheetCheck, digits: number[], legal: boolean}} Rules */
   /** @type {Rules} */
@@ -167,6 +170,7 @@ export function sheetForm(ctx) {
       intro.textContent = ctx.t('entry.intro', { top: top() });
       labels.forEach((l, i) => { l.textContent = ctx.t('entry.slot', { n: i + 1 }); });
       lockBtn.textContent = ctx.t('entry.lock');
+      seesEl.textContent = ctx.t('mysheet.server_sees');
       check();
     },
   };

@@ -2,11 +2,16 @@
 
 /** @type {Record<string, string>} */
 const ko = {
+  // The results screen's score pad (pad.js).
+  'pad.end_max': '{round}라운드는 {last}에서 끝났습니다.',
+  'pad.end_marker20': '{round}라운드는 마커가 20에 닿아 끝났습니다 ({last}).',
+  'pad.two_stars': '두 번째 ☆20으로 게임이 끝났습니다.',
+  'pad.last_round': '마지막 라운드 뒤에 게임이 끝났습니다.',
+  'pad.round': '{round}라운드',
   // The fair dice line (screens/fair.js): Count Up has cards and sealed sheets, no dice.
   'fair.title': '공정한 카드·시트',
   'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 뽑을 카드에 대해 같은 네 단어가 보입니다. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 시트가 공개되면 휴대폰마다 모든 결과를 직접 확인합니다.',
   'fair.summary_ok': '✓ 공정한 카드·시트: 이 휴대폰에서 {n}개 확인을 모두 통과했습니다.',
-  title: '카운트 업',
 
   // Options (home and lobby screens)
 
@@ -54,6 +59,7 @@ const ko = {
   'check.not_five': '숫자 5개를 적으세요 (지금 {count}개).',
   'mysheet.title': '내 시트',
   'mysheet.waiting': '잠겼어요. 다른 사람을 기다리는 중…',
+  'mysheet.server_sees': '앱이 내 시트를 확인해요. 서버는 보지만 저장소에는 암호화되어 남고, 라운드가 끝날 때까지 테이블의 누구도 못 봐요.',
   'sheet.label': '내 숫자 (작은 수부터) 와 칸 보너스',
   'cell.declared': '선언',
   'cell.x': 'X',
@@ -212,10 +218,15 @@ const ko = {
 
 /** @type {Record<string, string>} */
 const en = {
+  // The results screen's score pad (pad.js).
+  'pad.end_max': 'Round {round} ended at {last}.',
+  'pad.end_marker20': 'Round {round} ended when a marker reached 20 (at {last}).',
+  'pad.two_stars': 'A second ☆20 ended the game.',
+  'pad.last_round': 'The game ended after the last round.',
+  'pad.round': 'Round {round}',
   'fair.title': 'Fair cards & sheets',
   'fair.explain': 'Every phone at this table shows the same 4 words for the cards still to be drawn: compare them aloud. They fix the app\'s secret before any phone adds its own randomness, and once the cards and sheets are revealed every phone checks each of them by itself.',
   'fair.summary_ok': '✓ Fair cards & sheets: all {n} checks passed on this phone.',
-  title: 'Count Up',
 
 
   'figure.round_scores': 'Rounds',
@@ -259,6 +270,7 @@ const en = {
   'check.not_five': 'Write 5 numbers ({count} so far).',
   'mysheet.title': 'My sheet',
   'mysheet.waiting': 'Locked. Waiting for the others…',
+  'mysheet.server_sees': 'The app checks your sheet: the server sees it, the store does not; nobody at the table does until the round ends.',
   'sheet.label': 'My numbers, smallest first, with the cell bonuses',
   'cell.declared': 'declared',
   'cell.x': 'X',

@@ -11,7 +11,7 @@ import { picker } from './card.js';
 /**
  * @typedef {import('./common.js').Ctx} Ctx
  * @typedef {{busy: boolean, rerender: () => void, paperPick: Map<string, Set<string>>,
- *            paperVote: Map<string, 'yes'|'no'>,
+ *            paperVote: Map<string, 'yes'|'no'>, vote: (v: 'yes'|'no') => Promise<boolean>,
  *            act: (a: Record<string, unknown>) => Promise<boolean>}} PaperUi
  */
 
@@ -71,7 +71,8 @@ export function paperPanel(ctx, snap, ui, pid, legal) {
         type: 'button', class: `primary ku-paper-vote-send ${chosen}`, disabled: ui.busy,
         text: ctx.t('paper.vote_send', { name, vote: label(chosen) }),
         onclick: () => {
-          ui.act({ type: 'vote', vote: chosen }).then((ok) => { if (ok) ui.paperVote.delete(pid); });
+          // Sealed on this phone like its own vote, and opened by it once every vote is in.
+          ui.vote(chosen).then((ok) => { if (ok) ui.paperVote.delete(pid); });
         },
       }));
     }

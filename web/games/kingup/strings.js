@@ -6,11 +6,14 @@
 
 export const STRINGS = {
   ko: {
+    // The results screen's score pad (pad.js).
+    'pad.rule33': '{round}라운드: 0점이 33점이 되었습니다 (33점 규칙).',
+    'pad.tie_break': '합계 동점: 타이브레이크로 정했습니다.',
+    'pad.round': '{round}라운드',
     // The fair dice line (screens/fair.js): King Up! has goal cards and votes, no dice.
     'fair.title': '공정한 카드·투표',
     'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 나눠 줄 목표 카드에 대해 같은 네 단어가 보입니다. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 투표가 공개되면 휴대폰마다 모든 결과를 직접 확인합니다.',
     'fair.summary_ok': '✓ 공정한 카드·투표: 이 휴대폰에서 {n}개 확인을 모두 통과했습니다.',
-    title: '킹업!',
 
     'phase.placement': '캐릭터 배치',
     'phase.movement': '캐릭터 이동',
@@ -86,6 +89,8 @@ export const STRINGS = {
     // The stalled phone (issue 33): the host's waiting sheet.
     'stall.skip': '{name}: 찬성으로 치기',
     'stall.skip_confirm': '한 번 더: {name}님은 자리에 없어요. 그 표는 찬성으로 치고 반대 카드는 쓰지 않아요',
+    'stall.skip_sealed': '{name}: 다시 투표하기',
+    'stall.skip_sealed_confirm': '한 번 더: {name}님의 휴대폰이 봉인한 표를 열지 않았어요. 그 표는 아무도 보거나 바꿀 수 없게 닫아 두고, {name}님이 새로 투표해요',
     'stall.until.reveal': '{name}님의 투표 카드가 종이에 있어요. 투표가 공개된 후에 휴대폰을 돌려주세요.',
     'stall.until.round_end': '{name}님은 인쇄된 비밀목표 카드를 들고 있어요. 이번 라운드 점수 계산 후에 휴대폰을 돌려주세요.',
     'paper.switch': '입력할 차례예요: 위의 "대신 입력"에서 {names}님을 누르세요.',
@@ -104,6 +109,8 @@ export const STRINGS = {
     'vote.back': '돌아가기',
     'vote.mine': '나는 {vote}에 투표했어요.',
     'vote.count': '{total}명 중 {count}명 투표',
+    'vote.opening': '모든 표가 들어왔어요. 휴대폰들이 봉인한 표를 여는 중: {names}',
+    'vote.sealed_note': '이 휴대폰에서 봉인했어요. 모든 표가 들어올 때까지 서버에는 해시만 있어요.',
     'vote.voted': '투표함',
     'vote.waiting': '기다리는 중',
     'vote.spectator': '투표는 각자의 휴대폰에서 해요.',
@@ -178,6 +185,9 @@ export const STRINGS = {
     'error.not_on_board': '보드에 없는 캐릭터는 올릴 수 없어요.',
     'error.bad_vote': '찬성 또는 반대로 투표하세요.',
     'error.already_voted': '이미 투표했어요. 투표는 바꿀 수 없어요.',
+    'error.opening_mismatch': '봉인과 맞지 않는 표예요. 열지 않았어요.',
+    'error.wrong_seal_label': '봉인 이름이 바뀌었어요. 다시 투표해 주세요.',
+    'error.not_sealed': '열 봉인이 없어요.',
     'error.no_card_left': '반대 카드가 남지 않아 찬성만 할 수 있어요.',
     'error.bad_goal': '서로 다른 캐릭터 6개를 고르세요.',
     'error.goal_already_recorded': '이번 라운드의 비밀목표 카드는 이미 있어요.',
@@ -198,10 +208,13 @@ export const STRINGS = {
     'result.player_col': '플레이어',
   },
   en: {
+    // The results screen's score pad (pad.js).
+    'pad.rule33': 'Round {round}: a 0 became 33 (the rule of 33).',
+    'pad.tie_break': 'Equal totals: the tie-break decided.',
+    'pad.round': 'Round {round}',
     'fair.title': 'Fair cards & votes',
     'fair.explain': 'Every phone at this table shows the same 4 words for the goal cards still to be dealt: compare them aloud. They fix the app\'s secret before any phone adds its own randomness, and once the cards and votes are revealed every phone checks each of them by itself.',
     'fair.summary_ok': '✓ Fair cards & votes: all {n} checks passed on this phone.',
-    title: 'King Up!',
 
     'phase.placement': 'Placement',
     'phase.movement': 'Movement',
@@ -277,6 +290,8 @@ export const STRINGS = {
     // The stalled phone (issue 33): the host's waiting sheet.
     'stall.skip': "Count {name}'s vote as Yes",
     'stall.skip_confirm': "Tap again: {name} is away, their vote counts as Yes and spends no No card",
+    'stall.skip_sealed': '{name} votes again',
+    'stall.skip_sealed_confirm': "Tap again: {name}'s phone did not open its sealed vote. That seal stays shut, nobody sees or sets it, and {name} votes anew",
     'stall.until.reveal': "{name}'s vote card is on paper: hand the phone back once the votes are revealed.",
     'stall.until.round_end': "{name} holds a printed secret card: hand the phone back once this round is scored.",
     'paper.switch': 'Waiting for your entry: tap {names} under "Enter moves for" above.',
@@ -295,6 +310,8 @@ export const STRINGS = {
     'vote.back': 'Back',
     'vote.mine': 'You voted {vote}.',
     'vote.count': '{count} of {total} voted',
+    'vote.opening': 'Every vote is in: the phones are opening their sealed votes ({names})',
+    'vote.sealed_note': 'Sealed on this phone: the server holds only its hash until every vote is in.',
     'vote.voted': 'voted',
     'vote.waiting': 'waiting',
     'vote.spectator': 'Everyone votes on their own phone.',
@@ -368,6 +385,9 @@ export const STRINGS = {
     'error.not_on_board': 'That character is not on the board.',
     'error.bad_vote': 'Vote Yes or No.',
     'error.already_voted': 'You have already voted; votes are final.',
+    'error.opening_mismatch': 'That vote does not match its seal: not opened.',
+    'error.wrong_seal_label': 'The seal\'s name changed: vote again.',
+    'error.not_sealed': 'There is no sealed vote to open.',
     'error.no_card_left': 'You have no No card left: you can only vote Yes.',
     'error.bad_goal': 'Pick 6 different characters.',
     'error.goal_already_recorded': 'This round\'s secret card is already in.',

@@ -36,7 +36,7 @@ export function voteHead(ctx, view) {
  * @param {Ctx} ctx
  * @param {any} snap
  * @param {{busy: boolean, choice: 'yes'|'no'|null, choose: (v: 'yes'|'no'|null) => void,
- *          act: (a: Record<string, unknown>) => Promise<boolean>}} ui
+ *          sealed: 'yes'|'no'|null, vote: (v: 'yes'|'no') => Promise<boolean>}} ui
  * @returns {HTMLElement}
  */
 export function voteActions(ctx, snap, ui) {
@@ -56,7 +56,7 @@ export function voteActions(ctx, snap, ui) {
         h('button', {
           type: 'button', class: `primary ku-vote-final ${v}`, disabled: ui.busy, dataset: { vote: v },
           text: ctx.t('vote.confirm', { vote: label(v) }),
-          onclick: () => { ui.act({ type: 'vote', vote: v }).then(() => ui.choose(null)); },
+          onclick: () => { ui.vote(v).then(() => ui.choose(null)); },
         })));
   }
   if (votes.length) {
@@ -68,6 +68,13 @@ export function voteActions(ctx, snap, ui) {
       me && me.no_left !== null && me.no_left !== undefined
         ? h('p', { class: 'hint ku-no-left', text: canNo ? ctx.t('vote.no_left', { n: me.no_left }) : ctx.t('vote.no_none') })
         : null);
+  }
+  if (me && me.vote === 'sealed') {
+    // Sealed on this phone: the server holds only its hash until every vote is in.
+    const mine = ui.sealed;
+    return h('div', { class: 'ku-my-vote', dataset: { vote: mine || 'sealed' } },
+      mine ? h('p', { text: ctx.t('vote.mine', { vote: label(mine) }) }) : null,
+      h('p', { class: 'hint ku-sealed-note', text: ctx.t('vote.sealed_note') }));
   }
   if (me && me.vote) return h('p', { class: 'ku-my-vote', dataset: { vote: me.vote }, text: ctx.t('vote.mine', { vote: label(me.vote) }) });
   return h('p', { class: 'hint', text: me ? '' : ctx.t('vote.spectator') });
@@ -81,8 +88,11 @@ export function voteActions(ctx, snap, ui) {
  */
 export function voteCount(ctx, view) {
   const e = view.election;
+  const opening = Array.isArray(e.opening) && e.opening.length > 0;
   return [
-    h('p', { class: 'ku-vote-count', role: 'status', text: ctx.t('vote.count', { count: e.votes_cast, total: e.voters }) }),
+    h('p', { class: 'ku-vote-count', role: 'status', text: opening
+      ? ctx.t('vote.opening', { names: e.opening.map((/** @type {string} */ p) => ctx.name(p)).join(', ') })
+      : ctx.t('vote.count', { count: e.votes_cast, total: e.voters }) }),
     h('ul', { class: 'ku-voters' }, ...view.players.map((/** @type {string} */ p) => {
       const done = e.voted.includes(p);
       return h('li', { class: done ? 'done' : '', dataset: { player: p } },

@@ -1,0 +1,129 @@
+"""Sealed values kept encrypted at rest (issue 38, item 2; docs/fairness.md).
+
+A Count Up sheet must be seen by the server before its reveal (it refuses an
+invalid one and runs the count from it), so it cannot be sealed on the phone
+like a King Up vote. What it can be is unreadable in the store: the sheet in
+the engine's state, in the log's ``numbers`` action and in its seal record is
+AES-GCM ciphertext (``cryptography``'s ``AESGCM``) under a key the store does
+not hold: ``TABLEMATE_SEAL_KEY`` (64 hex digits, a server secret shared by every
+instance, docs/deploy.md), or without it a key drawn for this process (the
+embedded store of ``make run`` lives and dies with it).
+
+A value at rest is ``{"aesgcm": "<base64 of nonce || ciphertext>"}``; its
+associated data names the table and the field, so a ciphertext moved to another
+table or field does not open. Anything else reads as it is (a table from before,
+or a value a tamper test wrote in clear).
+
+The engine names what is kept this way (``Engine.at_rest_state`` paths into its
+dumped state, ``Engine.at_rest_actions`` fields of its actions); every read of a
+document's state (``load_state``) and of a logged action (``shown``) opens them.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+from functools import cache
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from engines.base import Action, Engine
+from server.errors import ServiceError
+from server.model import TableDoc
+
+log = logging.getLogger(__name__)
+
+TAG = "aesgcm"
+NONCE = 12
+
+
+@cache
+def _aead() -> AESGCM:
+    raw = os.environ.get("TABLEMATE_SEAL_KEY", "").strip()
+    if raw:
+        try:
+            key = bytes.fromhex(raw)
+        except ValueError:
+            key = b""
+        if len(key) != 32:
+            raise RuntimeError("TABLEMATE_SEAL_KEY must be 64 hex digits (32 bytes): python -c "
+                               "'import secrets; print(secrets.token_hex(32))'")
+        return AESGCM(key)
+    # Enough for one process (the embedded store, a test); several instances
+    # over one Redis need the shared key, or one cannot read another's sheets.
+    log.info("TABLEMATE_SEAL_KEY unset: sealed sheets are encrypted at rest with a key of this process")
+    return AESGCM(AESGCM.generate_key(bit_length=256))
+
+
+def _is_sealed(value: Any) -> bool:
+    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get(TAG), str)
+
+
+def seal(value: Any, table: str, where: str) -> dict[str, str]:
+    """``value`` (JSON) encrypted for ``table``'s field ``where``."""
+    nonce = os.urandom(NONCE)
+    body = json.dumps(value, separators=(",", ":")).encode()
+    blob = nonce + _aead().encrypt(nonce, body, f"{table}/{where}".encode())
+    return {TAG: base64.b64encode(blob).decode()}
+
+
+def unseal(value: Any, table: str, where: str) -> Any:
+    """``value`` opened if it is at rest, else as it is."""
+    if not _is_sealed(value):
+        return value
+    blob = base64.b64decode(value[TAG])
+    try:
+        body = _aead().decrypt(blob[:NONCE], blob[NONCE:], f"{table}/{where}".encode())
+    except InvalidTag as exc:
+        # Another key (an instance without the shared TABLEMATE_SEAL_KEY) or a
+        # ciphertext moved: nothing to show, and nothing to guess from.
+        raise ServiceError("unavailable", "sealed_unreadable",
+                           "A sealed value of this table cannot be read with this server's key.") from exc
+    return json.loads(body)
+
+
+def _walk(node: Any, path: tuple[str, ...], fn: Any) -> Any:
+    """``node`` with ``fn`` applied at ``path`` ("*": every item of a list)."""
+    if not path:
+        return node if node is None else fn(node)
+    head, rest = path[0], path[1:]
+    if head == "*" and isinstance(node, list):
+        return [_walk(x, rest, fn) for x in node]
+    if isinstance(node, dict) and head in node:
+        return {**node, head: _walk(node[head], rest, fn)}
+    return node
+
+
+def hide_state(engine: Engine, doc: TableDoc) -> None:
+    """Encrypts the engine's secret fields of ``doc["state"]`` in place."""
+    for path in engine.at_rest_state:
+        where = "state/" + "/".join(path)
+        doc["state"] = _walk(doc["state"], path,
+                             lambda v, w=where: v if _is_sealed(v) else seal(v, doc["id"], w))
+
+
+def load_state(engine: Engine, doc: TableDoc) -> Any:
+    """``engine.load`` of ``doc``'s state, its encrypted fields opened."""
+    raw = doc["state"]
+    for path in engine.at_rest_state:
+        where = "state/" + "/".join(path)
+        raw = _walk(raw, path, lambda v, w=where: unseal(v, doc["id"], w))
+    return engine.load(raw)
+
+
+def hide_action(engine: Engine, doc: TableDoc, action: Action) -> Action:
+    """The action as the log keeps it: its secret fields encrypted."""
+    fields = engine.at_rest_actions.get(action.get("type", ""), ())
+    return {k: seal(v, doc["id"], f"action/{k}") if k in fields and v is not None and not _is_sealed(v) else v
+            for k, v in action.items()}
+
+
+def shown(table: str, action: Action) -> Action:
+    """A logged action with its encrypted fields opened (replay, history)."""
+    if not any(_is_sealed(v) for v in action.values()):
+        return action
+    return {k: unseal(v, table, f"action/{k}") for k, v in action.items()}

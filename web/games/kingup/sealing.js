@@ -1,0 +1,88 @@
+// Votes sealed on this phone (issue 38; docs/fairness.md, "Seals made on the
+// phone"). The phone draws the salt, sends only the hash under the label the
+// snapshot offers (`fair.to_seal`), and keeps value and salt in localStorage
+// (a reload keeps them) until every vote of the election is in; then it sends
+// its opening by itself. The server, and whoever reads its store, never holds
+// a vote before that. A forced Yes (no No card left) is sealed like any vote,
+// so nothing tells the seat's No count (KU-9).
+
+import { newSeed, sealHash } from '../../fairness.js';
+
+/** @typedef {{seat: string, vote: 'yes'|'no', salt: string}} KeptVote */
+
+/**
+ * This phone's sealed votes at table `id`, by label.
+ * @param {string} id
+ */
+export function keptVotes(id) {
+  const key = `tablemate.votes.${id}`;
+  /** @type {Record<string, KeptVote>} */
+  let kept = {};
+  try { kept = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { kept = {}; }
+  const save = () => {
+    try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ }
+  };
+  return {
+    /** @param {string} label @param {KeptVote} entry */
+    keep(label, entry) { kept[label] = entry; save(); },
+    /** @param {string} label */
+    get(label) { return kept[label] || null; },
+    /** Forgets every vote once no election is under way (all revealed). */
+    clear() { if (Object.keys(kept).length) { kept = {}; save(); } },
+  };
+}
+
+/**
+ * The vote action for `seat` (this phone's, or a paper seat's it enters):
+ * sealed, its value and salt kept first, or as it is for a forced Yes.
+ * @param {any} snap
+ * @param {ReturnType<typeof keptVotes>} kept
+ * @param {string} seat
+ * @param {'yes'|'no'} vote
+ * @returns {Promise<Record<string, unknown>>}
+ */
+export async function voteAction(snap, kept, seat, vote) {
+  const label = snap.fair && snap.fair.to_seal ? snap.fair.to_seal[seat] : undefined;
+  if (!label) return { type: 'vote', vote };
+  const salt = newSeed();
+  const hash = await sealHash(label, salt, { vote });
+  // Kept before it is sent: an answer lost on the way must not lose the opening.
+  kept.keep(label, { seat, vote, salt });
+  return { type: 'vote', vote: 'sealed', hash, label };
+}
+
+/**
+ * The openings this phone owes now: every vote is in, and a seal it made (for
+ * itself, or for a paper seat it may enter for) is still shut.
+ * @param {any} snap the table's snapshot (not the "entering for" one)
+ * @param {ReturnType<typeof keptVotes>} kept
+ * @returns {Array<{seat: string, action: Record<string, unknown>}>}
+ */
+export function openings(snap, kept) {
+  const e = snap.view && snap.view.election;
+  if (!e || !Array.isArray(e.opening) || !e.opening.length || !snap.fair) return [];
+  const out = [];
+  for (const s of snap.fair.sealed || []) {
+    const mine = kept.get(s.seal);
+    if (!mine || !e.opening.includes(mine.seat)) continue;
+    if (mine.seat !== snap.me && !(snap.proxies && snap.proxies[mine.seat])) continue;
+    out.push({ seat: mine.seat, action: { type: 'open_vote', vote: mine.vote, salt: mine.salt } });
+  }
+  return out;
+}
+
+/**
+ * What `seat` sealed on this phone in the election under way, or null.
+ * @param {any} snap
+ * @param {ReturnType<typeof keptVotes>} kept
+ * @param {string|null} seat
+ * @returns {'yes'|'no'|null}
+ */
+export function sealedVote(snap, kept, seat) {
+  if (!seat || !snap.fair) return null;
+  for (const s of snap.fair.sealed || []) {
+    const mine = kept.get(s.seal);
+    if (mine && mine.seat === seat) return mine.vote;
+  }
+  return null;
+}
