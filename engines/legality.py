@@ -19,7 +19,7 @@ rest of the check. Calling a ``Rule`` raises, for the handlers.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic
 
 from engines.contract import Action, Event, Handler, S
@@ -59,6 +59,14 @@ class Rule(Generic[S]):
     when: Gate[S]
     choices: Choices[S] = _bare
     pick: Gate[S] | None = None
+    #: ``choices`` lists exactly what ``pick`` takes from any seat ``when``
+    #: lets through (both ask the same function, as King Up's castle moves):
+    #: Offers does not check them again.
+    exact: bool = False
+    #: Its templates are the same for every seat (a host's action naming no
+    #: acting seat: which seat goes back to its phone): Offers builds them
+    #: once per state, not once per seat.
+    shared: bool = False
 
     def __call__(self, state: S, action: Action) -> None:
         refused = self.when(state, action)
@@ -78,51 +86,69 @@ class Offers(Generic[S]):
     ``host_codes`` as the seat, and passes as the host) is offered marked
     ``"host": True`` (the server keeps it for the host alone), unless its
     type is one of ``host_types``, the engine's ``host_actions``, which the
-    server filters by type. Each check runs as the host first: most types
-    are refused to everyone at a given moment, at the cost of one check.
+    server filters by type. Each check runs as the seat first, and again as
+    the host only when the seat was refused for want of host powers: one
+    check for most templates (the host may send whatever a seat may).
     """
 
     rules: Mapping[str, Rule[Any]]
     types: Callable[[S, str], Iterable[str]]
     host_types: Collection[str] = ()
     host_codes: Collection[str] = ("not_host",)
+    #: The last state asked and its shared rules' templates by type (the
+    #: server asks for every seat of one state in turn); one tuple, replaced
+    #: whole, so a thread never reads another state's templates.
+    _memo: list[tuple[Any, dict[str, list[Action]]]] = field(
+        default_factory=lambda: [(None, {})], compare=False, repr=False
+    )
 
     def __call__(self, state: S, player: str) -> list[Action]:
+        memo = self._memo[0]
+        if memo[0] is not state:
+            memo = self._memo[0] = (state, {})
         out: list[Action] = []
         for kind in self.types(state, player):
             rule = self.rules[kind]
-            marked = self._passes(rule.when, state, {"type": kind, "player": player, "host": True})
-            if marked is None:
+            if not rule.shared:
+                out += self._templates(kind, rule, state, player)
                 continue
-            pick = rule.pick
-            for choice in rule.choices(state, player):
-                host = marked
-                if pick is not None:
-                    # Once ``when`` wants the host, the seat alone cannot send it anyway.
-                    action = {**choice, "type": kind, "player": player, "host": True}
-                    picked = self._passes(pick, state, action, as_seat=not marked)
-                    if picked is None:
-                        continue
-                    host = picked or marked
-                template = {"type": kind, **choice}
-                if host and kind not in self.host_types:
-                    template["host"] = True
-                out.append(template)
+            built = memo[1].get(kind)
+            if built is None:
+                built = memo[1][kind] = self._templates(kind, rule, state, player)
+            out += [dict(t) for t in built]
         return out
 
-    def _passes(self, gate: Gate[S], state: S, action: Action, as_seat: bool = True) -> bool | None:
-        """None when ``gate`` refuses ``action`` (sent as the host) even from
-        the host, True when it takes it from the host only, False when from
-        the seat itself (not tried unless ``as_seat``)."""
-        if gate(state, action) is not None:
-            return None
-        if not as_seat:
-            return False
-        action["host"] = False
+    def _templates(self, kind: str, rule: Rule[S], state: S, player: str) -> list[Action]:
+        marked = self._passes(rule.when, state, {"type": kind, "player": player, "host": False})
+        if marked is None:
+            return []
+        out: list[Action] = []
+        pick = None if rule.exact else rule.pick
+        for choice in rule.choices(state, player):
+            host = marked
+            if pick is not None:
+                action = {**choice, "type": kind, "player": player, "host": marked}
+                picked = self._passes(pick, state, action)
+                if picked is None:
+                    continue
+                host = picked or marked
+            template = {"type": kind, **choice}
+            if host and kind not in self.host_types:
+                template["host"] = True
+            out.append(template)
+        return out
+
+    def _passes(self, gate: Gate[S], state: S, action: Action) -> bool | None:
+        """None when ``gate`` refuses ``action`` even from the host, True
+        when it takes it from the host only, False when as sent (``host``
+        False: from the seat itself; True: the host's already)."""
         refused = gate(state, action)
         if refused is None:
-            return False
-        return True if refused.code in self.host_codes else None
+            return action["host"] is True
+        if action["host"] is True or refused.code not in self.host_codes:
+            return None
+        action["host"] = True
+        return None if gate(state, action) is not None else True
 
 
 def dispatch(

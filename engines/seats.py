@@ -210,7 +210,9 @@ def seat_rule(seats: Callable[[P], Sequence[str]], why: str, check: Gate[P]) -> 
     (``engines.legality``): offered per seat ``seats(state)`` names (those it
     could ever be accepted for: the seats on paper, the seats waited for),
     for which ``check``, its handler's whole check, lets it through."""
-    return Rule(host_gate(why), lambda state, player: [{"seat": s} for s in seats(state)], check)
+    return Rule(
+        host_gate(why), lambda state, player: [{"seat": s} for s in seats(state)], check, shared=True
+    )
 
 
 def phone_rule(seats: Callable[[P], Sequence[str]], hold: PaperHold[P]) -> Rule[P]:

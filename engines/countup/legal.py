@@ -249,8 +249,8 @@ def _next_round(state: State, action: Action) -> Refused:
     return None
 
 
-restriction = Rule(_restriction)
-danger = Rule(_danger)
+restriction = Rule(_restriction, shared=True)
+danger = Rule(_danger, shared=True)
 numbers = Rule(_numbers)
 call = Rule(_call, lambda state, player: ({}, {"until": "end"}), _until)
 declare = Rule(_declare)
@@ -260,8 +260,9 @@ caller = Rule(
     lambda state, action: host(action, "name the caller"),
     lambda state, player: [{"seat": s} for s in (None, *state.players)],
     _named,
+    shared=True,
 )
-next_round = Rule(_next_round)
+next_round = Rule(_next_round, shared=True)
 
 RULES: dict[str, Rule[State]] = {
     "restriction": restriction,
@@ -276,16 +277,40 @@ RULES: dict[str, Rule[State]] = {
     "set_phone": phone_rule(lambda s: s.players, stall.hold),
     "skip": seat_rule(stall.waiting, SKIP_WHY, stall.skip_refusal),
 }
-_PHONE_TYPES = tuple(t for t in RULES if t != "paper_declare")
 #: A seat on paper has no phone: only what the table enters for it (its hand
 #: up on the number just called, its bonus); host powers stay with the host's phone.
-_PAPER_TYPES = ("paper_declare", "bonus")
+_PAPER = frozenset({"paper_declare", "bonus"})
+#: The phases outside which a type's rule refuses everyone (types not named:
+#: any phase). Offers asks only these rules, since most types are refused in
+#: most phases; a phase left out here would hide an action its rule accepts,
+#: which test_legality's accepted => offered direction catches.
+_PHASES: dict[str, frozenset[str]] = {
+    "restriction": frozenset({CARDS}),
+    "danger": frozenset({CARDS}),
+    "numbers": frozenset({ENTRY}),
+    "call": frozenset({COUNT}),
+    "declare": frozenset({COUNT}),
+    "paper_declare": frozenset({COUNT}),
+    "bonus": frozenset({BONUS}),
+    "next_round": frozenset({SCORED}),
+    "skip": frozenset({ENTRY, BONUS}),
+}
+#: (phase, on paper) -> the types to ask, in RULES' order.
+_TYPES: dict[tuple[str, bool], tuple[str, ...]] = {
+    (phase, paper): tuple(
+        t for t in RULES
+        if (t in _PAPER if paper else t != "paper_declare")
+        if phase in _PHASES.get(t, (phase,))
+    )
+    for phase in (CARDS, ENTRY, COUNT, BONUS, SCORED)
+    for paper in (False, True)
+}
 
 #: ``legal_actions``: templates of free-input actions (numbers, restriction,
 #: danger, declare, bonus) name only the type, the phone supplies the values;
 #: host-only ones carry ``"host": True``.
 offers: Offers[State] = Offers(
     RULES,
-    lambda state, player: _PAPER_TYPES if player in state.paper else _PHONE_TYPES,
+    lambda state, player: _TYPES.get((state.phase, player in state.paper), ()),
     host_codes=("not_host", "not_caller"),
 )

@@ -4,6 +4,8 @@ rule, which its handler in ``actions.py`` runs first, and the offers
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from functools import lru_cache
 
 from engines.base import Action, EngineError, refusal
@@ -251,12 +253,16 @@ def _skip(state: State, action: Action) -> Refused:
 
 goal = Rule(_goal)
 draw_goal = Rule(_draw_goal)
+#: Exact: the offers are castle's own lists, which the picks check against.
 place = Rule(
     _placing,
     lambda state, player: [{"char": c, "level": lv} for c, lv in castle.legal_placements(state.positions)],
     _placement,
+    exact=True,
 )
-move = Rule(_moving, lambda state, player: [{"char": c} for c in castle.legal_moves(state.positions)], _movement)
+move = Rule(
+    _moving, lambda state, player: [{"char": c} for c in castle.legal_moves(state.positions)], _movement, exact=True
+)
 #: The choices: the app seals the one chosen (vote "sealed" with its hash,
 #: docs/api.md), a forced Yes too; sent as is, a vote is its sender's choice
 #: to show it to the server.
@@ -264,7 +270,7 @@ vote = Rule(_voting, lambda state, player: ({"vote": "yes"}, {"vote": NO}), _vot
 #: Bare: the value and salt are on one phone (the host's, for a paper seat).
 open_vote = Rule(_opening)
 score_round = Rule(_score_round)
-next_round = Rule(_next_round)
+next_round = Rule(_next_round, shared=True)
 
 RULES: dict[str, Rule[State]] = {
     "goal": goal,
@@ -278,11 +284,56 @@ RULES: dict[str, Rule[State]] = {
     "set_phone": phone_rule(lambda s: s.players, stall.hold),
     "skip": seat_rule(stall.waiting, SKIP_WHY, _skip),
 }
-_PHONE_TYPES = tuple(RULES)
 #: A seat on paper: its printed goal card and, entered for it, its turns and
 #: its vote card (and the opening of one sealed on the host's phone); host
 #: powers stay with the host's phone.
-_PAPER_TYPES = ("goal", "place", "move", "vote", "open_vote", "score_round")
+_PAPER = frozenset({"goal", "place", "move", "vote", "open_vote", "score_round"})
+#: Where a type's rule can pass at all, by (phase, seat on paper, goal mode,
+#: play mode, its turn, its goal card still to come); types not named:
+#: anywhere. Offers asks only these rules, since
+#: most types are refused in most phases; a case left out here would hide an
+#: action its rule accepts, which test_legality's accepted => offered catches.
+_GOALS = frozenset({PLACEMENT, MOVEMENT, VOTE, SCORE_ENTRY, AWAITING_GOALS})
+_Where = tuple[str, bool, str, str, bool, bool]
+_WHERE: dict[str, Callable[[str, bool, str, str, bool, bool], bool]] = {
+    "goal": lambda ph, paper, goals, play, turn, card: (
+        card and ph in _GOALS and (paper or goals == RECORD)
+    ),
+    "draw_goal": lambda ph, paper, goals, play, turn, card: card and ph in _GOALS and goals == DEAL,
+    "place": lambda ph, paper, goals, play, turn, card: turn and ph == PLACEMENT and play == FULL,
+    "move": lambda ph, paper, goals, play, turn, card: turn and ph == MOVEMENT and play == FULL,
+    "vote": lambda ph, paper, goals, play, turn, card: ph == VOTE and play == FULL,
+    "open_vote": lambda ph, paper, goals, play, turn, card: ph == VOTE and play == FULL,
+    "score_round": lambda ph, paper, goals, play, turn, card: (
+        ph == SCORE_ENTRY and play == SCORE_ONLY
+    ),
+    "next_round": lambda ph, paper, goals, play, turn, card: ph == SCORED,
+    "skip": lambda ph, paper, goals, play, turn, card: ph == VOTE,
+}
+#: Each case (``_Where``) -> the types to ask, in RULES' order.
+_TYPES: dict[_Where, tuple[str, ...]] = {
+    where: tuple(
+        t for t in RULES
+        if (t in _PAPER or not where[1]) and (t not in _WHERE or _WHERE[t](*where))
+    )
+    for where in itertools.product(
+        (PLACEMENT, MOVEMENT, VOTE, SCORE_ENTRY, AWAITING_GOALS, SCORED),
+        (False, True),
+        (RECORD, DEAL),
+        (FULL, SCORE_ONLY),
+        (False, True),
+        (False, True),
+    )
+}
+
+
+def _types(state: State, player: str) -> tuple[str, ...]:
+    seat = state.seat(player)
+    cfg = state.config
+    where = (state.phase, state.on_paper(seat), cfg.goal_mode, cfg.play_mode,
+             state.turn == seat, state.goals[seat] is None)
+    return _TYPES.get(where, ())
+
 
 #: ``legal_actions``: ``goal`` and ``score_round`` name only the type (the
 #: phone supplies the characters, the board). ``next_round`` is listed as if
@@ -290,6 +341,6 @@ _PAPER_TYPES = ("goal", "place", "move", "vote", "open_vote", "score_round")
 #: carry ``"host": True``.
 offers: Offers[State] = Offers(
     RULES,
-    lambda state, player: _PAPER_TYPES if state.on_paper(state.seat(player)) else _PHONE_TYPES,
+    _types,
     host_types=("next_round",),
 )
