@@ -33,7 +33,7 @@ CHATTER = frozenset({"rename", "pin", "proxies", "seats", "host", "rejoin", "rem
 NEW_PERIOD = frozenset({"start", "play_again"})
 #: Changes no budget counts: a phone's seed (``fairness.give_seed``) comes at
 #: most once per seat and scope, and a seat must never be kept from giving it.
-FREE = frozenset({"seed"})
+FREE = frozenset({"seed", "anchor", "link", "draw_pending"})
 
 
 def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:

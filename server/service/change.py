@@ -42,6 +42,10 @@ class Outcome:
     state: Any = None
     #: The outcome this change drew in a scope (``fairness.Draw``), to keep.
     draw: Draw | None = None
+    #: A draw made after the phones' links came in (``draws.py``): logged as
+    #: the seat that sent the action, under its request_id, not the last linker.
+    by: str | None = None
+    rid: str | None = None
 
 
 @dataclass

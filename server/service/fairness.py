@@ -46,6 +46,7 @@ from tablemate_verify import (
     seal_value,
 )
 from tablemate_verify.canon import plain
+from tablemate_verify.chain import LinkEntry
 
 #: The scope of the draws that set a game up (``draw_setup``), round 0.
 SETUP = "setup"
@@ -61,6 +62,8 @@ class Draw:
     index: int
     rng: OutcomeRng | None
     fields: dict[str, Any] = field(default_factory=dict)
+    #: The phones' links it was drawn with (``draws.py``), or None: seeds.
+    links: list[LinkEntry] | None = None
 
 
 def game_no(doc: TableDoc) -> int:
@@ -103,6 +106,8 @@ def begin(engine: Engine, doc: TableDoc, rng: Rng) -> None:
     (its board, its first cards), so phones seed it before the start."""
     before = _fair(doc)
     fair: FairDoc = {"scopes": [], "seals": [], "closed": [], "revealed": before["revealed"] if before else 0}
+    if before is not None and "chains" in before:
+        fair["chains"] = before["chains"]  # a phone's chain is the table's, game after game
     doc["fair"] = fair
     if engine.random_option_fields:
         _open(doc, fair, SETUP, rng)
@@ -152,8 +157,19 @@ def draw_rng(engine: Engine, doc: TableDoc, state: Any, action: dict[str, Any], 
     scope = _scope(doc, fair, where[0], rng)
     if sent:
         return rng, Draw(scope, where[1], None)
-    outcome = rng_for(scope, where[1])
-    return outcome, Draw(scope, where[1], outcome)
+    links = _links_now(fair)
+    outcome = rng_for(scope, where[1], links)
+    return outcome, Draw(scope, where[1], outcome, links=links)
+
+
+def _links_now(fair: FairDoc) -> list[LinkEntry] | None:
+    """The links the action drawn now takes: the pending draw's (``draws.py``),
+    none at a table with chains but no phone taking part (a server-only
+    outcome), or None at a table without chains (the seeds, outcome/1)."""
+    p = fair.get("pending")
+    if p is not None:
+        return [{"seat": e["seat"], "link": e["link"], "anchor": e["anchor"]} for e in p["links"]]
+    return [] if fair.get("chains") else None
 
 
 def _record(draw: Draw, v: int) -> None:
@@ -163,7 +179,7 @@ def _record(draw: Draw, v: int) -> None:
     at = next((o["v"] for o in earlier if "v" in o), v)
     if draw.rng is not None:
         if draw.rng.draws:
-            keep(scope, draw.rng, fields, at)
+            keep(scope, draw.rng, fields, at, draw.links)
         return
     if not fields or any(o.get("fixed") and o.get("fields") == plain(fields) for o in earlier):
         return
@@ -274,12 +290,33 @@ def public(doc: TableDoc) -> FairView | None:
     fair = _fair(doc)
     if fair is None:
         return None
-    return {
+    view: FairView = {
         "open": [{"scope": s["label"], "commitment": s["commitment"],
                   "seeded": [e["seat"] for e in s["seeds"]]} for s in fair["scopes"]],
         "sealed": [{"seal": s["label"], "hash": s["hash"]} for s in fair["seals"] if not s.get("retracted")],
         "revealed": fair["revealed"],
     }
+    view.update(_chains_view(fair))  # type: ignore[typeddict-item]
+    return view
+
+
+def _chains_view(fair: FairDoc) -> dict[str, Any]:
+    """Every seat's chain (how far it went, so a phone can tell its own state
+    from the table's), and the pending draw (``draws.py``): whom it waits for,
+    since when, and how long the table waits."""
+    out: dict[str, Any] = {}
+    if fair.get("chains"):
+        out["chains"] = {s: {"anchor": c["anchor"], "length": c["length"], "used": c["k"]}
+                         for s, c in fair["chains"].items()}
+    p = fair.get("pending")
+    if p is not None:
+        given = {e["seat"] for e in p["links"]}
+        out["pending"] = {"draw": p["draw"], "scope": p["scope"], "index": p["index"],
+                          "action": p["action"]["type"], "player": p["player"],
+                          "contributors": p["contributors"],
+                          "waiting": [s for s in p["contributors"] if s not in given],
+                          "at": p["at"], "wait": p["wait"]}
+    return out
 
 
 def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from server.model import (
     TableDoc,
 )
 from server.runtime import offload
-from server.service import evening, fairness, schemas
+from server.service import draws, evening, fairness, schemas
 from server.service.budget import CHATTER, charge
 from server.service.change import Call, Handler, Outcome, sealed_seat
 from server.service.game_step import game_outcome, may_proxy
@@ -277,6 +277,7 @@ class Pipeline:
                 game = doc["state"]
                 hostship_guard(doc, me, atype, action)
                 out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin, online))
+                draws.refuse_game_change(draws.pending(tx.doc), game, out.doc)
                 hostship_after(out.doc, atype)
                 evening.note(out.doc, atype, me)
                 if out.state is None and game is not None and out.doc["state"] is game:
@@ -290,27 +291,30 @@ class Pipeline:
                 state = self.store.states.get(table_id, doc["version"])
                 if proxy_for is not None:
                     may_proxy(doc, me, proxy_for)
-                    # Authorized and applied as the seat without a phone, never as the host.
-                    out = game_outcome(engine, doc, proxy_for, False, atype, action, self.rng, state)
-                else:
-                    if atype == "skip" and host:
-                        self.stall.check_skip(doc, action["seat"], online)
-                    out = game_outcome(engine, doc, me, host, atype, action, self.rng, state)
+                elif atype == "skip" and host:
+                    self.stall.check_skip(doc, action["seat"], online)
+                # Authorized and applied as the seat without a phone, never as the host.
+                actor, as_host = (proxy_for, False) if proxy_for is not None else (me, host)
+                # A draw the phones take part in waits for their links (draws.py).
+                draws.refuse_while_pending(doc)
+                out = (draws.announce(engine, doc, actor, as_host, atype, action, self.rng, state, request_id,
+                                      lambda: self.store.present(table_id), self.limits.draw_wait)
+                       or game_outcome(engine, doc, actor, as_host, atype, action, self.rng, state))
             revealed = None
             if out.state is not None:
                 # The game moved: its outcome kept, scopes opened and revealed, choices sealed.
                 revealed = fairness.settle(engine, out.doc, out.state, out.doc["version"] + 1, self.rng,
                                            draw=out.draw, forward=atype != "undo")
             note_waits(engine, out.doc, out.state)
-            entry = logged(out, me)
+            entry = logged(out, out.by or me)
             if revealed is not None:
                 entry["fair"] = revealed
             v = out.doc["version"]
             if proxy_for is not None:
                 entry["entered_for"] = proxy_for
-            host_step(out.doc, me, v, out.action, out.events, proxy_for)
+            host_step(out.doc, out.by or me, v, out.action, out.events, proxy_for)
             if out.kind == "game":
-                entry["rid"] = request_id
+                entry["rid"] = out.rid or request_id
             if engine.seals(out.events):
                 # A reveal: nothing before it (this action included) can be undone,
                 # even when a table change made it (a seat going phoneless can

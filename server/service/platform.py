@@ -15,7 +15,7 @@ from typing import Any
 from engines.base import EngineError
 from server.errors import ServiceError
 from server.model import Action, Claim, Event, LogEntry, Seat, StartRecord, TableDoc
-from server.service import fairness
+from server.service import draws, fairness
 from server.service.change import (
     Call,
     Handler,
@@ -322,5 +322,8 @@ HANDLERS: dict[str, Handler] = {
     "resume": resume_seat,
     "proxies": set_proxies,
     "seed": fairness.give_seed,
+    "anchor": draws.give_anchor,
+    "link": draws.give_link,
+    "draw_now": draws.draw_now,
     "reminder": set_reminder,
 }

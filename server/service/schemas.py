@@ -91,6 +91,12 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     # A phone's own seed for an open scope (docs/fairness.md): its label, 32 bytes as hex.
     "seed": payload_schema({"scope": {"type": "string", "pattern": "^[A-Za-z0-9/_.:-]{1,120}$"},
                             "seed": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["scope", "seed"]),
+    # A phone's hash chain for this table, and its links (docs/fairness.md, "Chains").
+    "anchor": payload_schema({"anchor": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                              "length": {"type": "integer", "minimum": 1, "maximum": 4096}}, ["anchor", "length"]),
+    "link": payload_schema({"draw": {"type": "integer", "minimum": 0},
+                            "link": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["draw", "link"]),
+    "draw_now": payload_schema({"draw": {"type": "integer", "minimum": 0}}, ["draw"]),
     # The web offers off, 30, 60 and 120 s; any whole number up to 10 minutes is taken.
     "reminder": payload_schema({"seconds": {"type": "integer", "minimum": 0, "maximum": 600}}, ["seconds"]),
 }

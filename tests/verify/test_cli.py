@@ -148,7 +148,7 @@ def test_it_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
                              "not in sys.stdlib_module_names and m != '__main__'))", str(ROOT)],
                             capture_output=True, text=True, timeout=60, check=True)
     assert set(json.loads(loaded.stdout.replace("'", '"'))) <= {
-        "tablemate_verify", *(f"tablemate_verify.{m}" for m in ("canon", "derive", "proof", "record", "rules", "schedule",
+        "tablemate_verify", *(f"tablemate_verify.{m}" for m in ("canon", "chain", "derive", "proof", "record", "rules", "schedule",
                                                               "seal", "words"))}
 
 
@@ -157,5 +157,5 @@ def test_outcomes_drawn_by_the_server_alone_are_named_in_the_summary() -> None:
     buf = io.StringIO()
     render(proof, check(proof), buf)
     out = buf.getvalue()
-    assert "-- " in out and "no phone's seed went into it" in out
+    assert "-- " in out and "no phone's part went into it" in out
     assert "; 3 outcomes drawn by the server alone (no phone's seed): not checked" in out.strip().splitlines()[-1]
