@@ -91,6 +91,8 @@ def proofs() -> dict[str, Any]:
     out = {"faithful": tables.proof(), "held_back": tables.proof(held_back=True),
            "unseeded": tables.proof(unseeded=True)}
     out.update({name: tables.tampered(name) for name in tables.TAMPERED})
+    out["linked"] = tables.linked()
+    out.update({f"linked-{cheat}": tables.linked(cheat) for cheat in tables.LINK_CHEATS})
     out.update({f"broken-{name}": broken(change) for name, change in BROKEN.items()})
     return out
 
