@@ -71,6 +71,8 @@ def roll_leg(base: str, table: str, tokens: list[str]) -> None:
     for _ in range(5):
         waiting = snap(base, table)["view"]["waiting"]
         act(base, table, tokens[int(waiting[0][1:]) - 1], {"type": "pyramid"})
+        # The roll waits for the phones' links (issue 38): their pages answer by themselves.
+        wait_for(lambda: "pending" not in snap(base, table)["fair"], "every phone's link for the roll")
 
 
 def count_round(base: str, table: str, tokens: list[str]) -> None:

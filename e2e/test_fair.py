@@ -57,6 +57,11 @@ def test_phones_seed_compare_words_and_check_each_leg(phone, server: str, games)
     expect(leg1.locator(".fair-mark.ok")).to_have_text("✓ checked")
     ok = fh.verify(server, table)
     assert ok.returncode == 0 and "OK:" in ok.stdout, ok.stdout + ok.stderr
+    # Every roll of the leg took every phone's chain link (issue 38), sent by the pages themselves.
+    proof = fh.call(server, "GET", f"/api/tables/{table}/proof")
+    rolled = next(s for s in proof["scopes"] if s["label"].endswith("/g1/leg/1"))
+    assert [sorted(e["seat"] for e in o["links"]) for o in rolled["outcomes"]] == [["p1", "p2", "p3"]] * 5
+    assert "links_ok" in ok.stdout or "step down their chains" in ok.stdout
 
 
 @pytest.mark.parametrize("case", sorted(fh.CASES))

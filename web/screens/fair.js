@@ -13,6 +13,7 @@ import { api } from '../net.js';
 import { h } from '../ui.js';
 import { verifyProof } from '../rules.js';
 import { ownSeeds, shownHashes } from './fair-kept.js';
+import { phoneChain } from './fair-chain.js';
 import { phrase } from '../words.js';
 
 /**
@@ -28,6 +29,7 @@ import { phrase } from '../words.js';
  *   mark: (game: number, round: number) => HTMLElement|null,
  *   problem: (game: string, name: (pid: string) => string) => string|null,
  *   onChange: (fn: () => void) => () => void,
+ *   missed: () => number,
  * }} FairTable
  */
 
@@ -50,6 +52,8 @@ export function fairTable(id, token, send) {
   /** This phone's seeds the table accepted, by scope, with the version that
    * accepted them: kept across reloads, and held against every proof. */
   const mine = ownSeeds(id);
+  /** This phone's hash chain: its link for every draw it takes part in. */
+  const chain = phoneChain(id, send);
   /** @type {Checked|null} */
   let checked = null;
   let wanted = 0;
@@ -59,6 +63,7 @@ export function fairTable(id, token, send) {
   /** @type {Set<() => void>} */
   const listeners = new Set();
   const notify = () => { for (const fn of [...listeners]) fn(); };
+  chain.onMissed(notify);
 
   /** @param {FairView} fair */
   function remember(fair) {
@@ -179,7 +184,10 @@ export function fairTable(id, token, send) {
       if (!fair) return;
       const before = changed.length;
       remember(fair);
-      if (canSeed && !snap.sealed) seed(snap, fair);
+      if (canSeed && !snap.sealed) {
+        seed(snap, fair);
+        if (token()) chain.update(snap);
+      }
       if ((fair.revealed > 0 || changed.length) && (fair.revealed !== wanted || changed.length !== before || !checked)) {
         wanted = fair.revealed;
         if (changed.length !== before) checked = null;
@@ -187,6 +195,7 @@ export function fairTable(id, token, send) {
       }
     },
     result: () => checked,
+    missed: () => chain.missed(),
     mark(game, round) {
       const state = checked && checked.groups.get(`${game}:${round}`);
       if (!state) return null;
@@ -295,10 +304,16 @@ export function fairLine(fair, current, name) {
     // result already, and this render must not put the older one back.
     const res = fair.result();
     el.hidden = !open.length && !res;
-    const problem = snap ? fair.problem(snap.game, name) : null;
+    const problem = (snap ? fair.problem(snap.game, name) : null)
+      || (fair.missed() ? t('fair.not_counted', { n: fair.missed() }) : null);
     warning.hidden = !problem;
     warning.textContent = problem || '';
-    if (!res) status.textContent = '';
+    const pending = snap && snap.fair ? /** @type {any} */ (snap.fair).pending : null;
+    if (pending && pending.waiting.length) {
+      // Whom the draw waits for, by name: a phone that never answers is seen.
+      el.hidden = false;
+      status.textContent = t('fair.waiting', { names: pending.waiting.map(name).join(', ') });
+    } else if (!res) status.textContent = '';
     else if (res.unavailable) status.textContent = t('fair.unavailable');
     else if (!problem) status.textContent = res.groups.size ? t('fair.all_ok') : '';
     else status.textContent = '';
