@@ -135,9 +135,10 @@ def other_vote(seal: dict[str, Any]) -> None:
     seal["value"]["vote"] = "no" if seal["value"]["vote"] == "yes" else "yes"
 
 
-def verify(base: str, table: str) -> subprocess.CompletedProcess[str]:
-    """``python -m tablemate_verify <the table's URL>``, as anyone would run it."""
-    return subprocess.run([sys.executable, "-m", "tablemate_verify", f"{base}/t/{table}"], cwd=ROOT,
+def verify(base: str, table: str, *more: str) -> subprocess.CompletedProcess[str]:
+    """``python -m tablemate_verify <the table's URL>``, as anyone would run it
+    (``more``: e.g. ``--phone export.json``)."""
+    return subprocess.run([sys.executable, "-m", "tablemate_verify", f"{base}/t/{table}", *more], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
 
 

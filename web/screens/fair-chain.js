@@ -11,8 +11,9 @@ import { linkStep, newSeed } from '../fairness.js';
 export const CHAIN_LENGTH = 256;
 
 /**
+ * @typedef {{anchor: string, length: number, links: string[]}} Spent a chain's revealed links
  * @typedef {{seat: string, links: string[], used: number, burned?: boolean,
- *   answered: Record<string, string>, missed: number[]}} Kept
+ *   answered: Record<string, string>, missed: number[], old?: Spent[]}} Kept
  * @typedef {{draw: number, scope: string, index: number, action: string, player: string,
  *   contributors: string[], waiting: string[], at: number, wait: number}} Pending
  */
@@ -45,7 +46,9 @@ export function phoneChain(id, send) {
   async function anchor(me) {
     const links = await makeChain(CHAIN_LENGTH);
     await send({ type: 'anchor', anchor: links[0], length: CHAIN_LENGTH });
-    kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [] };
+    // The chain before keeps only what it revealed, for the export.
+    const old = kept ? [...(kept.old || []), { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) }] : [];
+    kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [], old };
     save();
   }
 
@@ -119,8 +122,16 @@ export function phoneChain(id, send) {
     },
     /** Draws made without this phone's link (its part not counted). */
     missed: () => (kept ? kept.missed.length : 0),
-    /** What this phone keeps, for the export (docs/fairness.md, "Phone export"). */
-    kept: () => kept,
+    /**
+     * The chains' part of the export (docs/fairness.md, "Phone export"): each
+     * anchor and the links revealed, never the links still to come.
+     * @returns {{seat: string|null, chains: Spent[], missed: number[]}}
+     */
+    exported() {
+      if (!kept) return { seat: null, chains: [], missed: [] };
+      const now = { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) };
+      return { seat: kept.seat, chains: [...(kept.old || []), now], missed: kept.missed };
+    },
     /** @param {(reason: string) => void} fn */
     onMissed(fn) { onMissed = fn; },
   };

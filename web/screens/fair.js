@@ -30,6 +30,7 @@ import { phrase } from '../words.js';
  *   problem: (game: string, name: (pid: string) => string) => string|null,
  *   onChange: (fn: () => void) => () => void,
  *   missed: () => number,
+ *   exported: () => Record<string, unknown>,
  * }} FairTable
  */
 
@@ -196,6 +197,10 @@ export function fairTable(id, token, send) {
     },
     result: () => checked,
     missed: () => chain.missed(),
+    exported() {
+      // For `python -m tablemate_verify <proof> --phone <this file>` (tablemate_verify/phone.py).
+      return { format: 'tablemate-phone/1', table: id, ...chain.exported(), shown: Object.fromEntries(seen) };
+    },
     mark(game, round) {
       const state = checked && checked.groups.get(`${game}:${round}`);
       if (!state) return null;
@@ -264,13 +269,26 @@ export function fairLine(fair, current, name) {
     type: 'button', class: 'fair-button', 'aria-expanded': 'false', 'aria-controls': 'fair-explain',
     onclick: () => {
       explain.hidden = !explain.hidden;
+      more.hidden = explain.hidden;
       button.setAttribute('aria-expanded', String(!explain.hidden));
     },
   }, h('span', { class: 'fair-title', t: 'fair.title' }), ' ', words);
   const title = /** @type {HTMLElement} */ (button.firstChild);
   explain.id = 'fair-explain';
   const warning = h('p', { class: 'fair-warning', role: 'alert', hidden: true });
-  const el = h('section', { class: 'fair-line', hidden: true, label: 'fair.title' }, button, status, explain, warning);
+  // What this phone kept, as a file the command-line checker takes (--phone).
+  const exporter = h('button', {
+    type: 'button', class: 'fair-export link-button', t: 'fair.export',
+    onclick: () => {
+      const data = fair.exported();
+      const blob = new Blob([JSON.stringify(data, null, 1)], { type: 'application/json' });
+      const href = URL.createObjectURL(blob);
+      h('a', { href, download: `tablemate-${data.table}-${data.seat || 'phone'}.json` }).click();
+      setTimeout(() => URL.revokeObjectURL(href), 1000);
+    },
+  });
+  const more = h('p', { class: 'hint fair-more', hidden: true }, exporter);
+  const el = h('section', { class: 'fair-line', hidden: true, label: 'fair.title' }, button, status, explain, more, warning);
   let shown = '';
 
   async function render() {
