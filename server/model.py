@@ -190,8 +190,8 @@ class PendingDraw(TypedDict):
     #: The request_id that sent it: the draw's log entry carries it (undo).
     rid: str
     contributors: list[str]
-    #: Per contributor: the anchor and last link of its chain at the announce.
-    expect: dict[str, list[str]]
+    #: Per contributor: its chain as it was at the announce (its next link must follow ``last``).
+    expect: dict[str, SeatChain]
     links: list[LinkEntry]
     #: When it was announced (epoch s), and how long it waits for links (s).
     at: float

@@ -32,8 +32,7 @@ from server.errors import ServiceError
 from server.model import Action, FairDoc, PendingDraw, SeatChain, TableDoc
 from server.service.change import Call, Outcome
 from server.service.game_step import game_outcome
-from tablemate_verify import FairError
-from tablemate_verify.chain import MAX_LENGTH, ChainEntry, LinkEntry, step
+from tablemate_verify.chain import MAX_LENGTH, ChainEntry, step
 from tablemate_verify.derive import check_hex32
 from tablemate_verify.record import ScopeRecord
 
@@ -107,7 +106,7 @@ def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, pay
     p: PendingDraw = {
         "draw": doc["version"] + 1, "scope": d.scope["label"], "index": d.index,
         "action": {"type": atype, **payload}, "player": me, "host": host, "rid": rid,
-        "contributors": who, "expect": {s: [chains[s]["anchor"], chains[s]["last"]] for s in who},
+        "contributors": who, "expect": {s: copy.copy(chains[s]) for s in who},
         "links": [], "at": round(time.time(), 3), "wait": wait,
     }
     fair["pending"] = p
@@ -148,7 +147,7 @@ def give_link(c: Call) -> Outcome:
         raise ServiceError("conflict", "not_contributor", "This seat's phone is not part of this draw.")
     if any(e["seat"] == c.me for e in p["links"]):
         raise ServiceError("conflict", "link_given", "This seat's link for this draw is in already.")
-    anchor, last = p["expect"][c.me]
+    anchor, last = p["expect"][c.me]["anchor"], p["expect"][c.me]["last"]
     try:
         ok = step(c.payload["link"]) == last
     except ValueError as exc:
@@ -202,21 +201,21 @@ def _make(c: Call, p: PendingDraw) -> Outcome:
     assert fair is not None
     del fair["pending"]
     if out.draw is not None:
-        _note_chains(out.draw.scope, fair, p["links"])
+        _note_chains(out.draw.scope, p)
     out.by = p["player"]
     out.rid = p["rid"]
     return out
 
 
-def _note_chains(scope: ScopeRecord, fair: FairDoc, links: list[LinkEntry]) -> None:
-    """The scope lists each chain its outcomes' links belong to (the proof's ``chains``)."""
+def _note_chains(scope: ScopeRecord, p: PendingDraw) -> None:
+    """The scope lists each chain its outcomes' links belong to (the proof's
+    ``chains``), as it was when the draw was announced (a phone may have
+    anchored anew since)."""
     listed = scope.setdefault("chains", [])
-    for e in links:
+    for e in p["links"]:
         if any(x["seat"] == e["seat"] and x["anchor"] == e["anchor"] for x in listed):
             continue
-        c = fair["chains"].get(e["seat"])
-        if c is None or c["anchor"] != e["anchor"]:
-            raise FairError("chain_gone", f"{e['seat']}'s chain is not the table's any more")
+        c = p["expect"][e["seat"]]
         entry: ChainEntry = {"seat": e["seat"], "anchor": c["anchor"], "length": c["length"], "v": c["v"]}
         listed.append(entry)
 

@@ -237,3 +237,26 @@ def test_a_store_reader_cannot_compute_the_roll_before_the_last_link(tables: Tab
     rolled = next(e for e in done["events"] if e["type"] == "die_rolled")
     real = OutcomeRng.of(scope["secret"], scope["label"], [], 0, [*known, ("p3", phones[2].chain[1])])
     assert real.choice(dice) == rolled["die"]
+
+
+def test_a_phone_that_anchors_anew_mid_draw_still_answers_with_its_old_chain(tables: Tables) -> None:
+    """A new anchor counts only for draws announced after it: the pending one
+    still takes the old chain's next link, and the proof lists that chain."""
+    tid, phones = seated(tables)
+    act(tables, tid, phones[0].token, "start")
+    anchor_all(tables, tid, phones)
+    draw = act(tables, tid, turn(tables, tid, phones).token, "pyramid")["events"][0]["draw"]
+    fresh = make_chain(64, "77" * 32)
+    act(tables, tid, phones[2].token, "anchor", anchor=fresh[0], length=64)
+    for p in phones:
+        p.answer(tables, tid, draw)
+    scope = next(s for s in tables.load(tid)["fair"]["scopes"] if s["label"].endswith("/leg/1"))
+    assert {c["seat"]: c["anchor"] for c in scope["chains"]}["p3"] == phones[2].chain[0]
+    # The next roll takes the new chain's first link.
+    phones[2].chain, phones[2].used = fresh, 0
+    roll(tables, tid, phones)
+    for _ in range(3):
+        roll(tables, tid, phones)
+    roll(tables, tid, phones)  # leg 2's first roll: leg 1 revealed
+    report = verify(tables.proof(tid))
+    assert report.ok, report.first_mismatch
