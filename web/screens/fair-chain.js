@@ -12,8 +12,10 @@ export const CHAIN_LENGTH = 256;
 
 /**
  * @typedef {{anchor: string, length: number, links: string[]}} Spent a chain's revealed links
+ * @typedef {{draw: number, link: string, made: number|null, missed?: boolean}} Given a link sent:
+ *   its draw, and the table version at which this phone saw that draw made
  * @typedef {{seat: string, links: string[], used: number, burned?: boolean,
- *   answered: Record<string, string>, missed: number[], old?: Spent[]}} Kept
+ *   answered: Record<string, string>, missed: number[], old?: Spent[], given?: Given[]}} Kept
  * @typedef {{draw: number, scope: string, index: number, action: string, player: string,
  *   contributors: string[], waiting: string[], at: number, wait: number}} Pending
  */
@@ -48,7 +50,7 @@ export function phoneChain(id, send) {
     await send({ type: 'anchor', anchor: links[0], length: CHAIN_LENGTH });
     // The chain before keeps only what it revealed, for the export.
     const old = kept ? [...(kept.old || []), { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) }] : [];
-    kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [], old };
+    kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [], old, given: kept ? kept.given || [] : [] };
     save();
   }
 
@@ -61,6 +63,7 @@ export function phoneChain(id, send) {
     if (!kept.answered[k]) {
       kept.answered = { [k]: link };
       kept.used += 1;
+      kept.given = [...(kept.given || []), { draw: p.draw, link, made: null }];
       save();
     }
     try {
@@ -72,6 +75,7 @@ export function phoneChain(id, send) {
         // links could be foreseen from it); the next snapshot anchors anew.
         kept.burned = true;
         kept.missed = [...kept.missed, p.draw];
+        for (const g of kept.given || []) if (g.draw === p.draw) g.missed = true;
         save();
         onMissed(code);
       }
@@ -108,6 +112,13 @@ export function phoneChain(id, send) {
       try {
         const table = fair.chains ? fair.chains[me] : undefined;
         const p = /** @type {Pending|undefined} */ (fair.pending);
+        // A draw this phone answered is made once no snapshot shows it waiting:
+        // from that version on, the proof must count its link.
+        let seen = false;
+        for (const g of (kept && kept.given) || []) {
+          if (g.made === null && (!p || p.draw !== g.draw)) { g.made = snap.version; seen = true; }
+        }
+        if (seen) save();
         const mine = kept && kept.seat === me && table && table.anchor === kept.links[0];
         if (p && p.waiting.includes(me) && mine) await answer(p);
         else if (!mine || !kept || kept.burned || kept.used >= CHAIN_LENGTH) {
@@ -119,6 +130,25 @@ export function phoneChain(id, send) {
       } finally {
         busy = false;
       }
+    },
+    /**
+     * Every link this phone sent for a draw made by the proof's version must
+     * be in the proof, for this seat (a server that left one out to choose
+     * among outcomes is caught here, as by the CLI's --phone).
+     * @param {any[]} scopes the proof's @param {number|null} version
+     * @returns {import('../fairness.js').Line[]}
+     */
+    check(scopes, version) {
+      if (!kept || version === null) return [];
+      const seat = kept.seat;
+      const counted = new Set();
+      for (const s of scopes) {
+        for (const o of Array.isArray(s && s.outcomes) ? s.outcomes : []) {
+          for (const e of Array.isArray(o.links) ? o.links : []) if (e && e.seat === seat) counted.add(e.link);
+        }
+      }
+      const lost = (kept.given || []).filter((g) => !g.missed && g.made !== null && g.made <= version && !counted.has(g.link));
+      return lost.length ? [{ status: 'mismatch', code: 'own_link_missing', where: {} }] : [];
     },
     /** Draws made without this phone's link (its part not counted). */
     missed: () => (kept ? kept.missed.length : 0),

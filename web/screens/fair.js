@@ -146,7 +146,7 @@ export function fairTable(id, token, send) {
     /** @type {any[]} */
     const seals = Array.isArray(proof && proof.sealed) ? proof.sealed : [];
     const version = proof && typeof proof.version === 'number' ? proof.version : null;
-    lines.push(...mine.check(scopes, version));
+    lines.push(...mine.check(scopes, version), ...chain.check(scopes, version));
     for (const s of scopes) {
       places.set(s.label, { game: s.game, round: s.round });
       // What the phone was shown before the reveal must be what was revealed.
@@ -239,6 +239,7 @@ export function describe(line, places, game, name) {
   else if (line.code === 'outcome_fixed') what = t('fair.what_fixed', { n: (line.where.index || 0) + 1 });
   else if (line.where.index !== undefined) what = t('fair.what_draw', { n: line.where.index + 1 });
   else if (line.code === 'own_seed_missing') what = t('fair.what_own_seed');
+  else if (line.code === 'own_link_missing') what = t('fair.what_own_link');
   else if (line.code === 'seed_mismatch' || line.code === 'seed_unversioned') what = t('fair.what_seeds');
   else if (line.code === 'no_schedule') what = t('fair.what_inputs');
   else what = t('fair.what_secret');
