@@ -22,6 +22,7 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``evening.py``   every game of the table and the running total; the lobby's next game
 - ``fairness.py``  checkable randomness and sealed choices: scopes, seeds,
   seals, the snapshot's ``fair`` and the proof
+- ``draws.py``     the phones' hash chains and the draw that waits for their links
 - ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
 
 The table document's types are ``server/model.py``'s; refusals are
