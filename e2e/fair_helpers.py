@@ -56,14 +56,15 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def seeded_by(base: str, table: str, seats: list[str]) -> bool:
-    """Whether every open scope of the table has a seed from each of ``seats``."""
-    fair = snap(base, table)["fair"]
-    return bool(fair["open"]) and all(set(seats) <= set(s["seeded"]) for s in fair["open"])
+def anchored_by(base: str, table: str, seats: list[str]) -> bool:
+    """Whether each of ``seats`` has a phone chain the table knows (issue 38)."""
+    return set(seats) <= set(snap(base, table)["fair"].get("chains", {}))
 
 
 def start(base: str, table: str, tokens: list[str]) -> None:
+    """The host starts; a start that draws waits for the phones' links (their pages answer)."""
     act(base, table, tokens[0], {"type": "start"})
+    wait_for(lambda: snap(base, table)["status"] != "lobby", "the start's draw")
 
 
 def roll_leg(base: str, table: str, tokens: list[str]) -> None:

@@ -1,5 +1,5 @@
-"""Fair dice on real phones (issue 31), Chromium: every phone seeds each scope
-by itself and shows the same 4 words; when a leg is revealed each phone checks
+"""Fair dice on real phones (issue 31), Chromium: every phone anchors its hash
+chain and answers each draw with its next link by itself (issue 38) and shows the same 4 words; when a leg is revealed each phone checks
 it and marks it in the history; a roll, a sheet or a vote changed in Redis after
 its reveal is a loud warning naming it on the phone, and the standalone
 checker run against the server says MISMATCH. (WebKit: test_fair_webkit.py.)"""
@@ -28,10 +28,9 @@ def test_phones_seed_compare_words_and_check_each_leg(phone, server: str, games)
     for i, seat in enumerate(("p1", "p2", "p3")):
         pages[seat] = phone(LANG[seat])
         open_as(pages[seat], table, tokens[i])
-    # In the lobby already: the starting board's scope, seeded by every phone.
-    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed in the lobby")
+    # In the lobby already: every phone's chain, for the starting board and every roll.
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p1", "p2", "p3"]), "every phone's chain in the lobby")
     fh.start(server, table, tokens)
-    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed for leg 1")
     leg = fh.snap(server, table)["fair"]["open"][0]
     assert leg["scope"].endswith("/g1/leg/1")
     # The same commitment on every phone, said in each phone's language.

@@ -1,4 +1,4 @@
-"""Fair dice in Safari's engine (issue 31): a WebKit phone seeds the scope it
+"""Fair dice in Safari's engine (issue 31): a WebKit phone anchors its chain and answers the draws it
 is shown, checks the reveal with WebKit's own Web Crypto, and flags a roll, a
 sheet and a vote changed in Redis after their reveal; the standalone checker
 flags each too. Runs with the other WebKit tests (``pytest -k webkit``)."""
@@ -35,8 +35,8 @@ def test_webkit_fair_check_flags_a_reveal_changed_in_redis(webkit, server: str, 
     phone = webkit()
     open_seat(phone, table, tokens[0])
     if fh.snap(server, table)["fair"]["open"]:
-        # This WebKit phone seeds what it is shown, as every phone does.
-        fh.wait_for(lambda: fh.seeded_by(server, table, ["p1"]), "the WebKit phone's seed")
+        # This WebKit phone anchors its chain, as every phone does.
+        fh.wait_for(lambda: fh.anchored_by(server, table, ["p1"]), "the WebKit phone's chain")
     fh.start(server, table, tokens)
     c["play"](server, table, tokens)
     phone.until(lambda: "✓" in shown(phone, ".fair-status"), "the reveal checked")

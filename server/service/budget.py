@@ -31,9 +31,9 @@ from server.service.hostship import holds
 CHATTER = frozenset({"rename", "pin", "proxies", "seats", "host", "rejoin", "reminder"})
 #: Changes that begin a new budget period (their own entry is the first of it).
 NEW_PERIOD = frozenset({"start", "play_again"})
-#: Changes no budget counts: a phone's seed (``fairness.give_seed``) comes at
-#: most once per seat and scope, and a seat must never be kept from giving it.
-FREE = frozenset({"seed", "anchor", "link", "draw_pending"})
+#: Changes no budget counts: a phone's anchor and links (``draws.py``) and the
+#: announce of a draw: a seat must never be kept from taking part in a draw.
+FREE = frozenset({"anchor", "link", "draw_pending"})
 
 
 def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:

@@ -23,6 +23,7 @@ what the pending action draws.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import time
 from collections.abc import Callable, Collection
 from typing import Any
@@ -30,7 +31,8 @@ from typing import Any
 from engines.base import Engine, Rng
 from server.errors import ServiceError
 from server.model import Action, FairDoc, PendingDraw, SeatChain, TableDoc
-from server.service.change import Call, Outcome
+from server.service.change import Call, Handler, Outcome
+from server.service.fairness import SETUP
 from server.service.game_step import game_outcome
 from tablemate_verify.chain import MAX_LENGTH, ChainEntry, step
 from tablemate_verify.derive import check_hex32
@@ -42,6 +44,9 @@ ACTIONS = frozenset({"anchor", "link", "draw_now"})
 #: What the commit that announces a draw logs (the action itself is logged
 #: when it is drawn).
 PENDING = "draw_pending"
+#: The table changes taken while a draw is pending: none moves the game or the
+#: seats the pending action was checked against.
+DURING = ACTIONS | {"rename", "pin", "unlock", "reminder", "proxies", "resume"}
 
 
 def _fair(doc: TableDoc) -> FairDoc | None:
@@ -62,11 +67,12 @@ def refuse_while_pending(doc: TableDoc) -> None:
                            f"{', '.join(_missing(p)) or 'nobody'}); try again in a moment.")
 
 
-def refuse_game_change(before: PendingDraw | None, doc0_state: Any, doc: TableDoc) -> None:
-    """A table change that moved the game while a draw is pending (an undo, a
-    seat going onto paper) is refused: the pending action was checked against
-    the game as it was, and must be drawn in it."""
-    if before is not None and pending(doc) is not None and doc["state"] is not doc0_state:
+def refuse_during(doc: TableDoc, atype: str) -> None:
+    """A table change (or a join) while a draw is pending, but those in
+    ``DURING``: the pending action was checked against the game and the
+    seats as they are, and must be drawn in them (an undo, a seat going onto
+    paper, a new seat before a pending start would change what it draws)."""
+    if pending(doc) is not None and atype not in DURING:
         raise ServiceError("conflict", "draw_pending",
                            "A draw is waiting for the phones' links; this change waits until it is made.")
 
@@ -102,16 +108,41 @@ def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, pay
         return out
     # The scope the draw needed is open now, its commitment public before any link.
     fair["scopes"] = copy.deepcopy(_fair(trial) or fair)["scopes"]
+    return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait)
+
+
+def announce_start(c: Call, start: Handler, rid: str, online: Callable[[], Collection[str]],
+                   wait: float) -> Outcome | None:
+    """The pipeline's hook for ``start``: a game whose start draws (the Camel
+    Up board, Count Up's first cards) from the setup scope the lobby opened
+    waits for the phones' links as a game action does. None: it starts at
+    once (no phone takes part, no setup draw, or a test's fixed options)."""
+    fair = _fair(c.doc)
+    fields = c.engine.random_option_fields
+    if (fair is None or not fair.get("chains") or not fields
+            or any(c.doc["options"].get(k) is not None for k in fields)):
+        return None
+    scope = next((s for s in fair["scopes"] if s["label"].endswith(f"/{SETUP}")), None)
+    who = contributors(c.doc, online()) if scope is not None and not scope["outcomes"] else []
+    if scope is None or not who:
+        return None
+    start(dataclasses.replace(c, doc=copy.deepcopy(c.doc)))  # checked: a refusal is the start's own
+    return _hold(c.doc, fair, scope["label"], 0, {"type": "start"}, c.me, c.host, rid, who, wait)
+
+
+def _hold(doc: TableDoc, fair: FairDoc, scope: str, index: int, action: dict[str, Any], me: str, host: bool,
+          rid: str, who: list[str], wait: float) -> Outcome:
+    """The draw held as the table's pending one (its scope open already)."""
     chains = fair["chains"]
     p: PendingDraw = {
-        "draw": doc["version"] + 1, "scope": d.scope["label"], "index": d.index,
-        "action": {"type": atype, **payload}, "player": me, "host": host, "rid": rid,
-        "contributors": who, "expect": {s: copy.copy(chains[s]) for s in who},
+        "draw": doc["version"] + 1, "scope": scope, "index": index, "action": action,
+        "player": me, "host": host, "rid": rid, "contributors": who,
+        "expect": {s: copy.copy(chains[s]) for s in who},
         "links": [], "at": round(time.time(), 3), "wait": wait,
     }
     fair["pending"] = p
-    return Outcome(doc, {"type": PENDING, "draw": p["draw"], "for": atype},
-                   [{"type": PENDING, "draw": p["draw"], "player": me, "action": atype, "waiting": who}])
+    return Outcome(doc, {"type": PENDING, "draw": p["draw"], "for": action["type"]},
+                   [{"type": PENDING, "draw": p["draw"], "player": me, "action": action["type"], "waiting": who}])
 
 
 def give_anchor(c: Call) -> Outcome:
@@ -196,7 +227,12 @@ def _make(c: Call, p: PendingDraw) -> Outcome:
     reads them from the pending draw), and logged as the seat that sent it."""
     action = dict(p["action"])
     atype = action.pop("type")
-    out = game_outcome(c.engine, c.doc, p["player"], p["host"], atype, action, c.rng)
+    if atype == "start":
+        # platform.py registers this module's handlers: imported here, not at the top.
+        from server.service.platform import start_game
+        out = start_game(dataclasses.replace(c, me=p["player"], host=p["host"], payload={}))
+    else:
+        out = game_outcome(c.engine, c.doc, p["player"], p["host"], atype, action, c.rng)
     fair = _fair(c.doc)
     assert fair is not None
     del fair["pending"]

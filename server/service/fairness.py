@@ -6,12 +6,12 @@ module keeps the records (``tablemate_verify.record``) in the table document's
 
 - ``begin``: a new game's lobby opens the setup scope (create, play again);
 - ``setup_rng`` / ``draw_rng``: the Rng a start or a game action draws with,
-  the outcome derived from its scope's secret, the phones' seeds and its index;
+  the outcome derived from its scope's secret, the phones' chain links
+  (``draws.py``) and its index;
 - ``settle``: after every change that moved the game, the outcome kept, the
   scopes the game now needs opened, those it is done with revealed, choices
   locked in secret sealed, and those now public revealed with the game's own
   value (so a value changed after its seal shows at the reveal);
-- ``give_seed``: the platform action ``seed``, a phone's seed for an open scope;
 - ``public``: the snapshot's part; ``proof``: ``GET /api/tables/<id>/proof``.
 
 What is revealed leaves the document for the log entry of the change that
@@ -28,16 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Engine, Rng
-from server.errors import ServiceError
 from server.model import FairDoc, FairLog, FairView, LogEntry, TableDoc
-from server.service.change import Call, Outcome
 from tablemate_verify import (
-    FairError,
     OutcomeRecord,
     OutcomeRng,
     ScopeRecord,
     SealRecord,
-    add_seed,
     keep,
     new_secret,
     open_scope,
@@ -141,8 +137,9 @@ def setup_rng(engine: Engine, doc: TableDoc, rng: Rng) -> tuple[Rng, Draw | None
     sent = {k: doc["options"][k] for k in engine.random_option_fields if doc["options"].get(k) is not None}
     if sent:
         return rng, Draw(scope, 0, None, sent)
-    outcome = rng_for(scope, 0)
-    return outcome, Draw(scope, 0, outcome)
+    links = _links_now(fair)
+    outcome = rng_for(scope, 0, links)
+    return outcome, Draw(scope, 0, outcome, links=links)
 
 
 def draw_rng(engine: Engine, doc: TableDoc, state: Any, action: dict[str, Any], sent: bool,
@@ -162,14 +159,13 @@ def draw_rng(engine: Engine, doc: TableDoc, state: Any, action: dict[str, Any], 
     return outcome, Draw(scope, where[1], outcome, links=links)
 
 
-def _links_now(fair: FairDoc) -> list[LinkEntry] | None:
+def _links_now(fair: FairDoc) -> list[LinkEntry]:
     """The links the action drawn now takes: the pending draw's (``draws.py``),
-    none at a table with chains but no phone taking part (a server-only
-    outcome), or None at a table without chains (the seeds, outcome/1)."""
+    or none (no phone took part: a server-only outcome, never a check mark)."""
     p = fair.get("pending")
-    if p is not None:
-        return [{"seat": e["seat"], "link": e["link"], "anchor": e["anchor"]} for e in p["links"]]
-    return [] if fair.get("chains") else None
+    if p is None:
+        return []
+    return [{"seat": e["seat"], "link": e["link"], "anchor": e["anchor"]} for e in p["links"]]
 
 
 def _record(draw: Draw, v: int) -> None:
@@ -264,24 +260,6 @@ def _reseal(doc: TableDoc, fair: FairDoc, name: str, value: Any) -> SealRecord:
             del old["retracted"]
             return old
     raise AssertionError("unreachable: one of len(taken) + 1 labels is free")
-
-
-def give_seed(c: Call) -> Outcome:
-    """``seed {"scope", "seed"}``: a phone's own seed for an open scope, once
-    per seat and scope, in force for every outcome drawn after it."""
-    fair = _fair(c.doc)
-    lab: str = c.payload["scope"]
-    scope = next((s for s in fair["scopes"] if s["label"] == lab), None) if fair else None
-    if scope is None:
-        raise ServiceError("conflict", "scope_closed", f"{lab} is not open for seeds (revealed, or never opened).")
-    try:
-        entry = add_seed(scope, c.me, c.payload["seed"], c.doc["version"] + 1)
-    except FairError as exc:
-        raise ServiceError("invalid" if exc.code == "bad_seed" else "conflict", exc.code, exc.message) from exc
-    # The seed itself goes into the log (it is public): the proof lists the
-    # log's seed actions, and a checker holds each scope's seeds to them.
-    return Outcome(c.doc, {"type": "seed", "scope": lab, "seed": entry["seed"]},
-                   [{"type": "seeded", "player": c.me, "scope": lab}])
 
 
 def public(doc: TableDoc) -> FairView | None:

@@ -16,7 +16,7 @@ from server.service.platform_text import describe_platform
 
 #: Changes the history does not tell: a phone's seed for the fair dice (the
 #: proof lists them; a line per phone and leg would bury the game).
-SILENT = frozenset({"seed", "anchor", "link", "draw_pending"})
+SILENT = frozenset({"seed", "anchor", "link", "draw_pending"})  # "seed": tables logged before issue 38
 #: History entries per page: the default and the most one request may ask for.
 HISTORY_PAGE = 200
 HISTORY_PAGE_MAX = 500

@@ -276,8 +276,11 @@ class Pipeline:
             if handler is not None:
                 game = doc["state"]
                 hostship_guard(doc, me, atype, action)
-                out = handler(Call(engine, doc, me, host, action, self.rng, tx.log, call.pin, online))
-                draws.refuse_game_change(draws.pending(tx.doc), game, out.doc)
+                draws.refuse_during(doc, atype)
+                c = Call(engine, doc, me, host, action, self.rng, tx.log, call.pin, online)
+                # A start that draws waits for the phones' links too (draws.py).
+                out = (draws.announce_start(c, handler, request_id, lambda: self.store.present(table_id),
+                                            self.limits.draw_wait) if atype == "start" else None) or handler(c)
                 hostship_after(out.doc, atype)
                 evening.note(out.doc, atype, me)
                 if out.state is None and game is not None and out.doc["state"] is game:

@@ -321,7 +321,6 @@ HANDLERS: dict[str, Handler] = {
     "phone_back": phone_back,
     "resume": resume_seat,
     "proxies": set_proxies,
-    "seed": fairness.give_seed,
     "anchor": draws.give_anchor,
     "link": draws.give_link,
     "draw_now": draws.draw_now,

@@ -88,9 +88,6 @@ PLATFORM_ACTIONS: dict[str, dict[str, Any]] = {
     "phone_back": payload_schema({"player": PLAYER_ID}, ["player"]),
     "resume": payload_schema({}),
     "proxies": payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
-    # A phone's own seed for an open scope (docs/fairness.md): its label, 32 bytes as hex.
-    "seed": payload_schema({"scope": {"type": "string", "pattern": "^[A-Za-z0-9/_.:-]{1,120}$"},
-                            "seed": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["scope", "seed"]),
     # A phone's hash chain for this table, and its links (docs/fairness.md, "Chains").
     "anchor": payload_schema({"anchor": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                               "length": {"type": "integer", "minimum": 1, "maximum": 4096}}, ["anchor", "length"]),

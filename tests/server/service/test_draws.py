@@ -260,3 +260,27 @@ def test_a_phone_that_anchors_anew_mid_draw_still_answers_with_its_old_chain(tab
     roll(tables, tid, phones)  # leg 2's first roll: leg 1 revealed
     report = verify(tables.proof(tid))
     assert report.ok, report.first_mismatch
+
+
+def test_a_start_that_draws_waits_for_the_phones_links_and_its_board_checks(tables: Tables) -> None:
+    tid, phones = seated(tables)
+    anchor_all(tables, tid, phones)  # in the lobby, as the app does
+    out = act(tables, tid, phones[0].token, "start")
+    assert [e["type"] for e in out["events"]] == ["draw_pending"]
+    assert snap(tables, tid)["status"] == "lobby"
+    # Nobody joins, leaves or reorders while the start is drawn.
+    refused("draw_pending", tables, tid, phones[0].token, "seats", order=["p2", "p1", "p3"])
+    with pytest.raises(ServiceError) as exc:
+        tables.join(tid, {"name": "Late"})
+    assert exc.value.code == "draw_pending"
+    draw = out["events"][0]["draw"]
+    for p in phones:
+        done = p.answer(tables, tid, draw)
+    assert [e["type"] for e in done["events"]] == ["started"]
+    assert tables.history(tid, "en")["rounds"][-1]["entries"][-1]["by"] == "p1"
+    proof = tables.proof(tid)
+    setup = next(s for s in proof["scopes"] if s["label"].endswith("/setup"))
+    assert setup["secret"] and [e["seat"] for e in setup["outcomes"][0]["links"]] == ["p1", "p2", "p3"]
+    report = verify(proof)
+    assert report.ok, report.first_mismatch
+    assert "outcome_server_only" not in [line.code for line in report.lines]
