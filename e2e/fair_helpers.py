@@ -16,6 +16,7 @@ from typing import Any
 import redis
 
 from e2e.conftest import ROOT
+from tablemate_verify import Stream, replay
 from tests import api_client
 
 _rid = [0]
@@ -126,6 +127,19 @@ def other_roll(scope: dict[str, Any]) -> None:
     """A leg's third roll says another die left the pyramid."""
     draw = scope["outcomes"][2]["draws"][0]
     draw["result"] = next(x for x in draw["items"] if x != draw["result"])
+
+
+def link_left_out(scope: dict[str, Any]) -> None:
+    """A server that chose among outcomes: the leg's last roll drawn again
+    without the phones' links (re-derived, so every draw replays, and no later
+    link of the proof skips one: only the phones' own records can tell)."""
+    out = scope["outcomes"][-1]
+    out["links"] = []
+    stream = Stream(scope["secret"], scope["label"], [], out["index"], [])
+    for d in out["draws"]:
+        d["result"] = replay(stream, d)
+        if isinstance(d.get("field"), str):
+            out["fields"][d["field"]] = d["result"]
 
 
 def other_sheet(seal: dict[str, Any]) -> None:

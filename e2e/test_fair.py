@@ -89,3 +89,29 @@ def test_a_reveal_changed_in_redis_is_flagged_on_the_phone_and_by_the_script(
     expect(warning).to_be_visible()
     expect(warning).to_contain_text("Something was changed")
     expect(page.locator(".fair-status")).not_to_contain_text("✓")
+
+
+def test_a_link_left_out_is_flagged_by_the_phone_that_sent_it(phone, server: str, redis_url: str) -> None:
+    """Issue 38: a server that re-derives a roll without the link a phone sent
+    (to choose among outcomes) leaves a proof that replays and whose chains
+    still step (the leg's last roll: no later link skips): the CLI alone sees
+    only a roll drawn by the server alone. The phone that sent the link says
+    its part is missing, and its export makes the CLI fail too."""
+    table, tokens = fh.new_table(server, "camelup", ["Ada", "Grace", "Alan"])
+    page = phone("en-US")
+    open_as(page, table, tokens[0])
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p1"]), "the phone's chain")
+    fh.start(server, table, tokens)
+    fh.roll_leg(server, table, tokens)
+    expect(page.locator(".fair-status")).to_contain_text("✓")
+    fh.tamper(redis_url, table, "/leg/1", fh.link_left_out)
+    alone = fh.verify(server, table)
+    assert alone.returncode == 0 and "drawn by the server alone" in alone.stdout, alone.stdout + alone.stderr
+    page.reload()
+    warning = page.get_by_role("alert").filter(has_text="Leg 1 · this phone's own part of a draw")
+    expect(warning).to_be_visible()
+    page.locator(".fair-button").click()
+    with page.expect_download() as download:
+        page.locator(".fair-export").click()
+    mine = fh.verify(server, table, "--phone", str(download.value.path()))
+    assert mine.returncode == 1 and "its part was not counted" in mine.stdout, mine.stdout + mine.stderr

@@ -12,8 +12,8 @@ export const CHAIN_LENGTH = 256;
 
 /**
  * @typedef {{anchor: string, length: number, links: string[]}} Spent a chain's revealed links
- * @typedef {{draw: number, link: string, made: number|null, missed?: boolean}} Given a link sent:
- *   its draw, and the table version at which this phone saw that draw made
+ * @typedef {{draw: number, scope: string, link: string, made: number|null, missed?: boolean}} Given
+ *   a link sent: its draw and scope, and the table version at which this phone saw that draw made
  * @typedef {{seat: string, links: string[], used: number, burned?: boolean,
  *   answered: Record<string, string>, missed: number[], old?: Spent[], given?: Given[]}} Kept
  * @typedef {{draw: number, scope: string, index: number, action: string, player: string,
@@ -63,7 +63,7 @@ export function phoneChain(id, send) {
     if (!kept.answered[k]) {
       kept.answered = { [k]: link };
       kept.used += 1;
-      kept.given = [...(kept.given || []), { draw: p.draw, link, made: null }];
+      kept.given = [...(kept.given || []), { draw: p.draw, scope: p.scope, link, made: null }];
       save();
     }
     try {
@@ -148,7 +148,7 @@ export function phoneChain(id, send) {
         }
       }
       const lost = (kept.given || []).filter((g) => !g.missed && g.made !== null && g.made <= version && !counted.has(g.link));
-      return lost.length ? [{ status: 'mismatch', code: 'own_link_missing', where: {} }] : [];
+      return lost.map((g) => ({ status: /** @type {const} */ ('mismatch'), code: 'own_link_missing', where: { scope: g.scope } }));
     },
     /** Draws made without this phone's link (its part not counted). */
     missed: () => (kept ? kept.missed.length : 0),
