@@ -7,17 +7,18 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   afresh, at a table where a seat with a chain has a live phone, is checked
   (applied to a copy) and then held as the table's *pending draw*: its scope
   is open (its commitment public) before any link; the phones are told whom
-  the table waits for (``public``).
+  the table waits for (the snapshot's ``fair.pending``, ``fairness.public``).
+  ``announce_start`` does the same for a start that draws (the setup scope).
 - ``link {"draw", "link"}``: a contributor's next link, strictly the next of
   its chain. The last one makes the draw: the action applied, its outcome
   derived from the scope's secret and the links (``tablemate-outcome/2``).
 - ``draw_now {"draw"}``: any seated phone, once ``Limits.draw_wait`` has
   passed since the announce, makes the draw without the links still missing.
 
-While a draw is pending every other game action, and every table change that
-would move the game, is refused (409 ``draw_pending``): nothing can be done
-on knowledge of an outcome that does not exist yet, and nothing can change
-what the pending action draws.
+While a draw is pending every other game action, and every table change but
+those in ``DURING`` (and every join), is refused (409 ``draw_pending``):
+nothing can change the game or the seats the pending action was checked
+against, so the draw made later is the one announced.
 """
 
 from __future__ import annotations
