@@ -17,7 +17,10 @@ from tablemate_verify.chain import ChainEntry, LinkEntry, chain_faults
 from tablemate_verify.derive import Stream, check_hex32, check_label, commitment, replay
 from tablemate_verify.seal import seal_hash
 
-FORMAT = "tablemate-proof/1"
+#: Issue 38's format: outcomes of the phones' chain links (``links``, ``chains``).
+FORMAT = "tablemate-proof/2"
+#: The formats read: /1, a proof saved before issue 38 (seeds only), is checked as it was.
+FORMATS = frozenset({"tablemate-proof/1", FORMAT})
 #: ``server_only``: an outcome that replays but no phone's seed went into
 #: it, so the server chose it alone (its secret): replayed, not checked.
 Status = Literal["ok", "open", "mismatch", "server_only"]
@@ -64,8 +67,8 @@ class Report:
 def check(proof: Any) -> Report:
     """The report on ``proof`` (parsed JSON). Raises ``ProofError`` when it
     is not a proof at all; a wrong outcome or seal is a ``mismatch`` line."""
-    if not isinstance(proof, dict) or proof.get("format") != FORMAT:
-        raise ProofError(f"not a {FORMAT} document")
+    if not isinstance(proof, dict) or proof.get("format") not in FORMATS:
+        raise ProofError(f"not a {FORMAT} (or /1) document")
     scopes = _list(proof, "scopes", "the proof")
     sealed = _list(proof, "sealed", "the proof")
     report = Report()

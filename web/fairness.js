@@ -8,7 +8,9 @@ const OUTCOME_TAG = 'tablemate-outcome/1';
 // An outcome the phones' hash-chain links went into (docs/fairness.md, "Chains").
 const OUTCOME_TAG_2 = 'tablemate-outcome/2';
 const SEAL_TAG = 'tablemate-seal/1';
-export const FORMAT = 'tablemate-proof/1';
+// Issue 38's format (outcomes of chain links); /1, a proof saved before, is read as it was.
+export const FORMAT = 'tablemate-proof/2';
+const FORMATS = [FORMAT, 'tablemate-proof/1'];
 const HEX32 = /^[0-9a-f]{64}$/;
 const LABEL = /^[A-Za-z0-9/_.:-]{1,120}$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -362,7 +364,7 @@ function unique(labels, what) {
 export async function checkProof(proof) {
   await hashes();
   const p = obj(proof, 'the proof');
-  if (p.format !== FORMAT) throw new ProofError(`not a ${FORMAT} document`);
+  if (!FORMATS.includes(/** @type {string} */ (p.format))) throw new ProofError(`not a ${FORMAT} (or /1) document`);
   const scopes = list(p, 'scopes', 'the proof').map((s) => obj(s, 'a scope'));
   const sealed = list(p, 'sealed', 'the proof').map((s) => obj(s, 'a seal'));
   /** @type {Line[]} */

@@ -14,7 +14,7 @@ let calls = 0;
 globalThis.fetch = async () => {
   calls += 1;
   if (calls === 1) throw new TypeError('the Wi-Fi dropped');
-  return new Response(JSON.stringify({format: 'tablemate-proof/1', scopes: [], sealed: []}),
+  return new Response(JSON.stringify({format: 'tablemate-proof/2', scopes: [], sealed: []}),
                       {status: 200, headers: {'Content-Type': 'application/json'}});
 };
 const { fairTable } = await import('./web/screens/fair.js');
