@@ -82,6 +82,21 @@ export function phoneChain(id, send) {
     }
   }
 
+  /**
+   * A draw this phone answered is made once no snapshot shows it waiting:
+   * from that version on, the proof must count its link. Any snapshot tells
+   * (one read before the socket opens too, as a reload's first).
+   * @param {import('../net.js').Snapshot} snap
+   */
+  function observe(snap) {
+    const p = snap.fair ? /** @type {any} */ (snap.fair).pending : undefined;
+    let seen = false;
+    for (const g of (kept && kept.given) || []) {
+      if (g.made === null && (!p || p.draw !== g.draw)) { g.made = snap.version; seen = true; }
+    }
+    if (seen) save();
+  }
+
   /** @param {Pending} p */
   function nudge(p) {
     if (nudged.has(p.draw)) return;
@@ -98,6 +113,7 @@ export function phoneChain(id, send) {
   }
 
   return {
+    observe,
     /**
      * Called with every snapshot: anchors when this seat has no chain the
      * table knows (or it ran out, or was spent), answers a draw that waits
@@ -112,13 +128,7 @@ export function phoneChain(id, send) {
       try {
         const table = fair.chains ? fair.chains[me] : undefined;
         const p = /** @type {Pending|undefined} */ (fair.pending);
-        // A draw this phone answered is made once no snapshot shows it waiting:
-        // from that version on, the proof must count its link.
-        let seen = false;
-        for (const g of (kept && kept.given) || []) {
-          if (g.made === null && (!p || p.draw !== g.draw)) { g.made = snap.version; seen = true; }
-        }
-        if (seen) save();
+        observe(snap);
         const mine = kept && kept.seat === me && table && table.anchor === kept.links[0];
         if (p && p.waiting.includes(me) && mine) await answer(p);
         else if (!mine || !kept || kept.burned || kept.used >= CHAIN_LENGTH) {

@@ -160,6 +160,8 @@ export function fairTable(id, token, send) {
       if (!fair) return;
       const before = changed.length;
       remember(fair);
+      // Before the check below: a draw this phone answered, made by now, is one the proof must count.
+      chain.observe(snap);
       // Issue 38: a phone's part of a draw is its chain's next link (fair-chain.js), no seed.
       if (canSeed && !snap.sealed && token()) chain.update(snap);
       if ((fair.revealed > 0 || changed.length) && (fair.revealed !== wanted || changed.length !== before || !checked)) {
