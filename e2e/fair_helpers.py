@@ -136,10 +136,16 @@ def link_left_out(scope: dict[str, Any]) -> None:
     out = scope["outcomes"][-1]
     out["links"] = []
     stream = Stream(scope["secret"], scope["label"], [], out["index"], [])
-    for d in out["draws"]:
-        d["result"] = replay(stream, d)
-        if isinstance(d.get("field"), str):
-            out["fields"][d["field"]] = d["result"]
+    # Drawn again by the rules (docs/fairness.md, the draw schedule): the die
+    # from those left, its colour if grey, its value.
+    plan = [("die", out["draws"][0]["items"])]
+    die = replay(stream, {"op": "choice", "items": plan[0][1]})
+    drawn = [("die", plan[0][1], die)]
+    if die == "grey":
+        drawn.append(("color", ["white", "black"], replay(stream, {"op": "choice", "items": ["white", "black"]})))
+    drawn.append(("value", [1, 2, 3], replay(stream, {"op": "choice", "items": [1, 2, 3]})))
+    out["draws"] = [{"op": "choice", "items": items, "result": r, "field": f} for f, items, r in drawn]
+    out["fields"] = {**{k: None for k in out["fields"] if k == "color"}, **{f: r for f, _, r in drawn}}
 
 
 def other_sheet(seal: dict[str, Any]) -> None:
