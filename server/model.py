@@ -185,7 +185,11 @@ class PendingDraw(TypedDict):
     scope: str
     index: int
     action: dict[str, Any]
+    #: The seat it is applied as, and the phone that sent it (another when
+    #: entered with ``as`` for a seat without a phone: ``proxy``).
     player: str
+    by: str
+    proxy: str | None
     host: bool
     #: The request_id that sent it: the draw's log entry carries it (undo).
     rid: str

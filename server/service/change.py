@@ -46,6 +46,8 @@ class Outcome:
     #: the seat that sent the action, under its request_id, not the last linker.
     by: str | None = None
     rid: str | None = None
+    #: The seat a pending draw's action was entered for with ``as``.
+    entered_for: str | None = None
 
 
 @dataclass

@@ -89,7 +89,8 @@ def contributors(doc: TableDoc, online: Collection[str]) -> list[str]:
 
 
 def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, payload: dict[str, Any],
-             rng: Rng, state: Any, rid: str, online: Callable[[], Collection[str]], wait: float) -> Outcome | None:
+             rng: Rng, state: Any, rid: str, online: Callable[[], Collection[str]], wait: float,
+             sender: str | None = None) -> Outcome | None:
     """The pipeline's hook for a game action. None: no phone takes part (no
     chain at this table, or none live), so the action is applied at once as
     before. Else the action applied to a copy of ``doc``: that copy's outcome
@@ -109,7 +110,8 @@ def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, pay
         return out
     # The scope the draw needed is open now, its commitment public before any link.
     fair["scopes"] = copy.deepcopy(_fair(trial) or fair)["scopes"]
-    return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait)
+    return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait,
+                 sender)
 
 
 def announce_start(c: Call, start: Handler, rid: str, online: Callable[[], Collection[str]],
@@ -132,12 +134,14 @@ def announce_start(c: Call, start: Handler, rid: str, online: Callable[[], Colle
 
 
 def _hold(doc: TableDoc, fair: FairDoc, scope: str, index: int, action: dict[str, Any], me: str, host: bool,
-          rid: str, who: list[str], wait: float) -> Outcome:
-    """The draw held as the table's pending one (its scope open already)."""
+          rid: str, who: list[str], wait: float, sender: str | None = None) -> Outcome:
+    """The draw held as the table's pending one (its scope open already).
+    ``sender``: the phone that entered it for ``me`` with ``as``, if another."""
     chains = fair["chains"]
     p: PendingDraw = {
         "draw": doc["version"] + 1, "scope": scope, "index": index, "action": action,
-        "player": me, "host": host, "rid": rid, "contributors": who,
+        "player": me, "by": sender or me, "proxy": me if sender not in (None, me) else None,
+        "host": host, "rid": rid, "contributors": who,
         "expect": {s: copy.copy(chains[s]) for s in who},
         "links": [], "at": round(time.time(), 3), "wait": wait,
     }
@@ -239,7 +243,7 @@ def _make(c: Call, p: PendingDraw) -> Outcome:
     del fair["pending"]
     if out.draw is not None:
         _note_chains(out.draw.scope, p)
-    out.by = p["player"]
+    out.by, out.entered_for = p["by"], p["proxy"]
     out.rid = p["rid"]
     return out
 

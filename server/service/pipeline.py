@@ -301,7 +301,7 @@ class Pipeline:
                 # A draw the phones take part in waits for their links (draws.py).
                 draws.refuse_while_pending(doc)
                 out = (draws.announce(engine, doc, actor, as_host, atype, action, self.rng, state, request_id,
-                                      lambda: self.store.present(table_id), self.limits.draw_wait)
+                                      lambda: self.store.present(table_id), self.limits.draw_wait, me)
                        or game_outcome(engine, doc, actor, as_host, atype, action, self.rng, state))
             revealed = None
             if out.state is not None:
@@ -313,9 +313,10 @@ class Pipeline:
             if revealed is not None:
                 entry["fair"] = revealed
             v = out.doc["version"]
-            if proxy_for is not None:
-                entry["entered_for"] = proxy_for
-            host_step(out.doc, out.by or me, v, out.action, out.events, proxy_for)
+            proxy = proxy_for or out.entered_for  # a pending draw's, made by another phone's link
+            if proxy is not None:
+                entry["entered_for"] = proxy
+            host_step(out.doc, out.by or me, v, out.action, out.events, proxy)
             if out.kind == "game":
                 entry["rid"] = out.rid or request_id
             if engine.seals(out.events):

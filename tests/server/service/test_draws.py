@@ -284,3 +284,25 @@ def test_a_start_that_draws_waits_for_the_phones_links_and_its_board_checks(tabl
     report = verify(proof)
     assert report.ok, report.first_mismatch
     assert "outcome_server_only" not in [line.code for line in report.lines]
+
+
+def test_a_roll_entered_for_a_seat_without_a_phone_is_logged_as_entered_for_it(tables: Tables) -> None:
+    doc, host = tables.create({"game": "camelup", "name": "Host", "options": {}})
+    tid = doc["id"]
+    p2 = tables.join(tid, {"name": "P2"})[1]
+    paper = tables.add_phoneless(tid, host, {"name": "Paper", "phone": False})
+    phones = [Phone("p1", host, "01" * 32), Phone("p2", p2, "02" * 32)]
+    act(tables, tid, host, "start")
+    anchor_all(tables, tid, phones)
+    for _ in range(3):  # the paper seat's turn comes within a round
+        waiting = snap(tables, tid)["view"]["waiting"][0]
+        if waiting == paper:
+            break
+        roll(tables, tid, phones)
+    assert snap(tables, tid)["view"]["waiting"][0] == paper
+    out = dict(tables.act(tid, host, {"action": {"type": "pyramid"}, "as": paper, "request_id": f"d{next(_ids)}"}))
+    draw = out["events"][0]["draw"]
+    for p in phones:
+        p.answer(tables, tid, draw)
+    line = tables.history(tid, "en")["rounds"][-1]["entries"][-1]
+    assert (line["by"], line.get("entered_for")) == ("p1", paper)
