@@ -20,7 +20,7 @@ construction the fan-out its commits are pushed through (``ports.Fanout``).
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
 - ``evening.py``   every game of the table and the running total; the lobby's next game
-- ``fairness.py``  checkable randomness and sealed choices: scopes, seeds,
+- ``fairness.py``  checkable randomness and sealed choices: scopes, outcomes,
   seals, the snapshot's ``fair`` and the proof
 - ``draws.py``     the phones' hash chains and the draw that waits for their links
 - ``ports.py``     ``Fanout``, and the listener's ``Callbacks``
