@@ -80,9 +80,26 @@ _rid = [0]
 
 
 def send(base: str, table: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
+    """The action; one that draws waits for the live pages' chain links (issue
+    38: their pages answer by themselves) and is returned once made."""
     _rid[0] += 1
     body = {"action": action, "request_id": f"e2e-{time.time_ns()}-{_rid[0]}"}
-    return call(base, "POST", f"/api/tables/{table}/actions", body, token)
+    return drawn(base, table, call(base, "POST", f"/api/tables/{table}/actions", body, token))
+
+
+def drawn(base: str, table: str, result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` of an action; if it announced a draw, once the draw is made:
+    the table's version then, and no events (the tests read the board from
+    snapshots)."""
+    if not any(e.get("type") == "draw_pending" for e in result.get("events", ())):
+        return result
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        snap = snapshot(base, table)
+        if "pending" not in snap.get("fair", {}):
+            return {"version": snap["version"], "events": []}
+        time.sleep(0.05)
+    raise AssertionError(f"the draw at {table} was never made")
 
 
 def snapshot(base: str, table: str, token: str | None = None) -> dict[str, Any]:

@@ -39,6 +39,10 @@ export function phoneChain(id, send) {
   try { kept = JSON.parse(localStorage.getItem(key) || 'null'); } catch { kept = null; }
   const save = () => { try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ } };
   let busy = false;
+  /** @type {import('../net.js').Snapshot|null} the newest snapshot that came while busy */
+  let queued = null;
+  /** @type {number|null} the draw the newest snapshot shows waiting */
+  let waiting = null;
   /** @type {Set<number>} draws this page already asked to make without the missing links */
   const nudged = new Set();
   /** @type {(reason: string) => void} */
@@ -90,6 +94,7 @@ export function phoneChain(id, send) {
    */
   function observe(snap) {
     const p = snap.fair ? /** @type {any} */ (snap.fair).pending : undefined;
+    waiting = p ? p.draw : null;
     let seen = false;
     for (const g of (kept && kept.given) || []) {
       if (g.made === null && (!p || p.draw !== g.draw)) { g.made = snap.version; seen = true; }
@@ -104,6 +109,8 @@ export function phoneChain(id, send) {
     // The server checks the time; a phone whose clock is off only asks too early and tries again.
     /** @param {number} delay */
     const later = (delay) => setTimeout(() => {
+      // Made meanwhile (the usual case: every link came): nothing to ask.
+      if (waiting !== p.draw) return;
       send({ type: 'draw_now', draw: p.draw }).catch((e) => {
         const err = e && /** @type {any} */ (e).error;
         if (err && err.code === 'draw_wait') later(1000 * (err.retry_after || 1));
@@ -123,7 +130,12 @@ export function phoneChain(id, send) {
     async update(snap) {
       const fair = /** @type {any} */ (snap.fair);
       const me = snap.me;
-      if (!fair || !me || busy) return;
+      if (!fair || !me) return;
+      if (busy) {
+        // Taken up once this one is done: a draw must not wait on a snapshot skipped.
+        queued = snap;
+        return;
+      }
       busy = true;
       try {
         const table = fair.chains ? fair.chains[me] : undefined;
@@ -140,6 +152,9 @@ export function phoneChain(id, send) {
       } finally {
         busy = false;
       }
+      const next = queued;
+      queued = null;
+      if (next) await this.update(next);
     },
     /**
      * Every link this phone sent for a draw made by the proof's version must
