@@ -165,6 +165,8 @@ class FairDoc(TypedDict):
     chains: NotRequired[dict[str, SeatChain]]
     #: The draw waiting for the phones' links, if any.
     pending: NotRequired[PendingDraw]
+    #: The last draw made after it waited: for the seat that asked, its events (``draws._make``).
+    made: NotRequired[dict[str, Any]]
 
 
 class SeatChain(TypedDict):
@@ -325,6 +327,9 @@ class FairView(TypedDict):
     chains: NotRequired[dict[str, dict[str, Any]]]
     #: The draw waiting for links (``draws.public``): whom it waits for, since when.
     pending: NotRequired[dict[str, Any]]
+    #: To the seat that asked for it only: the last draw made after it waited,
+    #: ``{"draw", "version", "events"}`` (its action's answer).
+    made: NotRequired[dict[str, Any]]
 
 
 class UndoInfo(TypedDict):

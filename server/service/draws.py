@@ -245,6 +245,8 @@ def _make(c: Call, p: PendingDraw) -> Outcome:
         _note_chains(out.draw.scope, p)
     out.by, out.entered_for = p["by"], p["proxy"]
     out.rid = p["rid"]
+    # What the seat that asked gets as its action's answer (the snapshot shows it to that seat only).
+    fair["made"] = {"draw": p["draw"], "player": p["player"], "v": c.doc["version"] + 1, "events": out.events}
     return out
 
 

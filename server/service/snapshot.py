@@ -91,6 +91,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                 # Only the draw an undo took back, drawn again (game_step.redraw_first).
                 legal = [a for a in legal if a.get("type") == kept["type"]
                          and (kept["type"] not in engine.private_draws or kept["player"] == player)]
+            if doc.get("fair", {}).get("pending"):
+                legal = []  # a draw waits for the phones' links: no game action meanwhile (draws.py)
     else:
         view = {}
     if sealed and seat is not None and "pin" in seat:
@@ -134,6 +136,11 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     snap["proxies_who"] = doc.get("proxies", "host")
     fair = fair_public(doc)
     if fair is not None:
+        made = doc["fair"].get("made")
+        if made is not None and made["player"] == player:
+            # The events of this seat's own last draw, made by others' links (draws.py):
+            # its phone shows them as its action's answer (a private card is its own).
+            fair["made"] = {"draw": made["draw"], "version": made["v"], "events": made["events"]}
         snap["fair"] = fair
     snap["reminder"] = doc.get("reminder", 0)
     if doc["status"] == "playing" and doc.get("waits"):

@@ -306,3 +306,22 @@ def test_a_roll_entered_for_a_seat_without_a_phone_is_logged_as_entered_for_it(t
         p.answer(tables, tid, draw)
     line = tables.history(tid, "en")["rounds"][-1]["entries"][-1]
     assert (line["by"], line.get("entered_for")) == ("p1", paper)
+
+
+def test_while_a_draw_waits_no_phone_is_offered_a_game_action_and_the_roller_gets_its_events(tables: Tables) -> None:
+    tid, phones = seated(tables)
+    act(tables, tid, phones[0].token, "start")
+    anchor_all(tables, tid, phones)
+    roller = turn(tables, tid, phones)
+    draw = act(tables, tid, roller.token, "pyramid")["events"][0]["draw"]
+    assert snap(tables, tid, roller.seat)["legal"] == []
+    for p in phones:
+        done = p.answer(tables, tid, draw)
+    rolled = [e for e in done["events"] if e["type"] == "die_rolled"]
+    # The roller's phone gets the draw's events as its action's answer; no other seat sees them.
+    made = snap(tables, tid, roller.seat)["fair"]["made"]
+    assert made["draw"] == draw and [e for e in made["events"] if e["type"] == "die_rolled"] == rolled
+    others = [p.seat for p in phones if p.seat != roller.seat]
+    assert all("made" not in snap(tables, tid, s)["fair"] for s in others)
+    assert "made" not in tables.snapshot(tables.load(tid), None)["fair"]
+    assert snap(tables, tid, turn(tables, tid, phones).seat)["legal"]
