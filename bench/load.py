@@ -76,6 +76,7 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench import replay_proxy  # noqa: E402
+from tablemate_verify.chain import make_chain  # noqa: E402
 from tests import api_client  # noqa: E402  (after the path: the bench runs as a script)
 
 PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
@@ -85,6 +86,11 @@ SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
 PING_S = 8.0
 PING = '{"type":"ping"}'
 PONG = b'{"type":"pong"'
+#: Links per phone's hash chain (web/screens/fair-chain.js's CHAIN_LENGTH).
+CHAIN_LENGTH = 256
+#: Whether the phones anchor chains and answer draws (``--no-chains``: a build
+#: from before issue 38, timed with --root, knows neither).
+CHAINS = True
 
 
 def free_port() -> int:
@@ -125,6 +131,11 @@ class Phone:
     version: int = 0
     legal: list[dict[str, Any]] = field(default_factory=list)
     view: dict[str, Any] = field(default_factory=dict)
+    #: This phone's hash chain ([anchor, c_1, ...]) and links revealed so far.
+    chain: list[str] = field(default_factory=list)
+    used: int = 0
+    #: The draw it answered last (a draw is answered once).
+    answered: int = -1
 
 
 @dataclass
@@ -135,6 +146,11 @@ class Table:
     busy: bool = False
     sent_at: float = 0.0
     want: int = 0          # the version the in-flight action produced (0: unknown yet)
+    #: The in-flight action was announced as a draw (this id): it is done when
+    #: the draw is made, after every phone's link, not at the announce.
+    drawing: int = 0
+    #: The newest version a phone of it saw with no draw pending.
+    settled: int = 0
 
 
 def fill(game: str, template: dict[str, Any], view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -253,9 +269,28 @@ class Link(picows.WSListener):
             if v <= phone.version:
                 return
             phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
+            pending = (msg.get("fair") or {}).get("pending")
+            if pending is not None:
+                # As the web client: a draw waiting for this phone gets its next link at once.
+                if phone.pid in pending["waiting"] and phone.answered != pending["draw"] and phone.chain:
+                    phone.answered = pending["draw"]
+                    phone.used += 1
+                    _send(phone, stats, {"type": "link", "draw": pending["draw"], "link": phone.chain[phone.used]})
+            else:
+                table.settled = max(table.settled, v)
+                if table.drawing and v > table.drawing and not table.want:
+                    table.want = v  # the draw is made: the roll lands on every phone at this version
             _maybe_finish(table, stats)
         elif kind == "result":
-            table.want = msg["version"]
+            rid = msg.get("request_id") or ""
+            if rid.startswith("L"):
+                return  # a phone's link, not the driven action
+            if any(e.get("type") == "draw_pending" for e in msg.get("events", ())):
+                table.drawing = msg["version"]
+                if table.settled > table.drawing:  # made before this answer came
+                    table.want = table.settled
+            else:
+                table.want = msg["version"]
             _maybe_finish(table, stats)
         elif kind == "error":
             stats.error(msg["error"]["code"])
@@ -263,6 +298,18 @@ class Link(picows.WSListener):
                 stats.error_samples.append(f"{table.game}: {msg['error']}")
             if msg.get("request_id"):
                 table.busy = False
+
+
+_link_ids = itertools.count()
+
+
+def _send(phone: Phone, stats: Stats, action: dict[str, Any]) -> None:
+    """An action this phone sends by itself (its link), not a driven one."""
+    try:
+        phone.ws.transport.send(picows.WSMsgType.TEXT, json.dumps(
+            {"type": "action", "action": action, "request_id": f"L{next(_link_ids)}"}).encode())
+    except Exception:
+        stats.error("link_send_failed")
 
 
 async def _connect(phone: Phone, stats: Stats, url: str, attempts: int) -> Link | None:
@@ -404,7 +451,7 @@ async def driver(tables: list[Table], rate: float, duration: float, stats: Stats
             # --prefer: that action type whenever it is legal (e.g. a Camel Up roll).
             options = [o for o in options if o[1]["type"] == prefer] or options
             phone, action = rng.choice(options)
-            table.busy, table.want, table.sent_at = True, 0, time.perf_counter()
+            table.busy, table.want, table.drawing, table.sent_at = True, 0, 0, time.perf_counter()
             in_flight.add(i)
             try:
                 await phone.ws.send(json.dumps({"type": "action", "action": action,
@@ -547,6 +594,13 @@ def setup_tables(bases: list[str], phones: int, seed: int, affinity: bool = Fals
         http(base, "POST", f"/api/tables/{table.id}/actions",
              {"action": {"type": "start"}, "request_id": "start"}, seats[0][1])
         table.phones = [Phone(table, pid, tok, at(k)) for k, (pid, tok) in enumerate(seats)]
+        if CHAINS:
+            # As the web client at a table: each phone anchors its own chain.
+            for p in table.phones:
+                p.chain = make_chain(CHAIN_LENGTH)
+                http(p.base, "POST", f"/api/tables/{table.id}/actions",
+                     {"action": {"type": "anchor", "anchor": p.chain[0], "length": CHAIN_LENGTH},
+                      "request_id": f"anchor-{p.pid}"}, p.token)
         return table
 
     with ThreadPoolExecutor(16) as pool:
@@ -845,7 +899,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--games", default="", help="comma-separated games to play (default: all three)")
     ap.add_argument("--prefer", default="",
                     help="an action type played whenever it is legal: --games camelup --prefer pyramid "
-                         "times rolls (the phones send no fair-dice seeds)")
+                         "times rolls, each phone answering every roll with its chain link as the web client does")
+    ap.add_argument("--no-chains", action="store_true",
+                    help="phones anchor no hash chains and answer no draws (a build from before issue 38, with --root)")
     ap.add_argument("--route", choices=("off", "fly"), default="off",
                     help="fly: table routing as deployed on Fly (TABLEMATE_ROUTE=fly), every phone through "
                          "bench/replay_proxy.py, which replays a table's request to its owner as Fly's "
@@ -855,8 +911,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                          "tables are made and again with every phone connected (per_instance)")
     ap.add_argument("--samples", help="also write every action's send time, latency (s, ms), game and seats to this file")
     args = ap.parse_args(argv)
-    global TOKEN_IN_URL
+    global TOKEN_IN_URL, CHAINS
     TOKEN_IN_URL = args.token_in_url
+    CHAINS = not args.no_chains
     if args.short:
         args.phones, args.rate, args.duration = min(args.phones, 300), 20.0, 5.0
     result = asyncio.run(run(args))

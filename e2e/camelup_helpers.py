@@ -80,9 +80,26 @@ _rid = [0]
 
 
 def send(base: str, table: str, token: str, action: dict[str, Any]) -> dict[str, Any]:
+    """The action; one that draws waits for the live pages' chain links (issue
+    38: their pages answer by themselves) and is returned once made."""
     _rid[0] += 1
     body = {"action": action, "request_id": f"e2e-{time.time_ns()}-{_rid[0]}"}
-    return call(base, "POST", f"/api/tables/{table}/actions", body, token)
+    return drawn(base, table, call(base, "POST", f"/api/tables/{table}/actions", body, token))
+
+
+def drawn(base: str, table: str, result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` of an action; if it announced a draw, once the draw is made:
+    the table's version then, and no events (the tests read the board from
+    snapshots)."""
+    if not any(e.get("type") == "draw_pending" for e in result.get("events", ())):
+        return result
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        snap = snapshot(base, table)
+        if "pending" not in snap.get("fair", {}):
+            return {"version": snap["version"], "events": []}
+        time.sleep(0.05)
+    raise AssertionError(f"the draw at {table} was never made")
 
 
 def snapshot(base: str, table: str, token: str | None = None) -> dict[str, Any]:
@@ -90,17 +107,31 @@ def snapshot(base: str, table: str, token: str | None = None) -> dict[str, Any]:
 
 
 def settled(base: str, table: str, seats: list[str]) -> int:
-    """Waits until every phone has sent its fair-dice seed for each open scope
-    (each is a change of its own, right after a scope opens: the start, a leg's
-    end) and returns the table's version then: the tests count one version
-    per action from there."""
+    """Waits until every phone has anchored its fair-dice chain (a change of
+    its own, once per table, as its page opens) and no draw waits for the
+    phones' links (issue 38), and returns the table's version then: the tests
+    count one version per action from there (a fixed-random action draws at once)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         snap = snapshot(base, table)
-        if all(set(seats) <= set(s["seeded"]) for s in snap.get("fair", {}).get("open", [])):
+        fair = snap.get("fair", {})
+        if set(seats) <= set(fair.get("chains", {})) and "pending" not in fair:
             return int(snap["version"])
         time.sleep(0.05)
-    raise AssertionError(f"the phones' seeds for {table} never all arrived")
+    raise AssertionError(f"the phones' chains for {table} never all arrived")
+
+
+def rolled(base: str, table: str, tents: int) -> int:
+    """Waits until a roll from a tap is drawn (it waits for every live page's
+    chain link, issue 38: a version per link) and ``tents`` dice are out;
+    returns the table's version then."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        snap = snapshot(base, table)
+        if "pending" not in snap.get("fair", {}) and len(snap["view"]["tents"]) == tents:
+            return int(snap["version"])
+        time.sleep(0.05)
+    raise AssertionError(f"the roll at {table} was never drawn")
 
 
 def api_create_table(base: str, name: str, options: dict[str, Any]) -> tuple[str, str]:

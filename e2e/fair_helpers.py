@@ -16,6 +16,7 @@ from typing import Any
 import redis
 
 from e2e.conftest import ROOT
+from tablemate_verify import Stream, replay
 from tests import api_client
 
 _rid = [0]
@@ -56,14 +57,15 @@ def wait_for(check: Callable[[], Any], what: str, timeout: float = 15.0) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def seeded_by(base: str, table: str, seats: list[str]) -> bool:
-    """Whether every open scope of the table has a seed from each of ``seats``."""
-    fair = snap(base, table)["fair"]
-    return bool(fair["open"]) and all(set(seats) <= set(s["seeded"]) for s in fair["open"])
+def anchored_by(base: str, table: str, seats: list[str]) -> bool:
+    """Whether each of ``seats`` has a phone chain the table knows (issue 38)."""
+    return set(seats) <= set(snap(base, table)["fair"].get("chains", {}))
 
 
 def start(base: str, table: str, tokens: list[str]) -> None:
+    """The host starts; a start that draws waits for the phones' links (their pages answer)."""
     act(base, table, tokens[0], {"type": "start"})
+    wait_for(lambda: snap(base, table)["status"] != "lobby", "the start's draw")
 
 
 def roll_leg(base: str, table: str, tokens: list[str]) -> None:
@@ -71,6 +73,8 @@ def roll_leg(base: str, table: str, tokens: list[str]) -> None:
     for _ in range(5):
         waiting = snap(base, table)["view"]["waiting"]
         act(base, table, tokens[int(waiting[0][1:]) - 1], {"type": "pyramid"})
+        # The roll waits for the phones' links (issue 38): their pages answer by themselves.
+        wait_for(lambda: "pending" not in snap(base, table)["fair"], "every phone's link for the roll")
 
 
 def count_round(base: str, table: str, tokens: list[str]) -> None:
@@ -125,6 +129,25 @@ def other_roll(scope: dict[str, Any]) -> None:
     draw["result"] = next(x for x in draw["items"] if x != draw["result"])
 
 
+def link_left_out(scope: dict[str, Any]) -> None:
+    """A server that chose among outcomes: the leg's last roll drawn again
+    without the phones' links (re-derived, so every draw replays, and no later
+    link of the proof skips one: only the phones' own records can tell)."""
+    out = scope["outcomes"][-1]
+    out["links"] = []
+    stream = Stream(scope["secret"], scope["label"], [], out["index"], [])
+    # Drawn again by the rules (docs/fairness.md, the draw schedule): the die
+    # from those left, its colour if grey, its value.
+    plan = [("die", out["draws"][0]["items"])]
+    die = replay(stream, {"op": "choice", "items": plan[0][1]})
+    drawn = [("die", plan[0][1], die)]
+    if die == "grey":
+        drawn.append(("color", ["white", "black"], replay(stream, {"op": "choice", "items": ["white", "black"]})))
+    drawn.append(("value", [1, 2, 3], replay(stream, {"op": "choice", "items": [1, 2, 3]})))
+    out["draws"] = [{"op": "choice", "items": items, "result": r, "field": f} for f, items, r in drawn]
+    out["fields"] = {**{k: None for k in out["fields"] if k == "color"}, **{f: r for f, _, r in drawn}}
+
+
 def other_sheet(seal: dict[str, Any]) -> None:
     seal["value"]["numbers"][0] += 1
 
@@ -133,9 +156,10 @@ def other_vote(seal: dict[str, Any]) -> None:
     seal["value"]["vote"] = "no" if seal["value"]["vote"] == "yes" else "yes"
 
 
-def verify(base: str, table: str) -> subprocess.CompletedProcess[str]:
-    """``python -m tablemate_verify <the table's URL>``, as anyone would run it."""
-    return subprocess.run([sys.executable, "-m", "tablemate_verify", f"{base}/t/{table}"], cwd=ROOT,
+def verify(base: str, table: str, *more: str) -> subprocess.CompletedProcess[str]:
+    """``python -m tablemate_verify <the table's URL>``, as anyone would run it
+    (``more``: e.g. ``--phone export.json``)."""
+    return subprocess.run([sys.executable, "-m", "tablemate_verify", f"{base}/t/{table}", *more], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
 
 

@@ -81,7 +81,7 @@ def _walk(obj: Any, path: tuple[Any, ...], problems: list[str]) -> None:
     if isinstance(obj, dict):
         for k, v in obj.items():
             p = (*path, k)
-            if k == "sealed" and obj.get("format") == "tablemate-proof/1" and isinstance(v, list):
+            if k == "sealed" and str(obj.get("format", "")).startswith("tablemate-proof/") and isinstance(v, list):
                 # The fair dice proof: a vote's sealed value only once its salt is revealed.
                 for i, seal in enumerate(v):
                     if isinstance(seal, dict) and seal.get("salt") is None and "value" in seal:

@@ -1,5 +1,5 @@
-"""Fair dice on real phones (issue 31), Chromium: every phone seeds each scope
-by itself and shows the same 4 words; when a leg is revealed each phone checks
+"""Fair dice on real phones (issue 31), Chromium: every phone anchors its hash
+chain and answers each draw with its next link by itself (issue 38) and shows the same 4 words; when a leg is revealed each phone checks
 it and marks it in the history; a roll, a sheet or a vote changed in Redis after
 its reveal is a loud warning naming it on the phone, and the standalone
 checker run against the server says MISMATCH. (WebKit: test_fair_webkit.py.)"""
@@ -28,10 +28,9 @@ def test_phones_seed_compare_words_and_check_each_leg(phone, server: str, games)
     for i, seat in enumerate(("p1", "p2", "p3")):
         pages[seat] = phone(LANG[seat])
         open_as(pages[seat], table, tokens[i])
-    # In the lobby already: the starting board's scope, seeded by every phone.
-    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed in the lobby")
+    # In the lobby already: every phone's chain, for the starting board and every roll.
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p1", "p2", "p3"]), "every phone's chain in the lobby")
     fh.start(server, table, tokens)
-    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed for leg 1")
     leg = fh.snap(server, table)["fair"]["open"][0]
     assert leg["scope"].endswith("/g1/leg/1")
     # The same commitment on every phone, said in each phone's language.
@@ -57,6 +56,18 @@ def test_phones_seed_compare_words_and_check_each_leg(phone, server: str, games)
     expect(leg1.locator(".fair-mark.ok")).to_have_text("✓ checked")
     ok = fh.verify(server, table)
     assert ok.returncode == 0 and "OK:" in ok.stdout, ok.stdout + ok.stderr
+    # Every roll of the leg took every phone's chain link (issue 38), sent by the pages themselves.
+    proof = fh.call(server, "GET", f"/api/tables/{table}/proof")
+    rolled = next(s for s in proof["scopes"] if s["label"].endswith("/g1/leg/1"))
+    assert [sorted(e["seat"] for e in o["links"]) for o in rolled["outcomes"]] == [["p1", "p2", "p3"]] * 5
+    assert "step down their chains" in ok.stdout
+    # The phone's own record, exported from the page, agrees with the proof (the CLI's --phone).
+    p3 = pages["p3"]
+    p3.locator(".fair-button").click()
+    with p3.expect_download() as download:
+        p3.locator(".fair-export").click()
+    mine = fh.verify(server, table, "--phone", str(download.value.path()))
+    assert mine.returncode == 0 and "the phone's record of p3 agrees" in mine.stdout, mine.stdout + mine.stderr
 
 
 @pytest.mark.parametrize("case", sorted(fh.CASES))
@@ -78,3 +89,29 @@ def test_a_reveal_changed_in_redis_is_flagged_on_the_phone_and_by_the_script(
     expect(warning).to_be_visible()
     expect(warning).to_contain_text("Something was changed")
     expect(page.locator(".fair-status")).not_to_contain_text("✓")
+
+
+def test_a_link_left_out_is_flagged_by_the_phone_that_sent_it(phone, server: str, redis_url: str) -> None:
+    """Issue 38: a server that re-derives a roll without the link a phone sent
+    (to choose among outcomes) leaves a proof that replays and whose chains
+    still step (the leg's last roll: no later link skips): the CLI alone sees
+    only a roll drawn by the server alone. The phone that sent the link says
+    its part is missing, and its export makes the CLI fail too."""
+    table, tokens = fh.new_table(server, "camelup", ["Ada", "Grace", "Alan"])
+    page = phone("en-US")
+    open_as(page, table, tokens[0])
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p1"]), "the phone's chain")
+    fh.start(server, table, tokens)
+    fh.roll_leg(server, table, tokens)
+    expect(page.locator(".fair-status")).to_contain_text("✓")
+    fh.tamper(redis_url, table, "/leg/1", fh.link_left_out)
+    alone = fh.verify(server, table)
+    assert alone.returncode == 0 and "drawn by the server alone" in alone.stdout, alone.stdout + alone.stderr
+    page.reload()
+    warning = page.get_by_role("alert").filter(has_text="Leg 1 · this phone's own part of a draw")
+    expect(warning).to_be_visible()
+    page.locator(".fair-button").click()
+    with page.expect_download() as download:
+        page.locator(".fair-export").click()
+    mine = fh.verify(server, table, "--phone", str(download.value.path()))
+    assert mine.returncode == 1 and "its part was not counted" in mine.stdout, mine.stdout + mine.stderr

@@ -40,9 +40,8 @@ def test_a_phone_on_plain_http_checks_a_leg(lan_browser: Browser, server: str, g
         pages.append(page)
     # Not a secure context: no Web Crypto here, as on a phone at home.
     assert pages[0].evaluate("[window.isSecureContext, typeof crypto.subtle]") == [False, "undefined"]
-    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed in the lobby")
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p1", "p2", "p3"]), "every phone's chain in the lobby")
     fh.start(server, table, tokens)
-    fh.wait_for(lambda: fh.seeded_by(server, table, ["p1", "p2", "p3"]), "every phone's seed for leg 1")
     fh.roll_leg(server, table, tokens)
     for page in pages:
         expect(page.locator(".fair-status")).to_contain_text("✓")

@@ -1,4 +1,4 @@
-"""Fair dice in Safari's engine (issue 31): a WebKit phone seeds the scope it
+"""Fair dice in Safari's engine (issue 31): a WebKit phone anchors its chain and answers the draws it
 is shown, checks the reveal with WebKit's own Web Crypto, and flags a roll, a
 sheet and a vote changed in Redis after their reveal; the standalone checker
 flags each too. Runs with the other WebKit tests (``pytest -k webkit``)."""
@@ -35,8 +35,8 @@ def test_webkit_fair_check_flags_a_reveal_changed_in_redis(webkit, server: str, 
     phone = webkit()
     open_seat(phone, table, tokens[0])
     if fh.snap(server, table)["fair"]["open"]:
-        # This WebKit phone seeds what it is shown, as every phone does.
-        fh.wait_for(lambda: fh.seeded_by(server, table, ["p1"]), "the WebKit phone's seed")
+        # This WebKit phone anchors its chain, as every phone does.
+        fh.wait_for(lambda: fh.anchored_by(server, table, ["p1"]), "the WebKit phone's chain")
     fh.start(server, table, tokens)
     c["play"](server, table, tokens)
     phone.until(lambda: "✓" in shown(phone, ".fair-status"), "the reveal checked")
@@ -47,3 +47,21 @@ def test_webkit_fair_check_flags_a_reveal_changed_in_redis(webkit, server: str, 
     warning = phone.until(lambda: shown(phone, ".fair-warning[role='alert']"), "the warning")
     assert c["says"] in warning and "Something was changed" in warning, warning
     assert "✓" not in shown(phone, ".fair-status")
+
+
+def test_webkit_phone_flags_its_own_link_left_out(webkit, server: str, redis_url: str) -> None:
+    """Issue 38: a roll re-derived without this WebKit phone's link replays
+    and passes the CLI alone; the phone holds the proof to the links it sent
+    (kept in its localStorage) and says its part is missing."""
+    table, tokens = fh.new_table(server, "camelup", ["Ada", "Grace", "Alan"])
+    phone = webkit()
+    open_seat(phone, table, tokens[0])
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p1"]), "the WebKit phone's chain")
+    fh.start(server, table, tokens)
+    fh.roll_leg(server, table, tokens)
+    phone.until(lambda: "✓" in shown(phone, ".fair-status"), "the leg checked")
+    fh.tamper(redis_url, table, "/leg/1", fh.link_left_out)
+    assert fh.verify(server, table).returncode == 0
+    phone.d.refresh()
+    warning = phone.until(lambda: shown(phone, ".fair-warning[role='alert']"), "the warning")
+    assert "this phone's own part of a draw" in warning and "Leg 1" in warning, warning

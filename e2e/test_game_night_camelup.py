@@ -14,6 +14,7 @@ from e2e.camelup_helpers import (
     POSITION_A,
     api_create_table,
     call,
+    drawn,
     open_as,
     send,
     snapshot,
@@ -28,7 +29,7 @@ from e2e.test_camelup import fixed  # noqa: F401
 def send_as(base: str, table: str, token: str, seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """``action`` entered by ``token``'s phone for ``seat``, a seat without a phone."""
     body = {"action": action, "request_id": f"night-{time.time_ns()}", "as": seat}
-    return call(base, "POST", f"/api/tables/{table}/actions", body, token)
+    return drawn(base, table, call(base, "POST", f"/api/tables/{table}/actions", body, token))
 
 
 def race_waiting_for_paper_cards(base: str) -> tuple[str, str, str]:

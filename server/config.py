@@ -74,6 +74,9 @@ class Limits:
     #: The same for a seat whose phone has no live socket (``TABLEMATE_STALL_OFFLINE``),
     #: never longer than the other.
     stall_offline: float = 15.0
+    #: How long (s) a draw waits for the phones' links before any seated phone
+    #: may make it without the missing ones (``TABLEMATE_DRAW_WAIT``; ``draws.py``).
+    draw_wait: float = 3.0
 
     @classmethod
     def from_config(cls, cfg: Any) -> Limits:
@@ -87,6 +90,7 @@ class Limits:
             request_window=int(cfg.get("REQUEST_WINDOW", cls.request_window)),
             stall_after=float(cfg.get("STALL_AFTER", cls.stall_after)),
             stall_offline=float(cfg.get("STALL_OFFLINE", cls.stall_offline)),
+            draw_wait=float(cfg.get("DRAW_WAIT", cls.draw_wait)),
         )
 
 

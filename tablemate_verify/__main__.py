@@ -1,5 +1,6 @@
-"""``python -m tablemate_verify <table URL | proof URL | proof.json | ->``:
-fetches or reads a table's proof, checks it, prints a report. Exits 0 when
+"""``python -m tablemate_verify <table URL | proof URL | proof.json | -> [--phone export.json]``:
+fetches or reads a table's proof, checks it (with ``--phone``: against what a
+phone kept, ``phone.py``), prints a report. Exits 0 when
 everything revealed checks, 1 naming the first mismatch, 2 when the proof
 cannot be read or is not a proof."""
 
@@ -14,6 +15,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, TextIO
 
+from tablemate_verify.phone import check_phone
 from tablemate_verify.proof import ProofError, Report
 from tablemate_verify.rules import verify
 from tablemate_verify.words import phrase
@@ -62,7 +64,7 @@ def render(proof: dict[str, Any], report: Report, out: TextIO) -> None:
     alone = report.count("server_only")
     if alone:
         still += (f"; {alone} {'outcome' if alone == 1 else 'outcomes'} drawn by the server alone "
-                  "(no phone's seed): not checked")
+                  "(no phone's part): not checked")
     if first is None:
         passed = report.count("ok")
         print(f"OK: {passed} {'check passes' if passed == 1 else 'checks pass'}{still}.", file=out)
@@ -73,10 +75,14 @@ def render(proof: dict[str, Any], report: Report, out: TextIO) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tablemate_verify", description=__doc__)
     ap.add_argument("source", help="a table's URL, its proof's URL, a proof.json file, or - (stdin)")
+    ap.add_argument("--phone", action="append", default=[],
+                    help="a phone's export (the fair dice' 'export' button): the proof must agree with it")
     args = ap.parse_args(argv)
     try:
         proof = load(args.source)
         report = verify(proof)
+        for path in args.phone:
+            check_phone(proof, load(path), report)
     except (OSError, urllib.error.URLError, ValueError) as e:
         # ProofError, JSONDecodeError and a bad URL are ValueErrors.
         what = "not a proof" if isinstance(e, ProofError) else "cannot read the proof"

@@ -32,6 +32,9 @@ from tablemate_verify import canon
 T = TypeVar("T")
 #: The tag that starts every derivation message (a new scheme gets a new tag).
 OUTCOME_TAG = "tablemate-outcome/1"
+#: The tag of an outcome the phones' hash-chain links went into (``chain.py``):
+#: ``[TAG, label, [[seat, link], ...sorted by seat], index, block]``.
+OUTCOME_TAG_2 = "tablemate-outcome/2"
 WORDS_PER_BLOCK = 8
 SPAN = 2**32
 #: A secret, a seed and a salt: 32 bytes as 64 lowercase hex digits.
@@ -90,13 +93,35 @@ def _message(label: str, seeds: Sequence[str], index: int, block: int) -> bytes:
     return f'["{OUTCOME_TAG}","{label}",[{quoted}],{index},{block}]'.encode()
 
 
-class Stream:
-    """The words of outcome ``index`` of a scope, read in order."""
+def message2(label: str, links: Sequence[tuple[str, str]], index: int, block: int) -> bytes:
+    """The bytes HMAC'd for one block of an outcome the phones' links went into.
 
-    def __init__(self, secret: str, label: str, seeds: Sequence[str], index: int) -> None:
+    >>> message2("t/x/leg/1", [("p2", "cd" * 32), ("p1", "ab" * 32)], 3, 0).replace(b"ab" * 32, b"<1>")[:60]
+    b'["tablemate-outcome/2","t/x/leg/1",[["p1","<1>"],["p2","cdcd'
+    """
+    return canon.encode([OUTCOME_TAG_2, label, mix(links), index, block])
+
+
+def mix(links: Sequence[tuple[str, str]]) -> list[list[str]]:
+    """``[[seat, link], ...]`` sorted by seat, each link checked; one link per seat."""
+    pairs = sorted([str(seat), check_hex32(link, "link")] for seat, link in links)
+    if len({p[0] for p in pairs}) != len(pairs):
+        raise ValueError("an outcome takes one link per seat")
+    return pairs
+
+
+class Stream:
+    """The words of outcome ``index`` of a scope, read in order: from the
+    phones' seeds (``tablemate-outcome/1``), or, when ``links`` is given, from
+    the phones' hash-chain links (``tablemate-outcome/2``)."""
+
+    def __init__(self, secret: str, label: str, seeds: Sequence[str], index: int,
+                 links: Sequence[tuple[str, str]] | None = None) -> None:
         self._key = bytes.fromhex(check_hex32(secret, "secret"))
         self.label = check_label(label)
         self.seeds = [check_hex32(s, "seed") for s in seeds]
+        #: ``[[seat, link], ...]`` by seat, or None: an outcome of seeds.
+        self.links = None if links is None else mix(links)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= canon.MAX_SAFE:
             raise ValueError(f"an outcome index is a whole number from 0, not {index!r}")
         self.index = index
@@ -106,7 +131,10 @@ class Stream:
 
     def _generate(self) -> Iterator[int]:
         # message() of every block, written once: only the block number changes.
-        head = _message(self.label, self.seeds, self.index, 0)[:-2]
+        if self.links is not None:
+            head = message2(self.label, [(a, b) for a, b in self.links], self.index, 0)[:-2]
+        else:
+            head = _message(self.label, self.seeds, self.index, 0)[:-2]
         block = 0
         while True:
             mac = hmac.digest(self._key, b"%s%d]" % (head, block), "sha256")
@@ -173,8 +201,9 @@ class OutcomeRng:
     draws: list[Draw] = field(default_factory=list)
 
     @classmethod
-    def of(cls, secret: str, label: str, seeds: Sequence[str], index: int) -> OutcomeRng:
-        return cls(Stream(secret, label, seeds, index))
+    def of(cls, secret: str, label: str, seeds: Sequence[str], index: int,
+           links: Sequence[tuple[str, str]] | None = None) -> OutcomeRng:
+        return cls(Stream(secret, label, seeds, index, links))
 
     def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         lo, hi, count = span(start, stop, step)

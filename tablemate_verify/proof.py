@@ -13,10 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
 
 from tablemate_verify import canon
+from tablemate_verify.chain import ChainEntry, LinkEntry, chain_faults
 from tablemate_verify.derive import Stream, check_hex32, check_label, commitment, replay
 from tablemate_verify.seal import seal_hash
 
-FORMAT = "tablemate-proof/1"
+#: Issue 38's format: outcomes of the phones' chain links (``links``, ``chains``).
+FORMAT = "tablemate-proof/2"
+#: The formats read: /1, a proof saved before issue 38 (seeds only), is checked as it was.
+FORMATS = frozenset({"tablemate-proof/1", FORMAT})
 #: ``server_only``: an outcome that replays but no phone's seed went into
 #: it, so the server chose it alone (its secret): replayed, not checked.
 Status = Literal["ok", "open", "mismatch", "server_only"]
@@ -63,8 +67,8 @@ class Report:
 def check(proof: Any) -> Report:
     """The report on ``proof`` (parsed JSON). Raises ``ProofError`` when it
     is not a proof at all; a wrong outcome or seal is a ``mismatch`` line."""
-    if not isinstance(proof, dict) or proof.get("format") != FORMAT:
-        raise ProofError(f"not a {FORMAT} document")
+    if not isinstance(proof, dict) or proof.get("format") not in FORMATS:
+        raise ProofError(f"not a {FORMAT} (or /1) document")
     scopes = _list(proof, "scopes", "the proof")
     sealed = _list(proof, "sealed", "the proof")
     report = Report()
@@ -72,6 +76,7 @@ def check(proof: Any) -> Report:
     _unique(labels, "scope")
     for scope in scopes:
         _check_scope(scope, report)
+    _check_chains(scopes, report)
     _unique([_seal_label(s) for s in sealed], "seal")
     for seal in sealed:
         _check_seal(seal, report)
@@ -97,15 +102,63 @@ def _check_scope(scope: dict[str, Any], report: Report) -> None:
                    f"to {commitment(secret)}, not to its commitment {committed}")
         return
     report.add("ok", "secret_ok", at, f"scope {label}: the secret matches its commitment")
-    by_index = sorted(zip(outcomes, in_force, strict=True), key=lambda p: p[0]["index"])
+    # Outcomes of links (tablemate-outcome/2) use no seeds: the seed checks skip them.
+    seeded = [(o, k) for o, k in zip(outcomes, in_force, strict=True) if "links" not in o]
+    by_index = sorted(seeded, key=lambda p: p[0]["index"])
     for (prev, k_prev), (o, k) in zip(by_index, by_index[1:], strict=False):
         if k < k_prev or (o["index"] == prev["index"] and k != k_prev):
             report.add("mismatch", "seeds_went_back", {**at, "index": o["index"]},
                        f"scope {label}, outcome {o['index']}: {k} seeds in force, "
                        f"fewer than the {k_prev} of outcome {prev['index']} before it")
-    _check_late_seeds(label, entries, outcomes, in_force, report)
+    _check_late_seeds(label, entries, [o for o, _ in seeded], [k for _, k in seeded], report)
     for o, k in zip(outcomes, in_force, strict=True):
         _check_outcome(secret, label, seeds[:k], o, report)
+
+
+def _links(o: dict[str, Any], label: str) -> list[LinkEntry]:
+    """An outcome's ``links``, each checked for form."""
+    out: list[LinkEntry] = []
+    for e in _list(o, "links", f"scope {label}, outcome {o.get('index')}"):
+        e = _dict(e, f"a link of scope {label}")
+        if not isinstance(e.get("seat"), str):
+            raise ProofError(f"scope {label}: a link names its seat")
+        entry: LinkEntry = {"seat": e["seat"], "link": _hex(e, "link", f"a link of scope {label}"),
+                            "anchor": _hex(e, "anchor", f"a link of scope {label}")}
+        out.append(entry)
+    if len({e["seat"] for e in out}) != len(out):
+        raise ProofError(f"scope {label}, outcome {o.get('index')}: two links of one seat")
+    return out
+
+
+def _check_chains(scopes: list[Any], report: Report) -> None:
+    """Every seat's links, over the whole proof in the order the draws were
+    made, step down its chain to its anchor strictly one each (``chain.py``)."""
+    chains: list[ChainEntry] = []
+    uses: list[tuple[tuple[int, int, str], LinkEntry]] = []
+    for scope in scopes:
+        label = scope["label"]
+        for c in scope.get("chains", ()):
+            c = _dict(c, f"a chain of scope {label}")
+            length, v = c.get("length"), c.get("v")
+            if not (isinstance(c.get("seat"), str) and _whole(length) and _whole(v)):
+                raise ProofError(f"scope {label}: a chain has its seat, length and version")
+            chains.append({"seat": c["seat"], "anchor": _hex(c, "anchor", f"a chain of scope {label}"),
+                           "length": length, "v": v})
+        for o in scope["outcomes"]:
+            if "links" not in o:
+                continue
+            if not _whole(o.get("v")):
+                raise ProofError(f"scope {label}, outcome {o.get('index')}: an outcome of links has its version")
+            uses += [((o["v"], o["index"], label), e) for e in _links(o, label)]
+    if not uses:
+        return
+    uses.sort(key=lambda u: (u[0][0], u[0][2], u[0][1]))
+    faults = chain_faults([((label, index), e) for (_, index, label), e in uses], chains)
+    for (label, index), why in faults:
+        report.add("mismatch", "link_mismatch", {"scope": label, "index": index},
+                   f"scope {label}, outcome {index}: {why}")
+    if not faults:
+        report.add("ok", "links_ok", {}, f"{len(uses)} phone links step down their chains, one each")
 
 
 def _check_late_seeds(label: str, entries: list[dict[str, Any]], outcomes: list[dict[str, Any]],
@@ -151,7 +204,8 @@ def _check_outcome(secret: str, label: str, seeds: list[str], o: dict[str, Any],
     fields = o.get("fields", {})
     if not isinstance(fields, dict):
         raise ProofError(f"{name}: 'fields' is an object")
-    stream = Stream(secret, label, seeds, index)
+    links = [(e["seat"], e["link"]) for e in _links(o, label)] if "links" in o else None
+    stream = Stream(secret, label, seeds, index, links)
     for d, draw in enumerate(draws):
         where = {"scope": label, "index": index, "draw": d}
         if "result" not in draw:
@@ -171,13 +225,14 @@ def _check_outcome(secret: str, label: str, seeds: list[str], o: dict[str, Any],
                 report.add("mismatch", "field_mismatch", where, f"{name}: the game recorded "
                            f"{name_} = {got}, but draw {d} gave {_show(value)}")
                 return
-    if not seeds:
+    parts = len(links) if links is not None else len(seeds)
+    if not parts:
         report.add("server_only", "outcome_server_only", {"scope": label, "index": index},
-                   f"{name}: {len(draws)} draws match, but no phone's seed went into it: the server "
+                   f"{name}: {len(draws)} draws match, but no phone's part went into it: the server "
                    "alone drew it, so nothing proves it was not chosen")
         return
     report.add("ok", "outcome_ok", {"scope": label, "index": index},
-               f"{name}: {len(draws)} draws match ({len(seeds)} player seeds)")
+               f"{name}: {len(draws)} draws match ({parts} player {'links' if links is not None else 'seeds'})")
 
 
 def _linked(draw: dict[str, Any], result: Any, name: str, d: int) -> list[tuple[str, Any]]:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any, NotRequired, TypedDict
 
 from tablemate_verify import canon
+from tablemate_verify.chain import ChainEntry, LinkEntry
 from tablemate_verify.derive import (
     Draw,
     OutcomeRng,
@@ -52,6 +53,14 @@ class OutcomeRecord(TypedDict):
     #: Given as it is, not drawn (a test server's fixed random outcome: no
     #: draws, ``fields`` what it was given); every check flags it.
     fixed: NotRequired[bool]
+    #: The phones' links that went into it (``tablemate-outcome/2``; then
+    #: ``seeds`` is 0).
+    links: NotRequired[list[LinkEntry]]
+
+
+#: The seat and link pairs an outcome is derived from (``Stream``'s ``links``).
+def link_pairs(links: list[LinkEntry]) -> list[tuple[str, str]]:
+    return [(e["seat"], e["link"]) for e in links]
 
 
 class ScopeRecord(TypedDict):
@@ -61,6 +70,8 @@ class ScopeRecord(TypedDict):
     seeds: list[SeedEntry]
     outcomes: list[OutcomeRecord]
     revealed: bool
+    #: The phones' chains its outcomes' links belong to.
+    chains: NotRequired[list[ChainEntry]]
 
 
 class SealRecord(TypedDict):
@@ -105,20 +116,30 @@ def add_seed(scope: ScopeRecord, seat: str | None, seed: Any, v: int | None = No
     return entry
 
 
-def rng_for(scope: ScopeRecord, index: int) -> OutcomeRng:
+def rng_for(scope: ScopeRecord, index: int, links: list[LinkEntry] | None = None) -> OutcomeRng:
     """The Rng for outcome ``index``. An index derived before (an undone roll
-    redone) keeps the seeds it had, so the same public inputs give the same
-    outcome; a new index takes every seed given so far."""
+    redone) keeps the seeds or links it had, so the same public inputs give
+    the same outcome; a new index takes ``links`` (the phones' parts of this
+    draw) or, without, every seed given so far."""
     if scope["revealed"]:
         raise FairError("scope_closed", f"{scope['label']} is over; its secret is revealed.")
+    linked = drawn_links(scope, index)
+    if linked is not None or links is not None:
+        pairs = link_pairs(linked if linked is not None else links or [])
+        return OutcomeRng.of(scope["secret"], scope["label"], [], index, pairs)
     before = [o["seeds"] for o in scope["outcomes"] if o["index"] == index]
     k = before[0] if before else len(scope["seeds"])
     seeds = [s["seed"] for s in scope["seeds"][:k]]
     return OutcomeRng.of(scope["secret"], scope["label"], seeds, index)
 
 
+def drawn_links(scope: ScopeRecord, index: int) -> list[LinkEntry] | None:
+    """The links outcome ``index`` was drawn with before (an undone draw), or None."""
+    return next((o["links"] for o in scope["outcomes"] if o["index"] == index and "links" in o), None)
+
+
 def keep(scope: ScopeRecord, rng: OutcomeRng, fields: dict[str, Any] | None = None,
-         v: int | None = None) -> OutcomeRecord:
+         v: int | None = None, links: list[LinkEntry] | None = None) -> OutcomeRecord:
     """Records what ``rng`` drew (once per index and draws: the same outcome
     redone is not listed twice). Returns the record.
 
@@ -136,6 +157,8 @@ def keep(scope: ScopeRecord, rng: OutcomeRng, fields: dict[str, Any] | None = No
                 d["field"] = name
     if v is not None:
         record["v"] = v
+    if rng.stream.links is not None:
+        record["links"] = drawn_links(scope, record["index"]) or [dict(e) for e in links or []]  # type: ignore[misc]
     for old in scope["outcomes"]:
         if old["index"] == record["index"] and _bare(old["draws"]) == _bare(draws):
             return old
@@ -171,6 +194,9 @@ def _public_scope(s: ScopeRecord) -> dict[str, Any]:
         out: dict[str, Any] = {"index": o["index"], "seeds": o["seeds"]}
         if "v" in o:
             out["v"] = o["v"]
+        if "links" in o:
+            # Public from the start: a link tells nothing without the secret.
+            out["links"] = [dict(e) for e in o["links"]]
         if not open_:
             out["draws"] = o["draws"]
             if "fields" in o:
@@ -178,8 +204,11 @@ def _public_scope(s: ScopeRecord) -> dict[str, Any]:
             if o.get("fixed"):
                 out["fixed"] = True
         outcomes.append(out)
-    return {"label": s["label"], "commitment": s["commitment"],
+    body = {"label": s["label"], "commitment": s["commitment"],
             "secret": None if open_ else s["secret"], "seeds": seeds, "outcomes": outcomes}
+    if "chains" in s:
+        body["chains"] = [dict(c) for c in s["chains"]]
+    return body
 
 
 def _public_seal(s: SealRecord) -> dict[str, Any]:

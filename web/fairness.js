@@ -5,8 +5,12 @@
 // to the same test vectors.
 
 const OUTCOME_TAG = 'tablemate-outcome/1';
+// An outcome the phones' hash-chain links went into (docs/fairness.md, "Chains").
+const OUTCOME_TAG_2 = 'tablemate-outcome/2';
 const SEAL_TAG = 'tablemate-seal/1';
-export const FORMAT = 'tablemate-proof/1';
+// Issue 38's format (outcomes of chain links); /1, a proof saved before, is read as it was.
+export const FORMAT = 'tablemate-proof/2';
+const FORMATS = [FORMAT, 'tablemate-proof/1'];
 const HEX32 = /^[0-9a-f]{64}$/;
 const LABEL = /^[A-Za-z0-9/_.:-]{1,120}$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -162,6 +166,30 @@ export function commitmentOf(secret) {
 }
 
 /**
+ * The link before `link` in a hash chain: SHA-256 of its 32 bytes, as hex.
+ * @param {string} link 64 hex digits
+ */
+export function linkStep(link) {
+  return sha256Hex(fromHex(hex32(link, 'link')));
+}
+
+/**
+ * An outcome's links as the derivation takes them: [[seat, link], ...] by seat.
+ * @param {unknown[]} links
+ * @returns {string[][]}
+ */
+function mixLinks(links) {
+  const pairs = links.map((e) => {
+    const x = /** @type {unknown[]} */ (Array.isArray(e) ? e : [obj(e, 'a link').seat, obj(e, 'a link').link]);
+    if (typeof x[0] !== 'string') throw new ProofError('a link names its seat');
+    return [x[0], hex32(x[1], 'link')];
+  });
+  pairs.sort((a, b) => byCodePoint(a[0], b[0]));
+  if (new Set(pairs.map((p) => p[0])).size !== pairs.length) throw new ProofError('two links of one seat');
+  return pairs;
+}
+
+/**
  * The hash of a sealed value (a locked sheet, a cast vote).
  * @param {string} label @param {string} salt @param {unknown} value
  */
@@ -186,11 +214,14 @@ export class Stream {
   /**
    * @param {(msg: Uint8Array<ArrayBuffer>) => Promise<ArrayBuffer|Uint8Array>} mac HMAC-SHA256 under the secret
    * @param {string} label @param {string[]} seeds @param {number} index
+   * @param {string[][]|null} [links] [[seat, link], ...] by seat (outcome/2), or null (the seeds)
    */
-  constructor(mac, label, seeds, index) {
+  constructor(mac, label, seeds, index, links = null) {
     this.mac = mac;
     this.label = label;
     this.seeds = seeds;
+    /** [[seat, link], ...] by seat (outcome/2), or null (the seeds, outcome/1). @type {string[][]|null} */
+    this.links = links;
     this.index = index;
     this.block = 0;
     /** @type {number[]} */
@@ -199,8 +230,11 @@ export class Stream {
     this.used = 0;
   }
 
-  /** @param {string} secret @param {string} label @param {string[]} seeds @param {number} index */
-  static async open(secret, label, seeds, index) {
+  /**
+   * @param {string} secret @param {string} label @param {string[]} seeds @param {number} index
+   * @param {unknown[]|null} [links] the phones' links ({seat, link} or [seat, link]): outcome/2
+   */
+  static async open(secret, label, seeds, index, links = null) {
     const raw = fromHex(hex32(secret, 'secret'));
     const h = await hashes();
     /** @type {(msg: Uint8Array<ArrayBuffer>) => Promise<ArrayBuffer|Uint8Array>} */
@@ -212,12 +246,15 @@ export class Stream {
       mac = async (msg) => h.hmac(raw, msg);
     }
     if (!Number.isSafeInteger(index) || index < 0) throw new ProofError(`${index} is not an outcome index`);
-    return new Stream(mac, checkLabel(label), seeds.map((s) => hex32(s, 'seed')), index);
+    return new Stream(mac, checkLabel(label), seeds.map((s) => hex32(s, 'seed')), index,
+      links === null ? null : mixLinks(links));
   }
 
   async word() {
     if (this.buffer.length === 0) {
-      const msg = utf8.encode(canonical([OUTCOME_TAG, this.label, this.seeds, this.index, this.block]));
+      const msg = utf8.encode(canonical(this.links === null
+        ? [OUTCOME_TAG, this.label, this.seeds, this.index, this.block]
+        : [OUTCOME_TAG_2, this.label, this.links, this.index, this.block]));
       const out = await this.mac(msg);
       const mac = out instanceof Uint8Array ? new DataView(out.buffer, out.byteOffset, out.byteLength) : new DataView(out);
       for (let i = 0; i < 32; i += 4) this.buffer.push(mac.getUint32(i, false));
@@ -327,13 +364,14 @@ function unique(labels, what) {
 export async function checkProof(proof) {
   await hashes();
   const p = obj(proof, 'the proof');
-  if (p.format !== FORMAT) throw new ProofError(`not a ${FORMAT} document`);
+  if (!FORMATS.includes(/** @type {string} */ (p.format))) throw new ProofError(`not a ${FORMAT} (or /1) document`);
   const scopes = list(p, 'scopes', 'the proof').map((s) => obj(s, 'a scope'));
   const sealed = list(p, 'sealed', 'the proof').map((s) => obj(s, 'a seal'));
   /** @type {Line[]} */
   const lines = [];
   unique(scopes.map((s) => checkLabel(s.label)), 'scope');
   for (const scope of scopes) await checkScope(scope, lines);
+  await checkChains(scopes, lines);
   unique(sealed.map((s) => checkLabel(s.label)), 'seal');
   for (const seal of sealed) await checkSeal(seal, lines);
   const firstMismatch = lines.find((l) => l.status === 'mismatch') || null;
@@ -362,7 +400,9 @@ async function checkScope(scope, lines) {
     return;
   }
   lines.push({ status: 'ok', code: 'secret_ok', where: { scope: label } });
-  const byIndex = outcomes.map((o, i) => ({ o, k: inForce[i] })).sort((a, b) => a.o.index - b.o.index);
+  // Outcomes of links (outcome/2) use no seeds: the seed checks skip them.
+  const byIndex = outcomes.map((o, i) => ({ o, k: inForce[i] })).filter((x) => !Object.hasOwn(x.o, 'links'))
+    .sort((a, b) => a.o.index - b.o.index);
   for (let i = 1; i < byIndex.length; i += 1) {
     const [prev, cur] = [byIndex[i - 1], byIndex[i]];
     if (cur.k < prev.k || (cur.o.index === prev.o.index && cur.k !== prev.k)) {
@@ -371,7 +411,7 @@ async function checkScope(scope, lines) {
   }
   // A seed accepted at version v counts for every outcome drawn after v.
   outcomes.forEach((o, i) => {
-    if (!isWhole(o.v)) return;
+    if (!isWhole(o.v) || Object.hasOwn(o, 'links')) return;
     const late = entries.findIndex((e, p) => isWhole(e.v) && o.v > e.v && inForce[i] <= p);
     if (late >= 0) lines.push({ status: 'mismatch', code: 'late_seed', where: { scope: label, index: o.index } });
   });
@@ -388,7 +428,8 @@ async function checkOutcome(secret, label, seeds, o, lines) {
   }
   const draws = list(o, 'draws', `outcome ${index}`).map((d) => obj(d, 'a draw'));
   const fields = o.fields === undefined ? {} : obj(o.fields, 'fields');
-  const stream = await Stream.open(secret, label, seeds, index);
+  const links = Object.hasOwn(o, 'links') ? list(o, 'links', `outcome ${index}`) : null;
+  const stream = await Stream.open(secret, label, seeds, index, links);
   for (let d = 0; d < draws.length; d += 1) {
     const draw = draws[d];
     const where = { scope: label, index, draw: d };
@@ -405,8 +446,8 @@ async function checkOutcome(secret, label, seeds, o, lines) {
       }
     }
   }
-  if (!seeds.length) {
-    // No phone's seed went into it: the server drew it alone (replayed, not checked).
+  if (!(links === null ? seeds.length : links.length)) {
+    // No phone's seed or link went into it: the server drew it alone (replayed, not checked).
     lines.push({ status: 'server_only', code: 'outcome_server_only', where: { scope: label, index } });
     return;
   }
@@ -426,6 +467,58 @@ function linked(link, result) {
     return link.map((name, i) => [name, result[i]]);
   }
   throw new ProofError("a draw's field is a name, or as many names as its result has items");
+}
+
+/**
+ * Every seat's links, over the whole proof in the order the draws were made
+ * (version, then scope, then index), step down its chain strictly one each,
+ * as tablemate_verify.chain.chain_faults.
+ * @param {Record<string, any>[]} scopes @param {Line[]} lines
+ */
+async function checkChains(scopes, lines) {
+  /** @type {Map<string, {anchor: string, length: number}>} */
+  const chains = new Map();
+  /** @type {{v: number, label: string, index: number, seat: string, link: string, anchor: string}[]} */
+  const uses = [];
+  for (const scope of scopes) {
+    const label = /** @type {string} */ (scope.label);
+    for (const c of Array.isArray(scope.chains) ? scope.chains : []) {
+      const ch = obj(c, 'a chain');
+      if (typeof ch.seat !== 'string' || !isWhole(ch.length) || !isWhole(ch.v)) throw new ProofError(`scope ${label}: a bad chain`);
+      chains.set(`${ch.seat} ${hex32(ch.anchor, 'anchor')}`, { anchor: ch.anchor, length: ch.length });
+    }
+    for (const o of scope.outcomes) {
+      if (!Object.hasOwn(o, 'links')) continue;
+      if (!isWhole(o.v)) throw new ProofError(`scope ${label}, outcome ${o.index}: an outcome of links has its version`);
+      const seen = new Set();
+      for (const e of list(o, 'links', `outcome ${o.index}`).map((x) => obj(x, 'a link'))) {
+        if (typeof e.seat !== 'string' || seen.has(e.seat)) throw new ProofError(`scope ${label}: a bad link`);
+        seen.add(e.seat);
+        uses.push({ v: o.v, label, index: o.index, seat: e.seat, link: hex32(e.link, 'link'), anchor: hex32(e.anchor, 'anchor') });
+      }
+    }
+  }
+  if (!uses.length) return;
+  uses.sort((a, b) => a.v - b.v || byCodePoint(a.label, b.label) || a.index - b.index);
+  /** @type {Map<string, {prev: string, k: number, at: string|null}>} */
+  const last = new Map();
+  let faults = 0;
+  for (const u of uses) {
+    const key = `${u.seat} ${u.anchor}`;
+    const where = { scope: u.label, index: u.index };
+    const at = `${u.label} ${u.index}`;
+    const chain = chains.get(key);
+    const fault = () => { faults += 1; lines.push({ status: 'mismatch', code: 'link_mismatch', where }); };
+    if (chain === undefined) { fault(); continue; }
+    const { prev, k, at: was } = last.get(key) || { prev: chain.anchor, k: 0, at: null };
+    if (u.link === prev && k > 0) {
+      if (was !== at) fault();
+      continue;
+    }
+    if (await linkStep(u.link) !== prev || k + 1 > chain.length) { fault(); continue; }
+    last.set(key, { prev: u.link, k: k + 1, at });
+  }
+  if (!faults) lines.push({ status: 'ok', code: 'links_ok', where: {} });
 }
 
 /** @param {Record<string, any>} seal @param {Line[]} lines */

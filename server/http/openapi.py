@@ -306,7 +306,7 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                 "description": "What every phone (or `python -m tablemate_verify`) checks the table's "
                                "random outcomes and sealed choices against; docs/fairness.md.",
                 "responses": {**_ok(200, {"type": "object", "properties": {
-                    "format": {"const": "tablemate-proof/1"}, "table": {"type": "string"},
+                    "format": {"const": "tablemate-proof/2"}, "table": {"type": "string"},
                     "game": {"type": "string"}, "scopes": {"type": "array", "items": {"type": "object"}},
                     "sealed": {"type": "array", "items": {"type": "object"}},
                     "starts": {"type": "array", "items": {"type": "object"}},

@@ -24,8 +24,9 @@ registers itself as the fan-out of this process's commits (``fan_out``).
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
 - ``evening.py``   every game of the table and the running total; the lobby's next game
-- ``fairness.py``  checkable randomness and sealed choices: scopes, seeds,
+- ``fairness.py``  checkable randomness and sealed choices: scopes, outcomes,
   seals, the snapshot's ``fair`` and the proof
+- ``draws.py``     the phones' hash chains and the draw that waits for their links
 
 The table document's types are ``server/model.py``'s; refusals are
 ``server/errors.py``'s ``ServiceError``.

@@ -33,8 +33,8 @@ from server.service.platform_actions import budget_types
 CHATTER = budget_types("chatter")
 #: Changes that begin a new budget period (their own entry is the first of it).
 NEW_PERIOD = budget_types("period")
-#: Changes no budget counts: a phone's seed (``fairness.give_seed``) comes at
-#: most once per seat and scope, and a seat must never be kept from giving it.
+#: Changes no budget counts: a phone's anchor and links (``draws.py``) and the
+#: announce of a draw: a seat must never be kept from taking part in a draw.
 FREE = budget_types("free")
 
 

@@ -43,6 +43,12 @@ class Outcome:
     state: Any = None
     #: The outcome this change drew in a scope (``fairness.Draw``), to keep.
     draw: Draw | None = None
+    #: A draw made after the phones' links came in (``draws.py``): logged as
+    #: the seat that sent the action, under its request_id, not the last linker.
+    by: str | None = None
+    rid: str | None = None
+    #: The seat a pending draw's action was entered for with ``as``.
+    entered_for: str | None = None
 
 
 @dataclass

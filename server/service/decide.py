@@ -18,7 +18,7 @@ moved the game settles (``fairness.settle``) and records (``note_waits``,
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from server.model import (
     RequestRecord,
     TableDoc,
 )
-from server.service import evening, fairness
+from server.service import draws, evening, fairness
 from server.service.change import Call, Handler, Outcome, sealed_seat
 from server.service.game_step import game_outcome, may_proxy
 from server.service.hostship import after as hostship_after
@@ -85,6 +85,11 @@ class Context:
     #: The engine state this process holds of a version of the table, if any
     #: (``store.States``): spares decoding the document's state.
     state_at: Callable[[int], Any] = lambda _v: None
+    #: Whose phone is live now (a draw's contributors, ``draws.py``), read only
+    #: when an action draws.
+    present: Callable[[], Collection[str]] = lambda: ()
+    #: Seconds a pending draw waits for the phones' links (``Limits.draw_wait``).
+    draw_wait: float = 3.0
 
 
 def decide(tx: Tx, call: ActionCall, ctx: Context) -> Commit[ActionResult]:
@@ -120,7 +125,11 @@ def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> 
     if call.handler is not None:
         game = doc["state"]
         hostship_guard(doc, me, atype, action)
-        out = call.handler(Call(engine, doc, me, host, action, ctx.rng, tx.log, call.pin, ctx.online))
+        draws.refuse_during(doc, atype)
+        c = Call(engine, doc, me, host, action, ctx.rng, tx.log, call.pin, ctx.online)
+        # A start that draws waits for the phones' links too (draws.py).
+        out = (draws.announce_start(c, call.handler, ctx.request_id, ctx.present, ctx.draw_wait)
+               if atype == "start" else None) or call.handler(c)
         hostship_after(out.doc, atype)
         evening.note(out.doc, atype, me)
         if out.state is None and game is not None and out.doc["state"] is game:
@@ -134,11 +143,15 @@ def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> 
     state = ctx.state_at(doc["version"])
     if proxy_for is not None:
         may_proxy(doc, me, proxy_for)
-        # Authorized and applied as the seat without a phone, never as the host.
-        return game_outcome(engine, doc, proxy_for, False, atype, action, ctx.rng, state), None
-    if atype == "skip" and host:
+    elif atype == "skip" and host:
         ctx.stall.check_skip(doc, action["seat"], ctx.online)
-    return game_outcome(engine, doc, me, host, atype, action, ctx.rng, state), None
+    # Authorized and applied as the seat without a phone, never as the host.
+    actor, as_host = (proxy_for, False) if proxy_for is not None else (me, host)
+    # A draw the phones take part in waits for their links (draws.py).
+    draws.refuse_while_pending(doc)
+    return (draws.announce(engine, doc, actor, as_host, atype, action, ctx.rng, state, ctx.request_id,
+                           ctx.present, ctx.draw_wait, me)
+            or game_outcome(engine, doc, actor, as_host, atype, action, ctx.rng, state)), None
 
 
 def _record(tx: Tx, out: Outcome, me: str, call: ActionCall, ctx: Context,
@@ -151,15 +164,16 @@ def _record(tx: Tx, out: Outcome, me: str, call: ActionCall, ctx: Context,
         revealed = fairness.settle(engine, out.doc, out.state, out.doc["version"] + 1, ctx.rng,
                                    draw=out.draw, forward=call.atype != "undo")
     note_waits(engine, out.doc, out.state)
-    entry = logged(out, me)
+    entry = logged(out, out.by or me)
     if revealed is not None:
         entry["fair"] = revealed
     v = out.doc["version"]
-    if proxy_for is not None:
-        entry["entered_for"] = proxy_for
-    host_step(out.doc, me, v, out.action, out.events, proxy_for)
+    proxy = proxy_for or out.entered_for  # a pending draw's, made by another phone's link
+    if proxy is not None:
+        entry["entered_for"] = proxy
+    host_step(out.doc, out.by or me, v, out.action, out.events, proxy)
     if out.kind == "game":
-        entry["rid"] = ctx.request_id
+        entry["rid"] = out.rid or ctx.request_id
     if engine.seals(out.events):
         # A reveal: nothing before it (this action included) can be undone,
         # even when a table change made it (a seat going phoneless can

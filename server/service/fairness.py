@@ -6,12 +6,12 @@ module keeps the records (``tablemate_verify.record``) in the table document's
 
 - ``begin``: a new game's lobby opens the setup scope (create, play again);
 - ``setup_rng`` / ``draw_rng``: the Rng a start or a game action draws with,
-  the outcome derived from its scope's secret, the phones' seeds and its index;
+  the outcome derived from its scope's secret, the phones' chain links
+  (``draws.py``) and its index;
 - ``settle``: after every change that moved the game, the outcome kept, the
   scopes the game now needs opened, those it is done with revealed, choices
   locked in secret sealed, and those now public revealed with the game's own
   value (so a value changed after its seal shows at the reveal);
-- ``give_seed``: the platform action ``seed``, a phone's seed for an open scope;
 - ``public``: the snapshot's part; ``proof``: ``GET /api/tables/<id>/proof``.
 
 What is revealed leaves the document for the log entry of the change that
@@ -28,17 +28,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Engine, Rng
-from server.errors import ServiceError
 from server.model import FairDoc, FairLog, FairView, LogEntry, TableDoc
 from server.service import atrest
-from server.service.change import Call, Outcome
 from tablemate_verify import (
-    FairError,
     OutcomeRecord,
     OutcomeRng,
     ScopeRecord,
     SealRecord,
-    add_seed,
     keep,
     new_secret,
     open_scope,
@@ -47,6 +43,7 @@ from tablemate_verify import (
     seal_value,
 )
 from tablemate_verify.canon import plain
+from tablemate_verify.chain import LinkEntry
 
 #: The scope of the draws that set a game up (``draw_setup``), round 0.
 SETUP = "setup"
@@ -62,6 +59,8 @@ class Draw:
     index: int
     rng: OutcomeRng | None
     fields: dict[str, Any] = field(default_factory=dict)
+    #: The phones' links it was drawn with (``draws.py``), or None: seeds.
+    links: list[LinkEntry] | None = None
 
 
 def game_no(doc: TableDoc) -> int:
@@ -104,6 +103,8 @@ def begin(engine: Engine, doc: TableDoc, rng: Rng) -> None:
     (its board, its first cards), so phones seed it before the start."""
     before = _fair(doc)
     fair: FairDoc = {"scopes": [], "seals": [], "closed": [], "revealed": before["revealed"] if before else 0}
+    if before is not None and "chains" in before:
+        fair["chains"] = before["chains"]  # a phone's chain is the table's, game after game
     doc["fair"] = fair
     if engine.random_option_fields:
         _open(doc, fair, SETUP, rng)
@@ -137,8 +138,9 @@ def setup_rng(engine: Engine, doc: TableDoc, rng: Rng) -> tuple[Rng, Draw | None
     sent = {k: doc["options"][k] for k in engine.random_option_fields if doc["options"].get(k) is not None}
     if sent:
         return rng, Draw(scope, 0, None, sent)
-    outcome = rng_for(scope, 0)
-    return outcome, Draw(scope, 0, outcome)
+    links = _links_now(fair)
+    outcome = rng_for(scope, 0, links)
+    return outcome, Draw(scope, 0, outcome, links=links)
 
 
 def draw_rng(engine: Engine, doc: TableDoc, state: Any, action: dict[str, Any], sent: bool,
@@ -153,8 +155,18 @@ def draw_rng(engine: Engine, doc: TableDoc, state: Any, action: dict[str, Any], 
     scope = _scope(doc, fair, where[0], rng)
     if sent:
         return rng, Draw(scope, where[1], None)
-    outcome = rng_for(scope, where[1])
-    return outcome, Draw(scope, where[1], outcome)
+    links = _links_now(fair)
+    outcome = rng_for(scope, where[1], links)
+    return outcome, Draw(scope, where[1], outcome, links=links)
+
+
+def _links_now(fair: FairDoc) -> list[LinkEntry]:
+    """The links the action drawn now takes: the pending draw's (``draws.py``),
+    or none (no phone took part: a server-only outcome, never a check mark)."""
+    p = fair.get("pending")
+    if p is None:
+        return []
+    return [{"seat": e["seat"], "link": e["link"], "anchor": e["anchor"]} for e in p["links"]]
 
 
 def _record(draw: Draw, v: int) -> None:
@@ -164,7 +176,7 @@ def _record(draw: Draw, v: int) -> None:
     at = next((o["v"] for o in earlier if "v" in o), v)
     if draw.rng is not None:
         if draw.rng.draws:
-            keep(scope, draw.rng, fields, at)
+            keep(scope, draw.rng, fields, at, draw.links)
         return
     if not fields or any(o.get("fixed") and o.get("fields") == plain(fields) for o in earlier):
         return
@@ -257,36 +269,39 @@ def _reseal(doc: TableDoc, fair: FairDoc, name: str, value: Any) -> SealRecord:
     return made
 
 
-def give_seed(c: Call) -> Outcome:
-    """``seed {"scope", "seed"}``: a phone's own seed for an open scope, once
-    per seat and scope, in force for every outcome drawn after it."""
-    fair = _fair(c.doc)
-    lab: str = c.payload["scope"]
-    scope = next((s for s in fair["scopes"] if s["label"] == lab), None) if fair else None
-    if scope is None:
-        raise ServiceError("conflict", "scope_closed", f"{lab} is not open for seeds (revealed, or never opened).")
-    try:
-        entry = add_seed(scope, c.me, c.payload["seed"], c.doc["version"] + 1)
-    except FairError as exc:
-        raise ServiceError("invalid" if exc.code == "bad_seed" else "conflict", exc.code, exc.message) from exc
-    # The seed itself goes into the log (it is public): the proof lists the
-    # log's seed actions, and a checker holds each scope's seeds to them.
-    return Outcome(c.doc, {"type": "seed", "scope": lab, "seed": entry["seed"]},
-                   [{"type": "seeded", "player": c.me, "scope": lab}])
-
-
 def public(doc: TableDoc) -> FairView | None:
     """What every phone sees: the open scopes' commitments and who seeded
     them, the sealed choices' hashes. Never a secret, a salt or a value."""
     fair = _fair(doc)
     if fair is None:
         return None
-    return {
+    view: FairView = {
         "open": [{"scope": s["label"], "commitment": s["commitment"],
                   "seeded": [e["seat"] for e in s["seeds"]]} for s in fair["scopes"]],
         "sealed": [{"seal": s["label"], "hash": s["hash"]} for s in fair["seals"] if not s.get("retracted")],
         "revealed": fair["revealed"],
     }
+    view.update(_chains_view(fair))  # type: ignore[typeddict-item]
+    return view
+
+
+def _chains_view(fair: FairDoc) -> dict[str, Any]:
+    """Every seat's chain (how far it went, so a phone can tell its own state
+    from the table's), and the pending draw (``draws.py``): whom it waits for,
+    since when, and how long the table waits."""
+    out: dict[str, Any] = {}
+    if fair.get("chains"):
+        out["chains"] = {s: {"anchor": c["anchor"], "length": c["length"], "used": c["k"]}
+                         for s, c in fair["chains"].items()}
+    p = fair.get("pending")
+    if p is not None:
+        given = {e["seat"] for e in p["links"]}
+        out["pending"] = {"draw": p["draw"], "scope": p["scope"], "index": p["index"],
+                          "action": p["action"]["type"], "player": p["player"],
+                          "contributors": p["contributors"],
+                          "waiting": [s for s in p["contributors"] if s not in given],
+                          "at": p["at"], "wait": p["wait"]}
+    return out
 
 
 def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:

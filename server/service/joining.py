@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import EngineError
 from server.errors import ServiceError
 from server.model import Action, Claim, TableDoc
-from server.service import fairness, schemas
+from server.service import draws, fairness, schemas
 from server.service.change import Outcome, sealed_seat
 from server.service.hostship import holds, seal_claim
 from server.service.pipeline import Pipeline, log_entry, logged
@@ -115,6 +115,7 @@ class Joining:
                     raise ServiceError("forbidden", "not_host", "Only the host can add a seat without a phone.")
             if doc["status"] != "lobby":
                 raise ServiceError("conflict", "game_started", "This game has started; new seats are closed.")
+            draws.refuse_during(doc, "join")  # a pending start was checked against these seats
             if len(doc["seats"]) >= doc["max_players"]:
                 raise ServiceError("conflict", "table_full", f"This table is full ({doc['max_players']} seats).")
             check_unique(doc, name)

@@ -210,8 +210,10 @@ class Pipeline:
         # read before the change, for the two actions that ask.
         online = frozenset(self.store.presence.present(table_id)) if call.atype in STEP_IN else None
         states = self.store.states
+        presence = self.store.presence
         ctx = Context(token, body["request_id"], body.get("version"), self.rng, self.stall, online,
-                      lambda v: states.get(table_id, v))
+                      lambda v: states.get(table_id, v), lambda: presence.present(table_id),
+                      self.limits.draw_wait)
 
         def fn(tx: Tx) -> Commit[ActionResult]:
             commit = decide(tx, call, ctx)

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from engines.base import Engine, payload_schema
 from server.model import Action, LogEntry, Seat, TableDoc
-from server.service import fairness, platform
+from server.service import draws, platform
 from server.service.change import Handler
 from server.service.schemas import NAME, PIN, PLAYER_ID
 from server.service.stall import phone_back, resume_seat, set_reminder
@@ -176,12 +176,18 @@ ACTIONS: dict[str, PlatformAction] = {
     "proxies": PlatformAction(schema=payload_schema({"who": {"enum": ["host", "all"]}}, ["who"]),
                               handler=platform.set_proxies, budget="chatter", text=_proxies_text,
                               keys=("history.proxies_all", "history.proxies_host")),
-    # A phone's own seed for an open scope (docs/fairness.md): its label, 32 bytes as hex.
-    # The proof lists seeds; a history line per phone and leg would bury the game.
-    "seed": PlatformAction(
-        schema=payload_schema({"scope": {"type": "string", "pattern": "^[A-Za-z0-9/_.:-]{1,120}$"},
-                               "seed": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["scope", "seed"]),
-        handler=fairness.give_seed, budget="free", text=None),
+    # A phone's hash chain for this table, and its links (docs/fairness.md, "Chains"):
+    # the proof lists them; a history line per phone and draw would bury the game.
+    "anchor": PlatformAction(
+        schema=payload_schema({"anchor": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                               "length": {"type": "integer", "minimum": 1, "maximum": 4096}}, ["anchor", "length"]),
+        handler=draws.give_anchor, budget="free", text=None),
+    "link": PlatformAction(
+        schema=payload_schema({"draw": {"type": "integer", "minimum": 0},
+                               "link": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["draw", "link"]),
+        handler=draws.give_link, budget="free", text=None),
+    "draw_now": PlatformAction(schema=payload_schema({"draw": {"type": "integer", "minimum": 0}}, ["draw"]),
+                               handler=draws.draw_now, text=None),
     # The web offers off, 30, 60 and 120 s; any whole number up to 10 minutes is taken.
     "reminder": PlatformAction(
         schema=payload_schema({"seconds": {"type": "integer", "minimum": 0, "maximum": 600}}, ["seconds"]),
@@ -199,6 +205,11 @@ LOGGED: dict[str, Logged] = {
     # Made by the server from presence (service/hostship.py), never by a phone.
     "stand_in": Logged(),
     "host_back": Logged(),
+    # A draw announced, waiting for the phones' links (draws.py): the draw's own
+    # line comes when it is made.
+    "draw_pending": Logged(budget="free", text=None),
+    # A phone's seed, in tables logged before issue 38's chains.
+    "seed": Logged(budget="free", text=None),
 }
 
 HANDLERS: dict[str, Handler] = {t: a.handler for t, a in ACTIONS.items() if a.handler is not None}

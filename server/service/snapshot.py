@@ -136,6 +136,8 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
                          and (kept["type"] not in engine.private_draws or kept["player"] == player)]
                 if kept["type"] in engine.open_redraws:
                     legal = [{"type": kept["type"]}]  # the returned die: anyone seated rolls it
+            if doc.get("fair", {}).get("pending"):
+                legal = []  # a draw waits for the phones' links: no game action meanwhile (draws.py)
     else:
         view = {}
     legal += offers(Seen(doc, seat, host, sealed))
@@ -166,7 +168,13 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
             snap["paused"] = "handed_back"
     snap["proxies_who"] = doc.get("proxies", "host")
     if c.fair is not None:
-        snap["fair"] = c.fair
+        made = doc["fair"].get("made")
+        if made is not None and made["player"] == player:
+            # The events of this seat's own last draw, made by others' links (draws.py):
+            # its phone shows them as its action's answer (a private card is its own).
+            snap["fair"] = {**c.fair, "made": {"draw": made["draw"], "version": made["v"], "events": made["events"]}}
+        else:
+            snap["fair"] = c.fair
     snap["reminder"] = doc.get("reminder", 0)
     if c.waits is not None:
         now, step_in = c.waits

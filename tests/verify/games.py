@@ -1,6 +1,6 @@
 """Honest games of every game, played through the HTTP API with the server's
-real randomness, phones seeding as the app does and the host undoing now and
-then (the undone action sent again at once, as a table does); and the ways a
+real randomness, phones anchoring hash chains and answering every draw with
+their next link as the app does, and the host undoing now and then (the undone action sent again at once, as a table does); and the ways a
 server that lies could alter their proofs so that the proof alone still
 replays (``proof.check`` passes) but the game's rules do not."""
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from server import create_app
 from tablemate_verify import Stream, replay
+from tablemate_verify.chain import make_chain
 from tests.server.conftest import Phone, open_table
 from tests.server.service.test_fairness import sample_move, send, services
 
@@ -26,36 +27,66 @@ def client(redis_url: str) -> tuple[Any, Any]:
     return app, app.test_client()
 
 
-def seed_all(phones: list[Phone], rng: random.Random) -> None:
-    for p in phones:
-        for scope in p.get().json.get("fair", {}).get("open", []):
-            if p.id not in scope["seeded"]:
-                assert p.act("seed", scope=scope["scope"], seed=f"{rng.getrandbits(256):064x}").status_code == 200
+class Chains:
+    """Every phone's hash chain (web/screens/fair-chain.js, as the app keeps
+    it), its phone live (presence), answering each draw that waits for it."""
+
+    def __init__(self, app: Any, phones: list[Phone], rng: random.Random) -> None:
+        self.app, self.phones = app, phones
+        self.links = {p.id: make_chain(256, f"{rng.getrandbits(256):064x}") for p in phones}
+        self.used = dict.fromkeys(self.links, 0)
+
+    def anchor(self) -> None:
+        self.live()
+        for p in self.phones:
+            assert p.act("anchor", anchor=self.links[p.id][0], length=256).status_code == 200
+
+    def live(self) -> None:
+        for p in self.phones:
+            services(self.app).store.presence.touch(p.table, f"{p.id}/s")
+
+    def answer(self) -> None:
+        """The links a pending draw waits for, as each phone sends its own."""
+        pending = self.phones[0].get().json["fair"].get("pending")
+        while pending is not None:
+            for p in self.phones:
+                if p.id in pending["waiting"]:
+                    self.used[p.id] += 1
+                    r = p.act("link", draw=pending["draw"], link=self.links[p.id][self.used[p.id]])
+                    assert r.status_code == 200, r.json
+            pending = self.phones[0].get().json["fair"].get("pending")
 
 
 def play(redis_url: str, game: str, seed: int, undo: float = 0.15,
-         options: dict[str, Any] | None = None, lobby_seeds: bool = True) -> tuple[dict[str, Any], int]:
+         options: dict[str, Any] | None = None, lobby: bool = True) -> tuple[dict[str, Any], int]:
     """A whole game (``game``, 4 seats, ``options`` or OPTIONS') to its end;
     returns its proof and how many actions were undone and sent again.
-    ``lobby_seeds`` False: the host starts before any phone seeded the setup."""
+    ``lobby`` False: the host starts before any phone anchored its chain."""
     app, c = client(redis_url)
     rng = random.Random(seed)
     phones = open_table(c, joiners=3, game=game, options=OPTIONS[game] if options is None else options)
     host = phones[0]
-    if lobby_seeds:
-        seed_all(phones, rng)
+    chains = Chains(app, phones, rng)
+    if lobby:
+        chains.anchor()
     assert host.act("start").status_code == 200
+    if lobby:
+        chains.answer()  # the starting board or first cards: drawn from every phone's link
+    else:
+        chains.anchor()
     undone = 0
     for _ in range(600):
-        seed_all(phones, rng)
+        chains.live()
         move = sample_move(app, phones, rng)
         if move is None:
             break
         if send(*move).status_code != 200:
             continue
+        chains.answer()
         if rng.random() < undo and host.act("undo").status_code == 200:
             undone += 1
             assert send(*move).status_code == 200
+            chains.answer()
         if services(app).store.load(host.table)["status"] == "over":
             break
     assert services(app).store.load(host.table)["status"] == "over"
@@ -89,7 +120,8 @@ def rederive(proof: dict[str, Any], s: int, o: int) -> None:
     scope = proof["scopes"][s]
     out = scope["outcomes"][o]
     seeds = [e["seed"] for e in scope["seeds"][:out["seeds"]]]
-    stream = Stream(scope["secret"], scope["label"], seeds, out["index"])
+    links = [(e["seat"], e["link"]) for e in out["links"]] if "links" in out else None
+    stream = Stream(scope["secret"], scope["label"], seeds, out["index"], links)
     for d in out["draws"]:
         d["result"] = replay(stream, d)
         if isinstance(d.get("field"), str):
@@ -131,11 +163,11 @@ def move(proof: dict[str, Any], prefix: str, index: int, o: int = -1) -> dict[st
     return p
 
 
-def reseeded(proof: dict[str, Any], prefix: str, change: Any) -> dict[str, Any]:
-    """The first revealed ``prefix`` scope with two seeds or more, its seeds
-    changed by ``change(scope)`` (which may set outcomes' ``seeds`` too), every
-    outcome re-derived: what a server writes to pass a chosen seed off."""
-    s, scope = next((s, x) for s, x in revealed(proof, prefix) if len(x["seeds"]) >= 2)
+def relinked(proof: dict[str, Any], prefix: str, change: Any) -> dict[str, Any]:
+    """The first revealed ``prefix`` scope with links, changed by
+    ``change(scope)`` (its outcomes' ``links``, its ``chains``), every outcome
+    re-derived: what a server writes to pass a chosen outcome off."""
+    s, scope = next((s, x) for s, x in revealed(proof, prefix) if any(o.get("links") for o in x["outcomes"]))
     p = copy.deepcopy(proof)
     change(p["scopes"][s])
     for o in range(len(scope["outcomes"])):

@@ -19,6 +19,7 @@ from tablemate_verify import (
     rng_for,
     seal_hash,
 )
+from tablemate_verify.chain import LinkEntry, make_chain
 
 DICE = ["blue", "green", "orange", "yellow", "white"]
 FACES = [1, 1, 2, 2, 3, 3]
@@ -139,3 +140,55 @@ def tampered(name: str) -> dict[str, Any]:
     p = copy.deepcopy(proof())
     TAMPERED[name][0](p)
     return p
+
+
+LEG3 = "t/Ab3x/g1/leg/1"
+#: Camel Up's dice, in the rules' order (docs/fairness.md, "The draw schedule").
+CU_DICE = ["blue", "green", "yellow", "red", "purple", "grey"]
+#: Two phones' chains (tops fixed): each reveals one link per roll.
+CHAINS = {"p1": make_chain(8, "e1" * 32), "p2": make_chain(8, "f2" * 32)}
+
+
+def linked(cheat: str | None = None, secret: int = 7) -> dict[str, Any]:
+    """A leg drawn from the phones' chain links (outcome/2), revealed; with
+    ``cheat`` the server's way of choosing among outcomes: ``dropped`` (p2's
+    link of roll 1 left out, the roll derived without it), ``swapped`` (p2's
+    link of roll 1 replaced by one of the server's), ``anchor`` (p1's chain
+    listed with another anchor)."""
+    leg = scope(LEG3, secret)
+    leg["chains"] = [{"seat": s, "anchor": c[0], "length": 8, "v": 20} for s, c in CHAINS.items()]
+    left = list(CU_DICE)
+    for index in range(3):
+        links: list[LinkEntry] = [{"seat": s, "link": c[index + 1], "anchor": c[0]} for s, c in CHAINS.items()]
+        if (index == 1 and cheat == "dropped") or (index == 2 and cheat == "dropped_last"):
+            links = links[:1]
+        if index == 1 and cheat == "swapped":
+            links[1]["link"] = "99" * 32
+        rng = rng_for(leg, index, links)
+        die = rng.choice(left)
+        fields = {"die": die, "color": rng.choice(["white", "black"]) if die == "grey" else None}
+        keep(leg, rng, {**fields, "value": rng.choice([1, 2, 3])}, v=21 + index, links=links)
+        left.remove(die)
+    leg["revealed"] = True
+    if cheat == "anchor":
+        leg["chains"][0]["anchor"] = make_chain(8, "e3" * 32)[0]
+    body = publish("Ab3x", "camelup", [leg], [])
+    body.update(version=30, seeded=[], starts=[{"game": 1, "players": 2, "options": {}}])
+    return body
+
+
+def phone_export(seat: str = "p2", revealed: int = 3) -> dict[str, Any]:
+    """What ``seat``'s phone kept of ``linked()``'s leg: its chain's revealed
+    links and the commitment it was shown."""
+    chain = CHAINS[seat]
+    return {"format": "tablemate-phone/1", "table": "Ab3x", "seat": seat,
+            "chains": [{"anchor": chain[0], "length": 8, "links": chain[1:revealed + 1]}],
+            "missed": [], "shown": {LEG3: commitment(f"{7:02x}" * 32)}}
+
+
+#: cheat → the first mismatch's code and where.
+LINK_CHEATS: dict[str, tuple[str, dict[str, Any]]] = {
+    "dropped": ("link_mismatch", {"scope": LEG3, "index": 2}),
+    "swapped": ("link_mismatch", {"scope": LEG3, "index": 1}),
+    "anchor": ("link_mismatch", {"scope": LEG3, "index": 0}),
+}

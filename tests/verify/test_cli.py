@@ -19,6 +19,7 @@ import pytest
 from conftest import ROOT
 from tablemate_verify import check, phrase
 from tablemate_verify.__main__ import main, proof_url, render
+from tablemate_verify.phone import check_phone
 from tablemate_verify.rules import verify
 from tests.verify import games, tables
 
@@ -148,7 +149,7 @@ def test_it_runs_on_the_standard_library_alone(tmp_path: Path) -> None:
                              "not in sys.stdlib_module_names and m != '__main__'))", str(ROOT)],
                             capture_output=True, text=True, timeout=60, check=True)
     assert set(json.loads(loaded.stdout.replace("'", '"'))) <= {
-        "tablemate_verify", *(f"tablemate_verify.{m}" for m in ("canon", "derive", "proof", "record", "rules", "schedule",
+        "tablemate_verify", *(f"tablemate_verify.{m}" for m in ("canon", "chain", "derive", "phone", "proof", "record", "rules", "schedule",
                                                               "seal", "words"))}
 
 
@@ -157,5 +158,34 @@ def test_outcomes_drawn_by_the_server_alone_are_named_in_the_summary() -> None:
     buf = io.StringIO()
     render(proof, check(proof), buf)
     out = buf.getvalue()
-    assert "-- " in out and "no phone's seed went into it" in out
-    assert "; 3 outcomes drawn by the server alone (no phone's seed): not checked" in out.strip().splitlines()[-1]
+    assert "-- " in out and "no phone's part went into it" in out
+    assert "; 3 outcomes drawn by the server alone (no phone's part): not checked" in out.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(("proof", "code"), [
+    # The server swapped the leg's secret for another (a commitment to match, every roll re-derived).
+    (lambda: tables.linked(secret=8), "commitment_changed"),
+    # p2's link of the last roll was left out (the roll derived without it).
+    (lambda: tables.linked("dropped_last"), "own_link_missing"),
+    # The proof gives p2 a chain p2's phone never made.
+    (lambda: _other_anchor(tables.linked()), "other_anchor"),
+])
+def test_a_phones_export_catches_what_the_proof_alone_cannot(tmp_path: Path, capsys, proof, code) -> None:
+    export = tmp_path / "phone.json"
+    export.write_text(json.dumps(tables.phone_export()))
+    honest = tmp_path / "honest.json"
+    honest.write_text(json.dumps(tables.linked()))
+    assert main([str(honest), "--phone", str(export)]) == 0
+    assert "the phone's record of p2 agrees" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(proof()))
+    report = verify(json.loads(bad.read_text()))
+    check_phone(json.loads(bad.read_text()), tables.phone_export(), report)
+    assert code in [line.code for line in report.lines if line.status == "mismatch"]
+    assert main([str(bad), "--phone", str(export)]) == 1
+    assert "MISMATCH" in capsys.readouterr().out
+
+
+def _other_anchor(proof: dict[str, Any]) -> dict[str, Any]:
+    proof["scopes"][0]["chains"][1]["anchor"] = "ab" * 32
+    return proof

@@ -41,6 +41,19 @@ for (const v of vectors.rejections) {
   const s = await fair.Stream.open(v.secret, v.label, v.seeds, v.index);
   out.rejections.push({ result: await s.below(v.n), used: s.used });
 }
+out.linkStreams = [];
+for (const v of vectors.link_streams) {
+  const s = await fair.Stream.open(v.secret, v.label, [], v.index, v.links);
+  const words = [];
+  for (let i = 0; i < 16; i += 1) words.push(await s.word());
+  out.linkStreams.push(words);
+}
+out.chains = [];
+for (const v of vectors.chains) {
+  const steps = [];
+  for (let i = 1; i < v.links.length; i += 1) steps.push(await fair.linkStep(v.links[i]));
+  out.chains.push(steps);
+}
 for (const v of vectors.commitments) out.commitments.push(await fair.commitmentOf(v.secret));
 for (const v of vectors.seals) out.seals.push(await fair.sealHash(v.label, v.salt, v.value));
 for (const v of vectors.canonical) out.canonical.push(fair.canonical(v.value));
@@ -91,6 +104,8 @@ def proofs() -> dict[str, Any]:
     out = {"faithful": tables.proof(), "held_back": tables.proof(held_back=True),
            "unseeded": tables.proof(unseeded=True)}
     out.update({name: tables.tampered(name) for name in tables.TAMPERED})
+    out["linked"] = tables.linked()
+    out.update({f"linked-{cheat}": tables.linked(cheat) for cheat in tables.LINK_CHEATS})
     out.update({f"broken-{name}": broken(change) for name, change in BROKEN.items()})
     return out
 
@@ -106,6 +121,11 @@ def test_the_same_words_draws_and_rejections(js: dict[str, Any]) -> None:
     assert js["outcomes"] == [{"results": [d["result"] for d in v["draws"]], "used": v["used"]}
                               for v in VECTORS["outcomes"]]
     assert js["rejections"] == [{"result": v["result"], "used": v["used"]} for v in VECTORS["rejections"]]
+
+
+def test_the_same_link_streams_and_chain_steps(js: dict[str, Any]) -> None:
+    assert js["linkStreams"] == [v["words"] for v in VECTORS["link_streams"]]
+    assert js["chains"] == [v["links"][:-1] for v in VECTORS["chains"]]
 
 
 def test_the_same_commitments_seals_and_canonical_json(js: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """``web/rules.js`` (the phones' check with the draw schedules and the seed
 log) gives the same lines as Python's ``tablemate_verify.rules.verify``, in
 node: honest games of all three games with undos, and every tamper of the
-suite (tests/verify/test_schedule.py, test_seed_log.py), each of which fails
+suite (tests/verify/test_schedule.py, test_link_log.py), each of which fails
 on the phone as in the CLI."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from conftest import run_node
 from tablemate_verify import ProofError
 from tablemate_verify.rules import verify
-from tests.verify import games, test_schedule, test_seed_log
+from tests.verify import games, test_link_log, test_schedule
 
 _JS = r"""
 import { readFileSync } from 'node:fs';
@@ -38,8 +38,8 @@ def proofs(redis_url: str) -> dict[str, Any]:
     out = {f"honest {g}": games.honest(redis_url, g)[0] for g in sorted(games.OPTIONS)}
     for name, (game, tamper, _) in test_schedule.TAMPERS.items():
         out[name] = tamper(games.honest(redis_url, game)[0])
-    for name, (change, _) in test_seed_log.TAMPERS.items():
-        out[name] = games.reseeded(games.honest(redis_url, "camelup")[0], "leg/", change)
+    for name, (change, _) in test_link_log.TAMPERS.items():
+        out[name] = games.relinked(games.honest(redis_url, "camelup")[0], "leg/", change)
     no_log = games.honest(redis_url, "kingup")[0]
     del no_log["seeded"]
     out["no seed log"] = no_log

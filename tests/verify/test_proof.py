@@ -118,3 +118,13 @@ def test_an_outcome_no_phone_seeded_replays_but_is_not_checked() -> None:
     assert lines == [("ok", "secret_ok", {"scope": GOALS}),
                      *[("server_only", "outcome_server_only", {"scope": GOALS, "index": i}) for i in range(3)]]
     assert report.count("server_only") == 3
+
+
+def test_a_leg_of_chain_links_checks_and_every_way_to_choose_among_links_fails() -> None:
+    report = check(tables.linked())
+    assert report.ok, report.first_mismatch
+    codes = [line.code for line in report.lines]
+    assert codes.count("outcome_ok") == 3 and codes[-1] == "links_ok"
+    for cheat, (code, where) in tables.LINK_CHEATS.items():
+        bad = check(tables.linked(cheat)).first_mismatch
+        assert bad is not None and (bad.code, bad.where) == (code, where), cheat

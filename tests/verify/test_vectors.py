@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import tablemate_verify
-from tablemate_verify import canon, derive, proof, record, seal, words
+from tablemate_verify import canon, chain, derive, proof, record, seal, words
 from tablemate_verify.derive import OutcomeRng, Stream, commitment, replay
 from tablemate_verify.seal import seal_hash
 from tablemate_verify.words import phrase
@@ -24,7 +24,7 @@ from tablemate_verify.words import phrase
 VECTORS: dict[str, Any] = json.loads((Path(__file__).parent / "vectors.json").read_text("utf-8"))
 
 
-@pytest.mark.parametrize("module", [canon, derive, proof, record, seal, words])
+@pytest.mark.parametrize("module", [canon, chain, derive, proof, record, seal, words])
 def test_doctests(module: Any) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 or module in (proof, record)
@@ -124,3 +124,25 @@ def test_values_without_a_canonical_form_are_refused(bad: Any) -> None:
 def test_phrases(v: dict[str, Any]) -> None:
     assert phrase(v["hash"], "en") == v["en"]
     assert phrase(v["hash"], "ko") == v["ko"]
+
+
+@pytest.mark.parametrize("v", VECTORS["link_streams"], ids=lambda v: f"{len(v['links'])}links-i{v['index']}")
+def test_link_stream_words(v: dict[str, Any]) -> None:
+    """An outcome of chain links (tablemate-outcome/2): the message by hand,
+    its links sorted by seat as code points ("p1" < "p10" < "p3")."""
+    pairs = sorted(v["links"])
+    by_hand = []
+    for block in (0, 1):
+        msg = json.dumps(["tablemate-outcome/2", v["label"], pairs, v["index"], block], separators=(",", ":"))
+        mac = hmac.new(bytes.fromhex(v["secret"]), msg.encode(), hashlib.sha256).digest()
+        by_hand += [int.from_bytes(mac[i:i + 4], "big") for i in range(0, 32, 4)]
+    assert by_hand == v["words"]
+    stream = Stream(v["secret"], v["label"], [], v["index"], [tuple(x) for x in v["links"]])
+    assert [stream.word() for _ in range(16)] == v["words"]
+
+
+def test_a_chain_hashes_down_to_its_anchor() -> None:
+    from tablemate_verify.chain import make_chain, step
+    for v in VECTORS["chains"]:
+        assert make_chain(v["length"], v["top"]) == v["links"]
+        assert all(step(b) == a for a, b in zip(v["links"], v["links"][1:], strict=False))

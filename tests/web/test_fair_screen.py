@@ -14,7 +14,7 @@ let calls = 0;
 globalThis.fetch = async () => {
   calls += 1;
   if (calls === 1) throw new TypeError('the Wi-Fi dropped');
-  return new Response(JSON.stringify({format: 'tablemate-proof/1', scopes: [], sealed: []}),
+  return new Response(JSON.stringify({format: 'tablemate-proof/2', scopes: [], sealed: []}),
                       {status: 200, headers: {'Content-Type': 'application/json'}});
 };
 const { fairTable } = await import('./web/screens/fair.js');
@@ -49,55 +49,39 @@ process.stdout.write(JSON.stringify({groups: Object.fromEntries(res.groups),
 
 
 def test_a_round_drawn_by_the_server_alone_is_not_marked_checked(redis_url: str) -> None:
-    """Issue 38, item 4: the host started before any phone seeded, so the
+    """Issue 38, item 4: the host started before any phone anchored, so the
     starting board was drawn by the server alone: its group (round 0) gets
     the "server only" mark, never a check mark; every leg the phones seeded
     is checked (with the draw schedules and the seed log, as the CLI)."""
-    proof, _ = games.play(redis_url, "camelup", 1, lobby_seeds=False)
+    proof, _ = games.play(redis_url, "camelup", 1, lobby=False)
     got = run_node(_SERVER_ONLY.replace("require_proof", json.dumps(json.dumps(proof))))
     legs = {f"1:{s['round']}" for s in proof["scopes"] if s["secret"] and s["round"] > 0}
     assert got == {"groups": {"1:0": "server", **dict.fromkeys(legs, "ok")}, "alone": 1}
 
 
-_OWN_SEED = """
+_KEPT = """
 globalThis.window = globalThis;
 globalThis.document = {documentElement: {dataset: {}}};
 const store = new Map();
 globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
 const { fairTable } = await import('./web/screens/fair.js');
-const { ownSeeds, shownHashes } = await import('./web/screens/fair-kept.js');
-const sentSeeds = [];
-const fair = fairTable('t1', () => 'tok', async (a) => { sentSeeds.push(a); return {version: 7, events: []}; });
+const { shownHashes } = await import('./web/screens/fair-kept.js');
+const sent = [];
+const fair = fairTable('t1', () => 'tok', async (a) => { sent.push(a); return {version: 7, events: []}; });
 fair.update({version: 6, me: 'p2', fair: {open: [{scope: 't/t1/g1/leg/1', commitment: 'c', seeded: []}],
                                          sealed: [], revealed: 0}}, true);
-for (let i = 0; i < 100 && !store.has('tablemate.seeds.t1'); i += 1) await new Promise((r) => setTimeout(r, 10));
-const seed = sentSeeds[0].seed;
+for (let i = 0; i < 100 && !store.has('tablemate.chain.t1'); i += 1) await new Promise((r) => setTimeout(r, 10));
 // A reload: a new page reads what the last one kept.
-const own = ownSeeds('t1');
-const scope = (seeds) => [{label: 't/t1/g1/leg/1', seeds}];
-process.stdout.write(JSON.stringify({
-  sent: sentSeeds.map((a) => a.type),
-  counted: own.check(scope([{seat: 'p1', seed: 'aa'.repeat(32), v: 5}, {seat: 'p2', seed, v: 7}]), 7),
-  missing: own.check(scope([{seat: 'p1', seed: 'aa'.repeat(32), v: 5}]), 8),
-  swapped: own.check(scope([{seat: 'p2', seed: 'bb'.repeat(32), v: 7}]), 8),
-  late: own.check(scope([{seat: 'p2', seed, v: 9}]), 9),
-  // A proof read at version 6, before the seed was accepted at 7: it cannot hold it yet.
-  overtaken: own.check(scope([{seat: 'p1', seed: 'aa'.repeat(32), v: 5}]), 6),
-  unversioned: own.check(scope([{seat: 'p1', seed: 'aa'.repeat(32), v: 5}]), null),
-  other: ownSeeds('t2').check(scope([]), 8),
-  shown: [...shownHashes('t1')],
-}));
+process.stdout.write(JSON.stringify({sent: sent.map((a) => a.type), shown: [...shownHashes('t1')],
+                                     kept: store.has('tablemate.chain.t1')}));
+process.exit(0);
 """
 
 
-def test_a_phone_keeps_its_own_seed_across_reloads_and_holds_the_proof_to_it() -> None:
-    """Issue 38, item 3 (part): a seed missing, swapped, or accepted at
-    another version than the table answered is a mismatch on that phone, once
-    the proof is of the seed's version or later (a proof fetched as the leg
-    opened can be read before the seed lands: e2e test_fair flagged an honest
-    leg so); the commitments it was shown are kept across reloads too."""
-    got = run_node(_OWN_SEED)
-    flagged = [{"status": "mismatch", "code": "own_seed_missing", "where": {"scope": "t/t1/g1/leg/1"}}]
-    assert got == {"sent": ["seed"], "counted": [], "missing": flagged, "swapped": flagged, "late": flagged,
-                   "overtaken": [], "unversioned": flagged,
-                   "other": [], "shown": [["t/t1/g1/leg/1", "c"]]}  # the commitment shown, kept too
+def test_a_phone_anchors_its_chain_and_keeps_the_commitments_it_was_shown() -> None:
+    """Issue 38: a phone sends no seed any more, only its chain's anchor
+    (fair-chain.js; test_fair_chain.py), and keeps across reloads the
+    commitments it was shown (a new secret with a matching commitment after
+    a reload is still caught)."""
+    got = run_node(_KEPT)
+    assert got == {"sent": ["anchor"], "shown": [["t/t1/g1/leg/1", "c"]], "kept": True}

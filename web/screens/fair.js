@@ -1,18 +1,19 @@
 // Checkable dice and sealed choices on the phone (docs/fairness.md): this
-// phone's seed for every scope the table opens, the open scope's 4 words to
+// phone's part of every draw (its hash chain, fair-chain.js), the open scope's 4 words to
 // compare aloud, and the check of the table's proof each time something is
 // revealed, with a mark per leg or round for the history and the result sheet.
 // No game rules: it checks what the proof says, against what this phone saw.
-// fairness.js and words.js come with the table screens: the lobby seeds, the
+// fairness.js and words.js come with the table screens: the lobby anchors, the
 // table shows the words and checks the start's reveal at once (the word lists
 // themselves load on first use).
 
-import { CheckUnavailable, checkReady, newSeed } from '../fairness.js';
+import { CheckUnavailable, checkReady } from '../fairness.js';
 import { getLang, has, t, translateElement } from '../i18n.js';
 import { api } from '../net.js';
 import { h } from '../ui.js';
 import { verifyProof } from '../rules.js';
-import { ownSeeds, shownHashes } from './fair-kept.js';
+import { shownHashes } from './fair-kept.js';
+import { phoneChain } from './fair-chain.js';
 import { phrase } from '../words.js';
 
 /**
@@ -28,6 +29,8 @@ import { phrase } from '../words.js';
  *   mark: (game: number, round: number) => HTMLElement|null,
  *   problem: (game: string, name: (pid: string) => string) => string|null,
  *   onChange: (fn: () => void) => () => void,
+ *   missed: () => number,
+ *   exported: () => Record<string, unknown>,
  * }} FairTable
  */
 
@@ -45,11 +48,8 @@ export function fairTable(id, token, send) {
   const seen = shownHashes(id);
   /** @type {Line[]} labels whose hash or commitment the server showed otherwise later */
   const changed = [];
-  /** Scopes this page sent its seed for (the snapshot may lag the answer). */
-  const sent = new Set();
-  /** This phone's seeds the table accepted, by scope, with the version that
-   * accepted them: kept across reloads, and held against every proof. */
-  const mine = ownSeeds(id);
+  /** This phone's hash chain: its link for every draw it takes part in. */
+  const chain = phoneChain(id, send);
   /** @type {Checked|null} */
   let checked = null;
   let wanted = 0;
@@ -59,6 +59,7 @@ export function fairTable(id, token, send) {
   /** @type {Set<() => void>} */
   const listeners = new Set();
   const notify = () => { for (const fn of [...listeners]) fn(); };
+  chain.onMissed(notify);
 
   /** @param {FairView} fair */
   function remember(fair) {
@@ -70,26 +71,6 @@ export function fairTable(id, token, send) {
         const where = fair.open.some((s) => s.scope === label) ? { scope: label } : { seal: label };
         changed.push({ status: 'mismatch', code: 'commitment_changed', where });
       }
-    }
-  }
-
-  /** @param {import('../net.js').Snapshot} snap @param {FairView} fair */
-  function seed(snap, fair) {
-    const me = snap.me;
-    if (!me || !token()) return;
-    for (const scope of fair.open) {
-      if (scope.seeded.includes(me) || sent.has(scope.scope)) continue;
-      sent.add(scope.scope);
-      // Made now, after this phone was shown the scope's commitment.
-      const seed = newSeed();
-      send({ type: 'seed', scope: scope.scope, seed }).then((res) => {
-        const v = res && typeof res === 'object' && 'version' in res ? Number(res.version) : null;
-        mine.keep(scope.scope, { seat: me, seed, v });
-      }, (e) => {
-        // Closed or given already: nothing to do. Anything else: the next snapshot tries again.
-        const code = e && e.error ? e.error.code : '';
-        if (code !== 'scope_closed' && code !== 'seed_already_given') sent.delete(scope.scope);
-      });
     }
   }
 
@@ -140,7 +121,7 @@ export function fairTable(id, token, send) {
     /** @type {any[]} */
     const seals = Array.isArray(proof && proof.sealed) ? proof.sealed : [];
     const version = proof && typeof proof.version === 'number' ? proof.version : null;
-    lines.push(...mine.check(scopes, version));
+    lines.push(...chain.check(scopes, version));
     for (const s of scopes) {
       places.set(s.label, { game: s.game, round: s.round });
       // What the phone was shown before the reveal must be what was revealed.
@@ -179,7 +160,10 @@ export function fairTable(id, token, send) {
       if (!fair) return;
       const before = changed.length;
       remember(fair);
-      if (canSeed && !snap.sealed) seed(snap, fair);
+      // Before the check below: a draw this phone answered, made by now, is one the proof must count.
+      chain.observe(snap);
+      // Issue 38: a phone's part of a draw is its chain's next link (fair-chain.js), no seed.
+      if (canSeed && !snap.sealed && token()) chain.update(snap);
       if ((fair.revealed > 0 || changed.length) && (fair.revealed !== wanted || changed.length !== before || !checked)) {
         wanted = fair.revealed;
         if (changed.length !== before) checked = null;
@@ -187,6 +171,11 @@ export function fairTable(id, token, send) {
       }
     },
     result: () => checked,
+    missed: () => chain.missed(),
+    exported() {
+      // For `python -m tablemate_verify <proof> --phone <this file>` (tablemate_verify/phone.py).
+      return { format: 'tablemate-phone/1', table: id, ...chain.exported(), shown: Object.fromEntries(seen) };
+    },
     mark(game, round) {
       const state = checked && checked.groups.get(`${game}:${round}`);
       if (!state) return null;
@@ -224,7 +213,7 @@ export function describe(line, places, game, name) {
   else if (line.where.seal) what = t(place && place.kind === 'vote' ? 'fair.what_vote' : 'fair.what_sheet', { name: name(place && place.seat ? place.seat.split('.')[0] : '') });
   else if (line.code === 'outcome_fixed') what = t('fair.what_fixed', { n: (line.where.index || 0) + 1 });
   else if (line.where.index !== undefined) what = t('fair.what_draw', { n: line.where.index + 1 });
-  else if (line.code === 'own_seed_missing') what = t('fair.what_own_seed');
+  else if (line.code === 'own_link_missing') what = t('fair.what_own_link');
   else if (line.code === 'seed_mismatch' || line.code === 'seed_unversioned') what = t('fair.what_seeds');
   else if (line.code === 'no_schedule') what = t('fair.what_inputs');
   else what = t('fair.what_secret');
@@ -255,13 +244,26 @@ export function fairLine(fair, current, name) {
     type: 'button', class: 'fair-button', 'aria-expanded': 'false', 'aria-controls': 'fair-explain',
     onclick: () => {
       explain.hidden = !explain.hidden;
+      more.hidden = explain.hidden;
       button.setAttribute('aria-expanded', String(!explain.hidden));
     },
   }, h('span', { class: 'fair-title', t: 'fair.title' }), ' ', words);
   const title = /** @type {HTMLElement} */ (button.firstChild);
   explain.id = 'fair-explain';
   const warning = h('p', { class: 'fair-warning', role: 'alert', hidden: true });
-  const el = h('section', { class: 'fair-line', hidden: true, label: 'fair.title' }, button, status, explain, warning);
+  // What this phone kept, as a file the command-line checker takes (--phone).
+  const exporter = h('button', {
+    type: 'button', class: 'fair-export link-button', t: 'fair.export',
+    onclick: () => {
+      const data = fair.exported();
+      const blob = new Blob([JSON.stringify(data, null, 1)], { type: 'application/json' });
+      const href = URL.createObjectURL(blob);
+      h('a', { href, download: `tablemate-${data.table}-${data.seat || 'phone'}.json` }).click();
+      setTimeout(() => URL.revokeObjectURL(href), 1000);
+    },
+  });
+  const more = h('p', { class: 'hint fair-more', hidden: true }, exporter);
+  const el = h('section', { class: 'fair-line', hidden: true, label: 'fair.title' }, button, status, explain, more, warning);
   let shown = '';
 
   async function render() {
@@ -295,10 +297,16 @@ export function fairLine(fair, current, name) {
     // result already, and this render must not put the older one back.
     const res = fair.result();
     el.hidden = !open.length && !res;
-    const problem = snap ? fair.problem(snap.game, name) : null;
+    const problem = (snap ? fair.problem(snap.game, name) : null)
+      || (fair.missed() ? t('fair.not_counted', { n: fair.missed() }) : null);
     warning.hidden = !problem;
     warning.textContent = problem || '';
-    if (!res) status.textContent = '';
+    const pending = snap && snap.fair ? /** @type {any} */ (snap.fair).pending : null;
+    if (pending && pending.waiting.length) {
+      // Whom the draw waits for, by name: a phone that never answers is seen.
+      el.hidden = false;
+      status.textContent = t('fair.waiting', { names: pending.waiting.map(name).join(', ') });
+    } else if (!res) status.textContent = '';
     else if (res.unavailable) status.textContent = t('fair.unavailable');
     else if (!problem) status.textContent = res.groups.size ? t('fair.all_ok') : '';
     else status.textContent = '';

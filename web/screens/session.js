@@ -113,7 +113,7 @@ export function tableRoute(root, app, id) {
         const res = live ? await live.act(action, opts) : await sendAction(id, session.token, action, opts);
         // The push normally arrives first; if it has not, ask for it.
         if (live && live.version < res.version) live.sync();
-        return res;
+        return await drawn(res);
       } catch (e) {
         const err = /** @type {import('../net.js').ApiError} */ (e);
         if (!alive || opts.quiet) throw err.envelope || { error: { code: 'error', message: String(e) } };
@@ -131,6 +131,35 @@ export function tableRoute(root, app, id) {
     // This phone's seeds and checks of the table's fair dice, lobby and game alike.
     fair: fairTable(id, () => session.token, (action) => session.act(action, { quiet: true })),
   };
+
+  /**
+   * An action that draws waits for the phones' links (docs/fairness.md,
+   * "Chains and pending draws"): its answer is only that the draw is
+   * announced. Its own answer, the die or card, comes once the draw is made,
+   * in this seat's snapshot (`fair.made`); a screen awaiting it (the die said
+   * aloud, the roll shown) gets that. Given up after a while: the board shows
+   * the draw anyway.
+   * @param {{version: number, events: unknown[]}} res
+   * @returns {Promise<{version: number, events: unknown[]}>}
+   */
+  function drawn(res) {
+    const pend = /** @type {any} */ ((res.events || []).find((e) => e && /** @type {any} */ (e).type === 'draw_pending'));
+    if (!pend) return Promise.resolve(res);
+    return new Promise((resolve) => {
+      /** @param {any} st */
+      const check = (st) => {
+        const made = st.snapshot && st.snapshot.fair ? st.snapshot.fair.made : null;
+        if (!made || made.draw !== pend.draw) return false;
+        off();
+        clearTimeout(timer);
+        resolve({ version: made.version, events: made.events });
+        return true;
+      };
+      const off = store.subscribe(check);
+      const timer = setTimeout(() => { off(); resolve(res); }, 30000);
+      check(store.get());
+    });
+  }
 
   function teardown() {
     clearTimeout(retryTimer);

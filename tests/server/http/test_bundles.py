@@ -101,8 +101,8 @@ def test_the_proof_checks_come_with_the_table_screens_and_the_word_lists_on_use(
 
     # fairness.js's proof format and words.js's lists, by their strings.
     table_code = code(bundles.closure(bundles.entries["/screens/session.js"]))
-    assert "tablemate-proof/1" in table_code and "./words/" in table_code
-    assert "tablemate-proof/1" not in code(scripts_of(page(client, "/")))
+    assert "tablemate-proof/2" in table_code and "./words/" in table_code
+    assert "tablemate-proof/2" not in code(scripts_of(page(client, "/")))
     for html in (page(client, "/"), *(table_page(client, g) for g in ("camelup", "kingup", "countup"))):
         assert not re.search(r"<link[^>]+/words/", html), "no word list is preloaded"
     body = client.get("/sw.js", headers={"Accept-Encoding": "identity"}).data.decode()

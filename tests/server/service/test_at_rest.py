@@ -19,7 +19,7 @@ from server.service import Tables, atrest
 from server.store import Store
 from server.store.keys import doc_key, log_key
 from tablemate_verify import check
-from tests.server.service.test_fair_table import act, numbers, seed_all, table
+from tests.server.service.test_fair_table import act, numbers, table
 
 
 @pytest.fixture
@@ -57,7 +57,6 @@ def found(text: str, sheet: list[int]) -> bool:
 
 def test_a_store_reader_finds_no_locked_sheet_and_the_round_still_plays(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "countup")
-    seed_all(tables, tid, tokens)
     act(tables, tid, tokens[0], "start")
     sheets = {f"p{i + 1}": numbers(tables, tid, f"p{i + 1}", i) for i in range(3)}
     act(tables, tid, tokens[1], "numbers", numbers=sheets["p2"])
@@ -88,7 +87,6 @@ def test_a_store_reader_finds_no_locked_sheet_and_the_round_still_plays(tables: 
 def test_a_server_without_the_key_cannot_read_a_sheet(tables: Tables, store: Store,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     tid, tokens = table(tables, "countup")
-    seed_all(tables, tid, tokens)
     act(tables, tid, tokens[0], "start")
     act(tables, tid, tokens[1], "numbers", numbers=numbers(tables, tid, "p2"))
     store.latest.drop(tid)
@@ -127,7 +125,6 @@ def test_the_shared_key_comes_from_the_environment(monkeypatch: pytest.MonkeyPat
 def test_a_face_down_finish_card_is_not_in_the_store_in_clear(tables: Tables, store: Store) -> None:
     """Camel Up's finish cards: the camel is the seat's secret until the race ends."""
     tid, tokens = table(tables, "camelup")
-    seed_all(tables, tid, tokens)
     act(tables, tid, tokens[0], "start")
     turn = tables.snapshot(tables.load(tid), "p1")["view"]["waiting"][0]
     act(tables, tid, tokens[int(turn[1:]) - 1], "finish_bet", pile="winner", camel="purple")

@@ -1,6 +1,6 @@
 """No scope secret, salt or sealed value reaches anyone before its reveal
 (issue 31): whole random games of every game over the HTTP API, every phone
-seeding as the app does, the host undoing now and then. After every action,
+anchoring its chain and answering each draw as the app does, the host undoing now and then. After every action,
 each secret the table still keeps (``fair`` in the stored document) is looked
 for in every seat's and the spectator's snapshot, the action's events, the
 history in both languages, the analysis and the proof; and the proof shows an
@@ -18,6 +18,7 @@ from server.model import TableDoc
 from server.service import atrest
 from tests.server.conftest import Phone, open_table
 from tests.server.service.test_fairness import real_random_client, sample_move, send, services
+from tests.verify.games import Chains
 
 __all__ = ["real_random_client"]  # the fixture, used by name
 
@@ -63,16 +64,6 @@ def published(client: Any, phones: list[Phone]) -> dict[str, str]:
     return out
 
 
-def seed_all(phones: list[Phone], rng: random.Random) -> None:
-    """Each phone seeds the open scopes it has not, as the app does on every snapshot."""
-    for p in phones:
-        snap = p.get().json
-        for scope in snap.get("fair", {}).get("open", []):
-            if p.id not in scope["seeded"]:
-                r = p.act("seed", scope=scope["scope"], seed=f"{rng.getrandbits(256):064x}")
-                assert r.status_code in (200, 409), r.json
-
-
 @pytest.mark.parametrize("game", sorted(OPTIONS))
 @pytest.mark.parametrize("seed", range(2))
 def test_no_secret_salt_or_sealed_value_is_published_before_its_reveal(real_random_client, game: str,
@@ -82,17 +73,21 @@ def test_no_secret_salt_or_sealed_value_is_published_before_its_reveal(real_rand
     phones = open_table(client, joiners=3, game=game, options=OPTIONS[game])
     host = phones[0]
     svc = services(app)
-    seed_all(phones, rng)
+    # Every phone anchors its chain and answers every draw, as the app does.
+    chains = Chains(app, phones, rng)
+    chains.anchor()
     assert host.act("start").status_code == 200
+    chains.answer()
     checked = 0
     sealed_seen = 0
     for step in range(500):
-        seed_all(phones, rng)
+        chains.live()
         move = sample_move(app, phones, rng)
         if move is None:
             break
         r = send(*move)
         events = json.dumps(r.json) if r.status_code == 200 else ""
+        chains.answer()
         if r.status_code == 200 and rng.random() < 0.15:
             u = host.act("undo")
             events += json.dumps(u.json)
@@ -106,7 +101,7 @@ def test_no_secret_salt_or_sealed_value_is_published_before_its_reveal(real_rand
         proof = json.loads(texts["proof"])
         for scope in proof["scopes"]:
             if scope["secret"] is None:
-                assert all(set(o) <= {"index", "seeds", "v"} for o in scope["outcomes"]), scope
+                assert all(set(o) <= {"index", "seeds", "v", "links"} for o in scope["outcomes"]), scope
         for x in proof["sealed"]:
             if x["salt"] is None:
                 assert "value" not in x

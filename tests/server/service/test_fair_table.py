@@ -1,7 +1,8 @@
 """Checkable dice and sealed choices at a live table (issue 31, phase 2;
 ``server/service/fairness.py``): scopes opened and revealed as the game goes,
-the phones' seeds, outcomes derived from them, seals, the proof, undo, and
-what a change made in Redis behind the server's back turns into."""
+the phones' chain links (issue 38), outcomes derived from them, seals, the
+proof, undo, and what a change made in Redis behind the server's back turns
+into."""
 
 from __future__ import annotations
 
@@ -19,9 +20,12 @@ from server.service import Tables, atrest
 from server.store import Store
 from server.store.keys import doc_key, log_key
 from tablemate_verify import OutcomeRng, check, commitment
+from tablemate_verify.chain import make_chain
 
 _ids = itertools.count()
-SEEDS = ["a1" * 32, "b2" * 32, "c3" * 32]
+#: Each table's phones' chains, as the app keeps them: seat → [chain, links used, token].
+CHAINS: dict[str, dict[str, list[Any]]] = {}
+TOPS = ["a1" * 32, "b2" * 32, "c3" * 32, "d4" * 32]
 
 
 @pytest.fixture
@@ -36,7 +40,17 @@ def tables(store: Store) -> Tables:
 
 
 def act(tables: Tables, tid: str, token: str, atype: str, **payload: Any) -> dict[str, Any]:
-    return dict(tables.act(tid, token, {"action": {"type": atype, **payload}, "request_id": f"f{next(_ids)}"}))
+    """The action; a draw it announced is answered by every anchored phone it
+    waits for, as the app does, and the draw's own answer returned."""
+    out = dict(tables.act(tid, token, {"action": {"type": atype, **payload}, "request_id": f"f{next(_ids)}"}))
+    while any(e["type"] == "draw_pending" for e in out["events"]):
+        pending = tables.snapshot(tables.load(tid), None)["fair"]["pending"]
+        for seat in pending["waiting"]:
+            chain = CHAINS[tid][seat]
+            chain[1] += 1
+            out = dict(tables.act(tid, chain[2], {"action": {"type": "link", "draw": pending["draw"],
+                                                             "link": chain[0][chain[1]]}, "request_id": f"f{next(_ids)}"}))
+    return out
 
 
 def refused(code: str, tables: Tables, tid: str, token: str, atype: str, **payload: Any) -> ServiceError:
@@ -57,12 +71,19 @@ def fair(tables: Tables, tid: str, seat: str | None = "p1") -> dict[str, Any]:
     return out
 
 
-def seed_all(tables: Tables, tid: str, tokens: list[str]) -> None:
-    """Every phone seeds every open scope it has not, as the app does."""
-    for scope in fair(tables, tid)["open"]:
-        for i, token in enumerate(tokens):
-            if f"p{i + 1}" not in scope["seeded"]:
-                act(tables, tid, token, "seed", scope=scope["scope"], seed=SEEDS[i % len(SEEDS)])
+def anchor_all(tables: Tables, tid: str, tokens: list[str], seats: list[int] | None = None) -> None:
+    """Every phone (or those of ``seats``) anchors its chain and is live, as the app does."""
+    for i in range(len(tokens)) if seats is None else seats:
+        seat = f"p{i + 1}"
+        chain = make_chain(64, TOPS[i])
+        CHAINS.setdefault(tid, {})[seat] = [chain, 0, tokens[i]]
+        act(tables, tid, tokens[i], "anchor", anchor=chain[0], length=64)
+        tables.store.presence.touch(tid, f"{seat}/s")
+
+
+def links(tid: str, used: int) -> list[tuple[str, str]]:
+    """Every phone's link number ``used`` (from 1)."""
+    return [(seat, c[0][used]) for seat, c in CHAINS[tid].items()]
 
 
 def roll(tables: Tables, tid: str, tokens: list[str]) -> dict[str, Any]:
@@ -73,30 +94,29 @@ def roll(tables: Tables, tid: str, tokens: list[str]) -> dict[str, Any]:
     return next(e for e in result["events"] if e["type"] == "die_rolled")
 
 
-def test_a_leg_from_fixed_secrets_and_seeds_gives_the_expected_dice(tables: Tables, store: Store,
+def test_a_leg_from_fixed_secrets_and_links_gives_the_expected_dice(tables: Tables, store: Store,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # The table's id is in every label, so in every derivation: fixed too.
     store.r.delete(doc_key("Fixed-table-0001"), log_key("Fixed-table-0001"))
     monkeypatch.setattr("server.service.joining.new_table_id", lambda: "Fixed-table-0001")
     tid, tokens = table(tables, "camelup")
-    seed_all(tables, tid, tokens)  # the setup scope, in the lobby
+    anchor_all(tables, tid, tokens)  # in the lobby: the starting board is drawn from the links too
     act(tables, tid, tokens[0], "start")
-    seed_all(tables, tid, tokens)  # leg 1
     doc = tables.load(tid)
     leg = doc["fair"]["scopes"][0]
     assert leg["label"] == f"t/{tid}/g1/leg/1"
-    assert [s["seed"] for s in leg["seeds"]] == SEEDS
     rolls = [roll(tables, tid, tokens) for _ in range(5)]
-    # Known outcomes: the secret (from the table's seeded generator) and the seeds fixed.
+    # Known outcomes: the secret (from the table's seeded generator) and the chains fixed.
     assert [(r["die"], r["value"], r["color"]) for r in rolls] == [
-        ("grey", 1, "white"), ("purple", 1, None), ("red", 2, None), ("blue", 3, None), ("green", 2, None)]
-    # Derived afresh from the revealed secret, as any phone does: the same dice.
+        ("red", 3, None), ("yellow", 2, None), ("blue", 2, None), ("purple", 2, None), ("grey", 2, "black")]
+    # Derived afresh from the revealed secret and the phones' links, as any phone does: the same dice.
     proof = tables.proof(tid)
     scope = next(s for s in proof["scopes"] if s["label"].endswith("/leg/1"))
     assert scope["secret"] == leg["secret"] and commitment(leg["secret"]) == scope["commitment"]
     left = ["blue", "green", "yellow", "red", "purple", "grey"]
     for i, r in enumerate(rolls):
-        rng = OutcomeRng.of(scope["secret"], scope["label"], SEEDS, i)
+        # Link 1 went into the starting board; roll i took link i + 2.
+        rng = OutcomeRng.of(scope["secret"], scope["label"], [], i, links(tid, i + 2))
         assert rng.choice(left) == r["die"]
         if r["die"] == "grey":
             assert rng.choice(["white", "black"]) == r["color"]
@@ -106,7 +126,7 @@ def test_a_leg_from_fixed_secrets_and_seeds_gives_the_expected_dice(tables: Tabl
     assert report.ok, report.first_mismatch
     codes = [line.code for line in report.lines]
     assert codes.count("outcome_ok") == 1 + 5  # the setup's, the leg's five rolls
-    assert "scope_open" in codes  # leg 2, committed, not revealed
+    assert "scope_open" in codes and "links_ok" in codes  # leg 2, committed, not revealed
 
 
 def test_scopes_open_and_reveal_with_the_game(tables: Tables, store: Store) -> None:
@@ -129,36 +149,33 @@ def test_scopes_open_and_reveal_with_the_game(tables: Tables, store: Store) -> N
     assert revealing[1]["fair"]["scopes"][0]["label"].endswith("/leg/1")
 
 
-def test_seeds_once_per_seat_and_scope_while_open(tables: Tables, store: Store) -> None:
+def test_anchors_are_no_history_line_and_no_budget_and_seeds_are_gone(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "camelup")
     setup = fair(tables, tid)["open"][0]["scope"]
-    act(tables, tid, tokens[1], "seed", scope=setup, seed=SEEDS[1])
-    assert fair(tables, tid)["open"][0]["seeded"] == ["p2"]
-    assert refused("seed_already_given", tables, tid, tokens[1], "seed", scope=setup, seed=SEEDS[2]).kind == "conflict"
-    assert refused("invalid_payload", tables, tid, tokens[0], "seed", scope=setup, seed="AB" * 32).kind == "invalid"
-    refused("scope_closed", tables, tid, tokens[0], "seed", scope=f"t/{tid}/g1/leg/9", seed=SEEDS[0])
+    refused("unknown_action", tables, tid, tokens[1], "seed", scope=setup, seed="a1" * 32)
+    anchor_all(tables, tid, tokens)
+    assert sorted(fair(tables, tid)["chains"]) == ["p1", "p2", "p3"]
     act(tables, tid, tokens[0], "start")
-    refused("scope_closed", tables, tid, tokens[0], "seed", scope=setup, seed=SEEDS[0])
-    # Seeds are no line of history and no seat's budget.
+    roll(tables, tid, tokens)
+    # Anchors and links are no line of history and no seat's budget.
     doc = tables.load(tid)
     assert "n" not in next(s for s in doc["seats"] if s["id"] == "p2")
     lines = [e["text"] for r in tables.history(tid, "en")["rounds"] for e in r["entries"]]
-    assert lines and not any("seed" in t.lower() for t in lines)
+    assert lines and not any("anchor" in t.lower() or "link" in t.lower() for t in lines)
 
 
-def test_an_undone_roll_comes_back_the_same_even_with_seeds_given_since(tables: Tables) -> None:
+def test_an_undone_roll_comes_back_the_same_even_with_a_phone_anchored_since(tables: Tables) -> None:
     tid, tokens = table(tables, "camelup")
     act(tables, tid, tokens[0], "start")
-    leg = fair(tables, tid)["open"][0]["scope"]
-    act(tables, tid, tokens[0], "seed", scope=leg, seed=SEEDS[0])
+    anchor_all(tables, tid, tokens, seats=[0])
     first = roll(tables, tid, tokens)
-    act(tables, tid, tokens[1], "seed", scope=leg, seed=SEEDS[1])
+    anchor_all(tables, tid, tokens, seats=[1])
     act(tables, tid, tokens[0], "undo")
     assert roll(tables, tid, tokens) == first
-    # A second seed came after the first roll: a roll at the next index counts it.
+    # p2 anchored after the first roll: a roll at the next index takes its link too.
     roll(tables, tid, tokens)
     scope = tables.load(tid)["fair"]["scopes"][0]
-    assert [(o["index"], o["seeds"]) for o in scope["outcomes"]] == [(0, 1), (1, 2)]
+    assert [(o["index"], [e["seat"] for e in o["links"]]) for o in scope["outcomes"]] == [(0, ["p1"]), (1, ["p1", "p2"])]
 
 
 def tamper(store: Store, tid: str, change: Any, entry: int | None = None) -> None:
@@ -197,7 +214,7 @@ def entry_of(store: Store, tid: str, what: str) -> int:
 def test_a_revealed_roll_changed_in_redis_is_a_mismatch(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "camelup")
     act(tables, tid, tokens[0], "start")
-    seed_all(tables, tid, tokens)
+    anchor_all(tables, tid, tokens)
     for _ in range(5):
         roll(tables, tid, tokens)
     assert check(tables.proof(tid)).ok
@@ -242,7 +259,7 @@ def numbers(tables: Tables, tid: str, seat: str, k: int = 0) -> list[int]:
 
 def test_sheets_are_sealed_at_the_lock_and_revealed_with_the_round(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "countup")
-    seed_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
+    anchor_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
     act(tables, tid, tokens[0], "start")
     mine = numbers(tables, tid, "p2")
     act(tables, tid, tokens[1], "numbers", numbers=mine)
@@ -270,7 +287,7 @@ def test_sheets_are_sealed_at_the_lock_and_revealed_with_the_round(tables: Table
 
 def test_a_sheet_changed_in_redis_after_its_lock_is_a_mismatch(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "countup")
-    seed_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
+    anchor_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
     act(tables, tid, tokens[0], "start")
     mine = numbers(tables, tid, "p2")
     act(tables, tid, tokens[1], "numbers", numbers=mine)
@@ -307,7 +324,7 @@ def kingup_to_vote(tables: Tables, tid: str, tokens: list[str]) -> dict[str, Any
 def test_votes_are_sealed_and_revealed_and_an_undone_vote_gets_a_fresh_label(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "kingup", options={"goalCardMode": "deal"})
     act(tables, tid, tokens[0], "start")
-    seed_all(tables, tid, tokens)
+    anchor_all(tables, tid, tokens)
     for token in tokens:
         act(tables, tid, token, "draw_goal")
     kingup_to_vote(tables, tid, tokens)
@@ -358,14 +375,14 @@ def test_a_vote_changed_in_redis_after_it_was_cast_is_a_mismatch(tables: Tables,
 def test_dealt_goal_cards_stay_private_until_the_round_is_scored(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "kingup", options={"goalCardMode": "deal", "playMode": "score_only"})
     act(tables, tid, tokens[0], "start")
-    seed_all(tables, tid, tokens)
+    anchor_all(tables, tid, tokens)
     for token in tokens:
         act(tables, tid, token, "draw_goal")
     proof = tables.proof(tid)
     goals = next(s for s in proof["scopes"] if s["label"].endswith("/round/1/goals"))
     # Open: the dealt cards are private, so the proof shows no draw of them yet.
-    assert goals["secret"] is None and [set(o) for o in goals["outcomes"]] == [{"index", "seeds", "v"}] * 3
-    assert [o["seeds"] for o in goals["outcomes"]] == [3, 3, 3]
+    assert goals["secret"] is None and [set(o) for o in goals["outcomes"]] == [{"index", "seeds", "v", "links"}] * 3
+    assert [len(o["links"]) for o in goals["outcomes"]] == [3, 3, 3]
 
 
 def test_outcomes_a_test_gives_are_marked_fixed(store: Store) -> None:

@@ -1,0 +1,267 @@
+"""Draws nobody can foresee or grind: the phones' hash chains and the
+two-phase draw (docs/fairness.md, "Chains and pending draws").
+
+- ``anchor {"anchor", "length"}``: a phone's chain for this table
+  (``tablemate_verify.chain``); it counts for draws announced after it.
+- ``announce`` (the pipeline's hook for a game action): an action that draws
+  afresh, at a table where a seat with a chain has a live phone, is checked
+  (applied to a copy) and then held as the table's *pending draw*: its scope
+  is open (its commitment public) before any link; the phones are told whom
+  the table waits for (the snapshot's ``fair.pending``, ``fairness.public``).
+  ``announce_start`` does the same for a start that draws (the setup scope).
+- ``link {"draw", "link"}``: a contributor's next link, strictly the next of
+  its chain. The last one makes the draw: the action applied, its outcome
+  derived from the scope's secret and the links (``tablemate-outcome/2``).
+- ``draw_now {"draw"}``: any seated phone, once ``Limits.draw_wait`` has
+  passed since the announce, makes the draw without the links still missing.
+
+While a draw is pending every other game action, and every table change but
+those in ``DURING`` (and every join), is refused (409 ``draw_pending``):
+nothing can change the game or the seats the pending action was checked
+against, so the draw made later is the one announced.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import time
+from collections.abc import Callable, Collection
+from typing import Any
+
+from engines.base import Engine, Rng
+from server.errors import ServiceError
+from server.model import Action, FairDoc, PendingDraw, SeatChain, TableDoc
+from server.service.change import Call, Handler, Outcome
+from server.service.fairness import SETUP
+from server.service.game_step import game_outcome
+from tablemate_verify.chain import MAX_LENGTH, ChainEntry, step
+from tablemate_verify.derive import check_hex32
+from tablemate_verify.record import ScopeRecord
+
+#: The platform actions of this module: never charged to a seat's budget
+#: (a seat must never be kept from taking part in a draw), never in the history.
+ACTIONS = frozenset({"anchor", "link", "draw_now"})
+#: What the commit that announces a draw logs (the action itself is logged
+#: when it is drawn).
+PENDING = "draw_pending"
+#: The table changes taken while a draw is pending: none moves the game or the
+#: seats the pending action was checked against.
+DURING = ACTIONS | {"rename", "pin", "unlock", "reminder", "proxies", "resume"}
+
+
+def _fair(doc: TableDoc) -> FairDoc | None:
+    return doc.get("fair")
+
+
+def pending(doc: TableDoc) -> PendingDraw | None:
+    fair = _fair(doc)
+    return fair.get("pending") if fair is not None else None
+
+
+def refuse_while_pending(doc: TableDoc) -> None:
+    """409 ``draw_pending`` for a game action while a draw waits for links."""
+    p = pending(doc)
+    if p is not None:
+        raise ServiceError("conflict", "draw_pending",
+                           f"A {p['action']['type']} is being drawn (waiting for "
+                           f"{', '.join(_missing(p)) or 'nobody'}); try again in a moment.")
+
+
+def refuse_during(doc: TableDoc, atype: str) -> None:
+    """A table change (or a join) while a draw is pending, but those in
+    ``DURING``: the pending action was checked against the game and the
+    seats as they are, and must be drawn in them (an undo, a seat going onto
+    paper, a new seat before a pending start would change what it draws)."""
+    if pending(doc) is not None and atype not in DURING:
+        raise ServiceError("conflict", "draw_pending",
+                           "A draw is waiting for the phones' links; this change waits until it is made.")
+
+
+def contributors(doc: TableDoc, online: Collection[str]) -> list[str]:
+    """The seats whose phone takes part in a draw announced now: those with a
+    chain that has a link left and a live socket, in seat order."""
+    fair = _fair(doc)
+    chains = fair.get("chains", {}) if fair is not None else {}
+    return [s["id"] for s in doc["seats"]
+            if s["id"] in chains and s["id"] in online and s.get("phone") is not False
+            and not s.get("sealed") and chains[s["id"]]["k"] < chains[s["id"]]["length"]]
+
+
+def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, payload: dict[str, Any],
+             rng: Rng, state: Any, rid: str, online: Callable[[], Collection[str]], wait: float,
+             sender: str | None = None) -> Outcome | None:
+    """The pipeline's hook for a game action. None: no phone takes part (no
+    chain at this table, or none live), so the action is applied at once as
+    before. Else the action applied to a copy of ``doc``: that copy's outcome
+    when it draws nothing afresh (no draw, an undone outcome coming back, an
+    index drawn before: its links again), or the draw held as pending."""
+    fair = _fair(doc)
+    if fair is None or not fair.get("chains") or not engine.random_action_fields.get(atype):
+        return None
+    who = contributors(doc, online())
+    if not who:
+        return None
+    # Checked by applying it (engines are pure): a refusal is the action's own.
+    trial: TableDoc = copy.deepcopy(doc)
+    out = game_outcome(engine, trial, me, host, atype, payload, rng, state)
+    d = out.draw
+    if d is None or d.rng is None or any(o["index"] == d.index for o in d.scope["outcomes"]):
+        return out
+    # The scope the draw needed is open now, its commitment public before any link.
+    fair["scopes"] = copy.deepcopy(_fair(trial) or fair)["scopes"]
+    return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait,
+                 sender)
+
+
+def announce_start(c: Call, start: Handler, rid: str, online: Callable[[], Collection[str]],
+                   wait: float) -> Outcome | None:
+    """The pipeline's hook for ``start``: a game whose start draws (the Camel
+    Up board, Count Up's first cards) from the setup scope the lobby opened
+    waits for the phones' links as a game action does. None: it starts at
+    once (no phone takes part, no setup draw, or a test's fixed options)."""
+    fair = _fair(c.doc)
+    fields = c.engine.random_option_fields
+    if (fair is None or not fair.get("chains") or not fields
+            or any(c.doc["options"].get(k) is not None for k in fields)):
+        return None
+    scope = next((s for s in fair["scopes"] if s["label"].endswith(f"/{SETUP}")), None)
+    who = contributors(c.doc, online()) if scope is not None and not scope["outcomes"] else []
+    if scope is None or not who:
+        return None
+    start(dataclasses.replace(c, doc=copy.deepcopy(c.doc)))  # checked: a refusal is the start's own
+    return _hold(c.doc, fair, scope["label"], 0, {"type": "start"}, c.me, c.host, rid, who, wait)
+
+
+def _hold(doc: TableDoc, fair: FairDoc, scope: str, index: int, action: dict[str, Any], me: str, host: bool,
+          rid: str, who: list[str], wait: float, sender: str | None = None) -> Outcome:
+    """The draw held as the table's pending one (its scope open already).
+    ``sender``: the phone that entered it for ``me`` with ``as``, if another."""
+    chains = fair["chains"]
+    p: PendingDraw = {
+        "draw": doc["version"] + 1, "scope": scope, "index": index, "action": action,
+        "player": me, "by": sender or me, "proxy": me if sender not in (None, me) else None,
+        "host": host, "rid": rid, "contributors": who,
+        "expect": {s: copy.copy(chains[s]) for s in who},
+        "links": [], "at": round(time.time(), 3), "wait": wait,
+    }
+    fair["pending"] = p
+    return Outcome(doc, {"type": PENDING, "draw": p["draw"], "for": action["type"]},
+                   [{"type": PENDING, "draw": p["draw"], "player": me, "action": action["type"], "waiting": who}])
+
+
+def give_anchor(c: Call) -> Outcome:
+    """``anchor {"anchor", "length"}``: the caller's chain for this table,
+    replacing any before (used up, or a phone that lost its storage). A draw
+    already announced still expects the old chain's next link."""
+    fair = _fair(c.doc)
+    if fair is None:
+        raise ServiceError("conflict", "no_fair_dice", "This table has no checkable dice.")
+    try:
+        anchor = check_hex32(c.payload["anchor"], "anchor")
+    except ValueError as exc:
+        raise ServiceError("invalid", "bad_anchor", str(exc)) from exc
+    length = c.payload["length"]
+    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
+        raise ServiceError("invalid", "bad_anchor", f"A chain has 1-{MAX_LENGTH} links.")
+    chains = fair.setdefault("chains", {})
+    old = chains.get(c.me)
+    if old is not None and old["anchor"] == anchor:
+        raise ServiceError("conflict", "anchor_known", "This chain is this seat's already; send its next link.")
+    chain: SeatChain = {"anchor": anchor, "length": length, "v": c.doc["version"] + 1, "k": 0, "last": anchor}
+    chains[c.me] = chain
+    return Outcome(c.doc, {"type": "anchor", "anchor": anchor, "length": length},
+                   [{"type": "anchored", "player": c.me}])
+
+
+def give_link(c: Call) -> Outcome:
+    """``link {"draw", "link"}``: a contributor's part of the pending draw,
+    strictly the next link of the chain it had when the draw was announced.
+    The last one missing makes the draw."""
+    p = _the_pending(c.doc, c.payload["draw"])
+    if c.me not in p["contributors"]:
+        raise ServiceError("conflict", "not_contributor", "This seat's phone is not part of this draw.")
+    if any(e["seat"] == c.me for e in p["links"]):
+        raise ServiceError("conflict", "link_given", "This seat's link for this draw is in already.")
+    anchor, last = p["expect"][c.me]["anchor"], p["expect"][c.me]["last"]
+    try:
+        ok = step(c.payload["link"]) == last
+    except ValueError as exc:
+        raise ServiceError("invalid", "bad_link", str(exc)) from exc
+    if not ok:
+        raise ServiceError("conflict", "link_mismatch",
+                           "That is not the next link of this seat's chain (one link per draw, in order).")
+    p["links"].append({"seat": c.me, "link": c.payload["link"], "anchor": anchor})
+    chain = _fair(c.doc)["chains"].get(c.me)  # type: ignore[index]
+    if chain is not None and chain["anchor"] == anchor:
+        chain["k"] += 1
+        chain["last"] = c.payload["link"]
+    if _missing(p):
+        return Outcome(c.doc, {"type": "link", "draw": p["draw"], "link": c.payload["link"]},
+                       [{"type": "linked", "player": c.me, "draw": p["draw"]}])
+    return _make(c, p)
+
+
+def draw_now(c: Call) -> Outcome:
+    """``draw_now {"draw"}``: any seated phone, once the wait is over, makes
+    the pending draw with the links that came; the proof lists who took part."""
+    p = _the_pending(c.doc, c.payload["draw"])
+    left = p["at"] + p["wait"] - time.time()
+    if left > 0:
+        raise ServiceError("conflict", "draw_wait",
+                           f"The table waits {p['wait']:g} s for every phone's link; {left:.1f} s left.",
+                           retry_after=max(1, round(left)))
+    return _make(c, p)
+
+
+def _the_pending(doc: TableDoc, draw: int) -> PendingDraw:
+    p = pending(doc)
+    if p is None or p["draw"] != draw:
+        raise ServiceError("conflict", "draw_over",
+                           "That draw was made already (or never announced); this link was not counted.")
+    return p
+
+
+def _missing(p: PendingDraw) -> list[str]:
+    given = {e["seat"] for e in p["links"]}
+    return [s for s in p["contributors"] if s not in given]
+
+
+def _make(c: Call, p: PendingDraw) -> Outcome:
+    """The pending action applied, drawn with the links in (``fairness.draw_rng``
+    reads them from the pending draw), and logged as the seat that sent it."""
+    action = dict(p["action"])
+    atype = action.pop("type")
+    if atype == "start":
+        # platform.py registers this module's handlers: imported here, not at the top.
+        from server.service.platform import start_game
+        out = start_game(dataclasses.replace(c, me=p["player"], host=p["host"], payload={}))
+    else:
+        out = game_outcome(c.engine, c.doc, p["player"], p["host"], atype, action, c.rng)
+    fair = _fair(c.doc)
+    assert fair is not None
+    del fair["pending"]
+    if out.draw is not None:
+        _note_chains(out.draw.scope, p)
+    out.by, out.entered_for = p["by"], p["proxy"]
+    out.rid = p["rid"]
+    # What the seat that asked gets as its action's answer (the snapshot shows it to that seat only).
+    fair["made"] = {"draw": p["draw"], "player": p["player"], "v": c.doc["version"] + 1, "events": out.events}
+    return out
+
+
+def _note_chains(scope: ScopeRecord, p: PendingDraw) -> None:
+    """The scope lists each chain its outcomes' links belong to (the proof's
+    ``chains``), as it was when the draw was announced (a phone may have
+    anchored anew since)."""
+    listed = scope.setdefault("chains", [])
+    for e in p["links"]:
+        if any(x["seat"] == e["seat"] and x["anchor"] == e["anchor"] for x in listed):
+            continue
+        c = p["expect"][e["seat"]]
+        entry: ChainEntry = {"seat": e["seat"], "anchor": c["anchor"], "length": c["length"], "v": c["v"]}
+        listed.append(entry)
+
+
+def is_pending_action(action: Action) -> bool:
+    return action.get("type") == PENDING

@@ -1,0 +1,49 @@
+"""web/screens/fair-chain.js in node: the phone's hash chain (issue 38)."""
+
+from __future__ import annotations
+
+from conftest import run_node
+from tablemate_verify.chain import step
+
+_CHAIN = """
+globalThis.window = globalThis;
+const store = new Map();
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
+const { phoneChain } = await import('./web/screens/fair-chain.js');
+const sent = [];
+const send = async (a) => { sent.push(a); return {version: 1, events: []}; };
+const chain = phoneChain('t1', send);
+const snap = (version, fair) => ({version, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
+await chain.update(snap(1, {}));                       // no chain: it anchors
+const anchor = sent[0].anchor;
+const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                 contributors: ['p1', 'p2'], waiting: ['p2'], at: 0, wait: 3600};
+const chains = {p2: {anchor, length: 256, used: 0}};
+await chain.update(snap(5, {chains, pending}));        // the draw waits for it: its first link
+// A reload while the draw still waits: the same link again, never the next one.
+const again = phoneChain('t1', send);
+await again.update(snap(5, {chains, pending}));
+await again.update(snap(7, {chains: {p2: {anchor, length: 256, used: 1}}}));  // made at 7
+const links = sent.filter((a) => a.type === 'link').map((a) => a.link);
+const proof = (seat) => [{label: 's', outcomes: [{index: 0, links: [{seat, link: links[0], anchor}]}]}];
+process.stdout.write(JSON.stringify({
+  types: sent.map((a) => a.type), anchor, links,
+  counted: again.check(proof('p2'), 7), before: again.check(proof('p1'), 6),
+  left_out: again.check(proof('p1'), 7).map((l) => l.code),
+  exported: again.exported(),
+}));
+process.exit(0);
+"""
+
+
+def test_a_phone_anchors_answers_once_and_holds_the_proof_to_its_links() -> None:
+    got = run_node(_CHAIN)
+    # One anchor; the pending draw answered with c_1, and after a reload with c_1 again.
+    assert got["types"] == ["anchor", "link", "link"]
+    first = got["links"][0]
+    assert got["links"] == [first, first] and step(first) == got["anchor"]
+    assert got["counted"] == [] and got["before"] == []  # a proof of before the draw cannot hold it
+    assert got["left_out"] == ["own_link_missing"]
+    # The export: the anchor and the one link revealed, never the links still to come.
+    assert got["exported"]["seat"] == "p2"
+    assert got["exported"]["chains"] == [{"anchor": got["anchor"], "length": 256, "links": [first]}]

@@ -1,0 +1,193 @@
+// This phone's part of every draw (docs/fairness.md, "Chains and pending
+// draws"): a hash chain per table, made here, whose anchor alone goes to the
+// server; then, whenever a draw waits for this phone, its next link, sent at
+// once without a tap. Kept across reloads (localStorage), with the links it
+// revealed, so a reload neither repeats nor skips a link. When a draw was made
+// without this phone's link, the phone says so loudly.
+
+import { linkStep, newSeed } from '../fairness.js';
+
+/** Links per chain: a new one is made when it runs out. */
+export const CHAIN_LENGTH = 256;
+
+/**
+ * @typedef {{anchor: string, length: number, links: string[]}} Spent a chain's revealed links
+ * @typedef {{draw: number, scope: string, link: string, made: number|null, missed?: boolean}} Given
+ *   a link sent: its draw and scope, and the table version at which this phone saw that draw made
+ * @typedef {{seat: string, links: string[], used: number, burned?: boolean,
+ *   answered: Record<string, string>, missed: number[], old?: Spent[], given?: Given[]}} Kept
+ * @typedef {{draw: number, scope: string, index: number, action: string, player: string,
+ *   contributors: string[], waiting: string[], at: number, wait: number}} Pending
+ */
+
+/** A chain `[c_0 (anchor), c_1, ..., c_n]` from a fresh random top. @param {number} n */
+export async function makeChain(n) {
+  const links = [newSeed()];
+  for (let i = 0; i < n; i += 1) links.push(await linkStep(links[links.length - 1]));
+  return links.reverse();
+}
+
+/**
+ * This phone's chain at table `id`.
+ * @param {string} id
+ * @param {(action: {type: string, [k: string]: unknown}) => Promise<unknown>} send
+ */
+export function phoneChain(id, send) {
+  const key = `tablemate.chain.${id}`;
+  /** @type {Kept|null} */
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(key) || 'null'); } catch { kept = null; }
+  const save = () => { try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ } };
+  let busy = false;
+  /** @type {import('../net.js').Snapshot|null} the newest snapshot that came while busy */
+  let queued = null;
+  /** @type {number|null} the draw the newest snapshot shows waiting */
+  let waiting = null;
+  /** @type {Set<number>} draws this page already asked to make without the missing links */
+  const nudged = new Set();
+  /** @type {(reason: string) => void} */
+  let onMissed = () => {};
+
+  /** @param {string} me */
+  async function anchor(me) {
+    const links = await makeChain(CHAIN_LENGTH);
+    await send({ type: 'anchor', anchor: links[0], length: CHAIN_LENGTH });
+    // The chain before keeps only what it revealed, for the export.
+    const old = kept ? [...(kept.old || []), { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) }] : [];
+    kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [], old, given: kept ? kept.given || [] : [] };
+    save();
+  }
+
+  /** @param {Pending} p */
+  async function answer(p) {
+    if (!kept) return;
+    const k = String(p.draw);
+    // A reload while a draw waited: the same link again, never the next one.
+    const link = kept.answered[k] || kept.links[kept.used + 1];
+    if (!kept.answered[k]) {
+      kept.answered = { [k]: link };
+      kept.used += 1;
+      kept.given = [...(kept.given || []), { draw: p.draw, scope: p.scope, link, made: null }];
+      save();
+    }
+    try {
+      await send({ type: 'link', draw: p.draw, link });
+    } catch (e) {
+      const code = e && /** @type {any} */ (e).error ? /** @type {any} */ (e).error.code : '';
+      if (code === 'draw_over' || code === 'link_mismatch') {
+        // Shown to the server but not counted: this chain is spent (its next
+        // links could be foreseen from it); the next snapshot anchors anew.
+        kept.burned = true;
+        kept.missed = [...kept.missed, p.draw];
+        for (const g of kept.given || []) if (g.draw === p.draw) g.missed = true;
+        save();
+        onMissed(code);
+      }
+    }
+  }
+
+  /**
+   * A draw this phone answered is made once no snapshot shows it waiting:
+   * from that version on, the proof must count its link. Any snapshot tells
+   * (one read before the socket opens too, as a reload's first).
+   * @param {import('../net.js').Snapshot} snap
+   */
+  function observe(snap) {
+    const p = snap.fair ? /** @type {any} */ (snap.fair).pending : undefined;
+    waiting = p ? p.draw : null;
+    let seen = false;
+    for (const g of (kept && kept.given) || []) {
+      if (g.made === null && (!p || p.draw !== g.draw)) { g.made = snap.version; seen = true; }
+    }
+    if (seen) save();
+  }
+
+  /** @param {Pending} p */
+  function nudge(p) {
+    if (nudged.has(p.draw)) return;
+    nudged.add(p.draw);
+    // The server checks the time; a phone whose clock is off only asks too early and tries again.
+    /** @param {number} delay */
+    const later = (delay) => setTimeout(() => {
+      // Made meanwhile (the usual case: every link came): nothing to ask.
+      if (waiting !== p.draw) return;
+      send({ type: 'draw_now', draw: p.draw }).catch((e) => {
+        const err = e && /** @type {any} */ (e).error;
+        if (err && err.code === 'draw_wait') later(1000 * (err.retry_after || 1));
+      });
+    }, delay);
+    later(Math.max(0, p.wait * 1000) + 250);
+  }
+
+  return {
+    observe,
+    /**
+     * Called with every snapshot: anchors when this seat has no chain the
+     * table knows (or it ran out, or was spent), answers a draw that waits
+     * for it, and asks for a draw to be made once the wait is over.
+     * @param {import('../net.js').Snapshot} snap
+     */
+    async update(snap) {
+      const fair = /** @type {any} */ (snap.fair);
+      const me = snap.me;
+      if (!fair || !me) return;
+      if (busy) {
+        // Taken up once this one is done: a draw must not wait on a snapshot skipped.
+        queued = snap;
+        return;
+      }
+      busy = true;
+      try {
+        const table = fair.chains ? fair.chains[me] : undefined;
+        const p = /** @type {Pending|undefined} */ (fair.pending);
+        observe(snap);
+        const mine = kept && kept.seat === me && table && table.anchor === kept.links[0];
+        if (p && p.waiting.includes(me) && mine) await answer(p);
+        else if (!mine || !kept || kept.burned || kept.used >= CHAIN_LENGTH) {
+          if (!(p && p.contributors.includes(me))) await anchor(me);
+        }
+        if (p && p.waiting.length) nudge(p);
+      } catch {
+        // The next snapshot tries again.
+      } finally {
+        busy = false;
+      }
+      const next = queued;
+      queued = null;
+      if (next) await this.update(next);
+    },
+    /**
+     * Every link this phone sent for a draw made by the proof's version must
+     * be in the proof, for this seat (a server that left one out to choose
+     * among outcomes is caught here, as by the CLI's --phone).
+     * @param {any[]} scopes the proof's @param {number|null} version
+     * @returns {import('../fairness.js').Line[]}
+     */
+    check(scopes, version) {
+      if (!kept || version === null) return [];
+      const seat = kept.seat;
+      const counted = new Set();
+      for (const s of scopes) {
+        for (const o of Array.isArray(s && s.outcomes) ? s.outcomes : []) {
+          for (const e of Array.isArray(o.links) ? o.links : []) if (e && e.seat === seat) counted.add(e.link);
+        }
+      }
+      const lost = (kept.given || []).filter((g) => !g.missed && g.made !== null && g.made <= version && !counted.has(g.link));
+      return lost.map((g) => ({ status: /** @type {const} */ ('mismatch'), code: 'own_link_missing', where: { scope: g.scope } }));
+    },
+    /** Draws made without this phone's link (its part not counted). */
+    missed: () => (kept ? kept.missed.length : 0),
+    /**
+     * The chains' part of the export (docs/fairness.md, "Phone export"): each
+     * anchor and the links revealed, never the links still to come.
+     * @returns {{seat: string|null, chains: Spent[], missed: number[]}}
+     */
+    exported() {
+      if (!kept) return { seat: null, chains: [], missed: [] };
+      const now = { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) };
+      return { seat: kept.seat, chains: [...(kept.old || []), now], missed: kept.missed };
+    },
+    /** @param {(reason: string) => void} fn */
+    onMissed(fn) { onMissed = fn; },
+  };
+}
