@@ -13,9 +13,11 @@ rate limits, validation, the engine, the commit) until the hub has handed every
 seat of that table the new version (the listener, the per-seat view, its
 encoding). Untimed: choosing the next action. Prints the median and mean CPU
 ms per action of this process (all threads) and Redis's CPU per action, and
-the same per action type (a Camel Up roll is ``pyramid``). Like a phone, each
-seat first sends its seed for every open scope its snapshot shows it has not
-seeded (``fair``, docs/fairness.md; a build without it shows none).
+the same per action type (a Camel Up roll is ``pyramid``). Its seats anchor no
+hash chains, so every draw is made at once (docs/fairness.md: a roll the phones
+take part in is ``bench/load.py``'s to time); ``--seeds`` makes each seat first
+send its seed for every open scope it has not seeded, as phones did in builds
+from before issue 38 (time such a build with it).
 ``PYTHONPATH=<tree>`` measures that tree's server: the same command on two
 builds compares them. ``--gevent`` runs it as the server runs
 (gevent's monkey-patching, every thread a greenlet); without it the fan-out's
@@ -120,6 +122,8 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=60)
     ap.add_argument("--actions", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", action="store_true",
+                    help="each seat seeds every open scope first, as phones did before issue 38 (a build from then)")
     ap.add_argument("--games", default="", help="comma-separated games to play (default: all three)")
     ap.add_argument("--prefer", default="", help="an action type played whenever it is legal (e.g. pyramid)")
     ap.add_argument("--settle", type=float, default=0.0,
@@ -203,7 +207,7 @@ def run(url: str, args: argparse.Namespace) -> None:
             snap = orjson.loads(conn.ws.last) if conn.ws.last else None
             if snap is None or conn.player is None:
                 continue
-            seeds += [(conn.player, {"type": "seed", "scope": s["scope"], "seed": f"{rng.getrandbits(256):064x}"})
+            seeds += [] if not args.seeds else [(conn.player, {"type": "seed", "scope": s["scope"], "seed": f"{rng.getrandbits(256):064x}"})
                       for s in snap.get("fair", {}).get("open", []) if conn.player not in s["seeded"]]
             options += [(conn.player, a) for t in snap["legal"]
                         if (a := fill(game, t, snap["view"], rng)) is not None]

@@ -253,8 +253,14 @@ def test_webkit_camelup_one_turn(webkit, server, games):
     before = version(server, table)
     phone.tap(phone.until(lambda: next((b for b in phone.css("button.cm-roll") if b.is_displayed() and b.is_enabled()), None), "the roll button"))
     phone.until(lambda: version(server, table) > before, "the roll to reach the server")
-    assert any(e["text"] for r in call(server, "GET", f"/api/tables/{table}/history?lang=en")["rounds"]
-               for e in r["entries"] if "rolled" in e["text"].lower() or "die" in e["text"].lower())
+
+    def rolled() -> bool:
+        return any(e["text"] for r in call(server, "GET", f"/api/tables/{table}/history?lang=en")["rounds"]
+                   for e in r["entries"] if "rolled" in e["text"].lower() or "die" in e["text"].lower())
+
+    # The tap announces the draw; the roll is made once this phone's chain link is in
+    # (docs/fairness.md, "Chains and pending draws"), a moment later.
+    phone.until(rolled, "the roll made with this phone's link")
 
 
 def test_webkit_kingup_one_turn(webkit, server, games):
