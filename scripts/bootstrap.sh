@@ -110,6 +110,12 @@ if [ "$mode" = "test" ]; then
     apt_install fonts-noto-cjk fontconfig \
       || say "WARNING: fonts-noto-cjk did not install; Korean text in screenshots will show as boxes."
   fi
+  # The screens use a few emoji (the winner's 🏆, the dice): without a colour emoji
+  # font a screenshot shows a box where a player sees the symbol.
+  if ! fc-list 2>/dev/null | grep -qi 'noto color emoji'; then
+    apt_install fonts-noto-color-emoji \
+      || say "WARNING: fonts-noto-color-emoji did not install; emoji in screenshots will show as boxes."
+  fi
 fi
 
 # --- the Python environment -----------------------------------------------------
