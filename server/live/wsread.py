@@ -80,7 +80,13 @@ def receive(ws: Any, timeout: float | None) -> str | bytes | None:
                 return text
             setattr(ws, LIBRARY_READS, True)
         ws.ws.receive_data(data)
-        ws.connected = ws._handle_events()
+        try:
+            ws.connected = ws._handle_events()
+        except OSError:
+            # Answering a close or a ping of a phone that already hung up breaks
+            # the pipe: the phone is gone, which is a close, not a failure.
+            ws.connected = False
+            raise ConnectionClosed(ws.close_reason, ws.close_message) from None
     message: str | bytes = ws.input_buffer.pop(0)
     return message
 

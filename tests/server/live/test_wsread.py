@@ -97,6 +97,17 @@ def test_peer_close_is_answered_and_raises(pair) -> None:
     assert not ws.connected
 
 
+def test_a_close_whose_answer_finds_the_peer_gone_is_a_close_not_a_failure(pair) -> None:
+    # The phone's close frame is read after it hung up: answering it breaks the
+    # pipe. That is a phone gone, which the handler must not log as its failure.
+    ws, phone = pair
+    phone.send(CloseConnection(CloseReason.GOING_AWAY, "bye"))
+    phone.sock.close()
+    with pytest.raises(ConnectionClosed):
+        wsread.receive(ws, 1)
+    assert not ws.connected
+
+
 def test_hang_up_without_close_raises(pair) -> None:
     ws, phone = pair
     phone.sock.close()
