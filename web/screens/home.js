@@ -1,7 +1,8 @@
 // Home: open a new table, or find one by its 6-character code.
 
 import { getLang, has, onLangChange, t } from '../i18n.js';
-import { api, whenBack } from '../net.js';
+import { whenBack } from '../connection.js';
+import { api } from '../net.js';
 import { lastName, rememberName, setToken } from '../tokens.js';
 import { clearError, gameTitle, h, showError, typedName } from '../ui.js';
 import { optionValueText } from './options.js';
