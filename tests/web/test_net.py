@@ -1,7 +1,9 @@
-"""``web/net.js``: the live connection draws a snapshot once. The socket's first
-``state`` frame repeats the HTTP snapshot the screen was drawn from (same
-version, a ``type`` field, other key order), and is not drawn again; anything
-that differs is."""
+"""The web client's connection to the server (``web/live.js``, ``outbox.js``,
+``snapshot.js``, ``connection.js``): the live connection draws a snapshot once
+(the socket's first ``state`` frame repeats the HTTP snapshot the screen was
+drawn from: same version, a ``type`` field, other key order; anything that
+differs is drawn), the indicator says open only while the socket is, and an
+action waits for a socket and goes again until it is answered."""
 
 from __future__ import annotations
 
