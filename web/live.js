@@ -4,7 +4,7 @@
 // snapshot.js's; what the indicator says while it runs, only this socket's.
 
 import { socketOwner } from './connection.js';
-import { ApiError, fetchSnapshot } from './net.js';
+import { ApiError, fetchSnapshot, openSocket } from './net.js';
 import { Outbox } from './outbox.js';
 import { heardClock, nextSnapshot, withPresence } from './snapshot.js';
 
@@ -157,21 +157,6 @@ export class Live {
     }
   }
 
-  /** @private */
-  url() {
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${proto}//${location.host}/api/tables/${encodeURIComponent(this.opts.table)}/ws`;
-  }
-
-  /**
-   * The socket's subprotocols: the seat token rides in the handshake's
-   * headers, never in the URL, which proxies and browser histories keep.
-   * @private
-   */
-  protocols() {
-    return this.opts.token ? ['tablemate', `tablemate.token.${this.opts.token}`] : ['tablemate'];
-  }
-
   /** @private @param {ConnStatus} status */
   setStatus(status) {
     this.status = status;
@@ -186,7 +171,7 @@ export class Live {
     this.setStatus(this.everOpened ? 'offline' : 'connecting');
     let ws;
     try {
-      ws = new WebSocket(this.url(), this.protocols());
+      ws = openSocket(this.opts.table, this.opts.token);
     } catch {
       this.retry();
       return;

@@ -1,7 +1,8 @@
 // Talking to the server over HTTP: JSON with one error type, an action sent
-// at most once (retried with its request id), a table's snapshot; and the
-// shapes the server answers with, which every screen names from here. The
-// live socket is live.js; what the connection indicator says, connection.js.
+// at most once (retried with its request id), a table's snapshot, a table
+// socket's handshake; and the shapes the server answers with, which every
+// screen names from here. Running that socket is live.js's; what the
+// connection indicator says, connection.js's.
 
 import { httpReached } from './connection.js';
 import { heardClock } from './snapshot.js';
@@ -159,6 +160,18 @@ export function actionBody(action, opts) {
     ...(opts.version === undefined ? {} : { version: opts.version }),
     ...(opts.as === undefined ? {} : { as: opts.as }),
   };
+}
+
+/**
+ * A table's live socket, opening (live.js runs it). The seat token rides in
+ * the handshake's subprotocols, never in the URL, which proxies and browser
+ * histories keep.
+ * @param {string} table @param {string|null} token
+ */
+export function openSocket(table, token) {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return new WebSocket(`${proto}//${location.host}/api/tables/${encodeURIComponent(table)}/ws`,
+    token ? ['tablemate', `tablemate.token.${token}`] : ['tablemate']);
 }
 
 /** @param {string} table @param {string|null} token @returns {Promise<Snapshot>} */

@@ -160,7 +160,7 @@ globalThis.location = {protocol: 'http:', host: 'test'};
 const sockets = [];
 globalThis.WebSocket = class {
   static CONNECTING = 0; static OPEN = 1; static CLOSED = 3;
-  constructor(url, protocols) { this.url = url; this.readyState = 0; this.sent = []; sockets.push(this); }
+  constructor(url, protocols) { this.url = url; this.protocols = protocols; this.readyState = 0; this.sent = []; sockets.push(this); }
   send(data) { this.sent.push(JSON.parse(data)); }
   close() { this.readyState = 3; }
   open() { this.readyState = 1; this.onopen(); }
@@ -184,7 +184,7 @@ live.start();
 out.starting = html.dataset.connection;
 httpReached(true);                 // an HTTP answer says nothing of the socket
 out.http_while_connecting = html.dataset.connection;
-out.protocols = sockets[0].url;
+out.handshake = [sockets[0].url, sockets[0].protocols];
 sockets[0].open();
 out.opened = html.dataset.connection;
 later(4000); sockets[0].hear({type: 'pong', version: -1}); later(4000);
@@ -214,7 +214,7 @@ def test_the_indicator_never_says_open_while_the_socket_is_not() -> None:
     got = run_node(_INDICATOR)
     assert got["home"] == "open"
     assert got["starting"] == "connecting" and got["http_while_connecting"] == "connecting"
-    assert got["protocols"] == "ws://test/api/tables/t/ws"
+    assert got["handshake"] == ["ws://test/api/tables/t/ws", ["tablemate", "tablemate.token.tok"]], "the token never in the URL"
     assert got["opened"] == "open" and got["heard_recently"] == "open"
     assert got["silent"] == "offline" and got["dropped"] == 3
     assert got["http_while_offline"] == "offline"
