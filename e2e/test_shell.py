@@ -65,6 +65,46 @@ def test_offline_reload_of_each_game_shows_the_real_game(phone, server, games):
         expect(page.get_by_role("status").filter(has_text="Connected")).to_be_visible(timeout=30_000)
 
 
+def test_offline_reload_from_the_modules_as_written(browser: Browser, redis_url: str, tmp_path: Path):
+    """Without a build (a developer's server, or a stale one) the pages run
+    web/'s modules one by one: the worker's list must hold every one of them
+    (net.js, live.js, outbox.js, connection.js, snapshot.js and the screens'
+    parts), or an installed phone reloading offline gets a blank page."""
+    app = AppServer(redis_url, tmp_path / "server.log")
+    app.env["TABLEMATE_BUILD_DIR"] = str(tmp_path / "no-build")
+    app.start()
+    ctx = browser.new_context(base_url=app.base, locale="en-US", viewport={"width": 390, "height": 844})
+    try:
+        table, token = started_table(app.base, "kingup")
+        hold_seat(ctx, table, token)
+        page = ctx.new_page()
+        page.goto(f"/t/{table}")
+        expect(page.locator(GAMES["kingup"])).to_be_visible()
+        wait_controlled(page)
+        modules = page.evaluate("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
+                                ".filter((p) => p.endsWith('.js'))")
+        assert {"/live.js", "/outbox.js", "/connection.js", "/snapshot.js", "/net.js"} <= set(modules), modules
+
+        # Only the worker's cache, not the browser's HTTP cache (which a phone
+        # may have evicted), may serve the modules offline.
+        ctx.new_cdp_session(page).send("Network.clearBrowserCache")
+        ctx.set_offline(True)
+        page.reload()
+        expect(page.locator(GAMES["kingup"])).to_be_visible()
+        expect(page.get_by_role("status").filter(has_text="Reconnecting…").or_(
+            page.get_by_role("status").filter(has_text="Connecting…"))).to_be_visible()
+        page.goto("/")
+        expect(page.get_by_role("heading", name="New table")).to_be_visible()
+        page.get_by_text("Rule options", exact=True).click()
+        expect(page.locator(".options-fields")).not_to_be_empty()
+        ctx.set_offline(False)
+        page.goto(f"/t/{table}")
+        expect(page.get_by_role("status").filter(has_text="Connected")).to_be_visible(timeout=30_000)
+    finally:
+        ctx.close()
+        app.stop()
+
+
 def test_home_recovers_when_the_network_returns(phone):
     page = phone("en-US")
     page.goto("/")

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 #: Seconds a socket may take nothing of what waits for it before it is given
 #: up (``Connection``). A phone gives a socket up after 5 s without a frame
-#: (web/net.js, ``DEAD_MS``; the server beats every 2 s), so one that still
+#: (web/live.js, ``DEAD_MS``; the server beats every 2 s), so one that still
 #: reads has reconnected long before; twice that leaves a slow link alone
 #: (any byte the phone takes starts the count again). Until then such a socket costs a
 #: frame or two in its outbox and one greenlet waiting on it; then its phone,

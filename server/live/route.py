@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 RATE_PER_SECOND = 20.0
 RATE_BURST = 40.0
 FLOOD_STRIKES = 40
-#: The web client's ping, byte for byte (web/net.js sends ``{type: 'ping'}``).
+#: The web client's ping, byte for byte (web/live.js sends ``{type: 'ping'}``).
 PING = '{"type":"ping"}'
 
 SocketView = Callable[[Any, str], None]

@@ -64,7 +64,7 @@ class LivePhone:
 
     def keep_alive(self, every: float = 2.0) -> None:
         """Pings from a thread of its own until closed, as a real phone does
-        (``web/net.js``, every 8 s): a socket silent for the server's presence
+        (``web/live.js``, every 8 s): a socket silent for the server's presence
         limit counts as gone, so a test whose phones never ping passed or failed
         by how fast the machine ran it."""
         stop = self._pinger = threading.Event()

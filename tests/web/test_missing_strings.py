@@ -20,7 +20,7 @@ const i18n = await import('./web/i18n.js');
 await i18n.initI18n();
 const { STRINGS } = await import('./web/games/kingup/strings.js');
 i18n.addStrings('kingup', STRINGS);
-const { figureChips } = await import('./web/screens/seats.js');
+const { figureChips } = await import('./web/screens/figures.js');
 """
 
 

@@ -1,14 +1,17 @@
-"""``web/net.js``: the live connection draws a snapshot once. The socket's first
-``state`` frame repeats the HTTP snapshot the screen was drawn from (same
-version, a ``type`` field, other key order), and is not drawn again; anything
-that differs is."""
+"""The web client's connection to the server (``web/live.js``, ``outbox.js``,
+``snapshot.js``, ``connection.js``): the live connection draws a snapshot once
+(the socket's first ``state`` frame repeats the HTTP snapshot the screen was
+drawn from: same version, a ``type`` field, other key order; anything that
+differs is drawn), the indicator says open only while the socket is, and an
+action waits for a socket and goes again until it is answered."""
 
 from __future__ import annotations
 
 from conftest import run_node
 
 _JS = """
-import { Live, sameSnapshot } from './web/net.js';
+import { Live } from './web/live.js';
+import { sameSnapshot } from './web/snapshot.js';
 const http = {version: 4, status: 'playing', players: [{id: 'p1', name: '민준', connected: true}],
               view: {board: {a: [1, 2]}, me: 'p1'}, legal: [{type: 'roll'}]};
 // The socket's frame: a type, the keys in another order.
@@ -53,7 +56,7 @@ def test_a_repeated_snapshot_is_not_drawn_again() -> None:
 
 
 _ACT_BEFORE_START = """
-import { Live } from './web/net.js';
+import { Live } from './web/live.js';
 // The page opens its socket a task after the first render: a tap in between waits for it.
 const opts = {table: 't', token: null, onState: () => {}, onStatus: () => {}, onFatal: () => {}, onError: () => {}};
 const live = new Live(opts);
@@ -77,7 +80,8 @@ def test_a_tap_before_the_socket_starts_waits_for_it() -> None:
 
 
 _SEED_JS = """
-import { Live, fairChanged } from './web/net.js';
+import { Live } from './web/live.js';
+import { fairChanged } from './web/snapshot.js';
 const fair = (seeded) => ({open: [{scope: 't/x/g1/leg/1', commitment: 'ab'.repeat(32), seeded}], sealed: [], revealed: 1});
 const base = {version: 7, status: 'playing', players: [{id: 'p1', name: 'Ada', connected: true}],
               view: {board: {a: [1, 2]}}, legal: [{type: 'roll'}], fair: fair([])};
@@ -102,7 +106,8 @@ process.stdout.write(JSON.stringify({
 
 
 _CLOCK = """
-import { Live, sameSnapshot, serverNow } from './web/net.js';
+import { Live } from './web/live.js';
+import { sameSnapshot, serverNow } from './web/snapshot.js';
 import { clock, ringsDue, waitedFor } from './web/screens/waiting.js';
 const drawn = [];
 const live = new Live({table: 't', token: null, onState: (s) => drawn.push(s.version),
@@ -140,3 +145,127 @@ def test_a_wait_is_told_by_the_servers_clock_and_a_new_clock_alone_is_not_drawn(
     assert got["waited"] == 100.5 and got["none"] is None
     assert got["rings"] == [0, 1, 2, 3, 0]
     assert got["clocks"] == ["0:05", "1:05", "12:05"]
+
+
+# A browser stand-in for node: the page's <html>, timers that only run when
+# the test says, a clock the test moves, and sockets it opens, feeds and kills.
+_BROWSER = """
+let clock = 1_000_000;
+Date.now = () => clock;
+const html = {dataset: {}};
+const noop = () => {};
+globalThis.document = {documentElement: html, visibilityState: 'visible', addEventListener: noop, removeEventListener: noop};
+globalThis.window = {addEventListener: noop, removeEventListener: noop, setInterval: () => 1, setTimeout: () => 1};
+globalThis.location = {protocol: 'http:', host: 'test'};
+const sockets = [];
+globalThis.WebSocket = class {
+  static CONNECTING = 0; static OPEN = 1; static CLOSED = 3;
+  constructor(url, protocols) { this.url = url; this.protocols = protocols; this.readyState = 0; this.sent = []; sockets.push(this); }
+  send(data) { this.sent.push(JSON.parse(data)); }
+  close() { this.readyState = 3; }
+  open() { this.readyState = 1; this.onopen(); }
+  hear(msg) { if (this.onmessage) this.onmessage({data: JSON.stringify(msg)}); }
+};
+const later = (ms) => { clock += ms; };
+"""
+
+_INDICATOR = _BROWSER + """
+import { httpReached, onConnection } from './web/connection.js';
+import { Live } from './web/live.js';
+const said = [];
+onConnection((s) => said.push(s));
+const statuses = [];
+const out = {};
+httpReached(true);                 // the home page's request: the server answers
+out.home = html.dataset.connection;
+const live = new Live({table: 't', token: 'tok', onState: () => {}, onStatus: (s) => statuses.push(s),
+                       onFatal: () => {}, onError: () => {}});
+live.start();
+out.starting = html.dataset.connection;
+httpReached(true);                 // an HTTP answer says nothing of the socket
+out.http_while_connecting = html.dataset.connection;
+out.handshake = [sockets[0].url, sockets[0].protocols];
+sockets[0].open();
+out.opened = html.dataset.connection;
+later(4000); sockets[0].hear({type: 'pong', version: -1}); later(4000);
+live.watch();                      // heard 4 s ago: alive
+out.heard_recently = html.dataset.connection;
+later(1500);
+live.watch();                      // nothing for 5.5 s: dead, whatever the browser thinks
+out.silent = html.dataset.connection;
+out.dropped = sockets[0].readyState;
+httpReached(true);                 // the server answers HTTP: the socket is still down
+out.http_while_offline = html.dataset.connection;
+sockets[0].hear({type: 'state', version: 1});   // the dropped socket's late frame: not believed
+out.late_frame = [html.dataset.connection, live.version];
+live.stop();
+httpReached(false);
+out.after_stop = html.dataset.connection;
+out.said = said;
+out.statuses = statuses;
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_the_indicator_never_says_open_while_the_socket_is_not() -> None:
+    """While a table's socket runs, only it sets ``data-connection``: an HTTP
+    answer does not make a dead or unopened socket look connected, and a
+    socket silent past its dead time is said offline at once."""
+    got = run_node(_INDICATOR)
+    assert got["home"] == "open"
+    assert got["starting"] == "connecting" and got["http_while_connecting"] == "connecting"
+    assert got["handshake"] == ["ws://test/api/tables/t/ws", ["tablemate", "tablemate.token.tok"]], "the token never in the URL"
+    assert got["opened"] == "open" and got["heard_recently"] == "open"
+    assert got["silent"] == "offline" and got["dropped"] == 3
+    assert got["http_while_offline"] == "offline"
+    assert got["late_frame"] == ["offline", -1]
+    assert got["after_stop"] == "offline", "stopped, HTTP says again: here, unreached"
+    assert got["said"] == ["open", "connecting", "open", "offline"]
+    assert got["statuses"] == ["connecting", "open", "offline"]
+
+
+_OUTBOX = _BROWSER + """
+import { Live } from './web/live.js';
+const live = new Live({table: 't', token: 'tok', onState: () => {}, onStatus: () => {},
+                       onFatal: () => {}, onError: () => {}});
+const got = {};
+live.start();
+const first = live.act({type: 'roll'});         // not open yet: waits
+const second = live.act({type: 'bet', camel: 'red'}, {version: 3});
+got.unsent = sockets[0].sent.length;
+sockets[0].open();                             // both go, in the order made
+const frames = sockets[0].sent.map((f) => [f.type, f.action.type, f.version ?? null]);
+const [a, b] = sockets[0].sent.map((f) => f.request_id);
+sockets[0].hear({type: 'result', request_id: a, version: 4, events: [{type: 'rolled'}]});
+got.first = await first;
+sockets[0].hear({type: 'error', request_id: b, error: {code: 'stale_version', message: 'old'}});
+got.second = await second.catch((e) => [e.code, e.status]);
+const third = live.act({type: 'pass'});        // open: sent at once
+got.sent_at_once = sockets[0].sent.length;
+const c = sockets[0].sent[2].request_id;
+later(8500); sockets[0].hear({type: 'pong', version: 4});
+live.watch();                                  // unanswered 8.5 s: again, same request id
+got.resent = sockets[0].sent.filter((f) => f.type === 'action').map((f) => f.request_id === c);
+later(1000); live.watch(); later(1000); live.watch(); later(4000); live.watch();   // silent: dead
+live.connect();                                // the backoff's timer
+sockets[1].open();                             // the new socket carries it again
+got.on_new_socket = sockets[1].sent.filter((f) => f.type === 'action').map((f) => f.request_id === c);
+got.queued = live.queued;
+live.stop();
+got.third = await third.catch((e) => e.code);
+got.after_stop = live.queued;
+process.stdout.write(JSON.stringify({frames, ...got}));
+"""
+
+
+def test_an_action_waits_for_the_socket_and_goes_again_until_answered() -> None:
+    got = run_node(_OUTBOX)
+    assert got["unsent"] == 0
+    assert got["frames"] == [["action", "roll", None], ["action", "bet", 3]]
+    assert got["first"] == {"version": 4, "events": [{"type": "rolled"}]}
+    assert got["second"] == ["stale_version", 0]
+    assert got["sent_at_once"] == 3
+    assert got["resent"] == [False, False, True, True]
+    assert got["on_new_socket"] == [True], "only what still waits, with its own request id"
+    assert got["queued"] == 1
+    assert got["third"] == "network" and got["after_stop"] == 0

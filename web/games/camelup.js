@@ -52,19 +52,19 @@ function statusBar(ctx, snap) {
   // leg's dice and the pyramid's tickets count nothing any more (item 8).
   const racing = v.phase !== 'over' && !recording;
   const chips = [
-    h('span', { class: 'cm-chip', text: ctx.t('status.leg', { leg: v.leg }) }),
-    racing ? h('span', { class: 'cm-chip', text: ctx.t('status.dice_out', { n: (v.tents || []).length }) }) : null,
+    h('span', { class: 'chip cm-chip', text: ctx.t('status.leg', { leg: v.leg }) }),
+    racing ? h('span', { class: 'chip cm-chip', text: ctx.t('status.dice_out', { n: (v.tents || []).length }) }) : null,
   ];
-  if (full && racing) chips.push(h('span', { class: 'cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
-  if (full && v.me) chips.push(h('span', { class: 'cm-chip me', dataset: { money: String(v.me.money) }, text: ctx.t('status.my_money', { n: v.me.money }) }));
+  if (full && racing) chips.push(h('span', { class: 'chip cm-chip', text: ctx.t('status.tickets_left', { n: v.pyramid_tickets_left }) }));
+  if (full && v.me) chips.push(h('span', { class: 'chip cm-chip me', dataset: { money: String(v.me.money) }, text: ctx.t('status.my_money', { n: v.me.money }) }));
   // Until the first die of a new leg: what the last leg paid, in one line.
   const report = full && v.phase !== 'over' && !(v.tents || []).length ? v.last_leg : null;
   const gains = report && report.players.every((/** @type {any} */ p) => typeof p.new === 'number')
     ? report.players.map((/** @type {any} */ p) => `${ctx.name(p.player)} ${p.new - p.old < 0 ? '−' : '+'}${Math.abs(p.new - p.old)}`).join(' · ')
     : null;
-  return h('div', { class: `cm-status ${mine ? 'my-turn' : ''}`, dataset: { phase: v.phase, current: v.current_player || '' } },
+  return h('div', { class: `game-status cm-status ${mine ? 'my-turn' : ''}`, dataset: { phase: v.phase, current: v.current_player || '' } },
     h('h2', { id: 'cm-status-title', class: 'cm-status-title', text: title }),
-    h('div', { class: 'cm-chips' }, ...chips),
+    h('div', { class: 'chips cm-chips' }, ...chips),
     gains ? h('p', { class: 'cm-leg-gains', text: ctx.t('status.leg_gains', { leg: report.leg, gains }) }) : null);
 }
 

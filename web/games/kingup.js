@@ -37,14 +37,14 @@ function statusBar(ctx, snap) {
     title = mine ? ctx.t('turn.you_move') : ctx.t('turn.other_move', { name: ctx.name(v.turn) });
   }
   const chips = [];
-  if (v.play_mode === 'full' && v.turn) chips.push(h('span', { class: `ku-chip ${mine ? 'me' : ''}`, text: ctx.t('chip.turn', { name: ctx.name(v.turn) }) }));
+  if (v.play_mode === 'full' && v.turn) chips.push(h('span', { class: `chip ku-chip ${mine ? 'me' : ''}`, text: ctx.t('chip.turn', { name: ctx.name(v.turn) }) }));
   if (v.play_mode === 'full' && v.phase !== 'scored' && v.phase !== 'over') {
-    chips.push(h('span', { class: 'ku-chip crown', text: v.crown ? ctx.t('chip.crown', { name: ctx.name(v.crown) }) : ctx.t('chip.no_crown') }));
+    chips.push(h('span', { class: 'chip ku-chip crown', text: v.crown ? ctx.t('chip.crown', { name: ctx.name(v.crown) }) : ctx.t('chip.no_crown') }));
   }
-  return h('div', { class: `ku-status ${mine ? 'my-turn' : ''}`, dataset: { phase: v.phase } },
+  return h('div', { class: `game-status ku-status ${mine ? 'my-turn' : ''}`, dataset: { phase: v.phase } },
     h('h2', { id: 'ku-status-title', class: 'ku-status-title', text: title }),
     sub ? h('p', { class: 'hint', text: sub }) : null,
-    chips.length ? h('div', { class: 'ku-chips' }, ...chips) : null);
+    chips.length ? h('div', { class: 'chips ku-chips' }, ...chips) : null);
 }
 
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({

@@ -1,5 +1,5 @@
 // The connection indicator: connected, connecting, or offline (reconnecting).
-// The same state is on <html data-connection> (net.js), for styles and tests.
+// The same state is on <html data-connection> (connection.js), for styles and tests.
 // A phone that cannot hear the server may show an old table: then a banner
 // pinned to the top of the screen says so wherever the page is scrolled, and
 // the screen it covers is greyed (style.css, `.stale`).

@@ -10,7 +10,8 @@ import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
 import { pinCard } from './pin.js';
 import { reminderField } from './reminder.js';
-import { phonelessTools, seatsComponent } from './seats.js';
+import { phonelessTools } from './phoneless.js';
+import { seatsComponent } from './seats.js';
 
 /**
  * @param {HTMLElement} root

@@ -26,6 +26,15 @@ function canonical(v) {
 }
 
 /**
+ * Whether two option values are the same by value (a default is compared with
+ * what a form read or what the table holds).
+ * @param {unknown} a @param {unknown} b
+ */
+export function sameOption(a, b) {
+  return canonical(a) === canonical(b);
+}
+
+/**
  * The game's string for `rest` under its options, if it has one.
  * @param {string} game
  * @param {string} rest
@@ -106,7 +115,7 @@ export function optionLines(game, schema, options) {
       label: gameText(game, `option.${key}`) ?? key,
       value: optionValueText(game, key, value),
       help: gameText(game, `option.${key}.help`) ?? '',
-      changed: 'default' in prop && canonical(value) !== canonical(prop.default),
+      changed: 'default' in prop && !sameOption(value, prop.default),
     });
   }
   return out;

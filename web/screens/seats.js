@@ -1,14 +1,11 @@
 // The seat list with the host's tools: reorder (lobby), rename, remove
 // (lobby), hand over host powers, and a per-seat rejoin QR for a lost phone.
-// Used by the lobby and by the table's "Players" panel.
+// Used by the lobby and by the table's "Players" panel (with each seat's
+// figures, figures.js). The tools for seats without a phone: phoneless.js.
 
-import { has, hasStrings, missing, num, t } from '../i18n.js';
 import { api } from '../net.js';
 import { confirmButton, h, showError } from '../ui.js';
-
-// The platform's own fields of a seat (`paused`: its phone waits to be handed
-// back, shown by the host's tools and the no-phone badge), not game figures.
-const FIGURE_SKIP = new Set(['id', 'name', 'host', 'connected', 'phone', 'paused']);
+import { figureLine } from './figures.js';
 
 /**
  * The "no phone" mark of a seat without a phone (null for a seat with one).
@@ -18,72 +15,6 @@ export function noPhoneMark(p) {
   return p.phone === false
     ? h('span', { class: 'badge no-phone', t: 'seats.no_phone', label: 'seats.no_phone_label', tp: { name: p.name } })
     : null;
-}
-
-/**
- * A public figure as short text: numbers as they are, lists joined.
- * @param {unknown} v
- * @returns {string}
- */
-export function figureText(v) {
-  if (typeof v === 'boolean') return v ? '✓' : '–';
-  if (typeof v === 'number') return num(v);
-  if (Array.isArray(v)) return v.map(figureText).join(', ');
-  if (v && typeof v === 'object') return Object.values(v).map(figureText).join(' · ');
-  return String(v);
-}
-
-/**
- * A player's public figures in words, from the game's strings: `figure.<key>.<value>`
- * (a yes/no figure), else `figure.<key>.text` ("Total {value}"), else the label and the
- * value. A no without a word of its own says nothing and is left out; once the
- * game is over, so is every yes/no (they are about the play in progress).
- * @param {string} game
- * @param {import('../net.js').Player} p
- * @param {boolean} [over]
- * @returns {string[]}
- */
-export function figureChips(game, p, over = false) {
-  /** @type {string[]} */
-  const out = [];
-  for (const [key, v] of figures(p)) {
-    const base = `${game}.figure.${key}`;
-    if (over && typeof v === 'boolean') continue;
-    if ((typeof v === 'boolean' || typeof v === 'string') && has(`${base}.${v}`)) out.push(t(`${base}.${v}`));
-    else if (v === false || v === null) continue;
-    else if (has(`${base}.text`)) out.push(t(`${base}.text`, { value: figureText(v) }));
-    else {
-      // A figure its game has no word for shows its key: say so (i18n.missing),
-      // but for a game on the generic screen, which has no words at all.
-      if (!has(base) && hasStrings(game)) missing(base);
-      out.push(`${has(base) ? t(base) : key} ${figureText(v)}`);
-    }
-  }
-  return out;
-}
-
-/**
- * A seat's figures as one line of chips ("합계 5점 · 마커 3칸"): each chip
- * keeps its words together (Korean would otherwise break inside "마커").
- * @param {string} game
- * @param {import('../net.js').Player} p
- * @param {boolean} over
- */
-export function figureLine(game, p, over) {
-  const chips = figureChips(game, p, over);
-  return h('span', { class: 'seat-figures' },
-    ...chips.flatMap((c, i) => [i ? ' · ' : null, h('span', { class: 'figure', text: c })]));
-}
-
-/**
- * @param {import('../net.js').Player} p
- * @returns {Array<[string, unknown]>}
- */
-export function figures(p) {
-  // An empty list (no round scored yet) says nothing: leave it out. The total,
-  // where there is one, is what the table asks first.
-  return Object.entries(p).filter(([k, v]) => !FIGURE_SKIP.has(k) && !(Array.isArray(v) && v.length === 0))
-    .sort(([a], [b]) => Number(b === 'total') - Number(a === 'total'));
 }
 
 /**
@@ -286,61 +217,6 @@ export function seatsComponent(session, mode) {
     update(s) {
       snap = s;
       render();
-    },
-  };
-}
-
-/**
- * The host's tools for seats without a phone: add one (lobby) and whether any
- * phone may enter for them. Hidden from the other phones.
- * @param {import('./session.js').Session} session
- */
-export function phonelessTools(session) {
-  /** @type {import('../net.js').Snapshot|null} */
-  let snap = null;
-  const input = /** @type {HTMLInputElement} */ (h('input', { id: 'add-phoneless', maxlength: 24, autocomplete: 'off' }));
-  const addBtn = /** @type {HTMLButtonElement} */ (h('button', { type: 'submit', t: 'seats.add' }));
-  const form = h('form', { class: 'add-phoneless', novalidate: true },
-    h('label', { for: 'add-phoneless', t: 'seats.add_phoneless_name' }),
-    h('div', { class: 'row' }, input, addBtn));
-  form.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    const name = input.value.trim();
-    if (!name) return;
-    addBtn.disabled = true;
-    try {
-      await api(`/api/tables/${encodeURIComponent(session.id)}/players`,
-        { method: 'POST', body: { name, phone: false }, token: session.token });
-      input.value = '';
-    } catch (e) {
-      showError(/** @type {any} */ (e), snap ? snap.game : undefined);
-    } finally {
-      addBtn.disabled = false;
-    }
-  });
-  const adder = h('details', { class: 'phoneless-add' },
-    h('summary', { t: 'seats.add_phoneless' }), h('p', { class: 'hint', t: 'seats.add_phoneless_help' }), form);
-  const all = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', id: 'proxies-all' }));
-  all.addEventListener('change', async () => {
-    try {
-      await session.act({ type: 'proxies', who: all.checked ? 'all' : 'host' });
-    } catch {
-      all.checked = !all.checked; // shown by session.act
-    }
-  });
-  // A checkbox row as every form has them (.check): the box beside its words.
-  const proxies = h('div', { class: 'check proxies-all' }, all, h('label', { for: 'proxies-all', t: 'seats.proxies_all' }));
-  const el = h('div', { class: 'phoneless-tools', hidden: true }, adder, proxies);
-  return {
-    el,
-    /** @param {import('../net.js').Snapshot} s */
-    update(s) {
-      snap = s;
-      const isHost = !session.spectator && s.me !== null && s.me === s.host;
-      el.hidden = !isHost;
-      adder.hidden = s.status !== 'lobby';
-      proxies.hidden = !s.players.some((p) => p.phone === false);
-      all.checked = s.proxies_who === 'all';
     },
   };
 }

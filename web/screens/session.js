@@ -1,7 +1,9 @@
 // /t/<table id>: owns the seat token and the live connection of one table and
 // shows the join form, the lobby or the table, whichever the snapshot calls for.
 
-import { Live, api, fairChanged, fetchSnapshot, sendAction } from '../net.js';
+import { Live } from '../live.js';
+import { api, fetchSnapshot, sendAction } from '../net.js';
+import { fairChanged } from '../snapshot.js';
 import { createStore } from '../store.js';
 import { clearToken, getToken, setToken } from '../tokens.js';
 import { clearError, gameTitle, h, showError, toast, vibrate } from '../ui.js';

@@ -16,7 +16,9 @@ import { reminderField } from './reminder.js';
 import { resultsCard } from './results.js';
 import { undoSheet } from './undo.js';
 import { waitingBar } from './waiting.js';
-import { figureLine, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
+import { figureLine } from './figures.js';
+import { phonelessTools } from './phoneless.js';
+import { noPhoneMark, seatsComponent } from './seats.js';
 
 /**
  * What `snap.legal` holds for the game itself: everything but the actions the

@@ -12,7 +12,7 @@
 // announces a step the host took for another seat (`step`) as it happens.
 
 import { has, t } from '../i18n.js';
-import { serverNow } from '../net.js';
+import { serverNow } from '../snapshot.js';
 import { armChime, chime } from '../chime.js';
 import { confirmButton, h, toast, vibrate } from '../ui.js';
 import { voiceOff } from '../voice.js';

@@ -192,10 +192,10 @@ export function playersCard(ctx, snap) {
     h('ul', { class: 'cm-player-list' }, ...view.players.map((/** @type {any} */ p) => {
       const m = moneyOf.get(p.id);
       const bits = [];
-      if (p.pyramid_tickets) bits.push(h('span', { class: 'cm-chip', text: ctx.t('players.pyramid', { n: p.pyramid_tickets }) }));
-      if (p.tile) bits.push(h('span', { class: `cm-chip tile ${p.tile.side}`, text: ctx.t('players.tile', { space: p.tile.space, side: ctx.t(`side.${p.tile.side}_short`) }) }));
-      if (p.partner) bits.push(h('span', { class: 'cm-chip partner', text: ctx.t('players.partner', { name: ctx.name(p.partner) }) }));
-      if (p.finish_cards) bits.push(h('span', { class: 'cm-chip', text: ctx.t('players.cards', p.finish_cards) }));
+      if (p.pyramid_tickets) bits.push(h('span', { class: 'chip cm-chip', text: ctx.t('players.pyramid', { n: p.pyramid_tickets }) }));
+      if (p.tile) bits.push(h('span', { class: `chip cm-chip tile ${p.tile.side}`, text: ctx.t('players.tile', { space: p.tile.space, side: ctx.t(`side.${p.tile.side}_short`) }) }));
+      if (p.partner) bits.push(h('span', { class: 'chip cm-chip partner', text: ctx.t('players.partner', { name: ctx.name(p.partner) }) }));
+      if (p.finish_cards) bits.push(h('span', { class: 'chip cm-chip', text: ctx.t('players.cards', p.finish_cards) }));
       return h('li', {
         class: `cm-player ${p.id === view.current_player ? 'current' : ''} ${p.id === ctx.me ? 'mine' : ''}`,
         dataset: { player: p.id, money: typeof m === 'number' ? String(m) : '' },

@@ -89,7 +89,6 @@ export function declarePanel(ctx) {
   /** @type {Set<string>} */
   const chosen = new Set();
   /** @type {Map<string, HTMLButtonElement>} */
-  /** @type {Map<string, HTMLButtonElement>} */
   const buttons = new Map();
   let number = -1;
   let busy = false;

@@ -1,0 +1,347 @@
+// The live WebSocket of one phone to one table: its connection state machine
+// (connecting → open → offline and back, reconnect with backoff, resync by
+// version). What it owes the server is outbox.js's; which snapshot to draw,
+// snapshot.js's; what the indicator says while it runs, only this socket's.
+
+import { socketOwner } from './connection.js';
+import { ApiError, fetchSnapshot, openSocket } from './net.js';
+import { Outbox } from './outbox.js';
+import { heardClock, nextSnapshot, withPresence } from './snapshot.js';
+
+/**
+ * @typedef {import('./net.js').Snapshot} Snapshot
+ * @typedef {import('./net.js').ConnStatus} ConnStatus
+ * @typedef {import('./net.js').ActionResult} ActionResult
+ * @typedef {import('./net.js').ActOptions} ActOptions
+ */
+
+/**
+ * The phone pings this often, so the server knows it is there (presence, and
+ * closing sockets whose phone is gone). The server sends a frame at least every
+ * 2 s by itself (its heartbeat), so the phone's own pings can be rare: each costs
+ * the server a frame to parse.
+ */
+const PING_MS = 8000;
+/** Nothing heard for this long (a server without the heartbeat): ask with a ping. */
+const QUIET_MS = 2500;
+/** Nothing heard for this long: the socket is dead, whatever the browser thinks. */
+const DEAD_MS = 5000;
+/** A socket that has not opened by then is given up (a silent network never fails it). */
+const CONNECT_MS = 5000;
+const BACKOFF_BASE_MS = 300;
+const BACKOFF_MAX_MS = 10000;
+
+/**
+ * Keeps only the newest snapshot (by version); a gap or a missed message
+ * heals with `sync`.
+ *
+ * Liveness is the application's own: the server's heartbeat, a `ping` every PING_MS (or
+ * after QUIET_MS without a word), and a socket from
+ * which nothing came for DEAD_MS is dropped at once (no waiting for a close
+ * handshake that a dead network never completes) and a new one opened.
+ */
+export class Live {
+  /**
+   * @param {{
+   *   table: string, token: string|null,
+   *   onState: (s: Snapshot) => void,
+   *   onStatus: (s: ConnStatus) => void,
+   *   onFatal: (e: ApiError) => void,
+   *   onError: (e: ApiError) => void,
+   * }} opts
+   */
+  constructor(opts) {
+    this.opts = opts;
+    this.version = -1;
+    /** @type {Snapshot|null} */
+    this.last = null;
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    this.attempts = 0;
+    this.stopped = true;
+    /** stop() ran: an action now has nowhere to go (before start() it waits for the socket). */
+    this.ended = false;
+    this.everOpened = false;
+    this.retryTimer = 0;
+    this.watchTimer = 0;
+    this.lastSeen = 0;
+    this.openedAt = 0;
+    this.lastPing = 0;
+    /** @type {ConnStatus} */
+    this.status = 'connecting';
+    /** @type {ReturnType<typeof socketOwner>|null} the indicator, while started */
+    this.indicator = null;
+    this.outbox = new Outbox((frame) => this.send(frame));
+    this.wake = this.wake.bind(this);
+    this.sleepy = this.sleepy.bind(this);
+  }
+
+  start() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.indicator = socketOwner();
+    window.addEventListener('online', this.wake);
+    window.addEventListener('offline', this.sleepy);
+    document.addEventListener('visibilitychange', this.wake);
+    this.watchTimer = window.setInterval(() => this.watch(), 1000);
+    this.connect();
+  }
+
+  stop() {
+    this.ended = true;
+    if (!this.stopped) {
+      this.stopped = true;
+      if (this.indicator) this.indicator.release();
+      this.indicator = null;
+      clearTimeout(this.retryTimer);
+      clearInterval(this.watchTimer);
+      window.removeEventListener('online', this.wake);
+      window.removeEventListener('offline', this.sleepy);
+      document.removeEventListener('visibilitychange', this.wake);
+      this.drop();
+    }
+    // Also what waited for a start() that never came.
+    this.outbox.rejectAll(new ApiError(0, 'network', 'The table was closed on this phone.'));
+  }
+
+  /** Accepts a snapshot from any source if it is not older than the one we have. @param {Snapshot} snap */
+  accept(snap) {
+    const next = nextSnapshot(this.last, snap);
+    if (!next) return;
+    this.version = next.version;
+    this.last = next;
+    this.opts.onState(next);
+  }
+
+  /** Asks for the current snapshot (after an action, or when a gap is suspected). */
+  async sync() {
+    if (this.isOpen()) {
+      this.send({ type: 'sync', version: this.version });
+      return;
+    }
+    try {
+      this.accept(await fetchSnapshot(this.opts.table, this.opts.token));
+    } catch (e) {
+      this.failed(/** @type {ApiError} */ (e));
+    }
+  }
+
+  isOpen() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN && this.status === 'open';
+  }
+
+  /**
+   * Sends one action; resolves with its result, whenever the connection lets
+   * it through. Not connected now: it waits and goes first thing on the next
+   * socket. It is not pinned to the version it was decided at (unless the
+   * caller asks): two taps queued together would refuse each other. The
+   * engine still refuses a move that became illegal meanwhile.
+   * @param {{type: string, [field: string]: unknown}} action
+   * @param {ActOptions} [opts]
+   * @returns {Promise<ActionResult>}
+   */
+  act(action, opts = {}) {
+    if (this.ended) return Promise.reject(new ApiError(0, 'network', 'Not connected to the table.'));
+    return this.outbox.add(action, opts, this.isOpen());
+  }
+
+  /** How many actions wait for an answer. */
+  get queued() {
+    return this.outbox.size;
+  }
+
+  /** @param {unknown} msg */
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      try { this.ws.send(JSON.stringify(msg)); } catch { /* closing: the watchdog reconnects */ }
+    }
+  }
+
+  /** @private @param {ConnStatus} status */
+  setStatus(status) {
+    this.status = status;
+    if (this.indicator) this.indicator.say(status);
+    this.opts.onStatus(status);
+  }
+
+  /** @private */
+  connect() {
+    if (this.stopped || this.ws) return;
+    clearTimeout(this.retryTimer);
+    this.setStatus(this.everOpened ? 'offline' : 'connecting');
+    let ws;
+    try {
+      ws = openSocket(this.opts.table, this.opts.token);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    this.openedAt = Date.now();
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.attempts = 0;
+      this.everOpened = true;
+      this.lastSeen = Date.now();
+      this.lastPing = 0;
+      this.setStatus('open');
+      // The server's first message is the snapshot; what waited goes after it.
+      this.outbox.flush();
+    };
+    ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.lastSeen = Date.now();
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      this.handle(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      if (ev.code === 4401) {
+        this.fatal(new ApiError(401, 'bad_token', ev.reason || 'This seat token is no longer valid.'));
+        return;
+      }
+      if (ev.code === 4409) {
+        // Pushed out by a newer socket of this seat (server/live/admission.py):
+        // reconnecting would push that one out in turn.
+        this.fatal(new ApiError(409, 'too_many_sockets', ev.reason || 'This seat is open on too many phones.'));
+        return;
+      }
+      this.retry();
+    };
+  }
+
+  /** @private @param {any} msg */
+  handle(msg) {
+    switch (msg && msg.type) {
+      case 'state':
+        heardClock(msg);
+        this.accept(msg);
+        break;
+      case 'presence':
+        // Who is connected changed; the table did not (same version).
+        if (this.last && Array.isArray(msg.connected)) {
+          this.last = withPresence(this.last, msg.connected);
+          this.opts.onState(this.last);
+        }
+        break;
+      case 'pong':
+        if (typeof msg.version === 'number' && msg.version > this.version) this.send({ type: 'sync', version: this.version });
+        break;
+      case 'result':
+        this.outbox.settle(msg);
+        break;
+      case 'error': {
+        const err = msg.error || {};
+        const e = new ApiError(err.code === 'table_not_found' ? 404 : 0, err.code || 'error', err.message || '');
+        if (this.outbox.refuse(msg.request_id, e)) break;
+        if (e.code === 'bad_token') this.fatal(e);
+        // Not about one action (rate_limited, store_unavailable, …): what is
+        // pending goes again once the outbox's resend time has passed, with the same request_id.
+        else this.opts.onError(e);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** @private The heartbeat and watchdog, once a second. */
+  watch() {
+    if (this.stopped || !this.ws) return;
+    const now = Date.now();
+    if (this.ws.readyState === WebSocket.CONNECTING) {
+      if (now - this.openedAt > CONNECT_MS) this.dead();
+      return;
+    }
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (now - this.lastSeen > DEAD_MS) {
+      this.dead();
+      return;
+    }
+    if (now - this.lastPing >= PING_MS || (now - this.lastSeen >= QUIET_MS && now - this.lastPing >= 1000)) {
+      this.lastPing = now;
+      this.send({ type: 'ping' });
+    }
+    this.outbox.resend(now);
+  }
+
+  /** @private The socket is dead without knowing it: say so now, open a new one. */
+  dead() {
+    this.drop();
+    this.retry();
+  }
+
+  /** The browser says the network is gone: believe it at once. @private */
+  sleepy() {
+    if (this.stopped || !this.ws) return;
+    this.dead();
+  }
+
+  /** @private */
+  drop() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      // Not awaited: a dead network never completes the close handshake.
+      try { ws.close(1000); } catch { /* already closing */ }
+    }
+  }
+
+  /**
+   * Between attempts, one HTTP snapshot: it keeps the screen current while the
+   * socket is down and tells a refused upgrade (401/404, which a browser
+   * WebSocket cannot see) from a network blip.
+   * @private
+   */
+  async retry() {
+    this.setStatus(this.everOpened ? 'offline' : 'connecting');
+    const attempt = ++this.attempts;
+    // The first retry goes at once: most drops are one bad moment.
+    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    const delay = attempt === 1 ? 0 : cap / 2 + Math.random() * (cap / 2);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = window.setTimeout(() => this.connect(), delay);
+    if (attempt > 1) {
+      try {
+        this.accept(await fetchSnapshot(this.opts.table, this.opts.token));
+      } catch (e) {
+        if (this.failed(/** @type {ApiError} */ (e))) return;
+      }
+    }
+  }
+
+  /** @private @param {ApiError} e @returns {boolean} true when it ended the connection */
+  failed(e) {
+    if (e && (e.status === 401 || e.status === 404)) {
+      this.fatal(e);
+      return true;
+    }
+    return false;
+  }
+
+  /** @private @param {ApiError} e */
+  fatal(e) {
+    this.stop();
+    this.opts.onFatal(e);
+  }
+
+  /** Back in view or back online: reconnect now instead of waiting out the backoff. @private */
+  wake() {
+    if (this.stopped || document.visibilityState === 'hidden') return;
+    if (this.ws) {
+      if (this.ws.readyState !== WebSocket.OPEN) return;
+      // A phone that slept may hold a socket that died silently.
+      if (Date.now() - this.lastSeen < DEAD_MS) {
+        this.send({ type: 'ping' });
+        return;
+      }
+      this.drop();
+    }
+    this.attempts = 0;
+    this.connect();
+  }
+}
