@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from server.service.texts import Strings
-from server.service.texts import read_strings_js as game_strings_regex
+from tests.web.tables import Strings
+from tests.web.tables import read_strings_js as game_strings_regex
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"

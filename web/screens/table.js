@@ -3,10 +3,10 @@
 
 import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
-import { api } from '../net.js';
 import { dismissToast, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
+import { historyPanel } from './history.js';
 import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
 import { momentCard } from './moment.js';
@@ -81,9 +81,8 @@ export function tableScreen(root, session) {
   // loading line once drawn (see loadGame below).
   const gameArea = h('div', { class: 'game-area', 'aria-live': 'off' });
   const gameLoading = h('div', { class: 'game-area' }, h('p', { class: 'loading', t: 'table.game_loading' }));
-  const historyList = h('div', { class: 'history-list' });
-  const historyPanel = h('section', { class: 'card panel', id: 'history-panel', hidden: true, 'aria-labelledby': 'history-title' },
-    h('h2', { id: 'history-title', t: 'table.history_title' }), historyList);
+  // The history, worded on this phone (./history.js).
+  const hist = historyPanel(session, () => snap);
   const seats = seatsComponent(session, 'table');
   const phoneless = phonelessTools(session);
   // "Entering for": the seats without a phone this phone may act for.
@@ -115,19 +114,19 @@ export function tableScreen(root, session) {
   /** @param {HTMLElement} panel @param {HTMLElement} btn */
   const toggler = (panel, btn) => () => {
     const show = panel.hidden;
-    for (const [p, b] of [[historyPanel, historyBtn], [playersPanel, playersBtn]]) {
+    for (const [p, b] of [[hist.el, historyBtn], [playersPanel, playersBtn]]) {
       p.hidden = true;
       b.setAttribute('aria-expanded', 'false');
     }
     panel.hidden = !show;
     btn.setAttribute('aria-expanded', String(show));
-    if (show && panel === historyPanel) loadHistory();
+    if (show && panel === hist.el) hist.load();
     if (show && panel === playersPanel) renderPlayers();
     if (show) panel.scrollIntoView({ block: 'nearest' });
   };
   const historyBtn = h('button', { type: 'button', t: 'table.history', 'aria-expanded': 'false', 'aria-controls': 'history-panel' });
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
-  historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
+  historyBtn.addEventListener('click', toggler(hist.el, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
   // This phone's turn in view, the scores folded meanwhile (./turn.js).
   const turn = turnFold(gameArea);
@@ -147,7 +146,7 @@ export function tableScreen(root, session) {
     proxyBar,
     gameLoading,
     fair.el,
-    historyPanel,
+    hist.el,
     playersPanel,
     h('div', { class: 'bottom-bar' }, paused.el, session.spectator ? null : undo.sheet, waiting.sheet, waiting.line,
       h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undo.button)));
@@ -159,7 +158,6 @@ export function tableScreen(root, session) {
   /** @type {import('../games-loader.js').GameInstance|null} */
   let instance = null;
   let alive = true;
-  let historyVersion = -1;
   /** @type {Array<() => void>} */
   const offs = [];
   let wasMyTurn = false;
@@ -167,89 +165,8 @@ export function tableScreen(root, session) {
   let module = null;
 
   /**
-   * @typedef {{version: number, by?: string, text: string, undone?: boolean,
-   *   parts?: Array<{key: string, params: Record<string, unknown>}>}} HistoryEntry
-   *   a platform line comes as string keys too (`parts`): this phone's own strings say it
-   * @typedef {{game?: number, round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
-   * @typedef {{rounds?: HistoryRound[], more?: boolean, next_before?: number|null}} HistoryPage
-   */
-  /** @type {HistoryPage[]} the pages shown, newest first (the server sends the latest 200 entries) */
-  let historyPages = [];
-
-  /** @param {number|null} [before] @returns {Promise<HistoryPage>} */
-  function fetchHistory(before) {
-    const more = before ? `&before=${before}` : '';
-    return api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}${more}`, { token: session.token });
-  }
-
-  async function loadHistory() {
-    if (!snap) return;
-    const version = snap.version;
-    try {
-      const data = await fetchHistory();
-      if (!alive) return;
-      historyVersion = version;
-      // Older pages are dropped on every change (an undo may mark them): the
-      // phone asks for them again only on demand.
-      historyPages = [data];
-      renderHistory();
-    } catch (e) {
-      showError(/** @type {any} */ (e));
-    }
-  }
-
-  async function loadOlder() {
-    const last = historyPages[historyPages.length - 1];
-    if (!last || !last.more || !last.next_before) return;
-    try {
-      const data = await fetchHistory(last.next_before);
-      if (!alive || historyPages[historyPages.length - 1] !== last) return;
-      historyPages.push(data);
-      renderHistory();
-    } catch (e) {
-      showError(/** @type {any} */ (e));
-    }
-  }
-
-  function renderHistory() {
-    // A round may run across two pages: merge by game and round (each "play
-    // again" starts its rounds at 1 again), oldest entries first.
-    /** @type {Map<string, {game: number, round: number, label?: string, entries: HistoryEntry[]}>} */
-    const byRound = new Map();
-    for (const page of historyPages.slice().reverse()) {
-      for (const r of page.rounds || []) {
-        if (!r.entries || !r.entries.length) continue;
-        const game = r.game || 1;
-        const key = `${game}:${r.round}`;
-        const group = byRound.get(key) || { game, round: r.round, entries: [] };
-        group.entries = [...group.entries, ...r.entries];
-        // The server's heading of each round ("1레그", "2번째 게임 · 1레그").
-        if (r.label) group.label = r.label;
-        byRound.set(key, group);
-      }
-    }
-    const rounds = [...byRound.values()].sort((a, b) => a.game - b.game || a.round - b.round);
-    if (!rounds.length) {
-      historyList.replaceChildren(h('p', { class: 'hint', t: 'table.history_empty' }));
-      return;
-    }
-    const last = historyPages[historyPages.length - 1];
-    const older = last && last.more
-      ? h('button', { type: 'button', class: 'history-more', t: 'table.history_more', onclick: () => { loadOlder(); } })
-      : null;
-    // Newest first: what just happened is what people ask about.
-    historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
-      h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: roundKey('history_setup') }),
-      // This phone's check of the leg's or round's fair dice, once revealed.
-      session.fair.mark(r.game, r.round),
-      h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
-        h('span', { text: e.parts ? e.parts.map((p) => t(p.key, p.params)).join(' ') : e.text }),
-        e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))), ...(older ? [older] : []));
-  }
-
-  /**
    * The game's word for its rounds where it has one (Camel Up's legs), else the platform's.
-   * @param {string} name `round`, `history_round` or `history_setup`
+   * @param {string} name `round`
    */
   function roundKey(name) {
     const own = snap ? `${snap.game}.table.${name}` : '';
@@ -379,7 +296,7 @@ export function tableScreen(root, session) {
     paused.update(snap);
     waiting.update(snap);
     results.update(snap);
-    if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
+    hist.update(snap);
     if (instance) instance.update(shownSnapshot(snap, entering));
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn"); after the
@@ -471,16 +388,17 @@ export function tableScreen(root, session) {
     waiting.relabel();
     reminder.relabel();
     showMoment();
-    if (!historyPanel.hidden) loadHistory();
+    hist.relabel();
   }));
   // A check came back: the history's marks follow it.
-  offs.push(session.fair.onChange(() => { if (!historyPanel.hidden && historyPages.length) renderHistory(); }));
+  offs.push(session.fair.onChange(() => hist.remark()));
   offs.push(fair.destroy);
 
   return {
     update,
     destroy() {
       alive = false;
+      hist.destroy();
       conn.destroy();
       waiting.destroy();
       for (const off of offs) off();

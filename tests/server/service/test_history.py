@@ -8,12 +8,15 @@ from typing import Any
 
 from tests.server.conftest import Phone, open_table
 from tests.server.service.test_results import kingup_table, play_kingup
+from tests.words import worded
 
 
 def history(phone: Phone, lang: str) -> list[dict[str, Any]]:
-    r = phone.client.get(f"/api/tables/{phone.table}/history?lang={lang}", headers=phone.auth)
+    """The page's groups as a phone in ``lang`` words them (``tests/words.py``)."""
+    r = phone.client.get(f"/api/tables/{phone.table}/history", headers=phone.auth)
     assert r.status_code == 200, r.json
-    return r.json["rounds"]
+    rounds: list[dict[str, Any]] = worded(r.json, lang)["rounds"]
+    return rounds
 
 
 def lines(phone: Phone, lang: str, round_no: int) -> list[tuple[str, bool]]:
