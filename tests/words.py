@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 from conftest import run_node
 from engines.history import Part
+from tests.web.tables import LANGS, game_strings, strings
 
 _JS = """
 import { readFileSync } from 'node:fs';
@@ -74,3 +76,56 @@ def say_both(lines: list[list[Part]]) -> dict[str, list[str]]:
 def texts(page: dict[str, Any], lang: str) -> list[str]:
     """Every line of ``page`` in words, oldest first."""
     return [e["text"] for r in worded(page, lang)["rounds"] for e in r["entries"]]
+
+
+_FIELD = re.compile(r"\{(\w+)(?::[^{}]+)?\}")
+
+
+def _string(lang: str, key: str) -> str | None:
+    game, _, rest = key.partition(".")
+    own = game_strings(game)
+    if own:
+        return own.get(lang, {}).get(rest)
+    return strings(lang).get(key)
+
+
+def check_parts(parts: list[Part]) -> None:
+    """``parts`` are what a phone can word, without running it: every key is
+    in both languages' tables (the platform's, or the game's under its
+    prefix), every field of those strings is given, and every value is
+    plain, a part, a list of values or ``{"and": [...]}``."""
+    assert isinstance(parts, list) and parts, parts
+    json.dumps(parts)
+    for p in parts:
+        _check(p)
+
+
+def _check(p: Any) -> None:
+    assert isinstance(p, dict) and set(p) == {"key", "params"}, p
+    for lang in LANGS:
+        text = _string(lang, p["key"])
+        assert text is not None, f"{p['key']}: no {lang} string"
+        unfilled = {m.group(1) for m in _FIELD.finditer(text)} - set(p["params"])
+        assert not unfilled, f"{p['key']} ({lang}) leaves {unfilled} unfilled"
+    for v in p["params"].values():
+        _check_value(v)
+
+
+def _check_value(v: Any) -> None:
+    if isinstance(v, list):
+        for x in v:
+            _check_value(x)
+    elif isinstance(v, dict):
+        if "key" in v:
+            _check(v)
+        else:
+            assert set(v) == {"and"} and isinstance(v["and"], list), v
+            for x in v["and"]:
+                _check_value(x)
+    else:
+        assert isinstance(v, str | int) and not isinstance(v, bool), v
+
+
+def describe_in(engine: Any, event: dict[str, Any], lang: str, names: dict[str, str]) -> str:
+    """One event as a phone in ``lang`` words the engine's parts for it."""
+    return say([engine.describe(event, names)], lang)[0]

@@ -2,9 +2,10 @@
 server or an engine can send has a text a phone can show.
 
 Where strings live (web/games/README.md): the platform's UI in ``web/i18n/*.json``,
-each game's UI in ``web/games/<game>/strings.js`` (merged under ``<game>.``), and
-history text on the server side. The client translates an error envelope's code
-from ``<game>.error.<code>``, then ``error.<code>`` (``web/i18n.js: errorText``).
+each game's UI and history lines in ``web/games/<game>/strings.js`` (merged under
+``<game>.``); the server sends the history as their keys (``web/history.js`` words
+them). The client translates an error envelope's code from ``<game>.error.<code>``,
+then ``error.<code>`` (``web/i18n.js: errorText``).
 
 Codes are read from the Python sources with ``ast`` rather than imported, so the
 check follows refactors of ``server/`` and ``engines/``: any literal passed where
