@@ -17,6 +17,7 @@ import { resultsCard } from './results.js';
 import { undoSheet } from './undo.js';
 import { waitingBar } from './waiting.js';
 import { figureLine, noPhoneMark, phonelessTools, seatsComponent } from './seats.js';
+import { proxyBar, shownSnapshot } from './proxies.js';
 
 /**
  * What `snap.legal` holds for the game itself: everything but the actions the
@@ -27,26 +28,6 @@ import { figureLine, noPhoneMark, phonelessTools, seatsComponent } from './seats
 function gameLegal(snap, game) {
   const platform = new Set((game && game.platform_actions) || []);
   return (snap.legal || []).filter((a) => !platform.has(a.type));
-}
-
-/**
- * What the game screen is given while this phone enters for the seat
- * `entering` (a seat without a phone): that seat as `me` and its legal list
- * from `proxies`, never its view (the server sends none): the phone's own
- * secrets (`view.me`) are left out, so they are not shown as that seat's.
- * @param {import('../net.js').Snapshot} snap
- * @param {string|null} entering
- * @returns {import('../net.js').Snapshot}
- */
-export function shownSnapshot(snap, entering) {
-  const legal = entering && snap.proxies ? snap.proxies[entering] : undefined;
-  // A paused phone (the host enters its moves), one handed back but not yet
-  // continued, and a sealed one (its PIN first) see what a spectator sees:
-  // the seat's turn is not this phone's to take, so the game draws a
-  // spectator's screen, never "your turn" (issue 41 item 3).
-  if (snap.paused || snap.sealed) return { ...snap, me: null };
-  if (!entering || !legal) return snap;
-  return { ...snap, me: entering, entering, legal, view: { ...snap.view, me: null } };
 }
 
 /**
@@ -85,14 +66,10 @@ export function tableScreen(root, session) {
   const hist = historyPanel(session, () => snap);
   const seats = seatsComponent(session, 'table');
   const phoneless = phonelessTools(session);
-  // "Entering for": the seats without a phone this phone may act for.
-  const proxyLabel = h('span', { class: 'proxy-label', t: 'table.enter_for' });
-  const proxyButtons = h('div', { class: 'row wrap proxy-buttons' });
-  const proxyNow = h('p', { class: 'proxy-now', role: 'status' });
-  const proxyBar = h('section', { class: 'card proxy-bar', hidden: true, role: 'group', 'aria-labelledby': 'proxy-title' },
-    h('h2', { id: 'proxy-title', class: 'sr-only', t: 'table.enter_for' }), proxyLabel, proxyButtons, proxyNow);
-  /** @type {string|null} the seat without a phone this phone enters for now */
-  let entering = null;
+  // "Entering for": the seats without a phone this phone may act for (./proxies.js).
+  const proxies = proxyBar((pid) => ctx.name(pid), () => {
+    if (alive && instance && snap) instance.update(shownSnapshot(snap, proxies.entering));
+  });
   const pin = pinCard(session, 'table');
   const results = resultsCard(session);
   // The fair dice: the open scope's 4 words, this phone's last check (./fair.js).
@@ -143,7 +120,7 @@ export function tableScreen(root, session) {
     turn.button,
     scoreboard,
     moment.el,
-    proxyBar,
+    proxies.el,
     gameLoading,
     fair.el,
     hist.el,
@@ -192,7 +169,7 @@ export function tableScreen(root, session) {
       return game && has(`${game}.${key}`) ? t(`${game}.${key}`, params) : t(key, params);
     },
     get lang() { return getLang(); },
-    get me() { return snap ? shownSnapshot(snap, entering).me : null; },
+    get me() { return snap ? shownSnapshot(snap, proxies.entering).me : null; },
     get game() { return snap ? snap.game : ''; },
     name(pid) {
       const p = snap && snap.players.find((x) => x.id === pid);
@@ -207,12 +184,12 @@ export function tableScreen(root, session) {
       // e.g. the caller's one tap for a paper seat's raised hand.
       const may = (/** @type {string|null|undefined} */ pid) => (pid && snap && snap.proxies && snap.proxies[pid] ? pid : undefined);
       const once = may(opts.as);
-      const as = once || may(entering);
+      const as = once || may(proxies.entering);
       const sent = session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
       // An entry made for the seat chosen in the switcher brings the phone back
       // to its own seat: on its own turn, a phone still "entering for" another
       // seat showed every button greyed.
-      if (!once && as) sent.then(() => { if (entering === as) enterFor(null); }, () => { /* stays, to try again */ });
+      if (!once && as) sent.then(() => { if (alive && proxies.entering === as) proxies.enterFor(null); }, () => { /* stays, to try again */ });
       return sent;
     },
     vibrate,
@@ -229,7 +206,7 @@ export function tableScreen(root, session) {
    * for the game module, which knows what a turn is in its game. */
   function announceTurn() {
     if (!snap || !module) return;
-    const shown = shownSnapshot(snap, entering);
+    const shown = shownSnapshot(snap, proxies.entering);
     const myTurn = snap.status === 'playing' && shown.me !== null
       && (module.yourTurn ? module.yourTurn(shown) : gameLegal(shown, session.game()).length > 0);
     if (myTurn && !wasMyTurn) {
@@ -263,7 +240,7 @@ export function tableScreen(root, session) {
       // it drew unchanged.
       fair.render();
       waiting.update(snap);
-      if (instance) instance.update(shownSnapshot(snap, entering));
+      if (instance) instance.update(shownSnapshot(snap, proxies.entering));
       return;
     }
     if (presenceOnly(prevSnap, snap)) {
@@ -297,7 +274,7 @@ export function tableScreen(root, session) {
     waiting.update(snap);
     results.update(snap);
     hist.update(snap);
-    if (instance) instance.update(shownSnapshot(snap, entering));
+    if (instance) instance.update(shownSnapshot(snap, proxies.entering));
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn"); after the
     // game's draw, whose marks say what of the turn to bring into view.
@@ -310,7 +287,7 @@ export function tableScreen(root, session) {
   /** The game's latest scoring, said aloud by the host's phone (./moment.js). */
   function showMoment() {
     if (!snap || !module || !module.moment) return;
-    const m = module.moment(shownSnapshot(snap, entering), ctx);
+    const m = module.moment(shownSnapshot(snap, proxies.entering), ctx);
     const speaker = (m && m.speaker) || snap.host;
     moment.update(m, { speaks: !session.spectator && snap.me !== null && snap.me === speaker, game: snap.game });
   }
@@ -324,35 +301,12 @@ export function tableScreen(root, session) {
     reminder.update(snap);
   }
 
-  /** The game screen as `pid`'s (a seat without a phone), or this phone's own (null). */
-  function enterFor(/** @type {string|null} */ pid) {
-    if (!alive) return;
-    entering = pid;
-    renderProxies();
-    if (instance && snap) instance.update(shownSnapshot(snap, entering));
-  }
-
-  /** The "Enter moves for" switcher: shown while some seat without a phone can be entered for. */
+  /** The "Enter moves for" switcher; on this phone's turn the bar folds away,
+   * unless a seat it enters for has something to do now too (Count Up's caller
+   * declares for a paper seat). */
   function renderProxies() {
     if (!snap) return;
-    const seatsFor = Object.keys(snap.proxies || {});
-    if (entering && !seatsFor.includes(entering)) entering = null;
-    proxyBar.hidden = seatsFor.length === 0 || snap.status !== 'playing';
-    // On this phone's turn the bar folds away, unless a seat it enters for has
-    // something to do now too (Count Up's caller declares for a paper seat).
-    screenEl.classList.toggle('proxies-idle', seatsFor.every((pid) => !(snap?.proxies?.[pid] || []).length));
-    proxyBar.classList.toggle('active', entering !== null);
-    if (proxyBar.hidden) return;
-    /** @param {string|null} pid @param {string} label */
-    const choice = (pid, label) => h('button', {
-      type: 'button', class: entering === pid ? 'primary' : '', 'aria-pressed': String(entering === pid),
-      'data-proxy': pid || 'self', text: label,
-      onclick: () => enterFor(pid),
-    });
-    proxyButtons.replaceChildren(choice(null, t('table.enter_self')),
-      ...seatsFor.map((pid) => choice(pid, ctx.name(pid))));
-    proxyNow.textContent = entering ? t('table.entering_for', { name: ctx.name(entering) }) : '';
-    proxyNow.hidden = !entering;
+    screenEl.classList.toggle('proxies-idle', proxies.update(snap));
   }
 
   const gameName = session.store.get().snapshot?.game || '';
@@ -369,7 +323,7 @@ export function tableScreen(root, session) {
     window.setTimeout(() => {
       if (!alive || !instance) return;
       try {
-        if (snap) instance.update(shownSnapshot(snap, entering));
+        if (snap) instance.update(shownSnapshot(snap, proxies.entering));
       } catch (e) {
         showError({ code: 'error', message: String(e) });
       }
