@@ -3,7 +3,8 @@
 // (the box's 구간 베팅 티켓: one word, 레그, for one thing on every screen)
 // 티켓, 관중 타일 (응원면 / 야유면), 피라미드 티켓, 결승 베팅 카드, 우승 / 꼴찌
 // 베팅 칸, 베팅 파트너십, 천막, 이집트 파운드, 공동 우승.
-// Korean lines avoid particles after {name}: a name may end either way.
+// Korean lines avoid particles after {name} (a name may end either way), or
+// write them as {name:과/와}: web/i18n.js picks the form by the name's sound.
 
 const ko = {
   // The results screen's score pad (pad.js).

@@ -2,7 +2,8 @@
 // Terms follow the Korean rulebook (docs/rules/kingup.md): 캐릭터, 층, 왕좌,
 // 비밀목표 카드, 찬성/반대, 후보자, 쫓겨난 캐릭터, 특별 3라운드 득점 규칙.
 // Korean lines avoid particles after {char}/{name}: a letter or a name may end
-// either way (을/를), so a colon or a name-first phrasing is used instead.
+// either way (을/를), so a colon or a name-first phrasing is used instead, or
+// the particle is written {char:을/를} and web/i18n.js picks it by the sound.
 
 export const STRINGS = {
   ko: {
