@@ -86,7 +86,7 @@ def test_camelup_history_is_headed_by_leg(phone, server) -> None:
             # The lines travel as keys: another language words them again on
             # the phone, with no new request for the history.
             asked: list[str] = []
-            page.on("request", lambda r: asked.append(r.url) if "/history" in r.url else None)
+            page.on("request", lambda r, asked=asked: asked.append(r.url) if "/history" in r.url else None)
             page.locator(".lang-switch button[lang='en']").click()
             expect(headings).to_have_text(["Leg 2", "Leg 1", "Before the first leg"])
             expect(first_leg.first).to_contain_text("Leg 1 scored")
