@@ -73,7 +73,10 @@ def _fold(engine: Engine, lines: list[_Line], names: dict[str, str], whole: bool
         lo = run.count if before is None else min(run.count, before + 1)
         hi = lines[j - 1].count or run.count
         tail = lines[j] if j < len(lines) else None
-        if tail is not None and tail.count in (hi, hi + 1) and run.joins(tail):
+        # A call entered for a seat without a phone keeps a line of its own:
+        # its mark ("유나 (Sam 입력): …") is the phone's to place, at the line's start.
+        if (tail is not None and tail.count in (hi, hi + 1) and run.joins(tail)
+                and tail.entered_for is None and tail.retracted is None):
             j += 1
             hi -= tail.count == hi  # paper sheets: the number called, then its declarations
         else:
