@@ -256,9 +256,11 @@ def _walk(obj: Any, path: tuple[Any, ...], over: bool, problems: list[str]) -> N
 
 
 def _history_lines(msg: Any) -> Iterator[tuple[int, str]]:
+    # A line travels as keys and values: a colour shows as its key
+    # (camelup.colour.red) or a label, either one a word of the JSON.
     for r in msg.get("rounds") or []:
         for e in r.get("entries") or []:
-            yield e["version"], e["text"]
+            yield e["version"], json.dumps(e.get("parts"), ensure_ascii=False)
 
 
 def leaks(traffic: Traffic, finish_versions: dict[int, str]) -> list[str]:

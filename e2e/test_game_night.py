@@ -17,6 +17,7 @@ from e2e.camelup_helpers import call, open_as, send
 from e2e.phoneless_helpers import add_phoneless
 from e2e.test_results import BOARD, GOALS, finished_kingup
 from tests.server.tcpproxy import TcpProxy
+from tests.words import texts
 
 
 def toy_table(server: str, host: str = "민수", guests: tuple[str, ...] = ("Bora",),
@@ -31,8 +32,7 @@ def toy_table(server: str, host: str = "민수", guests: tuple[str, ...] = ("Bor
 
 
 def history_ko(server: str, table: str) -> list[str]:
-    rounds = call(server, "GET", f"/api/tables/{table}/history?lang=ko")["rounds"]
-    return [e["text"] for r in rounds for e in r["entries"]]
+    return texts(call(server, "GET", f"/api/tables/{table}/history"), "ko")
 
 
 def test_an_entry_for_a_seat_without_a_phone_returns_to_the_own_seat(phone, server, toy) -> None:

@@ -83,3 +83,13 @@ def test_camelup_history_is_headed_by_leg(phone, server) -> None:
         expect(first_leg.first).to_contain_text("1레그 정산" if lang == "ko" else "Leg 1 scored")
         if lang == "ko":
             expect(page.locator("#history-panel")).not_to_contain_text("라운드")
+            # The lines travel as keys: another language words them again on
+            # the phone, with no new request for the history.
+            asked: list[str] = []
+            page.on("request", lambda r, asked=asked: asked.append(r.url) if "/history" in r.url else None)
+            page.locator(".lang-switch button[lang='en']").click()
+            expect(headings).to_have_text(["Leg 2", "Leg 1", "Before the first leg"])
+            expect(first_leg.first).to_contain_text("Leg 1 scored")
+            assert asked == [], asked
+            page.locator(".lang-switch button[lang='ko']").click()
+            expect(headings).to_have_text(want)

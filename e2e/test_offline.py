@@ -11,13 +11,14 @@ import urllib.request
 from playwright.sync_api import expect
 
 from e2e.lobby import create_table, join
+from tests.words import worded
 
 OFFLINE_MS = 60_000
 
 
 def history_texts(server: str, table: str) -> list[str]:
-    with urllib.request.urlopen(f"{server}/api/tables/{table}/history?lang=en", timeout=5) as r:
-        data = json.load(r)
+    with urllib.request.urlopen(f"{server}/api/tables/{table}/history", timeout=5) as r:
+        data = worded(json.load(r), "en")
     return [e["text"] for rnd in data["rounds"] for e in rnd["entries"] if not e["undone"]]
 
 

@@ -26,6 +26,7 @@ from e2e.camelup_helpers import (
 
 # The Camel Up tests' fixed-random server and their wait for a screen's action.
 from e2e.test_camelup import api_version_after, fixed  # noqa: F401
+from tests.words import texts
 
 
 def after(base: str, table: str, version: int) -> int:
@@ -34,8 +35,7 @@ def after(base: str, table: str, version: int) -> int:
 
 
 def history_ko(base: str, table: str) -> list[str]:
-    rounds = call(base, "GET", f"/api/tables/{table}/history?lang=ko")["rounds"]
-    return [e["text"] for r in rounds for e in r["entries"]]
+    return texts(call(base, "GET", f"/api/tables/{table}/history"), "ko")
 
 
 def test_camelup_three_phones_and_a_seat_without_one(phone, fixed) -> None:  # noqa: F811 (the fixture)

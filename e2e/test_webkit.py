@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from conftest import skip_or_fail
+from tests.words import texts
 
 DRIVER = os.environ.get("TABLEMATE_E2E_WEBKITDRIVER", "/usr/bin/WebKitWebDriver")
 WAIT = 15.0
@@ -255,8 +256,8 @@ def test_webkit_camelup_one_turn(webkit, server, games):
     phone.until(lambda: version(server, table) > before, "the roll to reach the server")
 
     def rolled() -> bool:
-        return any(e["text"] for r in call(server, "GET", f"/api/tables/{table}/history?lang=en")["rounds"]
-                   for e in r["entries"] if "rolled" in e["text"].lower() or "die" in e["text"].lower())
+        return any("rolled" in t.lower() or "die" in t.lower()
+                   for t in texts(call(server, "GET", f"/api/tables/{table}/history"), "en"))
 
     # The tap announces the draw; the roll is made once this phone's chain link is in
     # (docs/fairness.md, "Chains and pending draws"), a moment later.

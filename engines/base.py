@@ -35,7 +35,6 @@ from engines.schema import (
 )
 from engines.seats import (
     PAPER_UNTIL,
-    SEAT_EVENT_TEXT,
     SEAT_EVENTS,
     P,
     PaperHold,
@@ -53,7 +52,7 @@ from engines.seats import (
 )
 
 __all__ = [
-    "COMMON_ERRORS", "JSON", "PAPER_UNTIL", "SEAT_EVENTS", "SEAT_EVENT_TEXT", "SET_PAPER_SCHEMA",
+    "COMMON_ERRORS", "JSON", "PAPER_UNTIL", "SEAT_EVENTS", "SET_PAPER_SCHEMA",
     "SET_PHONE_SCHEMA", "SKIP_SCHEMA", "Action", "Engine", "EngineError", "Event", "FairHooks",
     "Handler", "Modules", "Offers", "P", "Refused", "Rule", "PaperHold", "PaperState", "Rng", "S", "SkeletonEngine", "Step",
     "T", "competition_ranks", "describe_seat_event", "dispatch", "host_names_seat",

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from engines import codec, history
-from engines.history import HistoryText
+from engines.history import HistoryText, Part, part
 
 JSON = Any
 Action = dict[str, Any]
@@ -314,20 +314,22 @@ class Engine(ABC):
         ``over`` ends the table's play."""
 
     @abstractmethod
-    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
-        """One event in words, ``lang`` in ``{"ko", "en"}``; ``names`` maps
-        player ids to display names."""
+    def describe(self, event: Event, names: dict[str, str]) -> list[Part]:
+        """One event as history parts: keys of the game's ``strings.js``
+        (``<game>.history.*``) or the platform's, with plain values
+        (``engines.history.Part``); ``names`` maps player ids to display names."""
 
-    def history_lines(self, events: list[Event], lang: str,
-                      names: dict[str, str]) -> list[HistoryText]:
+    def history_lines(self, events: list[Event], names: dict[str, str]) -> list[HistoryText]:
         """One action's events as lines of history, each in its round."""
         return history.lines(events, self.history_breaks, self.round_openers,
-                             lambda ev: self.describe(ev, lang, names))
+                             lambda ev: self.describe(ev, names))
 
-    def stretch(self, first: int, last: int, by: str, lang: str) -> str:
+    def stretch(self, first: int, last: int, by: str, then: bool) -> Part:
         """Numbers ``first``-``last`` counted aloud by ``by``, as one line (a
-        game whose lines carry ``count`` words it)."""
-        return f"{first}–{last}"
+        game whose lines carry ``count`` words it); ``then``: the call that
+        ends the stretch follows on the same line."""
+        return part("history.stretch_then" if then else "history.stretch",
+                    span=f"{first}–{last}" if last > first else str(first))
 
     def dump(self, state: Any) -> JSON:
         """A JSON-serializable value; ``load(dump(s)) == s``."""
@@ -348,7 +350,7 @@ class Modules:
     viewer: Callable[[Any], Callable[[str | None], dict[str, Any]]]
     public_players: Callable[[Any], dict[str, dict[str, Any]]]
     result: Callable[[Any, Iterable[Step]], dict[str, Any] | None]
-    describe: Callable[[Event, str, dict[str, str]], str]
+    describe: Callable[[Event, dict[str, str]], list[Part]]
 
 
 class SkeletonEngine(Engine):
@@ -373,5 +375,5 @@ class SkeletonEngine(Engine):
     def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
         return self.modules.public_players(state)
 
-    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
-        return self.modules.describe(event, lang, names)
+    def describe(self, event: Event, names: dict[str, str]) -> list[Part]:
+        return self.modules.describe(event, names)

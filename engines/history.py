@@ -2,22 +2,45 @@
 line in the round (Camel Up: the leg) it belongs to, and a stretch of numbers
 counted aloud folded into one line. Engines say which events begin a line and
 which open a round; the server (``server/service/history.py``) pages the log and folds.
+
+A line travels as string keys and plain values (``Part``), never as words: the
+phone fills them in from its own tables (``web/i18n/*.json``, the game's
+``strings.js``) with the one Korean particle implementation, ``web/i18n.js``.
 Pure: no I/O."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 #: An engine event (``engines.base.Event``, which imports this module).
 Event = dict[str, Any]
+
+
+class Part(TypedDict):
+    """A string of the web's tables and its values. A value is a string or a
+    number, a part itself (said in the same language), a list (its items
+    joined by ``history.sep``) or ``{"and": [...]}`` (joined as "A, B and C" /
+    "A·B·C": ``history.and_*``); ``web/history.js`` words them."""
+
+    key: str
+    params: dict[str, Any]
+
+
+def part(key: str, **params: Any) -> Part:
+    """A part of a line (``Part``).
+
+    >>> part("history.start")
+    {'key': 'history.start', 'params': {}}
+    """
+    return {"key": key, "params": params}
 
 @dataclass(frozen=True)
 class HistoryText:
     """One line an action's events make."""
 
-    text: str
+    parts: list[Part]
     #: The round the line belongs to; None: the round the action left the table in.
     round: int | None = None
     #: A called number (Count Up): the line folds with its neighbours when
@@ -60,9 +83,9 @@ def cut(events: list[Event], breaks: frozenset[str],
 
 
 def lines(events: list[Event], breaks: frozenset[str], openers: Mapping[str, str],
-          describe: Callable[[Event], str]) -> list[HistoryText]:
-    """Each piece of ``cut`` as a line: its events' words joined."""
+          describe: Callable[[Event], list[Part]]) -> list[HistoryText]:
+    """Each piece of ``cut`` as a line: its events' parts, one after another."""
     return [
-        HistoryText(" ".join(describe(ev) for ev in piece), rnd)
+        HistoryText([p for ev in piece for p in describe(ev)], rnd)
         for rnd, piece in cut(events, breaks, openers)
     ]

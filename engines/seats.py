@@ -42,20 +42,12 @@ from typing import Any, Protocol, TypeVar
 
 from engines.contract import Action, Event, Handler
 from engines.errors import EngineError, refusal
+from engines.history import Part, part
 from engines.legality import Gate, Rule
 
-#: (``{name}``: the seat); ``describe_seat_event`` words them for every game.
-SEAT_EVENT_TEXT: dict[str, dict[str, str]] = {
-    "paper_seat": {
-        "ko": "{name}님은 이제 휴대폰 없이 참여합니다: 비밀 정보는 실물 카드와 종이로 둡니다.",
-        "en": "{name} now plays without a phone: their secrets stay on cards and paper.",
-    },
-    "seat_phone": {
-        "ko": "{name}님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다.",
-        "en": "{name} is back on their phone: the app keeps their secrets again.",
-    },
-}
-SEAT_EVENTS = frozenset(SEAT_EVENT_TEXT)
+#: The events a seat's move between phone and paper makes; every game's
+#: history says them with the platform's ``history.<type>`` (``{name}``: the seat).
+SEAT_EVENTS = frozenset({"paper_seat", "seat_phone"})
 
 
 class PaperState(Protocol):
@@ -277,15 +269,12 @@ def seat_templates(
     return out
 
 
-def describe_seat_event(event: Event, lang: str, names: Mapping[str, str]) -> str:
-    """A ``paper_seat`` or ``seat_phone`` event (``SEAT_EVENTS``) in words:
-    every game's ``describe`` hands these to it.
+def describe_seat_event(event: Event, names: Mapping[str, str]) -> list[Part]:
+    """A ``paper_seat`` or ``seat_phone`` event (``SEAT_EVENTS``) as a history
+    part: every game's ``describe`` hands these to it.
 
-    >>> describe_seat_event({"type": "paper_seat", "seat": "p2"}, "en", {"p2": "Bo"})
-    'Bo now plays without a phone: their secrets stay on cards and paper.'
-    >>> describe_seat_event({"type": "seat_phone", "seat": "p2"}, "en", {"p2": "Bo"})
-    'Bo is back on their phone: the app keeps their secrets again.'
+    >>> describe_seat_event({"type": "paper_seat", "seat": "p2"}, {"p2": "Bo"})
+    [{'key': 'history.paper_seat', 'params': {'name': 'Bo'}}]
     """
     seat = str(event.get("seat"))
-    text = SEAT_EVENT_TEXT[event["type"]]["ko" if lang == "ko" else "en"]
-    return text.format(name=names.get(seat, seat))
+    return [part(f"history.{event['type']}", name=names.get(seat, seat))]

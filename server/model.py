@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from engines.history import Part
 from tablemate_verify import ScopeRecord, SealRecord
 from tablemate_verify.chain import LinkEntry
 
@@ -341,11 +342,9 @@ class UndoInfo(TypedDict):
     sealed: bool
 
 
-class HistoryPart(TypedDict):
-    """A piece of a platform line: a key of ``web/i18n/*.json`` and its values."""
-
-    key: str
-    params: dict[str, Any]
+#: A piece of a history line: a key of ``web/i18n/*.json`` or of a game's
+#: ``strings.js`` (``<game>.history.*``) and its values.
+HistoryPart = Part
 
 
 class HistoryLine(TypedDict):
@@ -354,26 +353,28 @@ class HistoryLine(TypedDict):
     version: int
     first: int
     by: str | None
-    text: str
+    #: The line as string keys and values: the phone words it in its own language.
+    parts: list[HistoryPart]
     undone: bool
     #: Entered with ``as`` for this seat without a phone (``by`` entered it).
     entered_for: NotRequired[str]
-    #: A platform line as string keys and values: the phone renders it in its
-    #: own language (``text`` is the same line in the requested one).
-    parts: NotRequired[list[HistoryPart]]
+    #: The sealed choice an undone line held, once no secret of the game.
+    retracted: NotRequired[str]
 
 
 class HistoryRound(TypedDict):
     #: Which game of the table (1, then one more after each "play again").
     game: int
     round: int
-    #: The group's heading in the asked language ("Leg 2", "1라운드").
-    label: str
     entries: list[HistoryLine]
 
 
 class History(TypedDict):
     version: int
+    #: How many games the table has played (1, then one more per "play again").
+    games: int
+    #: The names of the seats ``entered_for`` lines name (and who entered them).
+    names: dict[str, str]
     rounds: list[HistoryRound]
     #: Whether older entries exist; ask again with ``before=next_before``.
     more: bool

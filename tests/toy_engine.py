@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import SET_PAPER_SCHEMA, Action, Engine, EngineError, Event, Rng
+from engines.history import Part, part
 
 
 class ToyEngine(Engine):
@@ -129,11 +130,12 @@ class ToyEngine(Engine):
     def status(self, state: Any) -> dict[str, Any]:
         return {"round": state["round"], "over": state["winner"] is not None}
 
-    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str:
+    def describe(self, event: Event, names: dict[str, str]) -> list[Part]:
+        # A game without strings of its own: the platform's catch-all line.
         who = names.get(event.get("player", ""), "?")
         if event["type"] == "added":
-            return f"{who} +{event['n']}"
-        return f"{who}: {event['type']}"
+            return [part("history.event", type=f"{who} +{event['n']}")]
+        return [part("history.event", type=f"{who}: {event['type']}")]
 
     def dump(self, state: Any) -> Any:
         return state

@@ -39,11 +39,21 @@ export async function initI18n() {
     const rel = `./i18n/${l}.json`;
     const url = typeof import.meta.resolve === 'function' ? import.meta.resolve(rel) : new URL(rel, import.meta.url).href;
     const res = await fetch(url);
-    Object.assign(dicts[l], await res.json());
+    addDict(l, await res.json());
   }));
   loaded = true;
   lang = detect();
   document.documentElement.lang = lang;
+}
+
+/**
+ * Adds platform strings to a language's dictionary (what initI18n loads; the
+ * tests word the history from the same files without a browser).
+ * @param {Lang} l
+ * @param {Record<string, string>} entries
+ */
+export function addDict(l, entries) {
+  Object.assign(dicts[l], entries);
 }
 
 /** @returns {Lang} */

@@ -1,4 +1,6 @@
-"""History lines for events, in Korean and English."""
+"""History parts for events: keys of ``web/games/camelup/strings.js``
+(``camelup.history.*``, its colours ``camelup.colour.*``) and plain values,
+which the phone words in its own language (``engines.history.Part``)."""
 
 from __future__ import annotations
 
@@ -6,209 +8,136 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engines.base import SEAT_EVENTS, Event, describe_seat_event
-from engines.korean import josa
+from engines.history import Part, part
 
-COLOUR_NAMES: dict[str, dict[str, str]] = {
-    "en": {
-        "blue": "blue", "green": "green", "yellow": "yellow", "red": "red", "purple": "purple",
-        "orange": "orange", "pink": "pink", "white": "white", "black": "black", "grey": "grey",
-    },
-    "ko": {
-        "blue": "파랑", "green": "초록", "yellow": "노랑", "red": "빨강", "purple": "보라",
-        "orange": "주황", "pink": "분홍", "white": "흰색", "black": "검정", "grey": "회색",
-    },
-}  # fmt: skip
-SIDE = {"en": {"cheer": "cheering", "boo": "booing"}, "ko": {"cheer": "응원면", "boo": "야유면"}}
-PILE = {
-    "en": {"winner": "winner", "loser": "loser"},
-    "ko": {"winner": "우승 베팅 칸", "loser": "꼴찌 베팅 칸"},
-}
+#: The colours the web has a name for (``camelup.colour.<id>``); a label
+#: outside them is shown as it is.
+COLOURS = frozenset({"blue", "green", "yellow", "red", "purple", "orange", "pink", "white", "black", "grey"})
+
+
+def _h(key: str, **params: Any) -> Part:
+    return part(f"camelup.history.{key}", **params)
 
 
 class _Words:
-    def __init__(self, event: Event, lang: str, names: Mapping[str, str]) -> None:
-        self.lang = lang if lang in COLOUR_NAMES else "en"
+    def __init__(self, event: Event, names: Mapping[str, str]) -> None:
         self.names = names
         self.labels: Mapping[str, str] = event.get("colours") or {}
 
     def who(self, player: Any) -> str:
         return str(self.names.get(player, player)) if player is not None else "?"
 
-    def camel(self, camel: Any) -> str:
-        label = self.labels.get(camel, camel)
-        return COLOUR_NAMES[self.lang].get(label, str(label))
+    def camel(self, camel: Any) -> Part | str:
+        label = str(self.labels.get(camel, camel))
+        return part(f"camelup.colour.{label}") if label in COLOURS else label
 
-    def camels(self, camels: Any) -> str:
-        return ", ".join(self.camel(c) for c in camels)
-
-    def ko(self) -> bool:
-        return self.lang == "ko"
+    def camels(self, camels: Any) -> list[Part | str]:
+        return [self.camel(c) for c in camels]
 
 
-def _leg_bet(e: Event, w: _Words) -> str:
-    if w.ko():
-        return f"{w.who(e['player'])}: {w.camel(e['camel'])} 레그 베팅 티켓 ({e['value']}) 가져감"
-    return f"{w.who(e['player'])} took the {w.camel(e['camel'])} leg betting ticket ({e['value']})"
+def _gain(delta: int) -> str:
+    # A signed figure ("+3", "-1") reads the same in both languages.
+    return f"{delta:+d}"
 
 
-def _tile(e: Event, w: _Words) -> str:
-    side, start = SIDE[w.lang][e["side"]], e.get("from")
-    if w.ko():
-        line = f"{w.who(e['player'])}: 관중 타일을 {e['space']}칸에 {josa(side, '으로/로')} 놓음"
-        return line + (f" ({start}칸에서 옮김)" if start else "")
-    line = f"{w.who(e['player'])} put their spectator tile on space {e['space']}, {side}"
-    return line + (f" (moved from space {start})" if start else "")
+def _leg_bet(e: Event, w: _Words) -> list[Part]:
+    return [_h("leg_bet", p=w.who(e["player"]), camel=w.camel(e["camel"]), value=e["value"])]
 
 
-def _die(e: Event, w: _Words) -> str:
+def _tile(e: Event, w: _Words) -> list[Part]:
+    start = e.get("from")
+    fields = {"p": w.who(e["player"]), "space": e["space"], "side": _h(f"side_{e['side']}")}
+    return [_h("tile_moved", **fields, start=start) if start else _h("tile", **fields)]
+
+
+def _die(e: Event, w: _Words) -> list[Part]:
     if e["die"] == "grey":
-        white = e["color"] == "white"
-        if w.ko():
-            face = f"{'흰' if white else '검'}{e['value']}"
-            return f"{w.who(e['player'])}: 회색 주사위 {face} → {w.camel(e['camel'])} 미친 낙타"
-        face = f"{'W' if white else 'B'}{e['value']}"
-        return f"{w.who(e['player'])} rolled the grey die: {face}, the {w.camel(e['camel'])} crazy camel moves"
-    if w.ko():
-        return f"{w.who(e['player'])}: {w.camel(e['die'])} 주사위 {e['value']}"
-    return f"{w.who(e['player'])} rolled the {w.camel(e['die'])} die: {e['value']}"
+        face = _h("face_white" if e["color"] == "white" else "face_black", value=e["value"])
+        return [_h("die_grey", p=w.who(e["player"]), face=face, camel=w.camel(e["camel"]))]
+    return [_h("die", p=w.who(e["player"]), camel=w.camel(e["die"]), value=e["value"])]
 
 
-#: The words of a camel's move, per language.
-_MOVE = {
-    "ko": {
-        "tile": "{space}칸 {owner}의 {side}: {owner} +1", "wrapped": "트랙을 한 바퀴 돌아",
-        "crossed": "결승선 통과!", "at": "{to}칸 {where}에 도착", "top": "맨 위",
-        "under": "맨 아래", "line": "[{unit}] {start}칸 → {parts}",
-    },
-    "en": {
-        "tile": "{owner}'s {side} tile on space {space}: {owner} +1",
-        "wrapped": "wrapped around the track", "crossed": "crossed the finish line!",
-        "at": "now on space {to}, {where}", "top": "on top", "under": "underneath",
-        "line": "[{unit}] from space {start}: {parts}",
-    },
-}  # fmt: skip
-
-
-def _moved(e: Event, w: _Words) -> str:
-    words = _MOVE[w.lang]
+def _moved(e: Event, w: _Words) -> list[Part]:
     tile = e.get("tile")
-    parts = []
+    parts: list[Part] = []
     if tile:
-        side = SIDE[w.lang][tile["side"]]
-        parts.append(words["tile"].format(space=tile["space"], owner=w.who(tile["owner"]), side=side))
+        parts.append(_h("move_tile", space=tile["space"], owner=w.who(tile["owner"]),
+                        side=_h(f"side_{tile['side']}")))
     if e.get("wrapped"):
-        parts.append(words["wrapped"])
+        parts.append(_h("move_wrapped"))
     if e["crossed"]:
-        parts.append(words["crossed"])
+        parts.append(_h("move_crossed"))
     else:
-        parts.append(words["at"].format(to=e["to"], where=words["top" if e["on_top"] else "under"]))
-    return words["line"].format(unit=w.camels(e["unit"]), start=e["from"], parts=", ".join(parts))
+        parts.append(_h("move_at", to=e["to"], where=_h("move_top" if e["on_top"] else "move_under")))
+    return [_h("move", unit=w.camels(e["unit"]), start=e["from"], parts=parts)]
 
 
-def _finish(e: Event, w: _Words) -> str:
-    pile = PILE[w.lang][e["pile"]]
-    if w.ko():
-        return f"{w.who(e['player'])}: {pile}에 결승 베팅 카드 1장"
-    return f"{w.who(e['player'])} placed a finish card on the {pile} pile"
+def _finish(e: Event, w: _Words) -> list[Part]:
+    return [_h("finish", p=w.who(e["player"]), pile=_h(f"pile_{e['pile']}"))]
 
 
-def _partner(e: Event, w: _Words) -> str:
-    if w.ko():
-        return f"{w.who(e['player'])}: {josa(w.who(e['with']), '과/와')} 베팅 파트너십"
-    return f"{w.who(e['player'])} formed a betting partnership with {w.who(e['with'])}"
+def _partner(e: Event, w: _Words) -> list[Part]:
+    return [_h("partner", p=w.who(e["player"]), other=w.who(e["with"]))]
 
 
-def _copy(e: Event, w: _Words) -> str:
+def _copy(e: Event, w: _Words) -> list[Part]:
     choice = e["choice"]
-    if w.ko():
-        what = {"best": "가장 좋은 티켓", "none": "복사 안 함", "pyramid": "피라미드 티켓"}.get(
-            choice, f"{w.camel(e.get('camel'))} {e.get('value')} 티켓"
-        )
-        return f"{w.who(e['player'])}: 파트너 티켓 복사 선택 - {what}"
-    what = {"best": "the best ticket", "none": "nothing", "pyramid": "a pyramid ticket"}.get(
-        choice, f"the {w.camel(e.get('camel'))} {e.get('value')} ticket"
-    )
-    return f"{w.who(e['player'])} will copy {what} from their partner"
+    what = (_h(f"copy_{choice}") if choice in ("best", "none", "pyramid")
+            else _h("copy_ticket", camel=w.camel(e.get("camel")), value=str(e.get("value"))))
+    return [_h("copy", p=w.who(e["player"]), what=what)]
 
 
-def _gains(e: Event, w: _Words) -> str:
-    return ", ".join(f"{w.who(p)} {g:+d}" for p, g in e["gains"].items())
+def _gains(e: Event, w: _Words) -> list[Part]:
+    return [_h("gain", p=w.who(p), delta=_gain(g)) for p, g in e["gains"].items()]
 
 
-def _leg_scored(e: Event, w: _Words) -> str:
-    if w.ko():
-        return f"{e['leg']}레그 정산 (1등 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])}): {_gains(e, w)}"
-    return f"Leg {e['leg']} scored (1st {w.camel(e['ranking'][0])}, 2nd {w.camel(e['ranking'][1])}): {_gains(e, w)}"
+def _leg_scored(e: Event, w: _Words) -> list[Part]:
+    return [_h("leg_scored", leg=e["leg"], first=w.camel(e["ranking"][0]), second=w.camel(e["ranking"][1]),
+               gains=_gains(e, w))]
 
 
-def _leg_started(e: Event, w: _Words) -> str:
-    if w.ko():
-        first = f", {w.who(e['start_player'])}부터" if e.get("start_player") else ""
-        return f"{e['leg']}레그 시작{first}"
-    first = f", {w.who(e['start_player'])} starts" if e.get("start_player") else ""
-    return f"Leg {e['leg']} begins{first}"
+def _leg_started(e: Event, w: _Words) -> list[Part]:
+    if e.get("start_player"):
+        return [_h("leg_started_by", leg=e["leg"], p=w.who(e["start_player"]))]
+    return [_h("leg_started", leg=e["leg"])]
 
 
-def _leg_ended(e: Event, w: _Words) -> str:
-    if w.ko():
-        return (
-            f"{e['leg']}레그 끝 (선두 {w.camel(e['ranking'][0])}, 2등 {w.camel(e['ranking'][1])})"
-        )
-    return f"Leg {e['leg']} is over (leader {w.camel(e['ranking'][0])}, 2nd {w.camel(e['ranking'][1])})"
+def _leg_ended(e: Event, w: _Words) -> list[Part]:
+    return [_h("leg_ended", leg=e["leg"], first=w.camel(e["ranking"][0]), second=w.camel(e["ranking"][1]))]
 
 
-def _race_ended(e: Event, w: _Words) -> str:
-    if w.ko():
-        return f"레이스 종료! 우승 낙타 {w.camel(e['winner_camel'])}, 꼴찌 낙타 {w.camel(e['loser_camel'])}"
-    return (
-        f"The race is over! Winner {w.camel(e['winner_camel'])}, loser {w.camel(e['loser_camel'])}"
-    )
+def _race_ended(e: Event, w: _Words) -> list[Part]:
+    return [_h("race_ended", winner=w.camel(e["winner_camel"]), loser=w.camel(e["loser_camel"]))]
 
 
-def _pile(e: Event, w: _Words) -> str:
-    pile = PILE[w.lang][e["pile"]]
+def _pile(e: Event, w: _Words) -> list[Part]:
+    pile = _h(f"pile_{e['pile']}")
     if not e["cards"]:
-        line = f"{pile}: 카드 없음" if w.ko() else f"The {pile} pile is empty"
+        out = [_h("pile_empty", pile=pile)]
     else:
-        cards = ", ".join(
-            f"{w.who(c['player'])} {w.camel(c['camel'])} {c['delta']:+d}" for c in e["cards"]
-        )
-        line = f"{pile} 공개: {cards}" if w.ko() else f"The {pile} pile: {cards}"
-    void = ", ".join(f"{w.who(c['player'])} {w.camel(c['camel'])}" for c in e.get("void", ()))
-    if not void:
-        return line
-    if w.ko():
-        return f"{line} (무효: {void}, 휴대폰으로 이미 놓은 낙타라 0)"
-    return f"{line} (void: {void}, a camel its phone had already placed, worth 0)"
+        cards = [_h("pile_card", p=w.who(c["player"]), camel=w.camel(c["camel"]), delta=_gain(c["delta"]))
+                 for c in e["cards"]]
+        out = [_h("pile_shown", pile=pile, cards=cards)]
+    void = [_h("pile_void_card", p=w.who(c["player"]), camel=w.camel(c["camel"])) for c in e.get("void", ())]
+    return out + ([_h("pile_void", void=void)] if void else [])
 
 
-def _game_over(e: Event, w: _Words) -> str:
-    who = ", ".join(w.who(p) for p in e["winners"])
-    money = ", ".join(f"{w.who(p)} {m}" for p, m in e["money"].items())
-    if w.ko():
-        tie = " 공동 우승" if len(e["winners"]) > 1 else " 우승"
-        return f"{who}{tie}! 최종 파운드: {money}"
-    verb = " share the victory" if len(e["winners"]) > 1 else " wins"
-    return f"{who}{verb}! Final money: {money}"
+def _game_over(e: Event, w: _Words) -> list[Part]:
+    who = [w.who(p) for p in e["winners"]]
+    money = [_h("money", p=w.who(p), money=m) for p, m in e["money"].items()]
+    return [_h("game_over_shared" if len(who) > 1 else "game_over", who=who, money=money)]
 
 
-def _paper_waiting(e: Event, w: _Words) -> str:
-    n, m = e["winner"], e["loser"]
-    if w.ko():
-        return (f"휴대폰 없는 자리의 엎어 둔 카드 (우승 {n}장, 꼴찌 {m}장): "
-                "호스트가 카드마다 낙타를 입력하면 베팅 칸을 계산합니다")
-    return (f"Face-down cards of seats without a phone (winner {n}, loser {m}): "
-            "the piles are paid once the host records each card's camel")
+def _paper_waiting(e: Event, w: _Words) -> list[Part]:
+    return [_h("paper_waiting", winner=e["winner"], loser=e["loser"])]
 
 
-def _stack_set(e: Event, w: _Words) -> str:
-    camels = w.camels(e["camels"]) or "-"
-    if w.ko():
-        return f"{w.who(e['player'])}(호스트) 보정: {e['space']}칸 = [{camels}]"
-    return f"{w.who(e['player'])} (host) corrected space {e['space']} to [{camels}]"
+def _stack_set(e: Event, w: _Words) -> list[Part]:
+    camels: list[Part | str] | str = w.camels(e["camels"]) or "-"
+    return [_h("stack_set", p=w.who(e["player"]), space=e["space"], camels=camels)]
 
 
-_LINES: dict[str, Callable[[Event, _Words], str]] = {
+_LINES: dict[str, Callable[[Event, _Words], list[Part]]] = {
     "leg_bet_taken": _leg_bet,
     "tile_placed": _tile,
     "die_rolled": _die,
@@ -235,10 +164,14 @@ BREAKS = frozenset(
 OPENERS = {"leg_started": "leg"}
 
 
-def describe(event: Event, lang: str, names: Mapping[str, str]) -> str:
+def describe(event: Event, names: Mapping[str, str]) -> list[Part]:
+    """
+    >>> describe({"type": "partnership_formed", "player": "p1", "with": "p2"}, {"p1": "Bo", "p2": "Sam"})
+    [{'key': 'camelup.history.partner', 'params': {'p': 'Bo', 'other': 'Sam'}}]
+    """
     if event.get("type") in SEAT_EVENTS:
-        return describe_seat_event(event, lang, names)
+        return describe_seat_event(event, names)
     line = _LINES.get(str(event.get("type")))
     if line is None:
-        return str(event.get("type"))
-    return line(event, _Words(event, lang, names))
+        return [part("history.event", type=str(event.get("type")))]
+    return line(event, _Words(event, names))

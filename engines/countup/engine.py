@@ -21,7 +21,7 @@ from engines.countup.state import (
     SCORED,
     State,
 )
-from engines.history import HistoryText
+from engines.history import HistoryText, Part
 
 
 class CountUpEngine(SkeletonEngine):
@@ -97,10 +97,9 @@ class CountUpEngine(SkeletonEngine):
     def status(self, state: State) -> dict[str, Any]:
         return {"round": state.round, "over": state.phase == OVER}
 
-    def history_lines(self, events: list[Event], lang: str,
-                      names: dict[str, str]) -> list[HistoryText]:
-        return describe.history_lines(events, lang, names)
+    def history_lines(self, events: list[Event], names: dict[str, str]) -> list[HistoryText]:
+        return describe.history_lines(events, names)
 
-    def stretch(self, first: int, last: int, by: str, lang: str) -> str:
-        return describe.stretch(first, last, by, lang)
+    def stretch(self, first: int, last: int, by: str, then: bool) -> Part:
+        return describe.stretch(first, last, by, then)
 

@@ -30,12 +30,6 @@ YES = "yes"
 NO = "no"
 VOTES: tuple[str, ...] = (YES, NO)
 
-#: Level names for history lines (spec section 1), index = level, 6 = throne.
-LEVEL_NAMES: dict[str, tuple[str, ...]] = {
-    "en": ("Servants", "Craftsmen", "Traders", "Officers", "Dignitaries", "Nobles", "King"),
-    "ko": ("하인", "장인", "상인", "장교", "고위관리", "귀족", "왕"),
-}
-
 
 def value(pos: int) -> int:
     """R19: points of a character at ``pos``.

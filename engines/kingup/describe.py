@@ -1,168 +1,101 @@
-"""History lines for events, in Korean and English."""
+"""History parts for events: keys of ``web/games/kingup/strings.js``
+(``kingup.history.*``, its level names ``kingup.level.*``) and plain values,
+which the phone words in its own language (``engines.history.Part``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engines.base import SEAT_EVENTS, Event, describe_seat_event
-from engines.kingup.constants import LEVEL_NAMES
-from engines.korean import josa, nim, particle
+from engines.history import Part, part
 
 Names = dict[str, str]
 
 
-def _level(lang: str, level: int | str) -> str:
+def _h(key: str, **params: Any) -> Part:
+    return part(f"kingup.history.{key}", **params)
+
+
+def _level(level: int | str) -> Part:
     if level == "throne" or level == 6:
-        return "왕좌" if lang == "ko" else "the throne"
-    name = LEVEL_NAMES[lang][int(level)]
-    return f"{level}층({name})" if lang == "ko" else f"level {level} ({name})"
+        return _h("throne")
+    return _h("level", level=int(level), name=part(f"kingup.level.{int(level)}"))
 
 
-def _join(names: Names, players: list[str], lang: str) -> str:
-    return ", ".join(names.get(p, p) for p in players) or ("없음" if lang == "ko" else "nobody")
+def _who(names: Names, players: list[str]) -> list[str] | Part:
+    return [names.get(p, p) for p in players] or _h("nobody")
 
 
-def _scores(names: Names, scores: dict[str, int]) -> str:
-    return ", ".join(f"{names.get(p, p)} {s}" for p, s in scores.items())
+def _scores(names: Names, scores: dict[str, int]) -> list[Part]:
+    return [_h("score", p=names.get(p, p), score=s) for p, s in scores.items()]
 
 
-def _placed(e: Event, lang: str, names: Names) -> str:
-    p, c, where = names.get(e["player"], e["player"]), e["char"], _level(lang, e["level"])
-    if lang == "ko":
-        return f"{nim(p, '이/가')} {josa(c, '을/를')} {where}에 놓았습니다."
-    return f"{p} placed {c} on {where}."
+def _placed(e: Event, names: Names) -> list[Part]:
+    return [_h("placed", p=names.get(e["player"], e["player"]), char=e["char"], where=_level(e["level"]))]
 
 
-def _placement_done(e: Event, lang: str, names: Names) -> str:
-    spare, nxt = ", ".join(e["leftovers"]), names.get(e["next"], e["next"])
-    if lang == "ko":
-        return f"배치 단계 끝. 남은 캐릭터는 0층(하인)으로: {spare}. 이동 단계는 {nim(nxt)}부터."
-    return f"Placement over; left-overs to level 0 (Servants): {spare}. {nxt} moves first."
+def _placement_done(e: Event, names: Names) -> list[Part]:
+    return [_h("placement_done", spare=list(e["leftovers"]), next=names.get(e["next"], e["next"]))]
 
 
-def _moved(e: Event, lang: str, names: Names) -> str:
-    p, c = names.get(e["player"], e["player"]), e["char"]
-    if lang == "ko":
-        # The particle follows 층, not the level's name in brackets after it.
-        to = _level(lang, e["to"]) + particle(f"{e['to']}층", "으로/로")
-        return f"{nim(p, '이/가')} {josa(c, '을/를')} {e['from']}층에서 {to} 올렸습니다."
-    return f"{p} moved {c} up from level {e['from']} to {_level(lang, e['to'])}."
+def _moved(e: Event, names: Names) -> list[Part]:
+    # Korean's particle follows 층, not the level's name in brackets after
+    # it: the throne, which has no 층, has a line of its own.
+    key = "moved_throne" if e["to"] in ("throne", 6) else "moved"
+    return [_h(key, p=names.get(e["player"], e["player"]), char=e["char"], start=e["from"], to=_level(e["to"]))]
 
 
-def _nominated(e: Event, lang: str, names: Names) -> str:
-    p, c = names.get(e["player"], e["player"]), e["char"]
-    if lang == "ko":
-        return f"{nim(p, '이/가')} {josa(c, '을/를')} 왕좌에 올리고 왕관을 가져갑니다. 왕의 선출 투표!"
-    return f"{p} moved {c} to the throne and takes the crown. Election of the King!"
+def _nominated(e: Event, names: Names) -> list[Part]:
+    return [_h("nominated", p=names.get(e["player"], e["player"]), char=e["char"])]
 
 
-def _votes_revealed(e: Event, lang: str, names: Names) -> str:
-    c = e["candidate"]
+def _votes_revealed(e: Event, names: Names) -> list[Part]:
     if e["result"] == "crowned":
-        if lang == "ko":
-            return f"투표 공개: 모두 찬성. {josa(c, '이/가')} 왕이 되었습니다! 라운드 종료."
-        return f"Votes revealed: all Yes. {c} is King! The round ends."
-    no = _join(names, [p for p, v in e["votes"].items() if v == "no"], lang)
-    nxt = names.get(e["next"], e["next"])
-    if lang == "ko":
-        return f"투표 공개: 반대 {no}. {josa(c, '은/는')} 성에서 쫓겨났습니다. 다음은 {nim(nxt)} 차례."
-    return f"Votes revealed: No from {no}. {c} is eliminated. {nxt} plays next."
+        return [_h("crowned", char=e["candidate"])]
+    no = _who(names, [p for p, v in e["votes"].items() if v == "no"])
+    return [_h("eliminated", char=e["candidate"], no=no, next=names.get(e["next"], e["next"]))]
 
 
-#: Lines that name only the acting seat, (ko, en): ``{p}`` is the name (in
-#: Korean with 님 and its particle), the other fields the event's.
-_SEAT_LINES = {
-    "vote_cast": ("{p} 투표했습니다 ({count}/{of}).", "{p} voted ({count} of {of})."),
-    "vote_opened": (
-        "{p} 봉인한 표를 열었습니다 ({count}/{of}).",
-        "{p}'s phone opened its sealed vote ({count} of {of}).",
-    ),
-    "goal_recorded": ("{p} 비밀목표 카드를 기록했습니다.", "{p} recorded their secret goal card."),
-    "goal_drawn": (
-        "{p} 가상 덱에서 비밀목표 카드를 받았습니다.",
-        "{p} drew a secret goal card from the virtual deck.",
-    ),
-    "board_entered": (
-        "{p} {round}라운드의 최종 보드를 입력했습니다.",
-        "{p} entered the final board of round {round}.",
-    ),
-}
+def _seat_line(e: Event, names: Names) -> list[Part]:
+    """Lines that name only the acting seat (``p``), with the event's own fields."""
+    fields = {k: v for k, v in e.items() if k in ("count", "of", "round")}
+    return [_h(e["type"], p=names.get(e["player"], e["player"]), **fields)]
 
 
-def _seat_line(e: Event, lang: str, names: Names) -> str:
-    p = names.get(e["player"], e["player"])
-    ko, en = _SEAT_LINES[e["type"]]
-    fields = {k: v for k, v in e.items() if k != "type"}
-    return ko.format(**fields, p=nim(p, "이/가")) if lang == "ko" else en.format(**fields, p=p)
+def _seat_skipped(e: Event, names: Names) -> list[Part]:
+    return [_h("seat_skipped", p=names.get(e["seat"], e["seat"]), count=e["count"], of=e["of"])]
 
 
-def _seat_skipped(e: Event, lang: str, names: Names) -> str:
-    p = names.get(e["seat"], e["seat"])
-    if lang == "ko":
-        return f"{nim(p, '이/가')} 자리에 없어 그 표는 찬성으로 칩니다 ({e['count']}/{e['of']})."
-    return f"{p} is away: their vote counts as Yes ({e['count']} of {e['of']})."
+def _votes_opening(e: Event, names: Names) -> list[Part]:
+    return [_h("votes_opening", who=_who(names, e["players"]))]
 
 
-def _votes_opening(e: Event, lang: str, names: Names) -> str:
-    who = _join(names, e["players"], lang)
-    if lang == "ko":
-        return f"모든 표가 들어왔습니다. {who}의 휴대폰이 봉인한 표를 엽니다."
-    return f"Every vote is in: {who}'s phones open their sealed votes."
+def _vote_withdrawn(e: Event, names: Names) -> list[Part]:
+    return [_h("vote_withdrawn", p=names.get(e["seat"], e["seat"]))]
 
 
-def _vote_withdrawn(e: Event, lang: str, names: Names) -> str:
-    p = names.get(e["seat"], e["seat"])
-    if lang == "ko":
-        return f"{nim(p)}의 휴대폰이 표를 열지 못해, 봉인은 열지 않은 채 두고 다시 투표합니다."
-    return f"{p}'s phone did not open its vote: that seal stays shut, and {p} votes again."
+def _round_scored(e: Event, names: Names) -> list[Part]:
+    line = _h("round_scored", round=e["round"], king=e["king"], scores=_scores(names, e["scores"]))
+    return [line] + ([_h("rule33", who=_who(names, e["rule33"]))] if e["rule33"] else [])
 
 
-def _round_scored(e: Event, lang: str, names: Names) -> str:
-    scores = _scores(names, e["scores"])
-    rule33 = _join(names, e["rule33"], lang) if e["rule33"] else ""
-    if lang == "ko":
-        line = f"{e['round']}라운드 점수 (왕 {e['king']}): {scores}."
-        return line + (f" 특별 3라운드 득점 규칙: {rule33} 0점 → 33점." if rule33 else "")
-    line = f"Round {e['round']} scores (King {e['king']}): {scores}."
-    return line + (f" Round-3 rule: {rule33} scored 0, which becomes 33." if rule33 else "")
-
-
-#: The words of the game's end, per language.
-_GAME_OVER = {
-    "ko": {
-        "line": "게임 종료! {who}: {winners}.", "shared": "공동 승리", "alone": "승리",
-        "survivors": " 동점이라 3라운드 종료 시 보드에 남은 비밀목표 캐릭터 수로 가렸습니다.",
-        "tie": " 동점은 공동 승리입니다.",
-    },
-    "en": {
-        "line": "Game over! {who}: {winners}.", "shared": "Shared victory", "alone": "Winner",
-        "survivors": " The tie was broken by goal characters still on the board after the last round.",
-        "tie": " Ties are shared.",
-    },
-}  # fmt: skip
-
-
-def _game_over(e: Event, lang: str, names: Names) -> str:
-    words = _GAME_OVER[lang]
+def _game_over(e: Event, names: Names) -> list[Part]:
     best = max(e["totals"].values(), default=0)
-    winners = f"{_join(names, e['winners'], lang)} ({best})"
-    line = words["line"].format(who=words["shared" if e["shared"] else "alone"], winners=winners)
+    line = _h("game_over", title=_h("shared" if e["shared"] else "alone"), who=_who(names, e["winners"]), best=best)
     tb = e.get("tie_break")
-    if tb:
-        line += words["survivors" if tb["rule"] == "survivors" else "tie"]
-    return line
+    if not tb:
+        return [line]
+    return [line, _h("tie_survivors" if tb["rule"] == "survivors" else "tie_shared")]
 
 
-def _round_started(e: Event, lang: str, names: Names) -> str:
+def _round_started(e: Event, names: Names) -> list[Part]:
     start = e.get("start")
-    if lang == "ko":
-        line = f"{e['round']}라운드 시작."
-        return line + (f" 시작 플레이어: {nim(names.get(start, start))}." if start else "")
-    line = f"Round {e['round']} begins."
-    return line + (f" {names.get(start, start)} starts." if start else "")
+    line = _h("round_started", round=e["round"])
+    return [line] + ([_h("round_starter", p=names.get(start, start))] if start else [])
 
 
-_TEXT: dict[str, Callable[[Event, str, Names], str]] = {
+_TEXT: dict[str, Callable[[Event, Names], list[Part]]] = {
     "placed": _placed,
     "placement_done": _placement_done,
     "moved": _moved,
@@ -190,8 +123,11 @@ BREAKS = frozenset(
 OPENERS = {"round_started": "round"}
 
 
-def describe(event: Event, lang: str, names: Names) -> str:
-    lang = "ko" if lang == "ko" else "en"
+def describe(event: Event, names: Names) -> list[Part]:
+    """
+    >>> describe({"type": "placed", "player": "p1", "char": "M", "level": 3}, {"p1": "Sam"})[0]["params"]["where"]
+    {'key': 'kingup.history.level', 'params': {'level': 3, 'name': {'key': 'kingup.level.3', 'params': {}}}}
+    """
     if event["type"] in SEAT_EVENTS:
-        return describe_seat_event(event, lang, names)
-    return _TEXT[event["type"]](event, lang, names)
+        return describe_seat_event(event, names)
+    return _TEXT[event["type"]](event, names)

@@ -253,12 +253,14 @@ def document(engines: list[Engine]) -> dict[str, Any]:
             "/api/tables/{table_id}/history": {"get": {
                 "operationId": "history", "security": AUTH,
                 "description": "The latest `limit` log entries below version `before`, as lines by round "
-                               "(Camel Up: by leg) of each game, each group headed by its `label`. An entry may make "
+                               "(Camel Up: by leg) of each game. An entry may make "
                                "several lines (the die that ends a leg, the leg's scoring, the next leg's "
                                "start), and a stretch of numbers counted aloud (Count Up) makes one line "
-                               "covering versions `first` to `version`. "
+                               "covering versions `first` to `version`. Every line is `parts`: string keys "
+                               "(web/i18n/<lang>.json, the game's strings.js under `<game>.`) and plain values, "
+                               "which the phone words in its own language. "
                                "When `more`, older entries exist: ask again with `before=next_before`.",
-                "parameters": [TABLE_ID, {"name": "lang", "in": "query", "description": "ko or en (anything else: en)",
+                "parameters": [TABLE_ID, {"name": "lang", "in": "query", "description": "ignored (the phone words the lines)",
                                           "schema": {"type": "string", "maxLength": 16}},
                                {"name": "before", "in": "query", "description": "only entries below this version",
                                 "schema": {"type": "integer", "minimum": 1, "maximum": 2**31}},
@@ -266,26 +268,33 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                 "schema": {"type": "integer", "minimum": 1,
                                            "maximum": history.HISTORY_PAGE_MAX, "default": history.HISTORY_PAGE}}],
                 "responses": {**_ok(200, {"type": "object", "properties": {
-                    "version": {"type": "integer"}, "rounds": {"type": "array", "items": {
-                        "type": "object", "required": ["game", "round", "label", "entries"], "properties": {
+                    "version": {"type": "integer"},
+                    "games": {"type": "integer", "description": "games played at the table (1 + play_again's)"},
+                    "names": {"type": "object", "additionalProperties": {"type": "string"},
+                              "description": "the names of the seats `entered_for` lines name, and of who entered them"},
+                    "rounds": {"type": "array", "items": {
+                        "type": "object", "required": ["game", "round", "entries"], "properties": {
                             "game": {"type": "integer", "description":
                                      "which game of the table: 1, then one more after each play_again"},
-                            "round": {"type": "integer"}, "label": {"type": "string"},
+                            "round": {"type": "integer"},
                             "entries": {"type": "array", "items": {
-                                "type": "object", "required": ["version", "first", "by", "text", "undone"],
+                                "type": "object", "required": ["version", "first", "by", "parts", "undone"],
                                 "properties": {"version": {"type": "integer"}, "first": {"type": "integer"},
                                                "by": {"type": ["string", "null"]},
-                                               "text": {"type": "string"}, "undone": {"type": "boolean"},
+                                               "undone": {"type": "boolean"},
                                                "entered_for": {"type": "string", "description":
                                                                "the seat without a phone `by` entered it for"},
+                                               "retracted": {"type": "string", "description":
+                                                             "the sealed choice an undone line held, once the game is over"},
                                                "parts": {"type": "array", "description":
-                                                         "a platform line as keys of web/i18n/<lang>.json and "
-                                                         "their values, joined by a space",
+                                                         "the line as string keys and their values, joined by a "
+                                                         "space; a value may itself be a part, a list of them or "
+                                                         "{\"and\": [...]} (web/history.js)",
                                                          "items": {"type": "object", "required": ["key", "params"],
                                                                    "properties": {"key": {"type": "string"},
                                                                                   "params": {"type": "object"}}}}}}}}}},
                     "more": {"type": "boolean"}, "next_before": {"type": ["integer", "null"]}},
-                    "required": ["version", "rounds", "more", "next_before"]}), **_err(400, 401, 404, 503)},
+                    "required": ["version", "games", "names", "rounds", "more", "next_before"]}), **_err(400, 401, 404, 503)},
             }},
             "/api/tables/{table_id}/analysis": {"get": {
                 "operationId": "analysis", "parameters": [TABLE_ID], "security": AUTH,

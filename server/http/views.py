@@ -148,12 +148,12 @@ def _int_arg(name: str, default: int | None, lo: int, hi: int) -> int | None:
 
 @bp.get("/api/tables/<table_id>/history")
 def history(table_id: str) -> Any:
+    # ``lang`` is no longer read: the phone words the lines itself.
     t, _, _ = _reader(table_id)
-    lang = "ko" if request.args.get("lang", "en").lower().startswith("ko") else "en"
     before = _int_arg("before", None, 1, 2**31)
     limit = _int_arg("limit", HISTORY_PAGE, 1, HISTORY_PAGE_MAX)
     assert limit is not None
-    return jsonify(t.history(table_id, lang, before, limit))
+    return jsonify(t.history(table_id, before, limit))
 
 
 @bp.get("/api/tables/<table_id>/analysis")

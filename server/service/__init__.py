@@ -19,8 +19,7 @@ registers itself as the fan-out of this process's commits (``fan_out``).
   when a name is visible and when two are the same
 - ``schemas.py``   request schemas and the one place that validates them (jsonschema-rs)
 - ``snapshot.py``  what a seat sees
-- ``history.py``   the history by pages (``texts.py``: the platform's lines from
-  ``web/i18n/*.json``)
+- ``history.py``   the history by pages, as string keys and values (the phone words them)
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
 - ``evening.py``   every game of the table and the running total; the lobby's next game
@@ -150,7 +149,7 @@ class Tables:
         if wait is not None:
             raise rate_limited(wait, "analyses at this table")
 
-    def history(self, table_id: str, lang: str, before: int | None = None,
+    def history(self, table_id: str, before: int | None = None,
                 limit: int = history.HISTORY_PAGE) -> History:
         """The latest ``limit`` log entries below version ``before`` (None: all)."""
         doc = self.load(table_id)
@@ -160,7 +159,7 @@ class Tables:
         # the slack covers entries logged since ``doc`` was read.
         n = doc["version"] + 1 - top + limit + 1 + 16
         entries = self.store.log_tail(table_id, n)
-        return history.history(self.engine(doc["game"]), doc, entries, lang, top, limit,
+        return history.history(self.engine(doc["game"]), doc, entries, top, limit,
                                complete=len(entries) < n)
 
     def proof(self, table_id: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from server.service import platform_actions, schemas
 from tests.engines.driver import legal_choices
 from tests.engines.twins import twins
 from tests.toy_engine import TOY
+from tests.words import check_parts
 
 GAMES: list[Engine] = [e for n in registry.names() if (e := registry.get(n)) is not None]
 ENGINES: list[Engine] = [TOY, *GAMES]
@@ -120,8 +121,7 @@ def play_out(engine: Engine, seed: int, n_players: int, max_steps: int = 3000) -
         json.dumps(events)
         names = {p: p.upper() for p in players}
         for ev in events:
-            for lang in ("ko", "en"):
-                assert isinstance(engine.describe(ev, lang, names), str)
+            check_parts(engine.describe(ev, names))
         state = new_state
         assert engine.load(json.loads(json.dumps(engine.dump(state)))) == state
         # One viewer builds every seat's view of a push (shared fields once):

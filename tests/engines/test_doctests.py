@@ -7,10 +7,14 @@ from types import ModuleType
 
 import pytest
 
-from engines import contract, errors, legality, seats
+from engines import contract, errors, history, legality, seats
+from engines.camelup import describe as camelup_describe
+from engines.countup import describe as countup_describe
+from engines.kingup import describe as kingup_describe
 
 
-@pytest.mark.parametrize("module", [contract, errors, legality, seats], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [contract, errors, history, legality, seats, camelup_describe, countup_describe,
+                                    kingup_describe], ids=lambda m: m.__name__)
 def test_doctests(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

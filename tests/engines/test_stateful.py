@@ -40,6 +40,7 @@ from engines.base import Engine, EngineError
 from server.errors import ServiceError
 from server.service import host_filter, schemas
 from tests.toy_engine import TOY
+from tests.words import check_parts
 
 SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 # Types no engine may know: platform actions, near misses, junk.
@@ -380,9 +381,7 @@ class EngineMachine(RuleBasedStateMachine):
         names = {p: f"Name {p}" for p in self.players}
         for ev in events:
             assert isinstance(ev, dict) and isinstance(ev.get("type"), str), ev
-            for lang in ("ko", "en"):
-                line = self.engine.describe(ev, lang, names)
-                assert isinstance(line, str) and line.strip(), f"describe({ev}, {lang}) = {line!r}"
+            check_parts(self.engine.describe(ev, names))
 
     def check_state(self, action: dict[str, Any] | None = None) -> None:
         e, s = self.engine, self.state

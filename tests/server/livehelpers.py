@@ -13,6 +13,8 @@ from typing import Any
 
 import websocket
 
+from tests.words import worded
+
 _ids = itertools.count()
 
 
@@ -31,16 +33,17 @@ def http(base: str, method: str, path: str, body: Any = None, token: str | None 
 
 
 def history_entries(base: str, table: str, token: str | None = None, lang: str = "en") -> list[dict[str, Any]]:
-    """Every history entry, oldest first, read page by page (``next_before``)."""
+    """Every history entry, oldest first, read page by page (``next_before``),
+    each with its ``text`` as a phone in ``lang`` words it."""
     entries: list[dict[str, Any]] = []
-    query = f"lang={lang}"
+    query = ""
     while True:
-        status, page = http(base, "GET", f"/api/tables/{table}/history?{query}", None, token)
+        status, page = http(base, "GET", f"/api/tables/{table}/history{query}", None, token)
         assert status == 200, page
-        entries[:0] = [e for r in page["rounds"] for e in r["entries"]]
+        entries[:0] = [e for r in worded(page, lang)["rounds"] for e in r["entries"]]
         if not page["more"]:
             return entries
-        query = f"lang={lang}&before={page['next_before']}"
+        query = f"?before={page['next_before']}"
 
 
 def socket_protocols(token: str | None) -> list[str]:

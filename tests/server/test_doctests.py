@@ -9,10 +9,10 @@ import pytest
 from server import client, config, gunicorn_conf, wire
 from server.http import routing, security
 from server.live import liveness, route
-from server.service import history, seats, texts
+from server.service import history, seats
 
 
-@pytest.mark.parametrize("module", [security, routing, config, seats, texts, gunicorn_conf, history, route, wire, client,
+@pytest.mark.parametrize("module", [security, routing, config, seats, gunicorn_conf, history, route, wire, client,
                                     liveness],
                          ids=lambda m: m.__name__)
 def test_doctests(module) -> None:

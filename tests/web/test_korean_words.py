@@ -1,7 +1,7 @@
-"""Korean as the family read it (issue 41 item 13): one spelling of 님 (no space,
-as engines/korean.py writes it) in every Korean string, the platform's history
-lines included (``history.*`` of web/i18n/ko.json), and a wait said as
-Korean says a time on a clock."""
+"""Korean as the family read it (issue 41 item 13): one spelling of 님 (no space)
+in every Korean string, the history's lines included (``history.*`` of
+web/i18n/ko.json and of each game's strings.js), and a wait said as Korean
+says a time on a clock."""
 
 from __future__ import annotations
 

@@ -2,9 +2,10 @@
 server or an engine can send has a text a phone can show.
 
 Where strings live (web/games/README.md): the platform's UI in ``web/i18n/*.json``,
-each game's UI in ``web/games/<game>/strings.js`` (merged under ``<game>.``), and
-history text on the server side. The client translates an error envelope's code
-from ``<game>.error.<code>``, then ``error.<code>`` (``web/i18n.js: errorText``).
+each game's UI and history lines in ``web/games/<game>/strings.js`` (merged under
+``<game>.``); the server sends the history as their keys (``web/history.js`` words
+them). The client translates an error envelope's code from ``<game>.error.<code>``,
+then ``error.<code>`` (``web/i18n.js: errorText``).
 
 Codes are read from the Python sources with ``ast`` rather than imported, so the
 check follows refactors of ``server/`` and ``engines/``: any literal passed where
@@ -24,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from server.service.texts import Strings
-from server.service.texts import read_strings_js as game_strings_regex
+from tests.web.tables import Strings
+from tests.web.tables import read_strings_js as game_strings_regex
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "web"

@@ -8,6 +8,8 @@ import re
 from typing import Any
 
 from conftest import run_node
+from engines.camelup.describe import describe
+from tests.words import say
 
 
 def run(js: str) -> Any:
@@ -64,7 +66,5 @@ def test_camelup_writes_every_amount_of_money_in_its_unit() -> None:
 
 
 def test_camelup_history_says_leg_one_way() -> None:
-    from engines.camelup.describe import describe
-
-    line = describe({"type": "leg_bet_taken", "player": "p1", "camel": "red", "value": 5}, "ko", {"p1": "민준"})
-    assert line == "민준: 빨강 레그 베팅 티켓 (5) 가져감"
+    line = describe({"type": "leg_bet_taken", "player": "p1", "camel": "red", "value": 5}, {"p1": "민준"})
+    assert say([line], "ko") == ["민준: 빨강 레그 베팅 티켓 (5) 가져감"]

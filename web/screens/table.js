@@ -3,10 +3,10 @@
 
 import { loadGame } from '../games-loader.js';
 import { getLang, has, onLangChange, t } from '../i18n.js';
-import { api } from '../net.js';
 import { dismissToast, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
+import { historyPanel } from './history.js';
 import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
 import { momentCard } from './moment.js';
@@ -18,6 +18,7 @@ import { undoSheet } from './undo.js';
 import { waitingBar } from './waiting.js';
 import { figureLine } from './figures.js';
 import { phonelessTools } from './phoneless.js';
+import { proxyBar, shownSnapshot } from './proxies.js';
 import { noPhoneMark, seatsComponent } from './seats.js';
 
 /**
@@ -29,26 +30,6 @@ import { noPhoneMark, seatsComponent } from './seats.js';
 function gameLegal(snap, game) {
   const platform = new Set((game && game.platform_actions) || []);
   return (snap.legal || []).filter((a) => !platform.has(a.type));
-}
-
-/**
- * What the game screen is given while this phone enters for the seat
- * `entering` (a seat without a phone): that seat as `me` and its legal list
- * from `proxies`, never its view (the server sends none): the phone's own
- * secrets (`view.me`) are left out, so they are not shown as that seat's.
- * @param {import('../net.js').Snapshot} snap
- * @param {string|null} entering
- * @returns {import('../net.js').Snapshot}
- */
-export function shownSnapshot(snap, entering) {
-  const legal = entering && snap.proxies ? snap.proxies[entering] : undefined;
-  // A paused phone (the host enters its moves), one handed back but not yet
-  // continued, and a sealed one (its PIN first) see what a spectator sees:
-  // the seat's turn is not this phone's to take, so the game draws a
-  // spectator's screen, never "your turn" (issue 41 item 3).
-  if (snap.paused || snap.sealed) return { ...snap, me: null };
-  if (!entering || !legal) return snap;
-  return { ...snap, me: entering, entering, legal, view: { ...snap.view, me: null } };
 }
 
 /**
@@ -83,19 +64,14 @@ export function tableScreen(root, session) {
   // loading line once drawn (see loadGame below).
   const gameArea = h('div', { class: 'game-area', 'aria-live': 'off' });
   const gameLoading = h('div', { class: 'game-area' }, h('p', { class: 'loading', t: 'table.game_loading' }));
-  const historyList = h('div', { class: 'history-list' });
-  const historyPanel = h('section', { class: 'card panel', id: 'history-panel', hidden: true, 'aria-labelledby': 'history-title' },
-    h('h2', { id: 'history-title', t: 'table.history_title' }), historyList);
+  // The history, worded on this phone (./history.js).
+  const hist = historyPanel(session, () => snap);
   const seats = seatsComponent(session, 'table');
   const phoneless = phonelessTools(session);
-  // "Entering for": the seats without a phone this phone may act for.
-  const proxyLabel = h('span', { class: 'proxy-label', t: 'table.enter_for' });
-  const proxyButtons = h('div', { class: 'row wrap proxy-buttons' });
-  const proxyNow = h('p', { class: 'proxy-now', role: 'status' });
-  const proxyBar = h('section', { class: 'card proxy-bar', hidden: true, role: 'group', 'aria-labelledby': 'proxy-title' },
-    h('h2', { id: 'proxy-title', class: 'sr-only', t: 'table.enter_for' }), proxyLabel, proxyButtons, proxyNow);
-  /** @type {string|null} the seat without a phone this phone enters for now */
-  let entering = null;
+  // "Entering for": the seats without a phone this phone may act for (./proxies.js).
+  const proxies = proxyBar((pid) => ctx.name(pid), () => {
+    if (alive && instance && snap) instance.update(shownSnapshot(snap, proxies.entering));
+  });
   const pin = pinCard(session, 'table');
   const results = resultsCard(session);
   // The fair dice: the open scope's 4 words, this phone's last check (./fair.js).
@@ -117,19 +93,19 @@ export function tableScreen(root, session) {
   /** @param {HTMLElement} panel @param {HTMLElement} btn */
   const toggler = (panel, btn) => () => {
     const show = panel.hidden;
-    for (const [p, b] of [[historyPanel, historyBtn], [playersPanel, playersBtn]]) {
+    for (const [p, b] of [[hist.el, historyBtn], [playersPanel, playersBtn]]) {
       p.hidden = true;
       b.setAttribute('aria-expanded', 'false');
     }
     panel.hidden = !show;
     btn.setAttribute('aria-expanded', String(show));
-    if (show && panel === historyPanel) loadHistory();
+    if (show && panel === hist.el) hist.load();
     if (show && panel === playersPanel) renderPlayers();
     if (show) panel.scrollIntoView({ block: 'nearest' });
   };
   const historyBtn = h('button', { type: 'button', t: 'table.history', 'aria-expanded': 'false', 'aria-controls': 'history-panel' });
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
-  historyBtn.addEventListener('click', toggler(historyPanel, historyBtn));
+  historyBtn.addEventListener('click', toggler(hist.el, historyBtn));
   playersBtn.addEventListener('click', toggler(playersPanel, playersBtn));
   // This phone's turn in view, the scores folded meanwhile (./turn.js).
   const turn = turnFold(gameArea);
@@ -146,10 +122,10 @@ export function tableScreen(root, session) {
     turn.button,
     scoreboard,
     moment.el,
-    proxyBar,
+    proxies.el,
     gameLoading,
     fair.el,
-    historyPanel,
+    hist.el,
     playersPanel,
     h('div', { class: 'bottom-bar' }, paused.el, session.spectator ? null : undo.sheet, waiting.sheet, waiting.line,
       h('div', { class: 'row bar-buttons' }, historyBtn, playersBtn, session.spectator ? null : undo.button)));
@@ -161,7 +137,6 @@ export function tableScreen(root, session) {
   /** @type {import('../games-loader.js').GameInstance|null} */
   let instance = null;
   let alive = true;
-  let historyVersion = -1;
   /** @type {Array<() => void>} */
   const offs = [];
   let wasMyTurn = false;
@@ -169,89 +144,8 @@ export function tableScreen(root, session) {
   let module = null;
 
   /**
-   * @typedef {{version: number, by?: string, text: string, undone?: boolean,
-   *   parts?: Array<{key: string, params: Record<string, unknown>}>}} HistoryEntry
-   *   a platform line comes as string keys too (`parts`): this phone's own strings say it
-   * @typedef {{game?: number, round: number, label?: string, entries: HistoryEntry[]}} HistoryRound
-   * @typedef {{rounds?: HistoryRound[], more?: boolean, next_before?: number|null}} HistoryPage
-   */
-  /** @type {HistoryPage[]} the pages shown, newest first (the server sends the latest 200 entries) */
-  let historyPages = [];
-
-  /** @param {number|null} [before] @returns {Promise<HistoryPage>} */
-  function fetchHistory(before) {
-    const more = before ? `&before=${before}` : '';
-    return api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}${more}`, { token: session.token });
-  }
-
-  async function loadHistory() {
-    if (!snap) return;
-    const version = snap.version;
-    try {
-      const data = await fetchHistory();
-      if (!alive) return;
-      historyVersion = version;
-      // Older pages are dropped on every change (an undo may mark them): the
-      // phone asks for them again only on demand.
-      historyPages = [data];
-      renderHistory();
-    } catch (e) {
-      showError(/** @type {any} */ (e));
-    }
-  }
-
-  async function loadOlder() {
-    const last = historyPages[historyPages.length - 1];
-    if (!last || !last.more || !last.next_before) return;
-    try {
-      const data = await fetchHistory(last.next_before);
-      if (!alive || historyPages[historyPages.length - 1] !== last) return;
-      historyPages.push(data);
-      renderHistory();
-    } catch (e) {
-      showError(/** @type {any} */ (e));
-    }
-  }
-
-  function renderHistory() {
-    // A round may run across two pages: merge by game and round (each "play
-    // again" starts its rounds at 1 again), oldest entries first.
-    /** @type {Map<string, {game: number, round: number, label?: string, entries: HistoryEntry[]}>} */
-    const byRound = new Map();
-    for (const page of historyPages.slice().reverse()) {
-      for (const r of page.rounds || []) {
-        if (!r.entries || !r.entries.length) continue;
-        const game = r.game || 1;
-        const key = `${game}:${r.round}`;
-        const group = byRound.get(key) || { game, round: r.round, entries: [] };
-        group.entries = [...group.entries, ...r.entries];
-        // The server's heading of each round ("1레그", "2번째 게임 · 1레그").
-        if (r.label) group.label = r.label;
-        byRound.set(key, group);
-      }
-    }
-    const rounds = [...byRound.values()].sort((a, b) => a.game - b.game || a.round - b.round);
-    if (!rounds.length) {
-      historyList.replaceChildren(h('p', { class: 'hint', t: 'table.history_empty' }));
-      return;
-    }
-    const last = historyPages[historyPages.length - 1];
-    const older = last && last.more
-      ? h('button', { type: 'button', class: 'history-more', t: 'table.history_more', onclick: () => { loadOlder(); } })
-      : null;
-    // Newest first: what just happened is what people ask about.
-    historyList.replaceChildren(...rounds.slice().reverse().map((r) => h('section', { class: 'history-round' },
-      h('h3', r.label ? { text: r.label } : r.round > 0 ? { t: roundKey('history_round'), tp: { round: r.round } } : { t: roundKey('history_setup') }),
-      // This phone's check of the leg's or round's fair dice, once revealed.
-      session.fair.mark(r.game, r.round),
-      h('ol', { reversed: true }, ...r.entries.slice().reverse().map((e) => h('li', { class: e.undone ? 'undone' : '' },
-        h('span', { text: e.parts ? e.parts.map((p) => t(p.key, p.params)).join(' ') : e.text }),
-        e.undone ? h('span', { class: 'badge', t: 'table.undone' }) : null))))), ...(older ? [older] : []));
-  }
-
-  /**
    * The game's word for its rounds where it has one (Camel Up's legs), else the platform's.
-   * @param {string} name `round`, `history_round` or `history_setup`
+   * @param {string} name `round`
    */
   function roundKey(name) {
     const own = snap ? `${snap.game}.table.${name}` : '';
@@ -277,7 +171,7 @@ export function tableScreen(root, session) {
       return game && has(`${game}.${key}`) ? t(`${game}.${key}`, params) : t(key, params);
     },
     get lang() { return getLang(); },
-    get me() { return snap ? shownSnapshot(snap, entering).me : null; },
+    get me() { return snap ? shownSnapshot(snap, proxies.entering).me : null; },
     get game() { return snap ? snap.game : ''; },
     name(pid) {
       const p = snap && snap.players.find((x) => x.id === pid);
@@ -292,12 +186,12 @@ export function tableScreen(root, session) {
       // e.g. the caller's one tap for a paper seat's raised hand.
       const may = (/** @type {string|null|undefined} */ pid) => (pid && snap && snap.proxies && snap.proxies[pid] ? pid : undefined);
       const once = may(opts.as);
-      const as = once || may(entering);
+      const as = once || may(proxies.entering);
       const sent = session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
       // An entry made for the seat chosen in the switcher brings the phone back
       // to its own seat: on its own turn, a phone still "entering for" another
       // seat showed every button greyed.
-      if (!once && as) sent.then(() => { if (entering === as) enterFor(null); }, () => { /* stays, to try again */ });
+      if (!once && as) sent.then(() => { if (alive && proxies.entering === as) proxies.enterFor(null); }, () => { /* stays, to try again */ });
       return sent;
     },
     vibrate,
@@ -314,7 +208,7 @@ export function tableScreen(root, session) {
    * for the game module, which knows what a turn is in its game. */
   function announceTurn() {
     if (!snap || !module) return;
-    const shown = shownSnapshot(snap, entering);
+    const shown = shownSnapshot(snap, proxies.entering);
     const myTurn = snap.status === 'playing' && shown.me !== null
       && (module.yourTurn ? module.yourTurn(shown) : gameLegal(shown, session.game()).length > 0);
     if (myTurn && !wasMyTurn) {
@@ -348,7 +242,7 @@ export function tableScreen(root, session) {
       // it drew unchanged.
       fair.render();
       waiting.update(snap);
-      if (instance) instance.update(shownSnapshot(snap, entering));
+      if (instance) instance.update(shownSnapshot(snap, proxies.entering));
       return;
     }
     if (presenceOnly(prevSnap, snap)) {
@@ -381,8 +275,8 @@ export function tableScreen(root, session) {
     paused.update(snap);
     waiting.update(snap);
     results.update(snap);
-    if (!historyPanel.hidden && historyVersion !== snap.version) loadHistory();
-    if (instance) instance.update(shownSnapshot(snap, entering));
+    hist.update(snap);
+    if (instance) instance.update(shownSnapshot(snap, proxies.entering));
     // A module may say what "my turn" means for its game (a host who may
     // always name a caller is not therefore always "on turn"); after the
     // game's draw, whose marks say what of the turn to bring into view.
@@ -395,7 +289,7 @@ export function tableScreen(root, session) {
   /** The game's latest scoring, said aloud by the host's phone (./moment.js). */
   function showMoment() {
     if (!snap || !module || !module.moment) return;
-    const m = module.moment(shownSnapshot(snap, entering), ctx);
+    const m = module.moment(shownSnapshot(snap, proxies.entering), ctx);
     const speaker = (m && m.speaker) || snap.host;
     moment.update(m, { speaks: !session.spectator && snap.me !== null && snap.me === speaker, game: snap.game });
   }
@@ -409,35 +303,12 @@ export function tableScreen(root, session) {
     reminder.update(snap);
   }
 
-  /** The game screen as `pid`'s (a seat without a phone), or this phone's own (null). */
-  function enterFor(/** @type {string|null} */ pid) {
-    if (!alive) return;
-    entering = pid;
-    renderProxies();
-    if (instance && snap) instance.update(shownSnapshot(snap, entering));
-  }
-
-  /** The "Enter moves for" switcher: shown while some seat without a phone can be entered for. */
+  /** The "Enter moves for" switcher; on this phone's turn the bar folds away,
+   * unless a seat it enters for has something to do now too (Count Up's caller
+   * declares for a paper seat). */
   function renderProxies() {
     if (!snap) return;
-    const seatsFor = Object.keys(snap.proxies || {});
-    if (entering && !seatsFor.includes(entering)) entering = null;
-    proxyBar.hidden = seatsFor.length === 0 || snap.status !== 'playing';
-    // On this phone's turn the bar folds away, unless a seat it enters for has
-    // something to do now too (Count Up's caller declares for a paper seat).
-    screenEl.classList.toggle('proxies-idle', seatsFor.every((pid) => !(snap?.proxies?.[pid] || []).length));
-    proxyBar.classList.toggle('active', entering !== null);
-    if (proxyBar.hidden) return;
-    /** @param {string|null} pid @param {string} label */
-    const choice = (pid, label) => h('button', {
-      type: 'button', class: entering === pid ? 'primary' : '', 'aria-pressed': String(entering === pid),
-      'data-proxy': pid || 'self', text: label,
-      onclick: () => enterFor(pid),
-    });
-    proxyButtons.replaceChildren(choice(null, t('table.enter_self')),
-      ...seatsFor.map((pid) => choice(pid, ctx.name(pid))));
-    proxyNow.textContent = entering ? t('table.entering_for', { name: ctx.name(entering) }) : '';
-    proxyNow.hidden = !entering;
+    screenEl.classList.toggle('proxies-idle', proxies.update(snap));
   }
 
   const gameName = session.store.get().snapshot?.game || '';
@@ -454,7 +325,7 @@ export function tableScreen(root, session) {
     window.setTimeout(() => {
       if (!alive || !instance) return;
       try {
-        if (snap) instance.update(shownSnapshot(snap, entering));
+        if (snap) instance.update(shownSnapshot(snap, proxies.entering));
       } catch (e) {
         showError({ code: 'error', message: String(e) });
       }
@@ -473,16 +344,17 @@ export function tableScreen(root, session) {
     waiting.relabel();
     reminder.relabel();
     showMoment();
-    if (!historyPanel.hidden) loadHistory();
+    hist.relabel();
   }));
   // A check came back: the history's marks follow it.
-  offs.push(session.fair.onChange(() => { if (!historyPanel.hidden && historyPages.length) renderHistory(); }));
+  offs.push(session.fair.onChange(() => hist.remark()));
   offs.push(fair.destroy);
 
   return {
     update,
     destroy() {
       alive = false;
+      hist.destroy();
       conn.destroy();
       waiting.destroy();
       for (const off of offs) off();

@@ -2,8 +2,9 @@
 // first and says what undo would take back: the game action the server names
 // (`snap.undo.target`), or why there is none (a reveal sealed the game so far).
 
-import { errorText, getLang, t, translateElement } from '../i18n.js';
-import { api } from '../net.js';
+import { errorText, t, translateElement } from '../i18n.js';
+import { lineText } from '../history.js';
+import { fetchHistory } from './history.js';
 import { h, toast } from '../ui.js';
 
 /**
@@ -65,13 +66,11 @@ export function undoSheet(session, current) {
     try {
       // That entry alone: on a longer page it may fold into a stretch of
       // calls ("4–10 counted by …") while undo takes back only its last number.
-      const below = target === undefined ? '' : `&before=${target + 1}`;
-      /** @type {{rounds?: Array<{entries?: Array<{version: number, text: string, undone?: boolean}>}>}} */
-      const data = await api(`/api/tables/${encodeURIComponent(session.id)}/history?lang=${getLang()}&limit=1${below}`, { token: session.token });
+      const data = await fetchHistory(session.id, session.token, { limit: 1, before: target === undefined ? null : target + 1 });
       const entries = (data.rounds || []).flatMap((r) => r.entries || []).filter((e) => !e.undone);
       // One action may make several lines (a die that ends a leg): all of them.
       const newest = Math.max(...entries.map((e) => e.version));
-      return entries.filter((e) => e.version === newest).map((e) => e.text).join(' ');
+      return entries.filter((e) => e.version === newest).map((e) => lineText(e, data.names || {})).join(' ');
     } catch {
       return '';
     }

@@ -14,6 +14,7 @@ from engines.camelup import ENGINE
 from engines.camelup.state import FACE_DOWN, PAPER_CARDS
 from tests.engines import driver
 from tests.engines.camelup.test_examples import LOSER_PILE, WINNER_PILE, example_8_state
+from tests.words import describe_in
 
 #: Red on 15 crosses the line with a 2; green (space 1) is last (R36).
 NEAR_END = {1: ["green"], 5: ["blue"], 8: ["purple"], 10: ["white"], 11: ["black"], 12: ["yellow"],
@@ -186,7 +187,7 @@ def test_a_face_down_card_repeating_a_phone_card_is_void(mk, do) -> None:
     assert "void" not in events[1]
     assert {x.id: x.money for x in s.seats}["p2"] == before["p2"] + 8
     assert s.winner_pile == (("p2", "red"),)
-    lines = {lang: ENGINE.describe(winner, lang, {"p2": "Bo"}) for lang in ("en", "ko")}
+    lines = {lang: describe_in(ENGINE, winner, lang, {"p2": "Bo"}) for lang in ("en", "ko")}
     assert lines["en"].endswith("(void: Bo red, a camel its phone had already placed, worth 0)"), lines
     assert "무효: Bo" in lines["ko"], lines
     assert ENGINE.load(ENGINE.dump(s)) == s

@@ -11,6 +11,7 @@ from engines.camelup import ENGINE
 from engines.camelup.state import FACE_DOWN
 from tests.engines import driver
 from tests.engines.camelup.test_paper import FOUR, NEAR_END, paper
+from tests.words import describe_in
 
 
 def phone_templates(s: Any) -> list[dict]:
@@ -56,7 +57,7 @@ def test_a_seat_gets_its_phone_back_with_the_cards_its_phone_placed(mk, do) -> N
     ]
     s, events = do(s, "set_phone", "p3", True, seat="p1")
     assert events == [{"type": "seat_phone", "seat": "p1"}]
-    assert ENGINE.describe(events[0], "ko", {"p1": "민준"}) == (
+    assert describe_in(ENGINE, events[0], "ko", {"p1": "민준"}) == (
         "민준님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다."
     )
     me = driver.view(ENGINE, s, "p1")["me"]

@@ -9,6 +9,7 @@ from typing import Any
 from engines.camelup import ENGINE
 from engines.camelup.board import track_from
 from engines.camelup.state import Roll
+from tests.words import check_parts, say_both
 
 BOARD = {3: ["blue", "green"], 7: ["yellow"], 12: ["red", "purple"], 14: ["white"], 16: ["black"]}
 
@@ -119,11 +120,9 @@ def test_racing_colours_relabel_history(mk, do) -> None:
     s = mk(options={"racingColours": ["blue", "green", "orange", "red", "purple"]})
     assert ENGINE.view(s, None)["colours"]["yellow"] == "orange"
     _, events = do(s, "leg_bet", "p1", camel="yellow")
-    assert (
-        ENGINE.describe(events[0], "en", {"p1": "Mina"})
-        == "Mina took the orange leg betting ticket (5)"
-    )
-    assert "주황" in ENGINE.describe(events[0], "ko", {"p1": "Mina"})
+    said = say_both([ENGINE.describe(events[0], {"p1": "Mina"})])
+    assert said["en"] == ["Mina took the orange leg betting ticket (5)"]
+    assert "주황" in said["ko"][0]
 
 
 def test_every_event_type_reads_in_both_languages(mk, do) -> None:
@@ -166,21 +165,18 @@ def test_every_event_type_reads_in_both_languages(mk, do) -> None:
         "stack_set", "die_rolled", "camel_moved", "race_ended", "leg_scored", "pile_revealed",
         "game_over", "leg_ended", "leg_started",
     }  # fmt: skip
+    kinds = list(seen)
     for event in seen.values():
         json.dumps(event)
-        for lang in ("ko", "en"):
-            line = ENGINE.describe(event, lang, names)
-            assert line and line != event["type"] and "p1" not in line, (lang, line)
-    assert ENGINE.describe(seen["game_over"], "en", names).startswith(
-        "Cal wins! Final money: Ann 8"
-    )
-    assert (
-        ENGINE.describe(seen["die_rolled"], "en", names)
-        == "Eli rolled the grey die: B1, the black crazy camel moves"
-    )
-    assert (
-        ENGINE.describe(seen["die_rolled"], "ko", names) == "Eli: 회색 주사위 검1 → 검정 미친 낙타"
-    )
+        check_parts(ENGINE.describe(event, names))
+    said = say_both([ENGINE.describe(seen[k], names) for k in kinds])
+    for lang, lines in said.items():
+        for kind, line in zip(kinds, lines, strict=True):
+            assert line and line != kind and "p1" not in line, (lang, line)
+    en = dict(zip(kinds, said["en"], strict=True))
+    assert en["game_over"].startswith("Cal wins! Final money: Ann 8")
+    assert en["die_rolled"] == "Eli rolled the grey die: B1, the black crazy camel moves"
+    assert said["ko"][kinds.index("die_rolled")] == "Eli: 회색 주사위 검1 → 검정 미친 낙타"
 
 
 def test_board_publishes_its_size_tile_spaces_and_tents(mk) -> None:

@@ -13,6 +13,7 @@ from engines.base import EngineError
 from engines.countup import ENGINE
 from engines.countup.count import restricted, round_max
 from engines.countup.state import State
+from tests.words import check_parts
 
 
 def random_options(rng: random.Random) -> dict[str, Any]:
@@ -87,9 +88,7 @@ def check_state(before: State, after: State, action: dict[str, Any],
     json.dumps(ENGINE.public_players(after))
     json.dumps(events)
     for ev in events:
-        for lang in ("ko", "en"):
-            text = ENGINE.describe(ev, lang, {p: p.upper() for p in after.players})
-            assert text and text != ev["type"], ev
+        check_parts(ENGINE.describe(ev, {p: p.upper() for p in after.players}))
     assert all(0 <= s.marker <= 20 for s in after.seats)
     # The sum of the stints is the marker.
     for p, s in zip(after.players, after.seats, strict=True):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engines.countup import ENGINE
+from tests.words import describe_in
 
 # Example 2's sheets (docs/rules), seats p1..p4 for A..D.
 EXAMPLE2 = {"p1": [3, 9, 14, 30, 41], "p2": [6, 9, 21, 36, 48],
@@ -38,8 +39,8 @@ def test_a_skipped_seat_sits_the_round_out_with_0_and_writes_again_next_round(ta
     events = t.act("skip", seat="p2")
     assert events == [{"type": "seat_skipped", "round": 1, "seat": "p2"},
                       {"type": "count_ready", "round": 1}]
-    assert ENGINE.describe(events[0], "ko", {"p2": "하린"}) == "하린님이 1라운드를 쉽니다: 숫자 없이 라운드 점수 0점."
-    assert ENGINE.describe(events[0], "en", {"p2": "Harin"}) == (
+    assert describe_in(ENGINE, events[0], "ko", {"p2": "하린"}) == "하린님이 1라운드를 쉽니다: 숫자 없이 라운드 점수 0점."
+    assert describe_in(ENGINE, events[0], "en", {"p2": "Harin"}) == (
         "Harin sits out round 1: no numbers, a round score of 0."
     )
     sheet = t.view("p3")["sheets"]["p2"]
@@ -92,7 +93,7 @@ def test_a_seat_on_paper_gets_its_phone_back_before_the_count_and_is_waited_for(
     t.sheets({p: EXAMPLE2[p] for p in ("p1", "p3")})
     events = t.act("set_phone", seat="p2")
     assert events == [{"type": "seat_phone", "seat": "p2"}]
-    assert ENGINE.describe(events[0], "en", {"p2": "Harin"}) == (
+    assert describe_in(ENGINE, events[0], "en", {"p2": "Harin"}) == (
         "Harin is back on their phone: the app keeps their secrets again."
     )
     assert ENGINE.waiting(t.state) == ("p2", "p4")

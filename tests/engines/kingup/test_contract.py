@@ -15,6 +15,7 @@ from engines.base import EngineError
 from engines.kingup import ENGINE
 from engines.kingup.describe import EVENT_TYPES
 from tests.engines import driver
+from tests.words import check_parts, say_both
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engines" / "kingup"
 
@@ -160,7 +161,9 @@ def test_every_event_type_is_described(table):
     names = {"p1": "Mina", "p2": "Bo", "p3": "Jun"}
     for event in events:
         json.dumps(event)
-        ko, en = ENGINE.describe(event, "ko", names), ENGINE.describe(event, "en", names)
+        check_parts(ENGINE.describe(event, names))
+    said = say_both([ENGINE.describe(event, names) for event in events])
+    for ko, en in zip(said["ko"], said["en"], strict=True):
         assert ko and en and ko != en
         assert "p1" not in ko + en and "p2" not in ko + en
 
@@ -173,8 +176,8 @@ def test_describe_explains_the_tie_break(table):
         "tie_break": {"rule": "survivors", "tied": ["p1", "p3"]},
         "shared": False,
     }
-    assert "tie" in ENGINE.describe(event, "en", {"p1": "Mina"})
-    assert "동점" in ENGINE.describe(event, "ko", {"p1": "Mina"})
+    said = say_both([ENGINE.describe(event, {"p1": "Mina"})])
+    assert "tie" in said["en"][0] and "동점" in said["ko"][0]
 
 
 def test_round_trip_of_a_fresh_state(table):

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from engines.kingup import ENGINE
 from engines.kingup.state import AWAITING_GOALS, VOTE
+from tests.words import describe_in
 
 # Example 3's board at the coronation of D (tests/engines/kingup/test_paper.py).
 B3 = {"throne": "D", 5: "AGK", 4: "BH", 3: "CEM", 2: "I", 1: "J", 0: "L", "eliminated": "F"}
@@ -52,8 +53,8 @@ def test_a_skipped_vote_counts_as_yes_and_the_last_one_reveals(table):
     events = t.act("p1", "skip", host=True, seat="p3")
     assert events == [{"type": "seat_skipped", "seat": "p3", "count": 2, "of": 4}]
     names = {"p3": "하린"}
-    assert ENGINE.describe(events[0], "ko", names) == "하린님이 자리에 없어 그 표는 찬성으로 칩니다 (2/4)."
-    assert ENGINE.describe(events[0], "en", {"p3": "Harin"}) == (
+    assert describe_in(ENGINE, events[0], "ko", names) == "하린님이 자리에 없어 그 표는 찬성으로 칩니다 (2/4)."
+    assert describe_in(ENGINE, events[0], "en", {"p3": "Harin"}) == (
         "Harin is away: their vote counts as Yes (2 of 4)."
     )
     v = t.view("p2")
@@ -121,7 +122,7 @@ def test_a_seat_gets_its_phone_back_with_its_goal_card_and_no_count(table):
     assert host_templates(t, "set_phone") == [{"type": "set_phone", "seat": "p3", "host": True}]
     events = t.act("p1", "set_phone", host=True, seat="p3")
     assert events == [{"type": "seat_phone", "seat": "p3"}]
-    assert ENGINE.describe(events[0], "ko", {"p3": "하린"}) == (
+    assert describe_in(ENGINE, events[0], "ko", {"p3": "하린"}) == (
         "하린님이 다시 휴대폰으로 참여합니다: 비밀 정보는 다시 앱이 지킵니다."
     )
     assert t.state.paper == ()

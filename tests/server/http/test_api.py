@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tests.server.conftest import open_table
+from tests.words import worded
 
 
 def test_create_returns_ids_code_links_and_host_seat(client) -> None:
@@ -394,12 +395,12 @@ def test_history_in_words_by_round(table) -> None:
     host.act("start")
     host.act("add", n=2)
     host.act("undo")
-    h = host.client.get(f"/api/tables/{host.table}/history?lang=en").json
+    h = worded(host.client.get(f"/api/tables/{host.table}/history").json, "en")
     rounds = {r["round"]: r["entries"] for r in h["rounds"]}
     assert [e["text"] for e in rounds[0]] == ["Host created the table.", "P2 joined.", "P3 joined."]
     texts = [(e["text"], e["undone"]) for e in rounds[1]]
     assert texts == [("The game started.", False), ("Host +2", True), ("Host undid the last action.", False)]
-    ko = host.client.get(f"/api/tables/{host.table}/history?lang=ko").json
+    ko = worded(host.client.get(f"/api/tables/{host.table}/history").json, "ko")
     assert ko["rounds"][0]["entries"][1]["text"] == "P2님이 참가했습니다."
 
 

@@ -123,7 +123,7 @@ def test_a_roll_waits_for_every_live_phones_link_and_is_derived_from_them(tables
     rolled = next(e for e in done["events"] if e["type"] == "die_rolled")
     assert "pending" not in snap(tables, tid)["fair"]
     # Logged as the roller's: the history and undo see the roller's roll.
-    assert tables.history(tid, "en")["rounds"][-1]["entries"][-1]["by"] == roller.seat
+    assert tables.history(tid)["rounds"][-1]["entries"][-1]["by"] == roller.seat
     doc = tables.load(tid)
     scope = next(s for s in doc["fair"]["scopes"] if s["label"].endswith("/leg/1"))
     rng = OutcomeRng.of(scope["secret"], scope["label"], [], 1, links)
@@ -277,7 +277,7 @@ def test_a_start_that_draws_waits_for_the_phones_links_and_its_board_checks(tabl
     for p in phones:
         done = p.answer(tables, tid, draw)
     assert [e["type"] for e in done["events"]] == ["started"]
-    assert tables.history(tid, "en")["rounds"][-1]["entries"][-1]["by"] == "p1"
+    assert tables.history(tid)["rounds"][-1]["entries"][-1]["by"] == "p1"
     proof = tables.proof(tid)
     setup = next(s for s in proof["scopes"] if s["label"].endswith("/setup"))
     assert setup["secret"] and [e["seat"] for e in setup["outcomes"][0]["links"]] == ["p1", "p2", "p3"]
@@ -304,7 +304,7 @@ def test_a_roll_entered_for_a_seat_without_a_phone_is_logged_as_entered_for_it(t
     draw = out["events"][0]["draw"]
     for p in phones:
         p.answer(tables, tid, draw)
-    line = tables.history(tid, "en")["rounds"][-1]["entries"][-1]
+    line = tables.history(tid)["rounds"][-1]["entries"][-1]
     assert (line["by"], line.get("entered_for")) == ("p1", paper)
 
 

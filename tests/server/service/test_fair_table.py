@@ -21,6 +21,7 @@ from server.store import Store
 from server.store.keys import doc_key, log_key
 from tablemate_verify import OutcomeRng, check, commitment
 from tablemate_verify.chain import make_chain
+from tests.words import texts
 
 _ids = itertools.count()
 #: Each table's phones' chains, as the app keeps them: seat → [chain, links used, token].
@@ -160,7 +161,7 @@ def test_anchors_are_no_history_line_and_no_budget_and_seeds_are_gone(tables: Ta
     # Anchors and links are no line of history and no seat's budget.
     doc = tables.load(tid)
     assert "n" not in next(s for s in doc["seats"] if s["id"] == "p2")
-    lines = [e["text"] for r in tables.history(tid, "en")["rounds"] for e in r["entries"]]
+    lines = texts(tables.history(tid), "en")
     assert lines and not any("anchor" in t.lower() or "link" in t.lower() for t in lines)
 
 

@@ -8,12 +8,15 @@ from typing import Any
 
 from tests.server.conftest import Phone, open_table
 from tests.server.service.test_results import kingup_table, play_kingup
+from tests.words import worded
 
 
 def history(phone: Phone, lang: str) -> list[dict[str, Any]]:
-    r = phone.client.get(f"/api/tables/{phone.table}/history?lang={lang}", headers=phone.auth)
+    """The page's groups as a phone in ``lang`` words them (``tests/words.py``)."""
+    r = phone.client.get(f"/api/tables/{phone.table}/history", headers=phone.auth)
     assert r.status_code == 200, r.json
-    return r.json["rounds"]
+    rounds: list[dict[str, Any]] = worded(r.json, lang)["rounds"]
+    return rounds
 
 
 def lines(phone: Phone, lang: str, round_no: int) -> list[tuple[str, bool]]:
@@ -116,3 +119,26 @@ def test_countup_the_last_number_folds_and_the_end_has_its_own_line(client) -> N
     host = countup_table(client, sheetMode="paper")[0]
     assert host.act("call", until="end").status_code == 200
     assert lines(host, "en", 1)[-3:-1] == [("1–50 counted by Host", False), ("Round 1 ends at 50.", False)]
+
+
+def test_a_call_entered_for_a_seat_without_a_phone_keeps_its_own_line() -> None:
+    """The stretch folds; the call entered for another seat does not, so the
+    phone can mark it where the line starts ("P3 (entered by Host): 11: …")."""
+    from engines import registry
+    from engines.history import part
+    from server.service.history import _fold, _Line
+
+    engine = registry.get("countup")
+    assert engine is not None
+    quiet = [_Line(v, v, "p1", [part("countup.history.call", number=v)], False, 1, count=v, quiet=True)
+             for v in range(1, 12)]
+    said = [part("countup.history.call_said", number=11, said=part("countup.history.declares", p="P3"))]
+    mine = _Line(12, 12, "p1", said, False, 1, count=11)
+    proxied = _Line(12, 12, "p1", said, False, 1, count=11, entered_for="p3")
+    folded = _fold(engine, [*quiet, mine], {"p1": "Host"}, whole=True)
+    assert [[p["key"] for p in line.parts] for line in folded] == [
+        ["countup.history.stretch_then", "countup.history.call_said"]]
+    apart = _fold(engine, [*quiet, proxied], {"p1": "Host"}, whole=True)
+    assert [[p["key"] for p in line.parts] for line in apart] == [
+        ["countup.history.stretch"], ["countup.history.call_said"]]
+    assert apart[0].parts[0]["params"]["span"] == "1–11" and apart[1].entered_for == "p3"

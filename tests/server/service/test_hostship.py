@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.server.conftest import Phone, open_table
+from tests.words import texts
 
 
 def tables(app: Any) -> Any:
@@ -30,8 +31,7 @@ def online(app: Any, table: str, *seats: str) -> None:
 
 
 def history(client: Any, table: str) -> list[str]:
-    rounds = client.get(f"/api/tables/{table}/history?lang=en").json["rounds"]
-    return [e["text"] for r in rounds for e in r["entries"]]
+    return texts(client.get(f"/api/tables/{table}/history").json, "en")
 
 
 def test_the_server_decides_from_presence_not_from_a_phone(app, client) -> None:

@@ -19,6 +19,7 @@ from server.store.keys import req_key
 from tests.server.conftest import Phone, open_table
 from tests.server.livehelpers import history_entries, http, open_live_table
 from tests.toy_engine import TOY, ToyEngine
+from tests.words import worded
 
 BASE = {"EXTRA_ENGINES": [TOY], "FIXED_RANDOM": True,
         "RATE_CREATE": 1000, "RATE_JOIN": 1000, "RATE_CODE": 1000}
@@ -326,7 +327,7 @@ def test_history_pages_mark_undone_entries_and_name_removed_seats(redis_url: str
     entries = [e for r in page["rounds"] for e in r["entries"]]
     assert [e["version"] for e in entries] == [4, 5, 6, 7]
     assert [e["undone"] for e in entries] == [False, False, False, False]
-    joined = history_page(client, host, "&before=4&limit=1")["rounds"][0]["entries"]
+    joined = worded(history_page(client, host, "&before=4&limit=1"), "en")["rounds"][0]["entries"]
     assert joined[0]["version"] == 3 and joined[0]["text"] == "P3 joined.", \
         "a seat removed later keeps its name on an older page"
     last = history_page(client, host, "&limit=2")

@@ -13,6 +13,7 @@ from server.service import results
 from server.service.seats import NO_TOKEN, find_seat, new_token
 from tests.engines.camelup.conftest import SETUP
 from tests.server.conftest import Phone, open_table, take_seat
+from tests.words import texts, worded
 
 
 def add_phoneless(client: Any, host: Phone, name: str, **extra: Any):
@@ -30,8 +31,7 @@ def doc_of(app: Any, table: str) -> dict[str, Any]:
 
 
 def history(client: Any, table: str, lang: str = "en") -> list[str]:
-    rounds = client.get(f"/api/tables/{table}/history?lang={lang}").json["rounds"]
-    return [e["text"] for r in rounds for e in r["entries"]]
+    return texts(client.get(f"/api/tables/{table}/history").json, lang)
 
 
 def refused(app: Any, host: Phone, response: Any, status: int, code: str, before: dict[str, Any]) -> None:
@@ -260,7 +260,7 @@ def test_the_history_credits_only_the_entered_action_to_the_seat_without_a_phone
         else:
             r = phone.act("pyramid", die=next(dice), value=1)
         assert r.status_code == 200, r.json
-    rounds = client.get(f"/api/tables/{host.table}/history?lang=ko").json["rounds"]
+    rounds = worded(client.get(f"/api/tables/{host.table}/history").json, "ko")["rounds"]
     last = rounds[-2]["entries"][-2:] + rounds[-1]["entries"]
     texts = [e["text"] for e in last]
     assert texts[0].startswith("하린 (Host 입력): 보라 주사위 1"), texts

@@ -7,7 +7,6 @@ touches one place."""
 from __future__ import annotations
 
 import itertools
-import json
 from typing import Any, get_args
 
 import jsonschema_rs
@@ -16,10 +15,11 @@ import pytest
 from engines import registry
 from server.http import openapi
 from server.model import LogEntry
-from server.service import budget, pipeline, platform_actions, texts
+from server.service import budget, pipeline, platform_actions
 from server.service.platform_actions import ACTIONS, LOGGED, Budget, text_keys, text_parts
-from tests.server.conftest import open_table
-from tests.web.test_strings import platform_strings
+from tests.server.service.test_results import EX5_ROUNDS, kingup_table, play_kingup
+from tests.web.test_strings import LANGS, platform_strings
+from tests.words import say_both, worded
 
 ALL = {**ACTIONS, **LOGGED}
 
@@ -69,11 +69,12 @@ def test_every_record_has_a_budget_and_its_strings(atype: str) -> None:
         assert text_parts(entry(atype), {}) is None
         return
     for key in text_keys(atype):
-        assert all(key in strings[lang] for lang in texts.LANGS), key
+        assert all(key in strings[lang] for lang in LANGS), key
 
 
 def test_every_line_uses_only_its_records_keys_and_fills_every_field() -> None:
     names = {"p1": "Mina", "p2": "Bo"}
+    lines = []
     for e in VARIANTS:
         parts = text_parts(e, names)
         if parts is None:
@@ -81,16 +82,11 @@ def test_every_line_uses_only_its_records_keys_and_fills_every_field() -> None:
         atype = e["action"]["type"]
         for key, _ in parts:
             assert key in text_keys(atype), (atype, key)
-        for lang in texts.LANGS:
-            line = texts.render(lang, parts)
-            assert "{" not in line and line.strip(), (atype, lang, line)
-
-
-def test_the_history_strings_are_the_phones_own() -> None:
-    """The server renders from the file the phones load: one home."""
-    for lang in texts.LANGS:
-        on_disk = json.loads((texts.WEB / "i18n" / f"{lang}.json").read_text("utf-8"))
-        assert texts.strings(lang) == on_disk
+        lines.append([{"key": k, "params": p} for k, p in parts])
+    # As the phones word them (web/history.js), in both languages.
+    for lang, said in say_both(lines).items():
+        for line in said:
+            assert "{" not in line and line.strip(), (lang, line)
 
 
 def test_openapi_and_the_games_list_name_every_action() -> None:
@@ -105,23 +101,27 @@ def test_openapi_and_the_games_list_name_every_action() -> None:
 
 
 
-def test_platform_lines_travel_as_keys_the_phone_renders(client) -> None:
-    """A platform line carries its string keys and values (``parts``), which
-    say in each language what ``text`` says in the one asked for; a game's
-    line carries its text only."""
-    host, guest = open_table(client, joiners=1)
+def test_every_line_travels_as_keys_the_phone_words(client) -> None:
+    """Every line, the platform's and the game's, is string keys and values
+    (``parts``), the same whatever language is asked for: the phone words
+    them (``web/history.js``), and the server sends no words of its own."""
+    host = kingup_table(client)[0]
     assert host.act("rename", player="p2", name="Bo").status_code == 200
     assert host.act("start").status_code == 200
-    for lang in texts.LANGS:
-        r = host.client.get(f"/api/tables/{host.table}/history?lang={lang}", headers=host.auth)
-        entries = [e for g in r.json["rounds"] for e in g["entries"]]
-        platform_lines = [e for e in entries if "parts" in e]
-        assert {p["key"] for e in platform_lines for p in e["parts"]} >= {
-            "history.create", "history.join", "history.rename", "history.start"}
-        for e in platform_lines:
-            assert texts.render(lang, [(p["key"], p["params"]) for p in e["parts"]]) == e["text"]
-    renamed = next(e for e in platform_lines if e["parts"][0]["key"] == "history.rename")
-    assert renamed["parts"][0]["params"]["name"] == "Bo" and renamed["text"] == "P2 is now Bo."
+    play_kingup(host, EX5_ROUNDS[:1])
+    pages = [host.client.get(f"/api/tables/{host.table}/history{q}", headers=host.auth).json
+             for q in ("", "?lang=ko", "?lang=en")]
+    assert pages[0] == pages[1] == pages[2]
+    entries = [e for g in pages[0]["rounds"] for e in g["entries"]]
+    assert all("text" not in e and e["parts"] for e in entries)
+    assert "label" not in pages[0]["rounds"][0]
+    assert any(p["key"].startswith("kingup.history.") for e in entries for p in e["parts"])
+    assert {p["key"] for e in entries for p in e["parts"]} >= {
+        "history.create", "history.join", "history.rename", "history.start"}
+    renamed = next(e for e in entries if e["parts"][0]["key"] == "history.rename")
+    assert renamed["parts"][0]["params"]["name"] == "Bo"
+    said = {lang: [e["text"] for g in worded(pages[0], lang)["rounds"] for e in g["entries"]] for lang in LANGS}
+    assert "P2 is now Bo." in said["en"] and "P2 → Bo 이름 변경" in said["ko"], said
 
 
 def _offered_before(doc: dict[str, Any], seat: dict[str, Any] | None, host: bool, sealed: bool) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from server.service import atrest
 from tests.server.conftest import Phone, open_table
+from tests.words import texts
 
 
 def rejoin_code(client: Any, host: Phone, seat: Phone) -> str:
@@ -55,8 +56,7 @@ def test_a_rejoin_mid_game_shows_the_new_phone_no_secret(client) -> None:
     assert client.get(f"/api/tables/{host.table}/analysis", headers=new.auth).status_code == 200
     assert new.act("unlock", pin="0000").json["error"]["code"] == "no_pin"
     assert new.act("pin", pin="1111").json["error"]["code"] == "seat_sealed"
-    text = client.get(f"/api/tables/{host.table}/history?lang=en").json["rounds"]
-    lines = [e["text"] for r in text for e in r["entries"]]
+    lines = texts(client.get(f"/api/tables/{host.table}/history").json, "en")
     assert any("opened on a new phone" in t and "sees none of" in t for t in lines), lines
 
 

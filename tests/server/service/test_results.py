@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from server.service import results
 from tests.server.conftest import Phone, open_table
+from tests.words import texts, worded
 
 EX3_BOARD = {"throne": "D", 5: "AGK", 4: "BH", 3: "CEM", 2: "I", 1: "J", 0: "L", "eliminated": "F"}
 EX3_GOALS = {"p1": "DABCIL", "p2": "GKHFJL", "p3": "AGMEJF", "p4": "FLJICE"}
@@ -192,8 +193,7 @@ def test_play_again_keeps_every_seat_and_confines_undo_to_the_new_game(client) -
     assert len(res["rounds"]) == 3
     assert decode(res["bgstats"])["sourcePlayId"] != ""
     history = client.get(f"/api/tables/{host.table}/history", headers=host.auth).json
-    texts = [e["text"] for rnd in history["rounds"] for e in rnd["entries"]]
-    assert any("new game" in t for t in texts)
+    assert any("new game" in t for t in texts(history, "en"))
 
 
 def test_play_again_reopens_the_lobby_under_its_join_code(app, client) -> None:
@@ -226,7 +226,7 @@ def test_each_game_after_play_again_has_its_own_history_groups(client) -> None:
     host = phones[0]
     host.act("start")
     play_kingup(host)
-    one = client.get(f"/api/tables/{host.table}/history?lang=en").json
+    one = worded(client.get(f"/api/tables/{host.table}/history").json, "en")
     assert [(r["game"], r["round"], r["label"]) for r in one["rounds"]] == [
         (1, 0, "Before the first round"), (1, 1, "Round 1"), (1, 2, "Round 2"), (1, 3, "Round 3")]
     assert host.act("play_again").status_code == 200
@@ -234,7 +234,7 @@ def test_each_game_after_play_again_has_its_own_history_groups(client) -> None:
     play_kingup(host, [EX5_ROUNDS[2]])
     for lang, words in (("en", ("Game {g} · Round {r}", "Game 2 · Before the first round")),
                         ("ko", ("{g}번째 게임 · {r}라운드", "2번째 게임 · 첫 라운드 전"))):
-        history = client.get(f"/api/tables/{host.table}/history?lang={lang}").json
+        history = worded(client.get(f"/api/tables/{host.table}/history").json, lang)
         groups = [(r["game"], r["round"]) for r in history["rounds"]]
         assert groups == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1)]
         labels = {(r["game"], r["round"]): r["label"] for r in history["rounds"]}
@@ -246,7 +246,7 @@ def test_each_game_after_play_again_has_its_own_history_groups(client) -> None:
         first_round_v = {e["version"] for r in history["rounds"] if r["game"] == 1 for e in r["entries"]}
         assert all(e["version"] > max(first_round_v) for e in second[1]["entries"])
     # A page that starts after the second game's start still knows which game it shows.
-    last = client.get(f"/api/tables/{host.table}/history?lang=en&limit=1").json
+    last = client.get(f"/api/tables/{host.table}/history?limit=1").json
     assert [(r["game"], r["round"]) for r in last["rounds"]] == [(2, 1)]
 
 

@@ -23,6 +23,7 @@ from server.store import Commit, Store, Verdict
 from server.store.keys import doc_key, version_key
 from tests.server.conftest import open_table
 from tests.toy_engine import TOY
+from tests.words import texts
 
 _ids = itertools.count()
 
@@ -231,8 +232,7 @@ def test_snapshot_history_and_analysis(tables: Tables) -> None:
     assert {"type": "undo"} in tables.snapshot(doc, "p1")["legal"]
     assert tables.snapshot(doc, None)["players"][0] == {"id": "p1", "name": "Host", "host": True, "score": 2,
                                                         "connected": False}
-    hist = tables.history(tid, "ko")
-    lines = [e["text"] for r in hist["rounds"] for e in r["entries"]]
+    lines = texts(tables.history(tid), "ko")
     assert lines == ["Host님이 테이블을 만들었습니다.", "P2님이 참가했습니다.", "게임 시작!", "Host +2"]
     a = tables.analysis(doc, "p2")
     assert a == {"version": doc["version"], "analysis": None}

@@ -2,7 +2,8 @@
 // Terms follow the Korean rulebook (docs/rules/kingup.md): 캐릭터, 층, 왕좌,
 // 비밀목표 카드, 찬성/반대, 후보자, 쫓겨난 캐릭터, 특별 3라운드 득점 규칙.
 // Korean lines avoid particles after {char}/{name}: a letter or a name may end
-// either way (을/를), so a colon or a name-first phrasing is used instead.
+// either way (을/를), so a colon or a name-first phrasing is used instead, or
+// the particle is written {char:을/를} and web/i18n.js picks it by the sound.
 
 export const STRINGS = {
   ko: {
@@ -206,6 +207,35 @@ export const STRINGS = {
     'figure.round_scores.text': '라운드별 {value}',
     'figure.total.text': '합계 {value}점',
     'result.player_col': '플레이어',
+    // The history's lines (engines/kingup/describe.py sends their keys and values).
+    'history.level': '{level}층({name})',
+    'history.throne': '왕좌',
+    'history.nobody': '없음',
+    'history.score': '{p} {score}',
+    'history.placed': '{p}님이 {char:을/를} {where}에 놓았습니다.',
+    'history.placement_done': '배치 단계 끝. 남은 캐릭터는 0층(하인)으로: {spare}. 이동 단계는 {next}님부터.',
+    'history.moved': '{p}님이 {char:을/를} {start}층에서 {to}으로 올렸습니다.',
+    'history.moved_throne': '{p}님이 {char:을/를} {start}층에서 {to}로 올렸습니다.',
+    'history.nominated': '{p}님이 {char:을/를} 왕좌에 올리고 왕관을 가져갑니다. 왕의 선출 투표!',
+    'history.crowned': '투표 공개: 모두 찬성. {char:이/가} 왕이 되었습니다! 라운드 종료.',
+    'history.eliminated': '투표 공개: 반대 {no}. {char:은/는} 성에서 쫓겨났습니다. 다음은 {next}님 차례.',
+    'history.vote_cast': '{p}님이 투표했습니다 ({count}/{of}).',
+    'history.vote_opened': '{p}님이 봉인한 표를 열었습니다 ({count}/{of}).',
+    'history.goal_recorded': '{p}님이 비밀목표 카드를 기록했습니다.',
+    'history.goal_drawn': '{p}님이 가상 덱에서 비밀목표 카드를 받았습니다.',
+    'history.board_entered': '{p}님이 {round}라운드의 최종 보드를 입력했습니다.',
+    'history.seat_skipped': '{p}님이 자리에 없어 그 표는 찬성으로 칩니다 ({count}/{of}).',
+    'history.votes_opening': '모든 표가 들어왔습니다. {who}의 휴대폰이 봉인한 표를 엽니다.',
+    'history.vote_withdrawn': '{p}님의 휴대폰이 표를 열지 못해, 봉인은 열지 않은 채 두고 다시 투표합니다.',
+    'history.round_scored': '{round}라운드 점수 (왕 {king}): {scores}.',
+    'history.rule33': '특별 3라운드 득점 규칙: {who} 0점 → 33점.',
+    'history.game_over': '게임 종료! {title}: {who} ({best}).',
+    'history.shared': '공동 승리',
+    'history.alone': '승리',
+    'history.tie_survivors': '동점이라 3라운드 종료 시 보드에 남은 비밀목표 캐릭터 수로 가렸습니다.',
+    'history.tie_shared': '동점은 공동 승리입니다.',
+    'history.round_started': '{round}라운드 시작.',
+    'history.round_starter': '시작 플레이어: {p}님.',
   },
   en: {
     // The results screen's score pad (pad.js).
@@ -406,5 +436,34 @@ export const STRINGS = {
     'figure.round_scores.text': 'Rounds {value}',
     'figure.total.text': 'Total {value}',
     'result.player_col': 'Player',
+    // The history's lines (engines/kingup/describe.py sends their keys and values).
+    'history.level': 'level {level} ({name})',
+    'history.throne': 'the throne',
+    'history.nobody': 'nobody',
+    'history.score': '{p} {score}',
+    'history.placed': '{p} placed {char} on {where}.',
+    'history.placement_done': 'Placement over; left-overs to level 0 (Servants): {spare}. {next} moves first.',
+    'history.moved': '{p} moved {char} up from level {start} to {to}.',
+    'history.moved_throne': '{p} moved {char} up from level {start} to {to}.',
+    'history.nominated': '{p} moved {char} to the throne and takes the crown. Election of the King!',
+    'history.crowned': 'Votes revealed: all Yes. {char} is King! The round ends.',
+    'history.eliminated': 'Votes revealed: No from {no}. {char} is eliminated. {next} plays next.',
+    'history.vote_cast': '{p} voted ({count} of {of}).',
+    'history.vote_opened': '{p}\'s phone opened its sealed vote ({count} of {of}).',
+    'history.goal_recorded': '{p} recorded their secret goal card.',
+    'history.goal_drawn': '{p} drew a secret goal card from the virtual deck.',
+    'history.board_entered': '{p} entered the final board of round {round}.',
+    'history.seat_skipped': '{p} is away: their vote counts as Yes ({count} of {of}).',
+    'history.votes_opening': 'Every vote is in: {who}\'s phones open their sealed votes.',
+    'history.vote_withdrawn': '{p}\'s phone did not open its vote: that seal stays shut, and {p} votes again.',
+    'history.round_scored': 'Round {round} scores (King {king}): {scores}.',
+    'history.rule33': 'Round-3 rule: {who} scored 0, which becomes 33.',
+    'history.game_over': 'Game over! {title}: {who} ({best}).',
+    'history.shared': 'Shared victory',
+    'history.alone': 'Winner',
+    'history.tie_survivors': 'The tie was broken by goal characters still on the board after the last round.',
+    'history.tie_shared': 'Ties are shared.',
+    'history.round_started': 'Round {round} begins.',
+    'history.round_starter': '{p} starts.',
   },
 };
