@@ -76,6 +76,21 @@ def start(fn: Callable[..., Any], *args: Any) -> None:
         threading.Thread(target=fn, args=args, daemon=True).start()
 
 
+def semaphore(n: int) -> Any:
+    """A bounded semaphore of ``n``, gevent's own under gevent. The patched
+    ``threading.BoundedSemaphore`` is Python over a ``Condition``, and every
+    release tests ownership with a non-blocking acquire that fails, after
+    which gevent's lock yields to the hub (its aid to spin locks): a greenlet
+    switch on every release. The store's pool takes one per Redis call (the
+    ``runtime.semaphore`` row of docs/performance.md, "Why each fast path
+    exists")."""
+    if _patched():
+        from gevent.lock import BoundedSemaphore
+
+        return BoundedSemaphore(n)
+    return threading.BoundedSemaphore(n)
+
+
 # -- the garbage collector --------------------------------------------------
 
 _started = [0.0]

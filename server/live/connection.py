@@ -131,7 +131,11 @@ class Connection:
                 except Exception:  # a dead peer; its own loop notices and cleans up
                     ob.open = False
                 return
-            ob.queue(kind, text_frame(payload))
+            frame = text_frame(payload)
+            if not ob.direct(frame, time.monotonic()):
+                ob.queue(kind, frame)
+            elif not ob.out:
+                return  # taken whole (or the socket is dead): nothing waits
             spawn = not wait and ob.hand_on(ob.flush())
         if wait:
             ob.drain()
@@ -168,7 +172,10 @@ class Connection:
         try:
             if not ob.accepts():
                 return
-            ob.queue("pong", text_frame(payload))
+            now = time.monotonic() if now is None else now
+            frame = text_frame(payload)
+            if not ob.direct(frame, now):
+                ob.queue("pong", frame)
             spawn = ob.hand_on(ob.flush(now, held_too=True))
         finally:
             ob.lock.release()

@@ -63,6 +63,8 @@ class Outbox:
         self.stalled: float | None = None
         #: Kicked: the outbox ends with a close frame, and takes nothing more.
         self.closing = False
+        #: Whether frames go straight to the descriptor (not through the app's own TLS).
+        self.plain = fd is not None and not isinstance(getattr(ws, "sock", None), ssl.SSLSocket)
 
     def accepts(self) -> bool:
         """Whether a frame may still be sent: not on a closed socket, nor
@@ -107,6 +109,32 @@ class Outbox:
         else:
             self.out = [w for w in self.out if w[0] != kind]
             self.out.append((kind, frame))
+
+    def direct(self, frame: bytes, now: float) -> bool:
+        """Writes ``frame`` at once when nothing waits or is held (the lock
+        held): a heartbeat, a ping's answer, most pushed snapshots. True when
+        done: the socket took it (what it did not take waits, as a frame
+        begun, for ``flush``), or it is dead; False when the frame is for the
+        outbox (``queue``). The queue and ``flush``'s bookkeeping around one
+        write were about half of a heartbeat's CPU (the ``Outbox.direct`` row
+        of docs/performance.md, "Why each fast path exists")."""
+        if self.out or self.holding or self.stalled is not None or not self.plain:
+            return False
+        fd = cast(int, self.fd)
+        if self.ws.sock.fileno() != fd:
+            return False  # closed: ``flush`` tells (another socket may hold the number now)
+        try:
+            n = os.write(fd, frame)
+        except BlockingIOError:
+            return False
+        except OSError:  # a dead peer; its own loop notices and cleans up
+            self.open = False
+            return True
+        self.sent_at = now
+        self.written += n
+        if n < len(frame):
+            self.out.append((None, memoryview(frame)[n:]))
+        return True
 
     def hand_on(self, left: float | None) -> bool:
         """Whether to start the socket's writer (the lock held), after a flush

@@ -33,6 +33,7 @@ from typing import Any
 import hiredis
 import redis
 
+from server.runtime import semaphore
 from server.store.sockio import send_whole
 
 #: A connection that has been idle in the pool may have died with a Redis
@@ -157,7 +158,7 @@ class Lean:
         # Made when the store is (after gevent's monkey-patching in the
         # server): a greenlet waits for a free link, as with redis-py's
         # BlockingConnectionPool, instead of opening without bound in a burst.
-        self.slots = threading.BoundedSemaphore(max_connections)
+        self.slots = semaphore(max_connections)
         self.shas: dict[str, str] = {}
 
     @classmethod

@@ -232,3 +232,41 @@ def test_the_socket_s_own_handler_waits_for_its_phone(pair, writers) -> None:
     reader.join()
     result = text_frame(b'{"type":"result","request_id":"r1","version":2}')
     assert got[0][filled:] == text_frame(state(2)) + result
+
+
+def test_a_frame_with_nothing_waiting_is_one_write_past_the_outbox(pair, writers, monkeypatch) -> None:
+    """A heartbeat, a ping's answer and a snapshot, with nothing waiting or
+    held, are one write of their own (``Outbox.direct``), never the queue's
+    write; anything held or waiting keeps its order through the outbox."""
+    ours, phone = pair
+    conn = Connection(WS(ours), "t1", "p1", "token")
+    queued: list[int] = []
+    real = outbox.Outbox._writev
+
+    def writev(self: outbox.Outbox, frames: list[Any]) -> int:
+        queued.append(len(frames))
+        return real(self, frames)
+
+    monkeypatch.setattr(outbox.Outbox, "_writev", writev)
+    conn.offer(2, state(2))
+    conn.beat(conn.outbox.fd)
+    conn.beat()  # the answer to the phone's ping, from its own handler
+    conn.send({"type": "result", "request_id": "r1", "version": 2})
+    assert queued == [] and writers == [] and conn.outbox.out == []
+    pong = text_frame(b'{"type":"pong","version":2}')
+    result = text_frame(b'{"type":"result","request_id":"r1","version":2}')
+    assert read_all(phone) == text_frame(state(2)) + pong + pong + result
+
+    with conn.outbox.corked():  # the phone's own action: held, then one write
+        conn.offer(3, state(3))
+        conn.send({"type": "result", "request_id": "r2", "version": 3})
+    assert queued == [2]
+    assert read_all(phone) == text_frame(state(3)) + text_frame(b'{"type":"result","request_id":"r2","version":3}')
+
+    other = socket.socket()  # the descriptor now someone else's: nothing written to it
+    try:
+        conn.outbox.fd = other.fileno()
+        conn.offer(4, state(4))
+        assert not conn.outbox.open and read_all(phone) == b""
+    finally:
+        other.close()

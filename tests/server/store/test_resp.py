@@ -210,3 +210,26 @@ def test_it_speaks_tls_for_a_rediss_url(certificate: tuple[str, str]) -> None:
             untrusted.lean.call(("PING",))
     finally:
         server.close()
+
+
+def test_a_redis_call_under_gevent_lets_no_other_greenlet_in_for_its_pool_slot() -> None:
+    """The pool's slot is gevent's own semaphore under gevent: taking and
+    giving it back switches to no other greenlet (``threading.BoundedSemaphore``,
+    patched, yields to the hub on every release: a switch per Redis call)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import gevent\n"
+        "from server.store.resp import Lean\n"
+        "lean = Lean('127.0.0.1', 1)\n"
+        "ran = []\n"
+        "gevent.spawn(ran.append, 1)\n"
+        "for _ in range(3):\n"
+        "    assert lean.slots.acquire(timeout=1)\n"
+        "    lean.slots.release()\n"
+        "print('switched' if ran else 'stayed')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "stayed", out.stderr
