@@ -18,7 +18,7 @@
  *   step_in?: Record<string, number>, held?: Array<{type: string, [field: string]: unknown}>,
  *   reopened?: string[], step?: {v: number, type: string, seat: string, by: string},
  *   fair?: {open: Array<{scope: string, commitment: string, seeded: string[]}>,
- *     sealed: Array<{seal: string, hash: string}>, revealed: number}
+ *     sealed: Array<{seal: string, hash: string}>, revealed: number, pending?: unknown}
  * }} Snapshot
  * @typedef {'connecting'|'open'|'offline'} ConnStatus
  * @typedef {{version: number, events: unknown[]}} ActionResult
@@ -558,6 +558,9 @@ export class Live {
       case 'presence':
         this.presence(msg);
         break;
+      case 'draw':
+        this.draw(msg);
+        break;
       case 'pong':
         if (typeof msg.version === 'number' && msg.version > this.version) this.send({ type: 'sync', version: this.version });
         break;
@@ -596,6 +599,20 @@ export class Live {
     const online = new Set(msg.connected);
     const players = snap.players.map((p) => ({ ...p, connected: online.has(p.id) }));
     this.last = { ...snap, players };
+    this.opts.onState(this.last);
+  }
+
+  /**
+   * A draw announced, or a link of it taken (docs/api.md, the `draw` frame):
+   * whom it waits for, put into the snapshot this phone holds as its
+   * `fair.pending` (the same the next snapshot would carry). One of before
+   * that snapshot (the draw made meanwhile) is dropped.
+   * @private @param {{version?: unknown, pending?: unknown}} msg
+   */
+  draw(msg) {
+    const snap = this.last;
+    if (!snap || !snap.fair || typeof msg.version !== 'number' || msg.version < snap.version || !msg.pending) return;
+    this.last = { ...snap, fair: { ...snap.fair, pending: msg.pending } };
     this.opts.onState(this.last);
   }
 

@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 
 from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
-from server.live.frames import Frames
+from server.live.frames import Frames, encode
 from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
 from server.runtime import start
@@ -82,7 +82,7 @@ class Hub:
         with self.lock:
             if self._listener is None:
                 callbacks = self.callbacks = Callbacks(
-                    on_change=self.committed, on_presence=self.presence_changed,
+                    on_change=self.committed, on_presence=self.presence_changed, on_draw=self.linked,
                     on_down=self.store_down, on_resync=self.resync_all,
                     on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
                 self._listener = threading.Thread(target=self.changes.listen, args=(callbacks, self.stop),
@@ -164,6 +164,18 @@ class Hub:
         if self._news(table_id, version):
             doc = cast(TableDoc, loads(raw)) if raw is not None else None
             start(self.push, table_id, False, doc)
+
+    def linked(self, table_id: str, version: int, frame: str) -> None:
+        """A link of the table's pending draw was taken (the listener's
+        ``on_draw``): its ``draw`` frame, encoded once by the store's script,
+        to every phone here, unless a newer version was told already (the
+        draw made meanwhile: the frame would say it still waits)."""
+        with self.lock:
+            if version < self.sockets.versions.get(table_id, (0, 0.0))[0]:
+                return
+        data = frame.encode()
+        for c in self._local(table_id):
+            c.tell_encoded(data)
 
     def presence_changed(self, table_id: str) -> None:
         if not self._local(table_id):
@@ -251,6 +263,15 @@ class Hub:
                 c.kick("table_not_found", "This table has expired.")
             return
         self.liveness.note_host(doc)
+        draw = None if force else self.tables.draw_frame(doc)
+        if draw is not None:
+            # A draw announced: one small frame for the table, not a snapshot
+            # per seat (a phone that (re)loads gets fair.pending in its snapshot).
+            data = encode(draw)
+            for c, ok in zip(conns, seated, strict=True):
+                if ok:
+                    c.tell_encoded(data, doc["version"])
+            return
         frames = Frames(self.tables, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if ok:
