@@ -140,3 +140,28 @@ def test_a_wait_is_told_by_the_servers_clock_and_a_new_clock_alone_is_not_drawn(
     assert got["waited"] == 100.5 and got["none"] is None
     assert got["rings"] == [0, 1, 2, 3, 0]
     assert got["clocks"] == ["0:05", "1:05", "12:05"]
+
+
+_DRAW_FRAME = """
+import { Live } from './web/net.js';
+const states = [];
+const live = new Live({table: 't', token: null, onState: (s) => states.push(s),
+                       onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+const fair = {open: [], sealed: [], revealed: 0};
+live.accept({version: 7, status: 'playing', players: [], view: {}, legal: [{type: 'pyramid'}], fair});
+const pending = (waiting) => ({draw: 8, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                               contributors: ['p1', 'p2'], waiting, at: 0, wait: 3});
+live.handle({type: 'draw', version: 8, pending: pending(['p1', 'p2'])});  // the announce
+live.handle({type: 'draw', version: 8, pending: pending(['p2'])});        // p1's link
+live.accept({version: 9, status: 'playing', players: [], view: {}, legal: [], fair});  // the draw made
+live.handle({type: 'draw', version: 8, pending: pending([])});            // the last link's, late: dropped
+process.stdout.write(JSON.stringify(states.map((s) => [s.version, s.fair.pending ? s.fair.pending.waiting : null])));
+"""
+
+
+def test_a_draw_frame_puts_whom_the_draw_waits_for_into_the_snapshot_held() -> None:
+    """The announce and each link come as a small ``draw`` frame (issue 38):
+    merged as the snapshot's ``fair.pending`` (the version stays the one
+    drawn); one from before the snapshot held is dropped."""
+    got = run_node(_DRAW_FRAME)
+    assert got == [[7, None], [7, ["p1", "p2"]], [7, ["p2"]], [9, None]]
