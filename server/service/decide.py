@@ -149,9 +149,13 @@ def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> 
     actor, as_host = (proxy_for, False) if proxy_for is not None else (me, host)
     # A draw the phones take part in waits for their links (draws.py).
     draws.refuse_while_pending(doc)
-    return (draws.announce(engine, doc, actor, as_host, atype, action, ctx.rng, state, ctx.request_id,
-                           ctx.present, ctx.draw_wait, me)
-            or game_outcome(engine, doc, actor, as_host, atype, action, ctx.rng, state)), None
+    held = draws.announce(engine, doc, actor, as_host, atype, action, ctx.rng, state, ctx.request_id,
+                          ctx.present, ctx.draw_wait, me, tx.copy)
+    if held is not None and held.state is None and draws.is_pending_action(held.action):
+        # The game as it was until the draw: the state this process holds is
+        # the announce's version's too, so the draw's commit need not decode it.
+        return held, state
+    return held or game_outcome(engine, doc, actor, as_host, atype, action, ctx.rng, state), None
 
 
 def record_outcome(tx: Tx, out: Outcome, me: str, call: ActionCall, ctx: Context,

@@ -163,7 +163,8 @@ def _commit(pl: Pipeline, tx: Tx, call: ActionCall, token: str | None, me: str, 
     assert p is not None
     draws.with_links(p, fields if fields.get("_draw") == draw else {})
     c = Call(call.engine, doc, me, holds(doc, me), {}, pl.rng, tx.log, None, None)
-    commit = record_outcome(tx, draws.make(c, p), me, call, _context(pl, token, rid), None)
+    state = pl.store.states.get(tx.table_id, doc["version"])
+    commit = record_outcome(tx, draws.make(c, p, state), me, call, _context(pl, token, rid), None)
     # The script checks that the links key still holds exactly what was read.
     commit.links = ("d", draw, len(fields))
     return commit
