@@ -113,7 +113,8 @@ def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, pay
     if d is None or d.rng is None or any(o["index"] == d.index for o in d.scope["outcomes"]):
         return out
     # The scope the draw needed is open now, its commitment public before any link.
-    fair["scopes"] = copy.deepcopy(_fair(trial) or fair)["scopes"]
+    # (The trial is this call's own copy, thrown away: its scopes need no copy.)
+    fair["scopes"] = (_fair(trial) or fair)["scopes"]
     return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait,
                  sender)
 
