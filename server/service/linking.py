@@ -167,4 +167,7 @@ def _commit(pl: Pipeline, tx: Tx, call: ActionCall, token: str | None, me: str, 
     commit = record_outcome(tx, draws.make(c, p, state), me, call, _context(pl, token, rid), None)
     # The script checks that the links key still holds exactly what was read.
     commit.links = ("d", draw, len(fields))
+    if commit.doc is not None:
+        # The request records' sweep, as every action's commit (Pipeline._commit_action).
+        commit.drop_requests = pl._expired(tx.table_id, commit.doc["version"])
     return commit
