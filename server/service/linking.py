@@ -53,10 +53,13 @@ def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, d
     draw, link = int(call.action["draw"]), str(call.action["link"])
     try:
         p, ok = _checked(pl, table_id, raw0, doc0, me, draw, link)
-    except ServiceError:
+    except ServiceError as exc:
         first = _first_result(pl, table_id, rid, hits)
         if first is not None:
             return first
+        counted = _counted(pl, table_id, me, draw, link) if exc.code == "draw_over" else None
+        if counted is not None:
+            return counted
         raise
     event = {"type": "linked", "player": me, "draw": draw}
     taken = pl.store.take_link(table_id, Link(draw, me, {"link": link, "anchor": p["expect"][me]["anchor"]}, rid,
@@ -97,6 +100,17 @@ def _checked(pl: Pipeline, table_id: str, raw0: str, doc0: TableDoc, me: str, dr
         if current is None or current == raw0:
             raise
         return draws.check_link(loads(current), me, draw, link)
+
+
+def _counted(pl: Pipeline, table_id: str, me: str, draw: int, link: str) -> ActionResult | None:
+    """A link sent again (a new request) after its draw was made with it:
+    the seat's chain ends in it, so it was counted; answered as taken, not
+    ``draw_over`` (which tells a phone its part was left out)."""
+    doc = pl.store.load(table_id)
+    chain = (doc or {}).get("fair", {}).get("chains", {}).get(me) if doc is not None else None
+    if doc is None or chain is None or chain["last"] != link or chain["k"] == 0:
+        return None
+    return {"version": doc["version"], "events": [{"type": "linked", "player": me, "draw": draw}]}
 
 
 def _first_result(pl: Pipeline, table_id: str, rid: str, hits: list[tuple[str, str, int]]) -> ActionResult | None:

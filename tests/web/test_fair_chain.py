@@ -86,3 +86,30 @@ def test_a_live_anchored_phone_left_out_of_a_draw_warns_once_and_keeps_it() -> N
     assert got["once"] == 1 and got["reasons"] == ["left_out"]
     assert got["kept"] == 1 and got["after"] == 1  # a phone that was not live before the draw is not warned
     assert got["links"] == 0
+
+
+_ONCE = """
+globalThis.window = globalThis;
+const store = new Map();
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
+const { phoneChain } = await import('./web/screens/fair-chain.js');
+const sent = [];
+const send = async (a) => { sent.push(a); return {version: 1, events: []}; };
+const chain = phoneChain('t1', send);
+const snap = (version, fair) => ({version, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
+await chain.update(snap(1, {}));
+const chains = {p2: {anchor: sent[0].anchor, length: 256, used: 0}};
+const pending = (waiting) => ({draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                               contributors: ['p1', 'p2', 'p3'], waiting, at: 0, wait: 3600});
+await chain.update(snap(4, {chains, pending: pending(['p1', 'p2', 'p3'])}));  // the announce
+await chain.update(snap(4, {chains, pending: pending(['p2', 'p3'])}));        // p1's link, built before p2's was in
+process.stdout.write(JSON.stringify(sent.filter((a) => a.type === 'link').length));
+process.exit(0);
+"""
+
+
+def test_a_page_sends_its_link_for_a_draw_once_whatever_the_frames_say() -> None:
+    """A link frame built before this phone's link was in still lists it as
+    awaited: sending again could come back ``draw_over`` (the draw made
+    meanwhile) and the phone would call its part not counted."""
+    assert run_node(_ONCE) == 1

@@ -49,6 +49,10 @@ export function phoneChain(id, send) {
   let waiting = null;
   /** @type {Set<number>} draws this page already asked to make without the missing links */
   const nudged = new Set();
+  /** @type {Set<number>} draws this page sent its link for: a draw frame built before
+   * that link was in still lists this phone, and must not make it send again (the
+   * draw may be made by then: its link would come back "not counted") */
+  const sent = new Set();
   /** @type {(reason: string) => void} */
   let onMissed = () => {};
   /** @type {number|null} the first version seen since the socket (re)opened: live from then */
@@ -85,6 +89,8 @@ export function phoneChain(id, send) {
   /** @param {Pending} p */
   async function answer(p) {
     if (!kept) return;
+    if (sent.has(p.draw)) return;
+    sent.add(p.draw);
     const k = String(p.draw);
     // A reload while a draw waited: the same link again, never the next one.
     const link = kept.answered[k] || kept.links[kept.used + 1];

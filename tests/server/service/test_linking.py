@@ -147,3 +147,41 @@ def test_two_last_links_at_once_make_one_draw_and_both_are_counted(
     assert tables.load(tid)["version"] == draw + 1
     assert links_in(tables, tid) == ["p1", "p2", "p3"]
     assert dict(tables.act(tid, phones[2].token, body)) == late
+
+
+def test_after_a_start_drawn_with_links_the_next_roll_takes_each_chains_next_link(store: Store) -> None:
+    """The start's draw moves every contributor's chain a step, as a roll's
+    does: the first roll then takes c_2 (found by a phone in a browser: the
+    start's commit had left the chains where they were)."""
+    tables = tables_with(store, 3600.0)
+    tid, phones = seated(tables)
+    anchor_all(tables, tid, phones)
+    draw = act(tables, tid, phones[0].token, "start")["events"][0]["draw"]
+    for p in phones:
+        p.answer(tables, tid, draw)
+    assert {s: c["used"] for s, c in tables.snapshot(tables.load(tid), "p1")["fair"]["chains"].items()} == \
+        {"p1": 1, "p2": 1, "p3": 1}
+    out = act(tables, tid, turn(tables, tid, phones).token, "pyramid")
+    draw = out["events"][0]["draw"]
+    last: dict[str, Any] = {}
+    for p in phones:
+        last = p.answer(tables, tid, draw)
+    assert any(e["type"] == "die_rolled" for e in last["events"])
+    assert links_in(tables, tid) == ["p1", "p2", "p3"]
+
+
+def test_a_link_sent_again_after_its_draw_was_made_with_it_is_answered_as_taken(store: Store) -> None:
+    """A phone that sends its link again with a new request (a draw frame
+    built before its link was in still listed it) after the draw was made
+    with it: its part was counted, so not ``draw_over`` (which would make the
+    phone say its part was left out and throw its chain away)."""
+    tables = tables_with(store, 3600.0)
+    tid, phones, draw = announced(tables)
+    for p in phones:
+        p.answer(tables, tid, draw)
+    raw = store.load_raw(tid)
+    again = act(tables, tid, phones[0].token, "link", draw=draw, link=phones[0].chain[1])
+    assert again == {"version": draw + 1, "events": [{"type": "linked", "player": "p1", "draw": draw}]}
+    assert store.load_raw(tid) == raw
+    # A link never counted is still refused.
+    refused("draw_over", tables, tid, phones[1].token, "link", draw=draw, link=phones[1].chain[2])
