@@ -271,16 +271,17 @@ class Link(picows.WSListener):
             phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
             pending = (msg.get("fair") or {}).get("pending")
             if pending is not None:
-                # As the web client: a draw waiting for this phone gets its next link at once.
-                if phone.pid in pending["waiting"] and phone.answered != pending["draw"] and phone.chain:
-                    phone.answered = pending["draw"]
-                    phone.used += 1
-                    _send(phone, stats, {"type": "link", "draw": pending["draw"], "link": phone.chain[phone.used]})
+                _answer(phone, stats, pending)  # a (re)load while a draw waits
             else:
                 table.settled = max(table.settled, v)
                 if table.drawing and v > table.drawing and not table.want:
                     table.want = v  # the draw is made: the roll lands on every phone at this version
             _maybe_finish(table, stats)
+        elif kind == "draw":
+            # A draw announced, or a link of it taken: one small frame for the
+            # table (docs/api.md), answered as the web client does.
+            if msg["version"] >= phone.version and msg.get("pending"):
+                _answer(phone, stats, msg["pending"])
         elif kind == "result":
             rid = msg.get("request_id") or ""
             if rid.startswith("L"):
@@ -301,6 +302,14 @@ class Link(picows.WSListener):
 
 
 _link_ids = itertools.count()
+
+
+def _answer(phone: Phone, stats: Stats, pending: dict[str, Any]) -> None:
+    """As the web client: a draw waiting for this phone gets its next link at once."""
+    if phone.pid in pending["waiting"] and phone.answered != pending["draw"] and phone.chain:
+        phone.answered = pending["draw"]
+        phone.used += 1
+        _send(phone, stats, {"type": "link", "draw": pending["draw"], "link": phone.chain[phone.used]})
 
 
 def _send(phone: Phone, stats: Stats, action: dict[str, Any]) -> None:

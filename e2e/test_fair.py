@@ -51,7 +51,7 @@ def test_phones_seed_compare_words_and_check_each_leg(phone, server: str, games)
     assert leg2["scope"].endswith("/leg/2")
     expect(pages["p3"].locator(".fair-words")).to_have_text(" ".join(phrase(leg2["commitment"], "en")))
     page = pages["p2"]
-    page.get_by_role("button", name="History").click()
+    page.get_by_role("button", name="History", exact=True).click()
     leg1 = page.locator(".history-round", has=page.locator("h3", has_text="Leg 1"))
     expect(leg1.locator(".fair-mark.ok")).to_have_text("✓ checked")
     ok = fh.verify(server, table)

@@ -227,6 +227,9 @@ export class Live {
           this.opts.onState(this.last);
         }
         break;
+      case 'draw':
+        this.draw(msg);
+        break;
       case 'pong':
         if (typeof msg.version === 'number' && msg.version > this.version) this.send({ type: 'sync', version: this.version });
         break;
@@ -246,6 +249,20 @@ export class Live {
       default:
         break;
     }
+  }
+
+  /**
+   * A draw announced, or a link of it taken (docs/api.md, the `draw` frame):
+   * whom it waits for, put into the snapshot this phone holds as its
+   * `fair.pending` (the same the next snapshot would carry). One of before
+   * that snapshot (the draw made meanwhile) is dropped.
+   * @private @param {{version?: unknown, pending?: unknown}} msg
+   */
+  draw(msg) {
+    const snap = this.last;
+    if (!snap || !snap.fair || typeof msg.version !== 'number' || msg.version < snap.version || !msg.pending) return;
+    this.last = { ...snap, fair: { ...snap.fair, pending: msg.pending } };
+    this.opts.onState(this.last);
   }
 
   /** @private The heartbeat and watchdog, once a second. */

@@ -24,7 +24,7 @@ import { heardClock } from './snapshot.js';
  *   step_in?: Record<string, number>, held?: Array<{type: string, [field: string]: unknown}>,
  *   reopened?: string[], step?: {v: number, type: string, seat: string, by: string},
  *   fair?: {open: Array<{scope: string, commitment: string, seeded: string[]}>,
- *     sealed: Array<{seal: string, hash: string}>, revealed: number}
+ *     sealed: Array<{seal: string, hash: string}>, revealed: number, pending?: unknown}
  * }} Snapshot
  * @typedef {import('./connection.js').ConnStatus} ConnStatus
  * @typedef {{version: number, events: unknown[]}} ActionResult

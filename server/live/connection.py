@@ -80,6 +80,16 @@ class Connection:
         """A message pushed to this phone: never waits."""
         self._put(None, encode(msg))
 
+    def tell_encoded(self, data: bytes, version: int | None = None) -> None:
+        """A message pushed to this phone, encoded once for its table (a
+        ``draw`` frame): never waits. ``version``: the table version it stands
+        for (a draw announced): this socket counts as told of it, so the
+        heal (``liveness.py``) does not send it again."""
+        with self.outbox.lock:
+            if version is not None and version > self.sent_version:
+                self.sent_version = version
+        self._put(None, data)
+
     def send_presence(self, online: frozenset[str]) -> None:
         """A ``presence`` frame, only when it tells this phone something new; never waits."""
         with self.outbox.lock:

@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 
 from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
-from server.live.frames import Frames
+from server.live.frames import Frames, encode
 from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
 from server.runtime import start
@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
 PRESENCE_COALESCE = 0.05
+#: Seconds a link's ``draw`` frame waits for the table's other links: a roll's
+#: links come together, so most of them cost the phones one frame, or none
+#: when the draw's snapshot comes first.
+DRAW_COALESCE = 0.02
 
 
 class StoreParts(Protocol):
@@ -69,6 +73,8 @@ class Hub:
         #: The heartbeat and presence rounds over the sockets (``liveness.py``).
         self.liveness = Liveness(self.sockets, self.presence, tables, self.push, self.stop)
         self._presence_due: set[str] = set()
+        #: Per table, the newest link's draw frame waiting to go out (``linked``).
+        self._draw_due: dict[str, tuple[int, str]] = {}
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         #: The listener's callbacks, once it runs: what ``deaf`` reads.
@@ -82,7 +88,7 @@ class Hub:
         with self.lock:
             if self._listener is None:
                 callbacks = self.callbacks = Callbacks(
-                    on_change=self.committed, on_presence=self.presence_changed,
+                    on_change=self.committed, on_presence=self.presence_changed, on_draw=self.linked,
                     on_down=self.store_down, on_resync=self.resync_all,
                     on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
                 self._listener = threading.Thread(target=self.changes.listen, args=(callbacks, self.stop),
@@ -164,6 +170,30 @@ class Hub:
         if self._news(table_id, version):
             doc = cast(TableDoc, loads(raw)) if raw is not None else None
             start(self.push, table_id, False, doc)
+
+    def linked(self, table_id: str, version: int, frame: str) -> None:
+        """A link of the table's pending draw was taken (the listener's
+        ``on_draw``): its ``draw`` frame, encoded once by the store's script,
+        goes to every phone here after ``DRAW_COALESCE``, the newest only:
+        a table's links come within milliseconds of each other, and the
+        draw's snapshot (a newer version) makes them all moot."""
+        with self.lock:
+            if version < self.sockets.versions.get(table_id, (0, 0.0))[0] or table_id not in self.sockets.conns:
+                return
+            due = table_id in self._draw_due
+            self._draw_due[table_id] = (version, frame)
+        if not due:
+            start(self._push_draw_soon, table_id)
+
+    def _push_draw_soon(self, table_id: str) -> None:
+        time.sleep(DRAW_COALESCE)
+        with self.lock:
+            version, frame = self._draw_due.pop(table_id)
+            if version < self.sockets.versions.get(table_id, (0, 0.0))[0]:
+                return  # the draw was made meanwhile: its snapshot went out
+        data = frame.encode()
+        for c in self._local(table_id):
+            c.tell_encoded(data)
 
     def presence_changed(self, table_id: str) -> None:
         if not self._local(table_id):
@@ -251,6 +281,15 @@ class Hub:
                 c.kick("table_not_found", "This table has expired.")
             return
         self.liveness.note_host(doc)
+        draw = None if force else self.tables.draw_frame(doc)
+        if draw is not None:
+            # A draw announced: one small frame for the table, not a snapshot
+            # per seat (a phone that (re)loads gets fair.pending in its snapshot).
+            data = encode(draw)
+            for c, ok in zip(conns, seated, strict=True):
+                if ok:
+                    c.tell_encoded(data, doc["version"])
+            return
         frames = Frames(self.tables, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if ok:

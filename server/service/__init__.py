@@ -42,6 +42,8 @@ from server.model import ActionResult, Analysis, GameResult, History, Seat, Snap
 from server.service import fairness, history, hostship, results, snapshot
 from server.service.analysis import AnalysisCache
 from server.service.change import Outcome
+from server.service.draws import pending
+from server.service.fairness import pending_view
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions, logged
 from server.service.seats import authenticate
@@ -135,11 +137,32 @@ class Tables:
         if online is None:
             online = self.store.presence.present(doc["id"])
         return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online,
-                                 stall=self.pipeline.stall, shared=shared)
+                                 stall=self.pipeline.stall, shared=shared,
+                                 linked=self.linked(doc) if shared is None else ())
 
     def common(self, doc: TableDoc, state: Any, online: set[str]) -> Common:
         """What every seat's snapshot of ``doc`` shares (``snapshot.common``)."""
-        return snapshot.common(self.engine(doc["game"]), doc, state, online, stall=self.pipeline.stall)
+        return snapshot.common(self.engine(doc["game"]), doc, state, online, stall=self.pipeline.stall,
+                               linked=self.linked(doc))
+
+    def linked(self, doc: TableDoc) -> list[str]:
+        """The seats whose link of ``doc``'s pending draw is in: read beside
+        the document (``Store.links``) only while a draw is pending."""
+        p = pending(doc)
+        if p is None:
+            return []
+        fields = self.store.links(doc["id"])
+        return [s for s in p["contributors"] if fields.get("_draw") == p["draw"] and s in fields]
+
+    def draw_frame(self, doc: TableDoc) -> dict[str, Any] | None:
+        """The ``draw`` frame that tells the phones of the draw ``doc``
+        announces (its version is the draw's id), in place of a snapshot per
+        seat: whom it waits for (everyone; no link is in before it). None for
+        any other document."""
+        p = pending(doc)
+        if p is None or p["draw"] != doc["version"]:
+            return None
+        return {"type": "draw", "version": doc["version"], "pending": pending_view(p)}
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)

@@ -12,7 +12,7 @@ tests call it on a dict (``tests/server/service/test_decide.py``).
 Hook points: a platform action is its ``Call`` to a ``platform_actions.HANDLERS``
 entry, a game action ``game_step.game_outcome``; what every change that
 moved the game settles (``fairness.settle``) and records (``note_waits``,
-``host_step``) follows in ``_record``.
+``host_step``) follows in ``record_outcome``.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def decide(tx: Tx, call: ActionCall, ctx: Context) -> Commit[ActionResult]:
     doc = tx.copy()
     me = seat["id"]
     out, carried = _outcome(tx, doc, me, call, ctx)
-    return _record(tx, out, me, call, ctx, carried)
+    return record_outcome(tx, out, me, call, ctx, carried)
 
 
 def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> tuple[Outcome, Any]:
@@ -149,12 +149,16 @@ def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> 
     actor, as_host = (proxy_for, False) if proxy_for is not None else (me, host)
     # A draw the phones take part in waits for their links (draws.py).
     draws.refuse_while_pending(doc)
-    return (draws.announce(engine, doc, actor, as_host, atype, action, ctx.rng, state, ctx.request_id,
-                           ctx.present, ctx.draw_wait, me)
-            or game_outcome(engine, doc, actor, as_host, atype, action, ctx.rng, state)), None
+    held = draws.announce(engine, doc, actor, as_host, atype, action, ctx.rng, state, ctx.request_id,
+                          ctx.present, ctx.draw_wait, me, tx.copy)
+    if held is not None and held.state is None and draws.is_pending_action(held.action):
+        # The game as it was until the draw: the state this process holds is
+        # the announce's version's too, so the draw's commit need not decode it.
+        return held, state
+    return held or game_outcome(engine, doc, actor, as_host, atype, action, ctx.rng, state), None
 
 
-def _record(tx: Tx, out: Outcome, me: str, call: ActionCall, ctx: Context,
+def record_outcome(tx: Tx, out: Outcome, me: str, call: ActionCall, ctx: Context,
             carried: Any) -> Commit[ActionResult]:
     """The outcome settled (fair dice, waits, the host's step, undo's marks) and logged."""
     engine, proxy_for = call.engine, call.proxy_for
@@ -189,5 +193,9 @@ def _record(tx: Tx, out: Outcome, me: str, call: ActionCall, ctx: Context,
         rec: RequestRecord | None = tx.cached_result(rid)
         if rec is not None:
             retired.append((rid, {**rec, "undone": True}))
-    return Commit(out.doc, entry, (ctx.request_id, record), result=result, more_requests=retired,
-                  state=out.state if out.state is not None else carried)
+    commit = Commit(out.doc, entry, (ctx.request_id, record), result=result, more_requests=retired,
+                    state=out.state if out.state is not None else carried)
+    if draws.is_pending_action(out.action):
+        # The draw's links are kept beside the document from now (linking.py).
+        commit.links = ("a", v, 0)
+    return commit

@@ -10,10 +10,13 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   the table waits for (the snapshot's ``fair.pending``, ``fairness.public``).
   ``announce_start`` does the same for a start that draws (the setup scope).
 - ``link {"draw", "link"}``: a contributor's next link, strictly the next of
-  its chain. The last one makes the draw: the action applied, its outcome
-  derived from the scope's secret and the links (``tablemate-outcome/2``).
+  its chain (``check_link``), kept beside the document, not in it
+  (``linking.py``: no version, no snapshot). The last one makes the draw
+  (``make``): the action applied, its outcome derived from the scope's secret
+  and the links (``tablemate-outcome/2``).
 - ``draw_now {"draw"}``: any seated phone, once ``Limits.draw_wait`` has
-  passed since the announce, makes the draw without the links still missing.
+  passed since the announce, makes the draw without the links still missing
+  (``check_draw_now``).
 
 While a draw is pending every other game action, and every table change but
 those in ``DURING`` (and every join), is refused (409 ``draw_pending``):
@@ -64,8 +67,8 @@ def refuse_while_pending(doc: TableDoc) -> None:
     p = pending(doc)
     if p is not None:
         raise ServiceError("conflict", "draw_pending",
-                           f"A {p['action']['type']} is being drawn (waiting for "
-                           f"{', '.join(_missing(p)) or 'nobody'}); try again in a moment.")
+                           f"A {p['action']['type']} is being drawn (waiting for the phones' links); "
+                           "try again in a moment.")
 
 
 def refuse_during(doc: TableDoc, atype: str) -> None:
@@ -90,7 +93,7 @@ def contributors(doc: TableDoc, online: Collection[str]) -> list[str]:
 
 def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, payload: dict[str, Any],
              rng: Rng, state: Any, rid: str, online: Callable[[], Collection[str]], wait: float,
-             sender: str | None = None) -> Outcome | None:
+             sender: str | None = None, fresh: Callable[[], TableDoc] | None = None) -> Outcome | None:
     """The pipeline's hook for a game action. None: no phone takes part (no
     chain at this table, or none live), so the action is applied at once as
     before. Else the action applied to a copy of ``doc``: that copy's outcome
@@ -103,13 +106,15 @@ def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, pay
     if not who:
         return None
     # Checked by applying it (engines are pure): a refusal is the action's own.
-    trial: TableDoc = copy.deepcopy(doc)
+    # ``fresh``: a copy parsed from the stored JSON, several times cheaper than deepcopy.
+    trial: TableDoc = fresh() if fresh is not None else copy.deepcopy(doc)
     out = game_outcome(engine, trial, me, host, atype, payload, rng, state)
     d = out.draw
     if d is None or d.rng is None or any(o["index"] == d.index for o in d.scope["outcomes"]):
         return out
     # The scope the draw needed is open now, its commitment public before any link.
-    fair["scopes"] = copy.deepcopy(_fair(trial) or fair)["scopes"]
+    # (The trial is this call's own copy, thrown away: its scopes need no copy.)
+    fair["scopes"] = (_fair(trial) or fair)["scopes"]
     return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait,
                  sender)
 
@@ -174,44 +179,45 @@ def give_anchor(c: Call) -> Outcome:
                    [{"type": "anchored", "player": c.me}])
 
 
-def give_link(c: Call) -> Outcome:
-    """``link {"draw", "link"}``: a contributor's part of the pending draw,
-    strictly the next link of the chain it had when the draw was announced.
-    The last one missing makes the draw."""
-    p = _the_pending(c.doc, c.payload["draw"])
-    if c.me not in p["contributors"]:
+def check_link(doc: TableDoc, me: str, draw: int, link: str) -> tuple[PendingDraw, bool]:
+    """``link {"draw", "link"}`` as far as the document decides it: the
+    pending draw it is for, and whether it is strictly the next link of the
+    chain the seat had when the draw was announced (the store refuses a seat's
+    second link before a wrong one: ``link_given``, then ``link_mismatch``).
+    The link itself is kept beside the document (``linking.py``)."""
+    p = _the_pending(doc, draw)
+    if me not in p["contributors"]:
         raise ServiceError("conflict", "not_contributor", "This seat's phone is not part of this draw.")
-    if any(e["seat"] == c.me for e in p["links"]):
-        raise ServiceError("conflict", "link_given", "This seat's link for this draw is in already.")
-    anchor, last = p["expect"][c.me]["anchor"], p["expect"][c.me]["last"]
     try:
-        ok = step(c.payload["link"]) == last
+        ok = step(link) == p["expect"][me]["last"]
     except ValueError as exc:
         raise ServiceError("invalid", "bad_link", str(exc)) from exc
-    if not ok:
-        raise ServiceError("conflict", "link_mismatch",
-                           "That is not the next link of this seat's chain (one link per draw, in order).")
-    p["links"].append({"seat": c.me, "link": c.payload["link"], "anchor": anchor})
-    chain = _fair(c.doc)["chains"].get(c.me)  # type: ignore[index]
-    if chain is not None and chain["anchor"] == anchor:
-        chain["k"] += 1
-        chain["last"] = c.payload["link"]
-    if _missing(p):
-        return Outcome(c.doc, {"type": "link", "draw": p["draw"], "link": c.payload["link"]},
-                       [{"type": "linked", "player": c.me, "draw": p["draw"]}])
-    return _make(c, p)
+    return p, ok
 
 
-def draw_now(c: Call) -> Outcome:
+def check_draw_now(doc: TableDoc, draw: int) -> PendingDraw:
     """``draw_now {"draw"}``: any seated phone, once the wait is over, makes
     the pending draw with the links that came; the proof lists who took part."""
-    p = _the_pending(c.doc, c.payload["draw"])
+    p = _the_pending(doc, draw)
     left = p["at"] + p["wait"] - time.time()
     if left > 0:
         raise ServiceError("conflict", "draw_wait",
                            f"The table waits {p['wait']:g} s for every phone's link; {left:.1f} s left.",
                            retry_after=max(1, round(left)))
-    return _make(c, p)
+    return p
+
+
+def fast_only(c: Call) -> Outcome:
+    """``link`` and ``draw_now`` never reach a handler: the pipeline takes them
+    beside the document (``linking.py``), so a link changes no version."""
+    raise ServiceError("invalid", "unknown_action", "link and draw_now are taken by the pipeline itself.")
+
+
+def with_links(p: PendingDraw, fields: dict[str, Any]) -> None:
+    """The links kept beside the document (``Store.links``) into the pending
+    draw, in contributor order (the derivation sorts them anyway)."""
+    p["links"] = [{"seat": s, "link": fields[s]["link"], "anchor": fields[s]["anchor"]}
+                  for s in p["contributors"] if isinstance(fields.get(s), dict)]
 
 
 def _the_pending(doc: TableDoc, draw: int) -> PendingDraw:
@@ -222,14 +228,11 @@ def _the_pending(doc: TableDoc, draw: int) -> PendingDraw:
     return p
 
 
-def _missing(p: PendingDraw) -> list[str]:
-    given = {e["seat"] for e in p["links"]}
-    return [s for s in p["contributors"] if s not in given]
-
-
-def _make(c: Call, p: PendingDraw) -> Outcome:
-    """The pending action applied, drawn with the links in (``fairness.draw_rng``
-    reads them from the pending draw), and logged as the seat that sent it."""
+def make(c: Call, p: PendingDraw, state: Any = None) -> Outcome:
+    """The pending action applied, drawn with the links in (``with_links``;
+    ``fairness.draw_rng`` reads them from the pending draw), each
+    contributor's chain a step on, and logged as the seat that sent it.
+    ``state``: the document's engine state, when this process holds it."""
     action = dict(p["action"])
     atype = action.pop("type")
     if atype == "start":
@@ -237,10 +240,16 @@ def _make(c: Call, p: PendingDraw) -> Outcome:
         from server.service.platform import start_game
         out = start_game(dataclasses.replace(c, me=p["player"], host=p["host"], payload={}))
     else:
-        out = game_outcome(c.engine, c.doc, p["player"], p["host"], atype, action, c.rng)
+        out = game_outcome(c.engine, c.doc, p["player"], p["host"], atype, action, c.rng, state)
     fair = _fair(c.doc)
     assert fair is not None
     del fair["pending"]
+    chains = fair.get("chains", {})
+    for e in p["links"]:
+        chain = chains.get(e["seat"])
+        if chain is not None and chain["anchor"] == e["anchor"]:
+            chain["k"] += 1
+            chain["last"] = e["link"]
     if out.draw is not None:
         _note_chains(out.draw.scope, p)
     out.by, out.entered_for = p["by"], p["proxy"]

@@ -23,12 +23,12 @@ view, event or history line; the proof shows each only once revealed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Engine, Rng
-from server.model import FairDoc, FairLog, FairView, LogEntry, TableDoc
+from server.model import FairDoc, FairLog, FairView, LogEntry, PendingDraw, TableDoc
 from server.service import atrest
 from tablemate_verify import (
     OutcomeRecord,
@@ -269,9 +269,11 @@ def _reseal(doc: TableDoc, fair: FairDoc, name: str, value: Any) -> SealRecord:
     return made
 
 
-def public(doc: TableDoc) -> FairView | None:
+def public(doc: TableDoc, linked: Collection[str] = ()) -> FairView | None:
     """What every phone sees: the open scopes' commitments and who seeded
-    them, the sealed choices' hashes. Never a secret, a salt or a value."""
+    them, the sealed choices' hashes. Never a secret, a salt or a value.
+    ``linked``: the seats whose link of the pending draw is in (kept beside
+    the document: ``Store.links``)."""
     fair = _fair(doc)
     if fair is None:
         return None
@@ -281,11 +283,11 @@ def public(doc: TableDoc) -> FairView | None:
         "sealed": [{"seal": s["label"], "hash": s["hash"]} for s in fair["seals"] if not s.get("retracted")],
         "revealed": fair["revealed"],
     }
-    view.update(_chains_view(fair))  # type: ignore[typeddict-item]
+    view.update(_chains_view(fair, linked))  # type: ignore[typeddict-item]
     return view
 
 
-def _chains_view(fair: FairDoc) -> dict[str, Any]:
+def _chains_view(fair: FairDoc, linked: Collection[str]) -> dict[str, Any]:
     """Every seat's chain (how far it went, so a phone can tell its own state
     from the table's), and the pending draw (``draws.py``): whom it waits for,
     since when, and how long the table waits."""
@@ -295,13 +297,19 @@ def _chains_view(fair: FairDoc) -> dict[str, Any]:
                          for s, c in fair["chains"].items()}
     p = fair.get("pending")
     if p is not None:
-        given = {e["seat"] for e in p["links"]}
-        out["pending"] = {"draw": p["draw"], "scope": p["scope"], "index": p["index"],
-                          "action": p["action"]["type"], "player": p["player"],
-                          "contributors": p["contributors"],
-                          "waiting": [s for s in p["contributors"] if s not in given],
-                          "at": p["at"], "wait": p["wait"]}
+        out["pending"] = pending_view(p, linked)
     return out
+
+
+def pending_view(p: PendingDraw, linked: Collection[str] = ()) -> dict[str, Any]:
+    """The pending draw as the phones see it (the snapshot's ``fair.pending``,
+    the ``draw`` frame's ``pending``): whom it waits for, since when, and
+    how long the table waits."""
+    given = set(linked) | {e["seat"] for e in p["links"]}
+    return {"draw": p["draw"], "scope": p["scope"], "index": p["index"],
+            "action": p["action"]["type"], "player": p["player"],
+            "contributors": p["contributors"], "at": p["at"], "wait": p["wait"],
+            "waiting": [s for s in p["contributors"] if s not in given]}
 
 
 def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:

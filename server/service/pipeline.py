@@ -18,7 +18,7 @@ from server.config import Limits
 from server.errors import ServiceError, busy, not_found, rate_limited
 from server.model import ActionResult, PinHash, Seat, TableDoc
 from server.runtime import offload
-from server.service import schemas, write
+from server.service import linking, schemas, write
 from server.service.budget import CHATTER, charge
 from server.service.decide import ActionCall, Context, decide, log_entry, logged
 from server.service.platform_actions import HANDLERS, action_schema
@@ -161,6 +161,9 @@ class Pipeline:
                     if wait is not None:
                         raise rate_limited(wait, "actions at this table") from None
                 raise
+        if call.atype in linking.FAST:
+            # A link is kept beside the document, and only the draw commits (linking.py).
+            return linking.fast(self, table_id, token, body, raw0, doc0, call, hits)
         return self._commit_action(table_id, token, body, raw0, doc0, call, hits)
 
     def _action_call(self, table_id: str, doc0: TableDoc, token: str | None, body: Any) -> ActionCall:

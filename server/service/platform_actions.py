@@ -185,9 +185,9 @@ ACTIONS: dict[str, PlatformAction] = {
     "link": PlatformAction(
         schema=payload_schema({"draw": {"type": "integer", "minimum": 0},
                                "link": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ["draw", "link"]),
-        handler=draws.give_link, budget="free", text=None),
+        handler=draws.fast_only, budget="free", text=None),
     "draw_now": PlatformAction(schema=payload_schema({"draw": {"type": "integer", "minimum": 0}}, ["draw"]),
-                               handler=draws.draw_now, text=None),
+                               handler=draws.fast_only, text=None),
     # The web offers off, 30, 60 and 120 s; any whole number up to 10 minutes is taken.
     "reminder": PlatformAction(
         schema=payload_schema({"seconds": {"type": "integer", "minimum": 0, "maximum": 600}}, ["seconds"]),

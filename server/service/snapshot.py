@@ -6,7 +6,7 @@ Nothing here writes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,9 +78,10 @@ class Common:
 def common(engine: Engine, doc: TableDoc, state: Any = None, online: set[str] | None = None,
            seats: list[dict[str, Any]] | None = None,
            viewer: Callable[[str | None], dict[str, Any]] | None = None,
-           stall: StallRule | None = None) -> Common:
+           stall: StallRule | None = None, linked: Collection[str] = ()) -> Common:
     """``Common`` of ``doc``: ``state``, ``seats`` (``players``) and ``viewer``
-    (``engine.viewer(state)``) when the caller has them already."""
+    (``engine.viewer(state)``) when the caller has them already; ``linked``:
+    the seats whose link of the pending draw is in (``Store.links``)."""
     if doc["state"] is not None and state is None:
         state = atrest.load_state(engine, doc)
     if seats is None:
@@ -90,7 +91,7 @@ def common(engine: Engine, doc: TableDoc, state: Any = None, online: set[str] | 
     waits = None
     if doc["status"] == "playing" and doc.get("waits"):
         waits = (round(stalls.clock(), 3), (stall or StallRule()).step_in(doc, online))
-    fair = fair_public(doc)
+    fair = fair_public(doc, linked)
     if fair is not None:
         # The labels phones seal under now (issue 38): the same for every viewer.
         fair["to_seal"] = to_seal(engine, doc, state)
@@ -101,7 +102,8 @@ def common(engine: Engine, doc: TableDoc, state: Any = None, online: set[str] | 
 def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = None,
              online: set[str] | None = None, seats: list[dict[str, Any]] | None = None,
              viewer: Callable[[str | None], dict[str, Any]] | None = None,
-             stall: StallRule | None = None, shared: Common | None = None) -> Snapshot:
+             stall: StallRule | None = None, shared: Common | None = None,
+             linked: Collection[str] = ()) -> Snapshot:
     """What ``player`` (None: spectator) sees of the table. ``state`` may be
     passed pre-loaded when building many snapshots of one version, with
     ``seats`` (``players``) and ``viewer`` (``engine.viewer(state)``) built once
@@ -109,7 +111,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     ``online``: the seats with a live socket (``Presence.present``);
     each player then carries ``connected``; ``stall``: when the host may
     step in for a seat the game waits for (the default rule when None)."""
-    c = shared or common(engine, doc, state, online, seats, viewer, stall)
+    c = shared or common(engine, doc, state, online, seats, viewer, stall, linked)
     state, seats = c.state, c.seats
     seat = None
     if player is not None:

@@ -97,7 +97,8 @@ def _update(store: Store, table_id: str, fn: Callable[[Tx], Commit[R]],
             # A commit keeps its own document; an attempt reads one only to build on it.
             raw = store.stored(table_id, keep=False)
             verified = True
-        tx = Tx(table_id, loads(raw) if parsed is None else parsed, raw, known, read_log=store.log)
+        tx = Tx(table_id, loads(raw) if parsed is None else parsed, raw, known, read_log=store.log,
+                read_links=store.links)
         parsed = None  # only the first attempt's document was given
         refused: Exception | None = None
         try:

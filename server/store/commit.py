@@ -31,6 +31,7 @@ from server.store.keys import (
     channel_key,
     doc_key,
     dumps,
+    links_key,
     log_key,
     req_key,
     text,
@@ -44,10 +45,13 @@ GONE, CHANGED, RECORDED, DONE, RATED = 0, 1, 2, 3, 4
 #: before it is refused: a replica a few milliseconds away answers in one.
 WAIT_MS = 1000
 
-# KEYS: doc, ver, log, req, channel, then the rate counters. ARGV: the version
-# the change was built on, the new document, its version, ttl, log entry (''
-# for none), message head, then four counts (assumed-unseen request ids,
-# records to write, ids to drop, rate counters), the counters' window (s), and
+# KEYS: doc, ver, log, req, channel, links, then the rate counters. ARGV: the
+# version the change was built on, the new document, its version, ttl, log
+# entry ('' for none), message head, then four counts (assumed-unseen request
+# ids, records to write, ids to drop, rate counters), the counters' window (s),
+# the links op ('' none, 'a' a draw announced: the links key starts afresh for
+# it, 'd' a draw made: the links key must hold exactly the fields the change
+# read, else CHANGED, and is cleared), the draw id and that field count, and
 # those lists (records as id, value pairs; the counters' limits last).
 # The counters are counted only once the change is sure to be written
 # otherwise (an attempt that lost a race is not counted); a refused one stays
@@ -62,8 +66,13 @@ if not v then
   v = tostring(cjson.decode(cur)['version'])
 end
 if v ~= ARGV[1] then return {1} end
+local op = ARGV[12]
+if op == 'd' then
+  local d = redis.call('HGET', KEYS[6], '_draw')
+  if d and (d ~= ARGV[13] or redis.call('HLEN', KEYS[6]) ~= tonumber(ARGV[14])) then return {1} end
+end
 local na, ns, nd, nr = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-local i = 12
+local i = 15
 local found = {2}
 for _ = 1, na do
   local rec = redis.call('HGET', KEYS[4], ARGV[i])
@@ -75,13 +84,13 @@ if nr > 0 then
   local lim = i + 2 * ns + nd
   local counts, over = {}, false
   for j = 1, nr do
-    counts[j] = redis.call('INCR', KEYS[5 + j])
-    redis.call('EXPIRE', KEYS[5 + j], tonumber(ARGV[11]) + 1)
+    counts[j] = redis.call('INCR', KEYS[6 + j])
+    redis.call('EXPIRE', KEYS[6 + j], tonumber(ARGV[11]) + 1)
     if counts[j] > tonumber(ARGV[lim + j - 1]) then over = true end
   end
   if over then
     for j = 1, nr do
-      if counts[j] <= tonumber(ARGV[lim + j - 1]) then redis.call('DECR', KEYS[5 + j]) end
+      if counts[j] <= tonumber(ARGV[lim + j - 1]) then redis.call('DECR', KEYS[6 + j]) end
     end
     return {4}
   end
@@ -97,6 +106,11 @@ for _ = 1, ns do
 end
 if nd > 0 then redis.call('HDEL', KEYS[4], unpack(ARGV, i, i + nd - 1)) end
 redis.call('EXPIRE', KEYS[4], ttl)
+if op ~= '' then redis.call('DEL', KEYS[6]) end
+if op == 'a' then
+  redis.call('HSET', KEYS[6], '_draw', ARGV[13])
+  redis.call('EXPIRE', KEYS[6], ttl)
+end
 redis.call('SPUBLISH', KEYS[5], ARGV[6] .. ARGV[2] .. '}')
 return {3}
 """
@@ -118,6 +132,8 @@ class Change:
     #: Rate counters counted with the write: (key, limit); and their window (s).
     hits: list[tuple[str, int]] = field(default_factory=list)
     window: int = 60
+    #: The pending draw's links key: ``Commit.links``'s op ('' none, 'a', 'd'), draw id, field count.
+    links: tuple[str, int, int] = ("", 0, 0)
 
 
 class Committer:
@@ -133,11 +149,11 @@ class Committer:
     def run(self, c: Change, ttl: int) -> tuple[int, dict[str, Any]]:
         """The script's answer, and for RECORDED the records it found (raw JSON)."""
         tid = c.table_id
-        keys = [doc_key(tid), version_key(tid), log_key(tid), req_key(tid), channel_key(tid),
+        keys = [doc_key(tid), version_key(tid), log_key(tid), req_key(tid), channel_key(tid), links_key(tid),
                 *(key for key, _ in c.hits)]
         args: list[Any] = [c.base, c.doc, c.version, ttl, c.entry or b"",
                            change_head(tid, c.version), len(c.assumed), len(c.records),
-                           len(c.drop), len(c.hits), c.window, *c.assumed]
+                           len(c.drop), len(c.hits), c.window, *c.links, *c.assumed]
         for rid, record in c.records:
             args += [rid, record]
         args += c.drop
@@ -171,4 +187,5 @@ def encode(table_id: str, base: int, commit: Any, assumed: list[str],
                ([commit.request] if commit.request is not None else []) + commit.more_requests]
     return Change(table_id, base, dumps(doc), int(doc["version"]),
                   dumps(commit.entry) if commit.entry is not None else None,
-                  list(assumed), records, list(commit.drop_requests), list(hits or []), window)
+                  list(assumed), records, list(commit.drop_requests), list(hits or []), window,
+                  commit.links or ("", 0, 0))

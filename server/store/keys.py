@@ -12,6 +12,9 @@ slot) and one TTL, refreshed on every change:
   ``presence.PRESENCE_TTL`` count as gone, so an instance that dies takes its
   phones offline by itself
 
+- ``tm:{<id>}:links`` the pending draw's links (``links.py``): ``_draw`` → its
+  id, seat → ``{"link", "anchor"}``; set by the commit that announces a draw,
+  one field a link, cleared by the commit that makes it
 - ``tm:{<id>}:rl:<bucket>:<who>:<window>`` a rate counter of the table (a seat's actions)
 
 plus ``tm:code:<CODE>`` (lobby join codes), ``tm:rl:<bucket>:<client>:<window>``
@@ -22,7 +25,8 @@ for table routing: ``instances.py``). Every committed change publishes
 table's message has no ``d``); a process listens on the channels of the tables
 it has sockets on, and fans a change out to them without loading the table
 again. A socket that opens or closes publishes ``{"t": id, "p": 1}`` there
-(presence, no version).
+(presence, no version); a link taken publishes ``{"t": id, "w": version, "f": <draw frame>}``
+(``links.py``: whom the pending draw still waits for, no version of its own).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import Any
 from server.wire import dumps, loads
 
 __all__ = ["DOC_FIELD", "change_head", "channel_key", "code_key", "doc_key", "dumps", "loads", "log_key",
-           "presence_key", "rate_key", "req_key", "split_change", "table_key", "table_of", "text",
+           "links_key", "presence_key", "rate_key", "req_key", "split_change", "table_key", "table_of", "text",
            "version_key"]
 
 #: What separates a change message's head from the document it carries; a
@@ -59,6 +63,7 @@ version_key = table_key("ver")
 log_key = table_key("log")
 req_key = table_key("req")
 presence_key = table_key("here")
+links_key = table_key("links")
 #: The table's change channel (a sharded channel: it has a slot, like a key).
 channel_key = table_key("ch")
 
@@ -89,9 +94,16 @@ def change_head(table_id: str, version: int) -> bytes:
     return dumps({"t": table_id, "v": version})[:-1] + DOC_FIELD.encode()
 
 
+#: What separates a link message's head from the draw frame it carries.
+FRAME_FIELD = ',"f":'
+
+
 def split_change(data: str) -> tuple[dict[str, Any], str | None]:
-    """A message's head (``t``, ``v`` or ``p``) and its raw document, if any."""
-    at = data.find(DOC_FIELD)
+    """A message's head (``t``, ``v`` or ``p``, or ``w``) and its raw document
+    (or a link message's draw frame), if any: whichever field comes first
+    ends the head (a table id contains neither)."""
+    doc, frame = data.find(DOC_FIELD), data.find(FRAME_FIELD)
+    at, size = (frame, len(FRAME_FIELD)) if frame >= 0 and (doc < 0 or frame < doc) else (doc, len(DOC_FIELD))
     if at < 0:
         return loads(data), None
-    return loads(data[:at] + "}"), data[at + len(DOC_FIELD):-1]
+    return loads(data[:at] + "}"), data[at + size:-1]

@@ -60,6 +60,9 @@ class Callbacks:
     on_change: Callable[[str, int, str | None], None]
     #: A socket of the table opened or closed, on any instance.
     on_presence: Callable[[str], None] = _nothing
+    #: A link of the table's pending draw was taken (``links.py``): the table,
+    #: its version then, and the ``draw`` frame's JSON (no version of its own).
+    on_draw: Callable[[str, int, str], None] = _nothing
     #: The subscription was lost (once per outage): changes may go unheard.
     on_down: Callable[[], None] = _nothing
     #: Subscribed again after an outage: whatever changed meanwhile was missed.
@@ -309,6 +312,9 @@ class Listener:
             table_id = str(data["t"])
             if "p" in data:
                 callbacks.on_presence(table_id)
+            elif "w" in data:
+                if raw is not None:
+                    callbacks.on_draw(table_id, int(data["w"]), raw)
             else:
                 version = int(data["v"])
                 self.latest.seen(table_id, version, raw)

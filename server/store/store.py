@@ -29,6 +29,7 @@ from server.store.keys import (
     code_key,
     doc_key,
     dumps,
+    links_key,
     loads,
     log_key,
     rate_key,
@@ -36,6 +37,8 @@ from server.store.keys import (
     version_key,
 )
 from server.store.keys import text as _text
+from server.store.links import RATED as RATED_LINK
+from server.store.links import Link, Taken, fields_of, take
 from server.store.listen import Listener
 from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
@@ -250,6 +253,30 @@ class Store:
             return {}
         seen = self.r.hmget(req_key(table_id), list(ids))
         return {rid: loads(rec) for rid, rec in zip(ids, seen, strict=True) if rec is not None}
+
+    # -- the pending draw's links (links.py) ------------------------------------
+
+    def take_link(self, table_id: str, link: Link, hits: Sequence[tuple[str, str, int]] = ()) -> Taken:
+        """Keeps one link of the pending draw (``links.LINK``, one round trip,
+        no version of the table), ``hits`` counted with it."""
+        now = time.time()
+        counters = [(rate_key(b, c, int(now // RATE_WINDOW), table_id), limit) for b, c, limit in hits]
+        taken = take(self.path, table_id, link, self.ttl, counters, RATE_WINDOW)
+        return Taken(taken.status, wait=wait_for(now, RATE_WINDOW)) if taken.status == RATED_LINK else taken
+
+    def links(self, table_id: str) -> dict[str, Any]:
+        """The links key's fields, parsed: ``_draw`` and seat → entry."""
+        return fields_of([_text(x) for kv in self.r.hgetall(links_key(table_id)).items() for x in kv])
+
+    def record_once(self, table_id: str, rid: str, record: Any) -> Any:
+        """``record`` for ``rid`` unless it has one; back: the one it has."""
+        key = req_key(table_id)
+        with self.r.pipeline(transaction=False) as p:
+            p.hsetnx(key, rid, dumps(record))
+            p.hget(key, rid)
+            p.expire(key, self.ttl)
+            _, raw, _ = p.execute()
+        return loads(raw)
 
     def stale_requests(self, table_id: str, before: int) -> list[str]:
         """The request_ids recorded at a version below ``before`` (a record

@@ -32,6 +32,11 @@ class Commit(Generic[R]):
     #: made it: this process's fan-out sends from it (``service.write.Wrote``) instead of
     #: decoding it again. Engine states are never changed in place.
     state: Any = None
+    #: The pending draw's links key (``links.py``): ``("a", draw, 0)`` when
+    #: this change announces draw ``draw``, ``("d", draw, n)`` when it makes it
+    #: from the ``n`` fields it read there (the commit checks they are still
+    #: all, and clears them); None: the links key is not this change's.
+    links: tuple[str, int, int] | None = None
 
 
 @dataclass
@@ -53,6 +58,8 @@ class Tx:
     assumed: list[str] = field(default_factory=list, repr=False)
     read_log: Callable[[str], list[LogEntry]] | None = field(default=None, repr=False)
     _log: list[LogEntry] | None = field(default=None, repr=False)
+    #: The pending draw's links as stored (``Store.links``), read when asked.
+    read_links: Callable[[str], dict[str, Any]] | None = field(default=None, repr=False)
 
     def copy(self) -> TableDoc:
         """A private copy of the document to change (parsing the JSON again is
@@ -66,6 +73,10 @@ class Tx:
         if request_id not in self.assumed:
             self.assumed.append(request_id)
         return None
+
+    def links(self) -> dict[str, Any]:
+        """The links key's fields, parsed (``_draw``: the draw id), read on each call."""
+        return self.read_links(self.table_id) if self.read_links is not None else {}
 
     def log(self) -> list[LogEntry]:
         if self._log is None:

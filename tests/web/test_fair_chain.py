@@ -47,3 +47,69 @@ def test_a_phone_anchors_answers_once_and_holds_the_proof_to_its_links() -> None
     # The export: the anchor and the one link revealed, never the links still to come.
     assert got["exported"]["seat"] == "p2"
     assert got["exported"]["chains"] == [{"anchor": got["anchor"], "length": 256, "links": [first]}]
+
+
+_LEFT_OUT = """
+globalThis.window = globalThis;
+const store = new Map();
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
+const { phoneChain } = await import('./web/screens/fair-chain.js');
+const sent = [];
+const send = async (a) => { sent.push(a); return {version: 3, events: []}; };
+const chain = phoneChain('t1', send);
+const reasons = [];
+chain.onMissed((r) => reasons.push(r));
+const snap = (version, fair) => ({version, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
+await chain.update(snap(2, {}));                       // anchors: accepted at version 3
+const anchor = sent[0].anchor;
+const chains = {p2: {anchor, length: 256, used: 0}};
+const pending = (draw, contributors) => ({draw, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                                          contributors, waiting: contributors, at: 0, wait: 3600});
+await chain.update(snap(3, {chains, pending: pending(3, ['p1'])}));  // announced with the anchor: not yet its
+const early = chain.leftOut();
+await chain.update(snap(4, {chains, pending: pending(5, ['p1'])}));  // live and anchored, left out
+await chain.update(snap(4, {chains, pending: pending(5, ['p1'])}));  // the same draw: said once
+const once = chain.leftOut();
+chain.offline();
+const reload = phoneChain('t1', send);                 // kept across reloads
+const kept = reload.leftOut();
+await reload.update(snap(9, {chains, pending: pending(9, ['p1'])}));  // back online at 9: not live before it
+process.stdout.write(JSON.stringify({early, once, kept, after: reload.leftOut(), reasons,
+                                     links: sent.filter((a) => a.type === 'link').length}));
+process.exit(0);
+"""
+
+
+def test_a_live_anchored_phone_left_out_of_a_draw_warns_once_and_keeps_it() -> None:
+    got = run_node(_LEFT_OUT)
+    assert got["early"] == 0  # a draw announced before its anchor was accepted
+    assert got["once"] == 1 and got["reasons"] == ["left_out"]
+    assert got["kept"] == 1 and got["after"] == 1  # a phone that was not live before the draw is not warned
+    assert got["links"] == 0
+
+
+_ONCE = """
+globalThis.window = globalThis;
+const store = new Map();
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
+const { phoneChain } = await import('./web/screens/fair-chain.js');
+const sent = [];
+const send = async (a) => { sent.push(a); return {version: 1, events: []}; };
+const chain = phoneChain('t1', send);
+const snap = (version, fair) => ({version, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
+await chain.update(snap(1, {}));
+const chains = {p2: {anchor: sent[0].anchor, length: 256, used: 0}};
+const pending = (waiting) => ({draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                               contributors: ['p1', 'p2', 'p3'], waiting, at: 0, wait: 3600});
+await chain.update(snap(4, {chains, pending: pending(['p1', 'p2', 'p3'])}));  // the announce
+await chain.update(snap(4, {chains, pending: pending(['p2', 'p3'])}));        // p1's link, built before p2's was in
+process.stdout.write(JSON.stringify(sent.filter((a) => a.type === 'link').length));
+process.exit(0);
+"""
+
+
+def test_a_page_sends_its_link_for_a_draw_once_whatever_the_frames_say() -> None:
+    """A link frame built before this phone's link was in still lists it as
+    awaited: sending again could come back ``draw_over`` (the draw made
+    meanwhile) and the phone would call its part not counted."""
+    assert run_node(_ONCE) == 1

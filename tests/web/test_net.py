@@ -269,3 +269,28 @@ def test_an_action_waits_for_the_socket_and_goes_again_until_answered() -> None:
     assert got["on_new_socket"] == [True], "only what still waits, with its own request id"
     assert got["queued"] == 1
     assert got["third"] == "network" and got["after_stop"] == 0
+
+
+_DRAW_FRAME = """
+import { Live } from './web/live.js';
+const states = [];
+const live = new Live({table: 't', token: null, onState: (s) => states.push(s),
+                       onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+const fair = {open: [], sealed: [], revealed: 0};
+live.accept({version: 7, status: 'playing', players: [], view: {}, legal: [{type: 'pyramid'}], fair});
+const pending = (waiting) => ({draw: 8, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                               contributors: ['p1', 'p2'], waiting, at: 0, wait: 3});
+live.handle({type: 'draw', version: 8, pending: pending(['p1', 'p2'])});  // the announce
+live.handle({type: 'draw', version: 8, pending: pending(['p2'])});        // p1's link
+live.accept({version: 9, status: 'playing', players: [], view: {}, legal: [], fair});  // the draw made
+live.handle({type: 'draw', version: 8, pending: pending([])});            // the last link's, late: dropped
+process.stdout.write(JSON.stringify(states.map((s) => [s.version, s.fair.pending ? s.fair.pending.waiting : null])));
+"""
+
+
+def test_a_draw_frame_puts_whom_the_draw_waits_for_into_the_snapshot_held() -> None:
+    """The announce and each link come as a small ``draw`` frame (issue 38):
+    merged as the snapshot's ``fair.pending`` (the version stays the one
+    drawn); one from before the snapshot held is dropped."""
+    got = run_node(_DRAW_FRAME)
+    assert got == [[7, None], [7, ["p1", "p2"]], [7, ["p2"]], [9, None]]

@@ -3,7 +3,8 @@
 // server; then, whenever a draw waits for this phone, its next link, sent at
 // once without a tap. Kept across reloads (localStorage), with the links it
 // revealed, so a reload neither repeats nor skips a link. When a draw was made
-// without this phone's link, the phone says so loudly.
+// without this phone's link, or was announced without asking this live,
+// anchored phone for one (left out of its contributors), the phone says so loudly.
 
 import { linkStep, newSeed } from '../fairness.js';
 
@@ -15,7 +16,10 @@ export const CHAIN_LENGTH = 256;
  * @typedef {{draw: number, scope: string, link: string, made: number|null, missed?: boolean}} Given
  *   a link sent: its draw and scope, and the table version at which this phone saw that draw made
  * @typedef {{seat: string, links: string[], used: number, burned?: boolean,
- *   answered: Record<string, string>, missed: number[], old?: Spent[], given?: Given[]}} Kept
+ *   answered: Record<string, string>, missed: number[], old?: Spent[], given?: Given[],
+ *   at?: number, leftOut?: number[]}} Kept
+ *   `at`: the table version that accepted the anchor; `leftOut`: draws announced
+ *   since, while this phone was live, whose contributors omit its seat
  * @typedef {{draw: number, scope: string, index: number, action: string, player: string,
  *   contributors: string[], waiting: string[], at: number, wait: number}} Pending
  */
@@ -45,22 +49,48 @@ export function phoneChain(id, send) {
   let waiting = null;
   /** @type {Set<number>} draws this page already asked to make without the missing links */
   const nudged = new Set();
+  /** @type {Set<number>} draws this page sent its link for: a draw frame built before
+   * that link was in still lists this phone, and must not make it send again (the
+   * draw may be made by then: its link would come back "not counted") */
+  const sent = new Set();
   /** @type {(reason: string) => void} */
   let onMissed = () => {};
+  /** @type {number|null} the first version seen since the socket (re)opened: live from then */
+  let liveFrom = null;
 
   /** @param {string} me */
   async function anchor(me) {
     const links = await makeChain(CHAIN_LENGTH);
-    await send({ type: 'anchor', anchor: links[0], length: CHAIN_LENGTH });
+    const res = /** @type {any} */ (await send({ type: 'anchor', anchor: links[0], length: CHAIN_LENGTH }));
     // The chain before keeps only what it revealed, for the export.
     const old = kept ? [...(kept.old || []), { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) }] : [];
-    kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [], old, given: kept ? kept.given || [] : [] };
+    kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [], old, given: kept ? kept.given || [] : [],
+      leftOut: kept ? kept.leftOut || [] : [] };
+    if (res && typeof res.version === 'number') kept.at = res.version;
     save();
+  }
+
+  /**
+   * A draw announced after this phone's chain was accepted and while its
+   * socket was open, whose contributors omit this seat: the server chose not
+   * to ask this phone (docs/fairness.md, the threat model). Said loudly once
+   * per draw, kept across reloads.
+   * @param {Pending} p @param {string} me
+   */
+  function leftOut(p, me) {
+    if (!kept || kept.at === undefined || liveFrom === null || p.contributors.includes(me)) return;
+    if (kept.at >= p.draw || liveFrom >= p.draw || kept.used >= CHAIN_LENGTH || kept.burned) return;
+    if ((kept.leftOut || []).includes(p.draw)) return;
+    kept.leftOut = [...(kept.leftOut || []), p.draw];
+    save();
+    onMissed('left_out');
   }
 
   /** @param {Pending} p */
   async function answer(p) {
     if (!kept) return;
+    if (sent.has(p.draw)) return;
+    sent.add(p.draw);
     const k = String(p.draw);
     // A reload while a draw waited: the same link again, never the next one.
     const link = kept.answered[k] || kept.links[kept.used + 1];
@@ -131,6 +161,7 @@ export function phoneChain(id, send) {
       const fair = /** @type {any} */ (snap.fair);
       const me = snap.me;
       if (!fair || !me) return;
+      if (liveFrom === null) liveFrom = snap.version;
       if (busy) {
         // Taken up once this one is done: a draw must not wait on a snapshot skipped.
         queued = snap;
@@ -142,6 +173,7 @@ export function phoneChain(id, send) {
         const p = /** @type {Pending|undefined} */ (fair.pending);
         observe(snap);
         const mine = kept && kept.seat === me && table && table.anchor === kept.links[0];
+        if (p && mine && !snap.paused) leftOut(p, me);
         if (p && p.waiting.includes(me) && mine) await answer(p);
         else if (!mine || !kept || kept.burned || kept.used >= CHAIN_LENGTH) {
           if (!(p && p.contributors.includes(me))) await anchor(me);
@@ -177,6 +209,10 @@ export function phoneChain(id, send) {
     },
     /** Draws made without this phone's link (its part not counted). */
     missed: () => (kept ? kept.missed.length : 0),
+    /** Draws announced without asking this live, anchored phone (``left_out``). */
+    leftOut: () => (kept && kept.leftOut ? kept.leftOut.length : 0),
+    /** The socket closed: until it opens again this phone is not live. */
+    offline() { liveFrom = null; },
     /**
      * The chains' part of the export (docs/fairness.md, "Phone export"): each
      * anchor and the links revealed, never the links still to come.

@@ -30,6 +30,7 @@ import { phrase } from '../words.js';
  *   problem: (game: string, name: (pid: string) => string) => string|null,
  *   onChange: (fn: () => void) => () => void,
  *   missed: () => number,
+ *   leftOut: () => number,
  *   exported: () => Record<string, unknown>,
  * }} FairTable
  */
@@ -164,6 +165,7 @@ export function fairTable(id, token, send) {
       chain.observe(snap);
       // Issue 38: a phone's part of a draw is its chain's next link (fair-chain.js), no seed.
       if (canSeed && !snap.sealed && token()) chain.update(snap);
+      else if (!canSeed) chain.offline();
       if ((fair.revealed > 0 || changed.length) && (fair.revealed !== wanted || changed.length !== before || !checked)) {
         wanted = fair.revealed;
         if (changed.length !== before) checked = null;
@@ -172,6 +174,7 @@ export function fairTable(id, token, send) {
     },
     result: () => checked,
     missed: () => chain.missed(),
+    leftOut: () => chain.leftOut(),
     exported() {
       // For `python -m tablemate_verify <proof> --phone <this file>` (tablemate_verify/phone.py).
       return { format: 'tablemate-phone/1', table: id, ...chain.exported(), shown: Object.fromEntries(seen) };
@@ -298,7 +301,8 @@ export function fairLine(fair, current, name) {
     const res = fair.result();
     el.hidden = !open.length && !res;
     const problem = (snap ? fair.problem(snap.game, name) : null)
-      || (fair.missed() ? t('fair.not_counted', { n: fair.missed() }) : null);
+      || (fair.missed() ? t('fair.not_counted', { n: fair.missed() }) : null)
+      || (fair.leftOut() ? t('fair.left_out', { n: fair.leftOut() }) : null);
     warning.hidden = !problem;
     warning.textContent = problem || '';
     const pending = snap && snap.fair ? /** @type {any} */ (snap.fair).pending : null;

@@ -1,0 +1,187 @@
+"""A pending draw's links and its making, beside the table document
+(docs/fairness.md, "What it costs"): the fast path of ``draws.py``.
+
+- ``link``: checked against the document (``draws.check_link``), then kept in
+  the table's links key by one script (``Store.take_link``: the draw still
+  pending, the seat's first link, its request recorded, the table told whom
+  the draw still waits for by one small ``draw`` frame). No version, no log
+  line, no snapshot.
+- The last link missing (or ``draw_now``) makes the draw: ONE commit, built
+  on every link read back from the key, whose script checks that no link
+  came since (else it is built again) and clears the key.
+
+Races: two last links at once both find nobody missing; one commit makes the
+draw, the other finds it made and answers its link as counted (it is: the
+key held it when the draw read it). A link racing ``draw_now``: stored
+before the draw's commit, the commit sees one field more and is built again
+with it; after it, the key no longer names the draw (``draw_over``). A link
+of a draw made already, or of another: ``draw_over``, nothing written.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from server.errors import ServiceError, rate_limited
+from server.model import ActionResult, PendingDraw, RequestRecord, TableDoc
+from server.service import draws
+from server.service.change import Call
+from server.service.decide import ActionCall, Context, record_outcome
+from server.service.fairness import pending_view
+from server.service.hostship import holds
+from server.service.seats import authenticate
+from server.store import Commit, Primed, Tx
+from server.store.links import GIVEN, MISMATCH, OVER, RATED, RECORDED, Link
+from server.wire import loads
+
+if TYPE_CHECKING:
+    from server.service.pipeline import Pipeline
+
+#: The actions taken here, not by a handler in ``decide``.
+FAST = frozenset({"link", "draw_now"})
+
+
+def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, doc0: TableDoc,
+         call: ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
+    """``link`` or ``draw_now`` (``Pipeline.act``), ``doc0`` as read for it
+    (this process's kept copy, maybe a change behind)."""
+    me = authenticate(doc0, token, seated=True)["id"]
+    rid: str = body["request_id"]
+    if call.atype == "draw_now":
+        now: ActionResult = pl.update(table_id, Primed(_draw_now(pl, call, token, rid), raw0), hits)
+        return now
+    draw, link = int(call.action["draw"]), str(call.action["link"])
+    try:
+        p, ok = _checked(pl, table_id, raw0, doc0, me, draw, link)
+    except ServiceError as exc:
+        first = _first_result(pl, table_id, rid, hits)
+        if first is not None:
+            return first
+        counted = _counted(pl, table_id, me, draw, link) if exc.code == "draw_over" else None
+        if counted is not None:
+            return counted
+        raise
+    event = {"type": "linked", "player": me, "draw": draw}
+    taken = pl.store.take_link(table_id, Link(draw, me, {"link": link, "anchor": p["expect"][me]["anchor"]}, rid,
+                                              ok, p["contributors"], pending_view(p), event), hits)
+    if taken.status == RECORDED:
+        record: RequestRecord = taken.record
+        if record["by"] != me:
+            raise ServiceError("conflict", "request_id_reused", "This request_id belongs to another seat.")
+        return record["result"]
+    if taken.status == RATED:
+        raise rate_limited(taken.wait, "actions at this table")
+    if taken.status in (OVER, GIVEN, MISMATCH):
+        _count(pl, table_id, hits)
+        raise {OVER: _over(), GIVEN: ServiceError("conflict", "link_given",
+                                                  "This seat's link for this draw is in already."),
+               MISMATCH: ServiceError("conflict", "link_mismatch", "That is not the next link of this seat's "
+                                      "chain (one link per draw, in order).")}[taken.status]
+    linked: ActionResult = {"version": taken.version, "events": [event]}
+    if taken.fields is None:
+        return linked
+    # The last link: this request makes the draw, and gets the draw's result.
+    made: ActionResult | None = pl.update(table_id, Primed(_make(pl, call, token, me, draw, rid, taken.fields), raw0))
+    if made is not None:
+        return made
+    # Made already by a link that came at the same time: this one was in it.
+    done: RequestRecord = pl.store.record_once(table_id, rid, {"by": me, "result": linked, "v": taken.version})
+    return done["result"]
+
+
+def _checked(pl: Pipeline, table_id: str, raw0: str, doc0: TableDoc, me: str, draw: int,
+             link: str) -> tuple[PendingDraw, bool]:
+    """``draws.check_link`` on ``doc0``, or on the stored document when a
+    kept copy one change behind refused it (the announce not seen yet)."""
+    try:
+        return draws.check_link(doc0, me, draw, link)
+    except ServiceError:
+        current = pl.store.load_raw(table_id)
+        if current is None or current == raw0:
+            raise
+        return draws.check_link(loads(current), me, draw, link)
+
+
+def _counted(pl: Pipeline, table_id: str, me: str, draw: int, link: str) -> ActionResult | None:
+    """A link sent again (a new request) after its draw was made with it:
+    the seat's chain ends in it, so it was counted; answered as taken, not
+    ``draw_over`` (which tells a phone its part was left out)."""
+    doc = pl.store.load(table_id)
+    chain = (doc or {}).get("fair", {}).get("chains", {}).get(me) if doc is not None else None
+    if doc is None or chain is None or chain["last"] != link or chain["k"] == 0:
+        return None
+    return {"version": doc["version"], "events": [{"type": "linked", "player": me, "draw": draw}]}
+
+
+def _first_result(pl: Pipeline, table_id: str, rid: str, hits: list[tuple[str, str, int]]) -> ActionResult | None:
+    """Before a refusal: a retry of a link taken (its draw made since) gets
+    its first result, not the refusal; else the refusal is counted."""
+    found = pl.store.records(table_id, [rid])
+    if rid in found:
+        result: ActionResult = found[rid]["result"]
+        return result
+    _count(pl, table_id, hits)
+    return None
+
+
+def _count(pl: Pipeline, table_id: str, hits: list[tuple[str, str, int]]) -> None:
+    if hits:
+        wait = pl.store.rates.hit_many(hits, table=table_id)
+        if wait is not None:
+            raise rate_limited(wait, "actions at this table")
+
+
+def _over() -> ServiceError:
+    return ServiceError("conflict", "draw_over",
+                        "That draw was made already (or never announced); this link was not counted.")
+
+
+def _context(pl: Pipeline, token: str | None, rid: str) -> Context:
+    return Context(token, rid, None, pl.rng, pl.stall, None, lambda _v: None, lambda: (), pl.limits.draw_wait)
+
+
+def _make(pl: Pipeline, call: ActionCall, token: str | None, me: str, draw: int, rid: str,
+          fields: dict[str, Any]) -> Any:
+    """The update that makes draw ``draw`` from the links the last one's
+    script read (``fields``; a later attempt reads them again), or writes
+    nothing when it was made already."""
+    given: list[dict[str, Any]] = [fields]
+
+    def fn(tx: Tx) -> Commit[ActionResult | None]:
+        p = draws.pending(tx.doc)
+        if p is None or p["draw"] != draw:
+            return Commit(None, result=None)
+        return _commit(pl, tx, call, token, me, draw, rid, given.pop() if given else tx.links())
+    return fn
+
+
+def _draw_now(pl: Pipeline, call: ActionCall, token: str | None, rid: str) -> Any:
+    def fn(tx: Tx) -> Commit[ActionResult]:
+        seat = authenticate(tx.doc, token, seated=True)
+        cached: RequestRecord | None = tx.cached_result(rid)
+        if cached is not None:
+            if cached["by"] != seat["id"]:
+                raise ServiceError("conflict", "request_id_reused", "This request_id belongs to another seat.")
+            return Commit(None, result=cached["result"])
+        draws.check_draw_now(tx.doc, int(call.action["draw"]))
+        return _commit(pl, tx, call, token, seat["id"], int(call.action["draw"]), rid, tx.links())
+    return fn
+
+
+def _commit(pl: Pipeline, tx: Tx, call: ActionCall, token: str | None, me: str, draw: int, rid: str,
+            fields: dict[str, Any]) -> Commit[Any]:
+    """The draw's one commit: the pending action applied with the links in,
+    settled and logged as every action is (``decide.record_outcome``)."""
+    doc = tx.copy()
+    p = draws.pending(doc)
+    assert p is not None
+    draws.with_links(p, fields if fields.get("_draw") == draw else {})
+    c = Call(call.engine, doc, me, holds(doc, me), {}, pl.rng, tx.log, None, None)
+    state = pl.store.states.get(tx.table_id, doc["version"])
+    commit = record_outcome(tx, draws.make(c, p, state), me, call, _context(pl, token, rid), None)
+    # The script checks that the links key still holds exactly what was read.
+    commit.links = ("d", draw, len(fields))
+    if commit.doc is not None:
+        # The request records' sweep, as every action's commit (Pipeline._commit_action).
+        commit.drop_requests = pl._expired(tx.table_id, commit.doc["version"])
+    return commit

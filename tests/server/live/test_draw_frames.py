@@ -1,0 +1,74 @@
+"""A roll with the phones' hash chains (issue 38, "What it costs"): the
+announce and each link reach the phones as one small ``draw`` frame, not a
+snapshot per seat; a link makes no version; the draw is one commit, one
+snapshot. Across two instances, so the link's frame crosses the table's
+channel (on a single Redis and on a cluster: the links key shares the
+table's slot)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablemate_verify.chain import make_chain
+from tests.server.livehelpers import LivePhone, open_live_table
+
+
+def told(phone: LivePhone) -> dict[str, Any]:
+    """The next message but the heartbeat's."""
+    while (msg := phone.recv())["type"] == "pong":
+        pass
+    return msg
+
+
+def until_state(phone: LivePhone, above: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every message up to the first snapshot above version ``above``."""
+    seen: list[dict[str, Any]] = []
+    while True:
+        msg = told(phone)
+        if msg["type"] == "state" and msg["version"] > above:
+            return seen, msg
+        seen.append(msg)
+
+
+def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_factory) -> None:
+    one, two = app_server_factory(), app_server_factory()
+    phones = open_live_table(one.url, joiners=2, game="camelup")
+    for p, base in zip(phones, (one.url, two.url, one.url), strict=True):
+        p.connect(base)
+    status, body = phones[0].act_http("start")
+    assert status == 200, body
+    chains = [make_chain(8, f"{i + 1:02x}" * 32) for i in range(3)]
+    for p, c in zip(phones, chains, strict=True):
+        status, body = p.act_http("anchor", anchor=c[0], length=8)
+        assert status == 200, body
+    anchored = body["version"]
+    snaps = [p.wait_version(anchored) for p in phones]
+    roller = next(p for p in phones if p.id == snaps[0]["view"]["waiting"][0])
+    status, body = roller.act_http("pyramid")
+    assert status == 200, body
+    draw = body["events"][0]["draw"]
+    assert body["events"][0]["type"] == "draw_pending" and draw == anchored + 1
+    # The announce: one draw frame each, waiting for every phone; no snapshot.
+    for p in phones:
+        msg = told(p)
+        assert msg["type"] == "draw" and msg["pending"]["draw"] == draw, msg
+        assert msg["pending"]["waiting"] == ["p1", "p2", "p3"]
+    # Two links: kept beside the document, no version; each phone hears whom the draw still waits for.
+    for i in range(2):
+        status, body = phones[i].act_http("link", draw=draw, link=chains[i][1])
+        assert status == 200, body
+        assert body == {"version": draw, "events": [{"type": "linked", "player": phones[i].id, "draw": draw}]}
+        for p in phones:
+            msg = told(p)
+            assert msg["type"] == "draw" and msg["version"] == draw, msg
+            assert msg["pending"]["waiting"] == [q.id for q in phones[i + 1:]]
+    status, body = phones[2].act_http("link", draw=draw, link=chains[2][1])
+    assert status == 200, body
+    assert body["version"] == draw + 1 and any(e["type"] == "die_rolled" for e in body["events"])
+    for p in phones:
+        before, snap = until_state(p, anchored)
+        # The draw is the one commit after the announce: one snapshot, no other.
+        assert snap["version"] == draw + 1 and "pending" not in snap["fair"]
+        assert all(m["type"] == "draw" for m in before), before
+    for p in phones:
+        p.close()
