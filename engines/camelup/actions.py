@@ -22,18 +22,17 @@ from engines.base import (
     phone_handler,
     refusal,
 )
-from engines.camelup import board, scoring, stall
+from engines.camelup import board, legal, scoring, stall
 from engines.camelup.constants import (
     CRAZY,
     GREY,
-    PARTNERSHIP_MIN_PLAYERS,
     PILES,
     PYRAMID_TICKETS,
     RACING,
-    SIDES,
     SPACES,
     TICKET_STACK,
 )
+from engines.camelup.legal import bad
 from engines.camelup.state import (
     FACE_DOWN,
     LEG_OVER,
@@ -49,24 +48,8 @@ from engines.camelup.state import (
 )
 
 # --- checks ------------------------------------------------------------------
-
-
-def bad(message: str) -> EngineError:
-    return refusal("bad_action", message)
-
-
-def _int(action: Action, key: str, lo: int, hi: int) -> int:
-    value = action.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise bad(f"{key} must be a whole number from {lo} to {hi}, not {value!r}.")
-    return value
-
-
-def _choice(action: Action, key: str, allowed: tuple[str, ...]) -> str:
-    value = action.get(key)
-    if value not in allowed:
-        raise bad(f"{key} must be one of {', '.join(allowed)}, not {value!r}.")
-    return allowed[allowed.index(value)]
+# Who may send what is each type's rule (legal.py), a handler's first check;
+# what is left here is free input.
 
 
 def _only(action: Action, *keys: str) -> None:
@@ -75,22 +58,9 @@ def _only(action: Action, *keys: str) -> None:
         raise bad(f"Unexpected field(s) for {action['type']}: {', '.join(sorted(extra))}.")
 
 
-def _full_mode(state: State, what: str) -> None:
-    if state.options.pyramid_only:
-        raise refusal("wrong_mode", f"{what} is not part of pyramid-only mode (no betting or money).")
-
-
-def _my_turn(state: State, player: str) -> int:
-    idx = state.index(player)
-    if state.current != idx:
-        assert state.current is not None
-        raise refusal("not_your_turn", f"It is {state.seats[state.current].id}'s turn, not {player}'s.")
-    return idx
-
-
-def _host(action: Action) -> None:
-    if action.get("host") is not True:
-        raise refusal("not_host", f"Only the host may send {action['type']}.")
+def _check(refused: EngineError | None) -> None:
+    if refused is not None:
+        raise refused
 
 
 # --- small state edits -----------------------------------------------------------
@@ -120,12 +90,9 @@ def _colours(state: State) -> dict[str, Any]:
 
 def do_leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "camel")
-    _full_mode(state, "Leg betting")
-    idx = _my_turn(state, action["player"])
-    camel = _choice(action, "camel", RACING)
+    legal.leg_bet(state, action)
+    idx, camel = state.index(action["player"]), action["camel"]
     c = RACING.index(camel)
-    if not state.tickets[c]:
-        raise EngineError("no_ticket_left", f"All {camel} betting tickets are taken this leg.")
     value = state.tickets[c][0]
     tickets = list(state.tickets)
     tickets[c] = tickets[c][1:]
@@ -137,32 +104,11 @@ def do_leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     return _end_turn(state), [event]
 
 
-def _tile_refusal(state: State, player: str, space: int, side: str) -> str:
-    tiles = state.tiles()
-    own = state.seat(player).tile
-    if space == 1:
-        return "Space 1 never takes a spectator tile."
-    if state.track[space - 1]:
-        return f"Space {space} holds camels."
-    if own is not None and own[0] == space:
-        if own[1] == side:
-            return f"Your tile already lies on space {space} with that side up."
-        return "A tile may not be turned over in place; move it to a different space."
-    if space in tiles:
-        return f"Space {space} already holds a spectator tile."
-    return f"Space {space} is next to another player's spectator tile."
-
-
 def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "side")
-    _full_mode(state, "The spectator tile")
-    idx = _my_turn(state, action["player"])
-    space = _int(action, "space", 1, SPACES)
-    side = _choice(action, "side", SIDES)
-    player = state.seats[idx].id
-    legal = board.tile_targets(state.track, state.tiles(), player, state.options.flip_in_place)
-    if (space, side) not in legal:
-        raise EngineError("space_not_allowed", _tile_refusal(state, player, space, side))
+    legal.spectator(state, action)
+    player, space, side = action["player"], action["space"], action["side"]
+    idx = state.index(player)
     old = state.seats[idx].tile
     state = _set_seat(state, idx, tile=(space, side))
     event = {
@@ -177,20 +123,15 @@ def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "pile", "camel")
-    _full_mode(state, "Finish betting")
-    idx = _my_turn(state, action["player"])
-    pile = _choice(action, "pile", PILES)
-    seat = state.seats[idx]
-    if seat.id in state.paper:
-        return _face_down_bet(state, seat, pile, action)
-    camel = _choice(action, "camel", RACING)
-    if camel not in seat.hand:
-        raise EngineError("card_not_in_hand", f"Your {camel} finish card is already on a pile.")
-    if state.paper_cards_left(seat.id) <= 0:
-        # Back on its phone after placing cards face down: those are physical cards.
-        raise EngineError("card_not_in_hand", "Every finish card of yours is on a pile (some face down).")
-    hand = tuple(c for c in seat.hand if c != camel)
-    return _place_card(_set_seat(state, idx, hand=hand), seat.id, pile, camel)
+    legal.finish_bet(state, action)
+    player, pile = action["player"], action["pile"]
+    if player in state.paper:
+        # A seat without a phone places a physical finish card face down: the
+        # pile alone is entered, so no phone ever holds its camel (R13).
+        return _place_card(state, player, pile, FACE_DOWN)
+    camel, idx = action["camel"], state.index(player)
+    hand = tuple(c for c in state.seats[idx].hand if c != camel)
+    return _place_card(_set_seat(state, idx, hand=hand), player, pile, camel)
 
 
 def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State, list[Event]]:
@@ -202,17 +143,6 @@ def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State
         state = evolve(state, loser_pile=state.loser_pile + card)
     # The colour stays out of the event: events are public (R13).
     return _end_turn(state), [{"type": "finish_card_placed", "player": player, "pile": pile}]
-
-
-def _face_down_bet(state: State, seat: Seat, pile: str, action: Action) -> tuple[State, list[Event]]:
-    """A seat without a phone places a physical finish card face down: the
-    pile alone is entered, so no phone ever holds its camel (R13)."""
-    if "camel" in action:
-        raise EngineError("face_down_card", f"{seat.id} has no phone: its finish card stays face down, "
-                          "enter only the pile.")
-    if state.paper_cards_left(seat.id) <= 0:
-        raise EngineError("card_not_in_hand", f"{seat.id} has no finish card left.")
-    return _place_card(state, seat.id, pile, FACE_DOWN)
 
 
 def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -227,9 +157,7 @@ def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
     per camel (R13), so it neither pays nor costs and leaves its pile; the
     reveal names it (``pile_revealed``'s ``void``)."""
     _only(action, *PILES)
-    _host(action)
-    if state.phase != PAPER_CARDS:
-        raise refusal("wrong_phase", "No face-down finish cards wait to be recorded now.")
+    legal.paper_cards(state, action)
     named: dict[str, list[str]] = {}
     piles: dict[str, tuple[tuple[str, str], ...]] = {}
     void: dict[str, list[Event]] = {}
@@ -274,54 +202,24 @@ def sample_paper_cards(state: State, rng: Rng) -> Action:
 
 def do_partner(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "with")
-    _full_mode(state, "Partnership")
-    if len(state.seats) < PARTNERSHIP_MIN_PLAYERS:
-        raise EngineError("no_partnerships", "Partnerships exist only with 6 to 8 players.")
-    idx = _my_turn(state, action["player"])
-    other = action.get("with")
-    ids = [s.id for s in state.seats]
-    if other not in ids or other == action["player"]:
-        raise bad(f"with must name another player at the table, not {other!r}.")
-    seat = state.seats[idx]
-    if seat.partner is not None:
-        raise EngineError(
-            "already_partnered", f"You already have a partner this leg ({seat.partner})."
-        )
-    oidx = ids.index(other)
-    if state.seats[oidx].partner is not None:
-        raise EngineError("partner_not_available", f"{other} already has a partner this leg.")
-    state = _set_seat(_set_seat(state, idx, partner=other), oidx, partner=seat.id)
-    return _end_turn(state), [{"type": "partnership_formed", "player": seat.id, "with": other}]
+    legal.partner(state, action)
+    player, other = action["player"], action["with"]
+    idx, oidx = state.index(player), state.index(other)
+    state = _set_seat(_set_seat(state, idx, partner=other), oidx, partner=player)
+    return _end_turn(state), [{"type": "partnership_formed", "player": player, "with": other}]
 
 
 def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "choice", "camel", "value")
-    _full_mode(state, "Partnership copy")
-    if state.options.partnership_copy != "ask":
-        raise EngineError(
-            "copy_is_auto", "This table copies the partner's best ticket automatically."
-        )
-    idx = state.index(action["player"])
-    seat = state.seats[idx]
-    if seat.partner is None:
-        raise EngineError("no_partner", "You have no partner this leg.")
-    kind = _choice(action, "choice", ("best", "none", "pyramid", "bet"))
-    mate = state.seat(seat.partner)
-    camel: str | None = None
-    value: int | None = None
-    if kind == "bet":
-        camel = _choice(action, "camel", RACING)
-        value = _int(action, "value", 1, 5)
-        if (camel, value) not in mate.bets:
-            raise EngineError("no_such_ticket", f"{mate.id} holds no {camel} {value} ticket.")
-    elif "camel" in action or "value" in action:
-        raise bad("camel and value go only with choice bet.")
-    elif kind == "pyramid" and mate.pyramid_tickets == 0:
-        raise EngineError("no_such_ticket", f"{mate.id} holds no pyramid ticket.")
-    state = _set_seat(state, idx, copy=Copy(kind, camel, value))
+    legal.copy_choice(state, action)
+    player, kind = action["player"], action["choice"]
+    bet = kind == "bet"
+    camel: str | None = action["camel"] if bet else None
+    value: int | None = action["value"] if bet else None
+    state = _set_seat(state, state.index(player), copy=Copy(kind, camel, value))
     event = {
         "type": "copy_chosen",
-        "player": seat.id,
+        "player": player,
         "choice": kind,
         "camel": camel,
         "value": value,
@@ -332,51 +230,17 @@ def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
 # --- the pyramid ---------------------------------------------------------------------
 
 
-def _roll_fields(state: State, action: Action) -> tuple[str, int, str | None]:
-    die = action.get("die")
-    if die is None:
-        raise bad("The roll has no die: the server draws it (fixed random: give die and value).")
-    if die not in state.pyramid:
-        dice = ", ".join(state.pyramid) or "none"
-        raise EngineError(
-            "die_not_in_pyramid", f"The {die} die is not in the pyramid (left: {dice})."
-        )
-    value = _int(action, "value", 1, 3)
-    color = action.get("color")
-    if die == GREY:
-        color = _choice(action, "color", CRAZY)
-    elif color is not None:
-        raise bad("color belongs to the grey die only.")
-    return die, value, color
-
-
-def _pyramid_turn(state: State, action: Action, manual: bool) -> tuple[State, list[Event]]:
-    _only(action, "die", "value", "color", "returned")
-    if state.options.dice_source == "manual" and not manual:
-        raise EngineError("manual_dice", "This table rolls physical dice: send pyramid_manual.")
-    if state.options.dice_source == "app" and manual:
-        raise EngineError("app_dice", "This table's dice are rolled by the app: send pyramid.")
-    if state.options.pyramid_only:
-        # Any seat may roll: the phone is the pyramid.
-        if state.phase == LEG_OVER:
-            raise EngineError("leg_over", "The leg is over: start the next leg first (next_leg).")
-    elif action.get("returned") is True and not manual:
-        # The die an undo put back (the server sets ``returned``): whoever
-        # picks it up rolls it and takes the ticket; the turn stays where it was.
-        if state.phase != PLAYING or state.current is None:
-            raise refusal("wrong_phase", "There is no die to roll now.")
-    else:
-        _my_turn(state, action["player"])
-    die, value, color = _roll_fields(state, action)
-    return roll(state, action["player"], die, value, color)
-
-
 def do_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
-    return _pyramid_turn(state, action, manual=False)
+    _only(action, "die", "value", "color", "returned")
+    legal.pyramid(state, action)
+    _check(legal.roll_fields(state, action))
+    return roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def do_pyramid_manual(state: State, action: Action) -> tuple[State, list[Event]]:
-    return _pyramid_turn(state, action, manual=True)
+    _only(action, "die", "value", "color", "returned")
+    legal.pyramid_manual(state, action)
+    return roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def roll(
@@ -484,21 +348,20 @@ def end_leg(state: State, roller: int) -> tuple[State, list[Event]]:
 
 def do_next_leg(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action)
-    if not state.options.pyramid_only:
-        raise refusal(
-            "no_round_waiting",
-            "Legs never pause in a full game: the next leg starts with the die that ends one.",
-        )
-    if state.phase != LEG_OVER:
-        raise refusal("no_round_waiting", "The leg is still running: roll until 5 dice are out.")
-    state = evolve(state, tents=(), leg=state.leg + 1, phase=PLAYING)
-    return state, [{"type": "leg_started", "leg": state.leg, "start_player": None}]
+    legal.next_leg(state, action)
+    return _next_leg(state)
 
 
 def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
+    """The platform's next round: the host's ``next_leg``."""
     _only(action)
-    _host(action)
-    return do_next_leg(state, action)
+    legal.next_round(state, action)
+    return _next_leg(state)
+
+
+def _next_leg(state: State) -> tuple[State, list[Event]]:
+    state = evolve(state, tents=(), leg=state.leg + 1, phase=PLAYING)
+    return state, [{"type": "leg_started", "leg": state.leg, "start_player": None}]
 
 
 def end_race(state: State) -> tuple[State, list[Event]]:
@@ -568,8 +431,9 @@ def _score_piles(state: State, void: Mapping[str, list[Event]] | None = None) ->
 
 def do_set_stack(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "camels")
-    _host(action)
-    space = _int(action, "space", 1, SPACES)
+    legal.set_stack(state, action)
+    _check(legal.whole(action, "space", 1, SPACES))
+    space = action["space"]
     camels = action.get("camels")
     if not isinstance(camels, list) or not all(isinstance(c, str) for c in camels):
         raise bad("camels must be a list of camel names, bottom to top.")
@@ -608,13 +472,9 @@ HANDLERS: dict[str, Handler[State]] = {
     "paper_cards": do_paper_cards,
 }
 
-#: What may still happen while the face-down cards wait to be recorded.
-_WHILE_RECORDING = frozenset({"paper_cards", "set_paper", "set_phone"})
-
-
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if state.phase == PAPER_CARDS and isinstance(action, dict) and action.get("type") in HANDLERS \
-            and action.get("type") not in _WHILE_RECORDING:
+            and action.get("type") not in legal.WHILE_RECORDING:
         raise refusal("wrong_phase", "The race is over: the host records the face-down finish cards.")
     new, events = dispatch(
         HANDLERS,

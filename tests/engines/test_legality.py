@@ -119,10 +119,15 @@ def game(request: pytest.FixtureRequest) -> Engine:
     return request.param  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", range(4))
 def test_what_apply_accepts_is_offered(game: Engine, seed: int) -> None:
+    """Seeds 0 and 1 play the default options; 2 and 3 random ones (Camel
+    Up's pyramid mode, manual dice, copies asked...) with seats going on paper."""
     rng = random.Random(seed)
-    options = game.normalize_options(schemas.options_with_defaults(game, {}))
+    if seed < 2:
+        options = game.normalize_options(schemas.options_with_defaults(game, {}))
+    else:
+        options = random_options(game, rng)
     lo, hi = game.player_limits(options)
     players = [f"p{i + 1}" for i in range(min(max(3 + 2 * seed, lo), hi))]
     options = game.draw_setup(players, options, rng)
@@ -132,9 +137,15 @@ def test_what_apply_accepts_is_offered(game: Engine, seed: int) -> None:
             break
         drift = accepted_unoffered(game, state, players, random.Random(step))
         assert not drift, f"{game.name} seed {seed} step {step}: accepted but not offered: {drift[:5]}"
-        choices = legal_choices(game, state, players, rng)
-        player, template = rng.choice(choices)
-        action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
+        phones = [p for p in players[1:] if p not in game.paper_seats(state)]
+        if seed >= 2 and phones and rng.random() < 0.04:
+            action = {"type": "set_paper", "seat": rng.choice(phones), "player": players[0], "host": True}
+        else:
+            choices = legal_choices(game, state, players, rng)
+            if not choices:
+                break  # only people can go on (a board to enter, who raised a hand)
+            player, template = rng.choice(choices)
+            action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
         state, _ = game.apply(state, action)
 
 
