@@ -1,14 +1,14 @@
-"""Action handlers: check everything first, then build the new state.
+"""Action handlers: each runs its type's rule (``legal.py``) and checks its
+free input first, then builds the new state.
 
-Each handler takes the state and the action and returns (state, events). Rules
-that follow on automatically (leg scoring and cleanup, race end, final scoring)
-run inside the die roll that triggers them, so legs never pause in full mode.
+Each handler takes the state and the action and returns (state, events). A die
+rolled moves its camel in ``race.py``, where the rules that follow on
+automatically (leg scoring and cleanup, race end, final scoring) run, so legs
+never pause in full mode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict
 from typing import Any
 
 from engines.base import (
@@ -22,29 +22,19 @@ from engines.base import (
     phone_handler,
     refusal,
 )
-from engines.camelup import board, legal, scoring, stall
-from engines.camelup.constants import (
-    CRAZY,
-    GREY,
-    PILES,
-    PYRAMID_TICKETS,
-    RACING,
-    SPACES,
-    TICKET_STACK,
-)
+from engines.camelup import board, legal, race, stall
+from engines.camelup.constants import PILES, RACING, SPACES
 from engines.camelup.legal import bad
 from engines.camelup.state import (
     FACE_DOWN,
-    LEG_OVER,
     OVER,
     PAPER_CARDS,
     PLAYING,
     Copy,
-    Result,
-    Roll,
-    Seat,
     State,
+    end_turn,
     evolve,
+    set_seat,
 )
 
 # --- checks ------------------------------------------------------------------
@@ -63,18 +53,7 @@ def _check(refused: EngineError | None) -> None:
         raise refused
 
 
-# --- small state edits -----------------------------------------------------------
-
-
-def _set_seat(state: State, idx: int, **changes: Any) -> State:
-    seats = list(state.seats)
-    seats[idx] = evolve(seats[idx], **changes)
-    return evolve(state, seats=tuple(seats))
-
-
-def _end_turn(state: State) -> State:
-    assert state.current is not None
-    return evolve(state, current=(state.current + 1) % len(state.seats))
+# --- events ---------------------------------------------------------------------
 
 
 def _colours(state: State) -> dict[str, Any]:
@@ -97,11 +76,11 @@ def do_leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     tickets = list(state.tickets)
     tickets[c] = tickets[c][1:]
     seat = state.seats[idx]
-    state = _set_seat(
+    state = set_seat(
         evolve(state, tickets=tuple(tickets)), idx, bets=seat.bets + ((camel, value),)
     )
     event = {"type": "leg_bet_taken", "player": seat.id, "camel": camel, "value": value}
-    return _end_turn(state), [event]
+    return end_turn(state), [event]
 
 
 def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -110,7 +89,7 @@ def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
     player, space, side = action["player"], action["space"], action["side"]
     idx = state.index(player)
     old = state.seats[idx].tile
-    state = _set_seat(state, idx, tile=(space, side))
+    state = set_seat(state, idx, tile=(space, side))
     event = {
         "type": "tile_placed",
         "player": player,
@@ -118,7 +97,7 @@ def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
         "side": side,
         "from": None if old is None else old[0],
     }
-    return _end_turn(state), [event]
+    return end_turn(state), [event]
 
 
 def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -131,7 +110,7 @@ def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
         return _place_card(state, player, pile, FACE_DOWN)
     camel, idx = action["camel"], state.index(player)
     hand = tuple(c for c in state.seats[idx].hand if c != camel)
-    return _place_card(_set_seat(state, idx, hand=hand), player, pile, camel)
+    return _place_card(set_seat(state, idx, hand=hand), player, pile, camel)
 
 
 def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State, list[Event]]:
@@ -142,7 +121,7 @@ def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State
     else:
         state = evolve(state, loser_pile=state.loser_pile + card)
     # The colour stays out of the event: events are public (R13).
-    return _end_turn(state), [{"type": "finish_card_placed", "player": player, "pile": pile}]
+    return end_turn(state), [{"type": "finish_card_placed", "player": player, "pile": pile}]
 
 
 def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -186,7 +165,7 @@ def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
                               f"{', '.join(twice)} cannot lie face down twice.")
     seats = tuple(evolve(s, hand=tuple(c for c in s.hand if c not in named.get(s.id, ()))) for s in state.seats)
     state = evolve(state, seats=seats, winner_pile=piles["winner"], loser_pile=piles["loser"])
-    return _score_piles(state, void)
+    return race.score_piles(state, void)
 
 
 def sample_paper_cards(state: State, rng: Rng) -> Action:
@@ -205,8 +184,8 @@ def do_partner(state: State, action: Action) -> tuple[State, list[Event]]:
     legal.partner(state, action)
     player, other = action["player"], action["with"]
     idx, oidx = state.index(player), state.index(other)
-    state = _set_seat(_set_seat(state, idx, partner=other), oidx, partner=player)
-    return _end_turn(state), [{"type": "partnership_formed", "player": player, "with": other}]
+    state = set_seat(set_seat(state, idx, partner=other), oidx, partner=player)
+    return end_turn(state), [{"type": "partnership_formed", "player": player, "with": other}]
 
 
 def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -216,7 +195,7 @@ def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
     bet = kind == "bet"
     camel: str | None = action["camel"] if bet else None
     value: int | None = action["value"] if bet else None
-    state = _set_seat(state, state.index(player), copy=Copy(kind, camel, value))
+    state = set_seat(state, state.index(player), copy=Copy(kind, camel, value))
     event = {
         "type": "copy_chosen",
         "player": player,
@@ -234,116 +213,13 @@ def do_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "die", "value", "color", "returned")
     legal.pyramid(state, action)
     _check(legal.roll_fields(state, action))
-    return roll(state, action["player"], action["die"], action["value"], action.get("color"))
+    return race.roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def do_pyramid_manual(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "die", "value", "color", "returned")
     legal.pyramid_manual(state, action)
-    return roll(state, action["player"], action["die"], action["value"], action.get("color"))
-
-
-def roll(
-    state: State, player: str, die: str, value: int, color: str | None
-) -> tuple[State, list[Event]]:
-    """R12: one die out of the pyramid moves its camel; a leg or the race may end."""
-    full = not state.options.pyramid_only
-    camel = die if die != GREY else board.select_crazy(state.track, color or CRAZY[0])
-    track, mv = board.move(
-        state.track, state.tiles(), camel, value, state.options.lone_crossing_ends
-    )
-    roll = Roll(die, value, color, camel)
-    state = evolve(state, track=track, tents=state.tents + (roll,), last_roll=roll)
-    idx = state.index(player)
-    if full:
-        state = _set_seat(state, idx, pyramid_tickets=state.seats[idx].pyramid_tickets + 1)
-    # The turn's seat, which a returned die's roller need not be: the next leg
-    # starts after it (R27), as it would have had it rolled.
-    turn = idx if state.current is None else state.current
-    events: list[Event] = [
-        {
-            "type": "die_rolled",
-            "player": player,
-            "die": die,
-            "value": value,
-            "color": color,
-            "camel": camel,
-        },
-    ]
-    moved: Event = {
-        "type": "camel_moved",
-        "camel": camel,
-        "unit": list(mv.unit),
-        "from": mv.start,
-        "to": mv.space,
-        "on_top": mv.on_top,
-        "crossed": mv.crossed,
-        "wrapped": mv.wrapped,
-        "tile": None,
-    }
-    if mv.tile is not None:
-        space, owner, side = mv.tile
-        moved["tile"] = {"space": space, "owner": owner, "side": side}
-        if full:
-            # R23: the owner's +1 is paid at once, before any crossing (R25).
-            o = state.index(owner)
-            s = state.seats[o]
-            state = _set_seat(state, o, money=s.money + 1, tile_income=s.tile_income + 1)
-    events.append(moved)
-    if mv.crossed:
-        state = evolve(state, past=mv.unit, past_dir=mv.crossed)
-        state, more = end_race(state)
-        return state, events + more
-    if len(state.tents) == PYRAMID_TICKETS:
-        state, more = end_leg(state, turn)
-        return state, events + more
-    if full:
-        state = _end_turn(state)
-    return state, events
-
-
-# --- leg end, race end ----------------------------------------------------------------
-
-
-def _scored(state: State) -> tuple[State, Event]:
-    ranking = board.ranking(state.track, state.past, state.past_dir)
-    report = scoring.score_leg(state.seats, ranking, state.leg, state.options.partnership_copy)
-    seats = tuple(
-        evolve(s, money=line.new) for s, line in zip(state.seats, report.players, strict=True)
-    )
-    gains = {
-        line.player: line.own + (line.copy.reward if line.copy else 0) for line in report.players
-    }
-    event = {"type": "leg_scored", "leg": state.leg, "ranking": list(ranking), "gains": gains}
-    return evolve(state, seats=seats, last_leg=report), event
-
-
-def _cleanup(seat: Seat) -> Seat:
-    # R29: tickets back, tiles home, partnership cards available again.
-    return evolve(
-        seat, bets=(), pyramid_tickets=0, tile=None, partner=None, copy=None, tile_income=0
-    )
-
-
-def end_leg(state: State, roller: int) -> tuple[State, list[Event]]:
-    """R27-R29 after the fifth die (the race did not end)."""
-    if state.options.pyramid_only:
-        ranking = board.ranking(state.track)
-        state = evolve(state, phase=LEG_OVER)
-        return state, [{"type": "leg_ended", "leg": state.leg, "ranking": list(ranking)}]
-    state, scored = _scored(state)
-    start = (roller + 1) % len(state.seats)
-    state = evolve(
-        state,
-        seats=tuple(_cleanup(s) for s in state.seats),
-        tickets=(TICKET_STACK,) * len(RACING),
-        tents=(),
-        leg=state.leg + 1,
-        start=start,
-        current=start,
-    )
-    started = {"type": "leg_started", "leg": state.leg, "start_player": state.seats[start].id}
-    return state, [scored, started]
+    return race.roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def do_next_leg(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -363,67 +239,6 @@ def _next_leg(state: State) -> tuple[State, list[Event]]:
     state = evolve(state, tents=(), leg=state.leg + 1, phase=PLAYING)
     return state, [{"type": "leg_started", "leg": state.leg, "start_player": None}]
 
-
-def end_race(state: State) -> tuple[State, list[Event]]:
-    """R34-R39: one leg scoring, then the winner and loser piles."""
-    ranking = board.ranking(state.track, state.past, state.past_dir)
-    ended = {
-        "type": "race_ended",
-        "winner_camel": ranking[0],
-        "loser_camel": ranking[-1],
-        "ranking": list(ranking),
-    }
-    if state.options.pyramid_only:
-        result = Result(ranking, ranking[0], ranking[-1], (), (), (), ())
-        return evolve(state, phase=OVER, current=None, result=result), [ended]
-    state, scored = _scored(state)
-    down = {p: len(state.face_down(c)) for p, c in (("winner", state.winner_pile), ("loser", state.loser_pile))}
-    if any(down.values()):
-        # Physical cards of seats without a phone lie face down on a pile: the
-        # host records them first (do_paper_cards), then the piles are paid.
-        waiting = {"type": "paper_cards_waiting", **down}
-        return evolve(state, phase=PAPER_CARDS, current=None), [ended, scored, waiting]
-    state, events = _score_piles(state)
-    return state, [ended, scored, *events]
-
-
-def _score_piles(state: State, void: Mapping[str, list[Event]] | None = None) -> tuple[State, list[Event]]:
-    """R36-R39: the winner pile, then the loser pile, then the winners."""
-    ranking = board.ranking(state.track, state.past, state.past_dir)
-    before = {s.id: s.money for s in state.seats}
-    wcards, lcards, final = scoring.final_scoring(
-        before,
-        state.winner_pile,
-        state.loser_pile,
-        ranking[0],
-        ranking[-1],
-        state.options.final_clamp,
-    )
-    won = scoring.winners(final)
-    result = Result(
-        ranking=ranking,
-        winner_camel=ranking[0],
-        loser_camel=ranking[-1],
-        winner_pile=wcards,
-        loser_pile=lcards,
-        money=tuple((p, before[p], final[p]) for p in before),
-        winners=won,
-    )
-    seats = tuple(evolve(s, money=final[s.id]) for s in state.seats)
-    state = evolve(state, seats=seats, phase=OVER, current=None, result=result)
-    events: list[Event] = []
-    for pile, cards in (("winner", wcards), ("loser", lcards)):
-        event: Event = {
-            "type": "pile_revealed",
-            "pile": pile,
-            # Every field of the card: player, camel, correct, k, delta, paid.
-            "cards": [asdict(c) for c in cards],
-        }
-        if void and void.get(pile):
-            event["void"] = void[pile]
-        events.append(event)
-    events.append({"type": "game_over", "winners": list(won), "money": final})
-    return state, events
 
 
 # --- host corrections --------------------------------------------------------------
