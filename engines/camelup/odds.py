@@ -41,32 +41,29 @@ Choices made here (the rules spec leaves them open for an odds tool):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from random import Random
 from typing import Any, Literal
 
-from engines.camelup import odds_py
-from engines.camelup.constants import RACING, SPACES
+from engines.camelup import odds_py, odds_race
+from engines.camelup.constants import SPACES
 from engines.camelup.odds_board import (
     BOO,
     CHEER,
     SLOT,
     Position,
+    by_colour,
+    from_rankings,
     parse_board,
     ticket_tops,
 )
+from engines.camelup.odds_race import RaceOdds
 
 try:
-    import numpy as np
-
-    from engines.camelup import odds_np, odds_sim, odds_whatif
+    from engines.camelup import odds_np, odds_whatif
 except ImportError:  # pragma: no cover - the NumPy path is the normal one
-    np = None  # type: ignore[assignment]
     odds_np = None  # type: ignore[assignment]
-    odds_sim = None  # type: ignore[assignment]
     odds_whatif = None  # type: ignore[assignment]
 
 Backend = Literal["auto", "numpy", "python"]
@@ -161,36 +158,6 @@ class TileWhatIf:
         }
 
 
-@dataclass(frozen=True)
-class RaceOdds:
-    """Overall winner / loser probabilities (R36) for the finish cards."""
-
-    winner: dict[str, float]
-    loser: dict[str, float]
-    #: one standard error of each estimate (0 where exact)
-    winner_error: dict[str, float]
-    loser_error: dict[str, float]
-    #: true when the race cannot outlast the current leg: no sampling at all
-    exact: bool
-    races: int
-    seed: int
-    #: exact probability that the race ends during the current leg
-    ends_this_leg: float = 0.0
-    unfinished: int = field(default=0)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "winner": {c: round(p, 4) for c, p in self.winner.items()},
-            "loser": {c: round(p, 4) for c, p in self.loser.items()},
-            "winnerError": {c: round(p, 4) for c, p in self.winner_error.items()},
-            "loserError": {c: round(p, 4) for c, p in self.loser_error.items()},
-            "exact": self.exact,
-            "races": self.races,
-            "seed": self.seed,
-            "endsThisLeg": round(self.ends_this_leg, 6),
-        }
-
-
 def position(board: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Position:
     """Checks ``board`` and packs it for the solvers; raises ValueError."""
     lone = bool((options or {}).get("crazyLoneCrossingEndsGame", True))
@@ -208,18 +175,6 @@ def _use_numpy(pos: Position, backend: Backend) -> bool:
     return _numpy(backend) and (backend == "numpy" or len(pos.dice) >= NUMPY_FROM_DICE)
 
 
-def _by_colour(table: Any) -> dict[str, tuple[int, ...]]:
-    return {c: tuple(int(round(x)) for x in table[i]) for i, c in enumerate(RACING)}
-
-
-def _from_rankings(rankings: Mapping[str, int]) -> dict[str, tuple[int, ...]]:
-    table = [[0] * len(RACING) for _ in RACING]
-    for key, count in rankings.items():
-        for place, camel in enumerate(key):
-            table[int(camel)][place] += count
-    return _by_colour(table)
-
-
 def count_leg(pos: Position, backend: Backend = "auto") -> LegCounts:
     """The exact rank and tile-landing counts of the current leg."""
     if _use_numpy(pos, backend):
@@ -231,8 +186,8 @@ def _np_counts(pos: Position, res: Any) -> LegCounts:
     landings = {s: int(round(res.landings[s])) for s in pos.tiles}
     return LegCounts(
         pos.denominator,
-        _by_colour(res.ranks),
-        _by_colour(res.end_ranks),
+        by_colour(res.ranks),
+        by_colour(res.end_ranks),
         int(round(res.ended)),
         landings,
     )
@@ -242,8 +197,8 @@ def _py_counts(pos: Position, py: Any) -> LegCounts:
     landings = {s: py.landings.get(s, 0) for s in pos.tiles}
     return LegCounts(
         pos.denominator,
-        _from_rankings(py.rankings),
-        _from_rankings(py.end_rankings),
+        from_rankings(py.rankings),
+        from_rankings(py.end_rankings),
         py.ended,
         landings,
     )
@@ -356,97 +311,9 @@ def race_odds(
     played out with fresh legs and no tiles). Exact when the race must end
     this leg. Same seed, same position, same answer."""
     pos = position(board, options)
-    solved = odds_np.solve(pos, boards=True) if _numpy(backend) else odds_py.solve(pos)
-    return _race_odds(pos, solved, races, seed)
-
-
-def _race_odds(pos: Position, solved: Any, races: int, seed: int) -> RaceOdds:
-    """The race estimate from the leg already solved (``odds_np.NpCounts``
-    with its boards, or ``odds_py.LegCounts``)."""
-    den = pos.denominator
-    if odds_np is not None and isinstance(solved, odds_np.NpCounts):
-        # Sampling whole races is the costly part here: NumPy whenever it can.
-        res = solved
-        end_first = [float(res.end_ranks[i][0]) for i in range(len(RACING))]
-        end_last = [float(res.end_ranks[i][-1]) for i in range(len(RACING))]
-        going = den - round(res.ended)
-        won, lost, done = (
-            _sample_np(res.boards, res.weights, pos.lone_crossing_ends, races, seed)
-            if going
-            else ((), (), 0)
-        )
-    else:
-        py = solved
-        end = _from_rankings(py.end_rankings)
-        end_first = [float(end[c][0]) for c in RACING]
-        end_last = [float(end[c][-1]) for c in RACING]
-        going = den - py.ended
-        won, lost, done = (
-            _sample_py(py.boards, pos.lone_crossing_ends, races, seed) if going else ((), (), 0)
-        )
-    share = going / den
-
-    def estimate(exact: list[float], hits: Any) -> tuple[dict[str, float], dict[str, float]]:
-        probs, errors = {}, {}
-        for i, colour in enumerate(RACING):
-            q = float(hits[i]) / done if done else 0.0
-            probs[colour] = exact[i] / den + share * q
-            errors[colour] = share * math.sqrt(q * (1 - q) / done) if done else 0.0
-        return probs, errors
-
-    winner, winner_error = estimate(end_first, won)
-    loser, loser_error = estimate(end_last, lost)
-    sampled = races if going else 0
-    return RaceOdds(
-        winner,
-        loser,
-        winner_error,
-        loser_error,
-        not going,
-        sampled,
-        seed,
-        1 - share,
-        sampled - done,
-    )
-
-
-def _sample_np(
-    boards: Any, weights: Any, lone: bool, races: int, seed: int
-) -> tuple[Any, Any, int]:
-    rng = np.random.default_rng(seed)
-    # Systematic sampling of the leg-end boards: one race at each of ``races``
-    # evenly spaced points of the cumulative weight, after one random offset.
-    # Every board gets its share of the races to within one (a stratified
-    # sample: less spread than independent draws, see docs/performance.md),
-    # and it is much cheaper than rng.choice with probabilities.
-    cumulative = np.cumsum(weights)
-    points = (rng.random() + np.arange(races)) * (cumulative[-1] / races)
-    starts = boards[np.minimum(np.searchsorted(cumulative, points, side="right"), len(boards) - 1)]
-    # The lean simulator plays the same races as odds_np.simulate, draw for draw.
-    finals = odds_sim.simulate(starts, lone, rng)
-    finished = finals[:, 0] >= 0
-    # Camel-major, and no argmax over rows of five (5x slower): every camel
-    # has its own place, so the winner's key is its race's largest.
-    racers = np.ascontiguousarray(finals[:, : len(RACING)].T)
-    won = np.logical_and(racers == racers.max(0), finished).sum(1)
-    lost = np.logical_and(racers == racers.min(0), finished).sum(1)
-    return won, lost, int(np.count_nonzero(finished))
-
-
-def _sample_py(
-    boards: Mapping[str, int], lone: bool, races: int, seed: int
-) -> tuple[list[int], list[int], int]:
-    rng = Random(seed)
-    keys = list(boards)
-    starts = rng.choices(keys, weights=[boards[k] for k in keys], k=races)
-    won, lost = [0] * len(RACING), [0] * len(RACING)
-    done = 0
-    for final in odds_py.simulate(starts, lone, rng):
-        if final is not None:
-            won[int(final[0])] += 1
-            lost[int(final[-1])] += 1
-            done += 1
-    return won, lost, done
+    numpy = _numpy(backend)
+    solved = odds_np.solve(pos, boards=True) if numpy else odds_py.solve(pos)
+    return odds_race.estimate(pos, solved, races, seed, numpy)
 
 
 def analyse(
@@ -493,7 +360,7 @@ def _shared(
     else:
         solved = odds_py.solve(pos)
         counts = _py_counts(pos, solved)
-    return counts, _race_odds(pos, solved, races, seed)
+    return counts, odds_race.estimate(pos, solved, races, seed, numpy)
 
 
 __all__ = [
