@@ -48,7 +48,7 @@ def _only(action: Action, *keys: str) -> None:
         raise bad(f"Unexpected field(s) for {action['type']}: {', '.join(sorted(extra))}.")
 
 
-def _check(refused: EngineError | None) -> None:
+def _raise(refused: EngineError | None) -> None:
     if refused is not None:
         raise refused
 
@@ -69,7 +69,7 @@ def _colours(state: State) -> dict[str, Any]:
 
 def do_leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "camel")
-    legal.leg_bet(state, action)
+    legal.check(state, action)
     idx, camel = state.index(action["player"]), action["camel"]
     c = RACING.index(camel)
     value = state.tickets[c][0]
@@ -85,7 +85,7 @@ def do_leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "side")
-    legal.spectator(state, action)
+    legal.check(state, action)
     player, space, side = action["player"], action["space"], action["side"]
     idx = state.index(player)
     old = state.seats[idx].tile
@@ -102,7 +102,7 @@ def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "pile", "camel")
-    legal.finish_bet(state, action)
+    legal.check(state, action)
     player, pile = action["player"], action["pile"]
     if player in state.paper:
         # A seat without a phone places a physical finish card face down: the
@@ -136,7 +136,7 @@ def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
     per camel (R13), so it neither pays nor costs and leaves its pile; the
     reveal names it (``pile_revealed``'s ``void``)."""
     _only(action, *PILES)
-    legal.paper_cards(state, action)
+    legal.check(state, action)
     named: dict[str, list[str]] = {}
     piles: dict[str, tuple[tuple[str, str], ...]] = {}
     void: dict[str, list[Event]] = {}
@@ -181,7 +181,7 @@ def sample_paper_cards(state: State, rng: Rng) -> Action:
 
 def do_partner(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "with")
-    legal.partner(state, action)
+    legal.check(state, action)
     player, other = action["player"], action["with"]
     idx, oidx = state.index(player), state.index(other)
     state = set_seat(set_seat(state, idx, partner=other), oidx, partner=player)
@@ -190,7 +190,7 @@ def do_partner(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "choice", "camel", "value")
-    legal.copy_choice(state, action)
+    legal.check(state, action)
     player, kind = action["player"], action["choice"]
     bet = kind == "bet"
     camel: str | None = action["camel"] if bet else None
@@ -211,27 +211,27 @@ def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
 
 def do_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "die", "value", "color", "returned")
-    legal.pyramid(state, action)
-    _check(legal.roll_fields(state, action))
+    legal.check(state, action)
+    _raise(legal.roll_fields(state, action))
     return race.roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def do_pyramid_manual(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "die", "value", "color", "returned")
-    legal.pyramid_manual(state, action)
+    legal.check(state, action)
     return race.roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def do_next_leg(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action)
-    legal.next_leg(state, action)
+    legal.check(state, action)
     return _next_leg(state)
 
 
 def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
     """The platform's next round: the host's ``next_leg``."""
     _only(action)
-    legal.next_round(state, action)
+    legal.check(state, action)
     return _next_leg(state)
 
 
@@ -246,8 +246,8 @@ def _next_leg(state: State) -> tuple[State, list[Event]]:
 
 def do_set_stack(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "camels")
-    legal.set_stack(state, action)
-    _check(legal.whole(action, "space", 1, SPACES))
+    legal.check(state, action)
+    _raise(legal.whole(action, "space", 1, SPACES))
     space = action["space"]
     camels = action.get("camels")
     if not isinstance(camels, list) or not all(isinstance(c, str) for c in camels):

@@ -5,24 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
-from engines.camelup import (
-    actions,
-    board,
-    describe,
-    fair,
-    legal,
-    options,
-    result,
-    schemas,
-    stall,
-    views,
-)
-from engines.camelup.constants import (
-    CRAZY,
-    GREY,
-    RACING,
-    TICKET_STACK,
-)
+from engines.camelup import actions, board, describe, fair, options, result, schemas, stall, views
+from engines.camelup.constants import CRAZY, GREY, RACING, TICKET_STACK
+from engines.camelup.legal import offers
 from engines.camelup.state import OVER, PLAYING, Seat, State
 
 
@@ -103,7 +88,7 @@ class CamelUpEngine(SkeletonEngine):
             return []
         for seat in state.seats:
             if seat.id == player:
-                return legal.offers(state, player)
+                return offers(state, player)
         return []
 
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:

@@ -297,50 +297,46 @@ def _recording(state: State, action: Action) -> Refused:
     return None
 
 
-# Exact rules: their choices are what their picks take (offers are built for
-# every seat at every change, and a pick per choice would cost the turn's seat
-# four times what listing costs); test_legality holds the two together.
-leg_bet = Rule(
-    _full_turn("Leg betting"),
-    lambda state, player: [{"camel": c} for c, left in zip(RACING, state.tickets, strict=True) if left],
-    _ticket,
-    exact=True,
-)
-#: The offers are ``board.tile_targets``, which the pick checks against.
-spectator = Rule(
-    _full_turn("The spectator tile"),
-    lambda state, player: [{"space": s, "side": side} for s, side in _targets(state, player)],
-    _tile,
-    exact=True,
-)
-#: The app's die is drawn after the offer: its handler checks ``roll_fields``.
-pyramid = Rule(_rolling(False))
-pyramid_manual = Rule(_rolling(True), _outcomes, roll_fields, exact=True)
-finish_bet = Rule(_full_turn("Finish betting"), _cards, _card, exact=True)
-partner = Rule(_partnering, _partners, _partner, exact=True)
-copy_choice = Rule(_copying, _copies, _copy, exact=True)
-next_leg = Rule(_next_leg)
-next_round: Rule[State] = Rule(lambda state, action: host(state, action) or _next_leg(state, action), shared=True)
-#: Bare: the space and its camels are copied from the physical board.
-set_stack = Rule(host, shared=True)
-#: Bare: the camels of the face-down cards are turned over by the host.
-paper_cards = Rule(_recording, shared=True)
-
-#: ``skip`` has no rule: it is never accepted (no passing, R9; ``stall.do_skip``).
+#: Each action type's rule. Exact ones: their choices are what their picks
+#: take (offers are built for every seat at every change, and a pick per
+#: choice would cost the turn's seat four times what listing costs);
+#: test_legality holds the two together. ``skip`` has none: it is never
+#: accepted (no passing, R9; ``stall.do_skip``).
 RULES: dict[str, Rule[State]] = {
-    "leg_bet": leg_bet,
-    "spectator": spectator,
-    "pyramid": pyramid,
-    "pyramid_manual": pyramid_manual,
-    "finish_bet": finish_bet,
-    "partner": partner,
-    "copy_choice": copy_choice,
-    "next_leg": next_leg,
-    "next_round": next_round,
-    "set_stack": set_stack,
-    "paper_cards": paper_cards,
+    "leg_bet": Rule(
+        _full_turn("Leg betting"),
+        lambda state, player: [{"camel": c} for c, left in zip(RACING, state.tickets, strict=True) if left],
+        _ticket,
+        exact=True,
+    ),
+    # The offers are ``board.tile_targets``, which the pick checks against.
+    "spectator": Rule(
+        _full_turn("The spectator tile"),
+        lambda state, player: [{"space": s, "side": side} for s, side in _targets(state, player)],
+        _tile,
+        exact=True,
+    ),
+    # The app's die is drawn after the offer: its handler checks ``roll_fields``.
+    "pyramid": Rule(_rolling(False)),
+    "pyramid_manual": Rule(_rolling(True), _outcomes, roll_fields, exact=True),
+    "finish_bet": Rule(_full_turn("Finish betting"), _cards, _card, exact=True),
+    "partner": Rule(_partnering, _partners, _partner, exact=True),
+    "copy_choice": Rule(_copying, _copies, _copy, exact=True),
+    "next_leg": Rule(_next_leg),
+    "next_round": Rule(lambda state, action: host(state, action) or _next_leg(state, action), shared=True),
+    # Bare: the space and its camels are copied from the physical board.
+    "set_stack": Rule(host, shared=True),
+    # Bare: the camels of the face-down cards are turned over by the host.
+    "paper_cards": Rule(_recording, shared=True),
     "set_phone": phone_rule(lambda s: [seat.id for seat in s.seats], stall.hold),
 }
+
+
+def check(state: State, action: Action) -> None:
+    """A handler's first check: its action type's rule (raises the refusal)."""
+    RULES[action["type"]](state, action)
+
+
 #: What may still happen while the face-down cards wait to be recorded
 #: (``actions.apply`` refuses the rest first).
 WHILE_RECORDING = frozenset({"paper_cards", "set_paper", "set_phone"})
