@@ -155,6 +155,16 @@ class Offers(Generic[S]):
         return None if gate(state, action) is not None else True
 
 
+def checker(rules: Mapping[str, Rule[S]]) -> Callable[[S, Action], None]:
+    """A game's handlers' first check: the rule of the action's type in
+    ``rules`` (raises its refusal), so no handler names its rule twice."""
+
+    def check(state: S, action: Action) -> None:
+        rules[action["type"]](state, action)
+
+    return check
+
+
 def dispatch(
     handlers: Mapping[str, Handler[S]],
     state: S,

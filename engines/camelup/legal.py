@@ -22,7 +22,7 @@ from engines.camelup.constants import (
     SPACES,
 )
 from engines.camelup.state import LEG_OVER, PAPER_CARDS, PLAYING, State
-from engines.legality import Gate, Offers, Refused, Rule
+from engines.legality import Gate, Offers, Refused, Rule, checker
 from engines.seats import phone_rule
 
 #: What ``copy_choice`` may name: the partner's best ticket, none, its
@@ -332,9 +332,8 @@ RULES: dict[str, Rule[State]] = {
 }
 
 
-def check(state: State, action: Action) -> None:
-    """A handler's first check: its action type's rule (raises the refusal)."""
-    RULES[action["type"]](state, action)
+#: A handler's first check: the rule of its action's type.
+check = checker(RULES)
 
 
 #: What may still happen while the face-down cards wait to be recorded

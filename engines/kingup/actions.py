@@ -68,7 +68,7 @@ def _six(value: Any, whose: str) -> tuple[str, ...]:
 
 
 def do_goal(state: State, action: Action) -> Result:
-    legal.goal(state, action)
+    legal.check(state, action)
     seat = state.seat(action["player"])
     goal = _six(action.get("characters"), "Your")
     goals = put(state.goals, seat, goal)
@@ -77,7 +77,7 @@ def do_goal(state: State, action: Action) -> Result:
 
 
 def do_draw_goal(state: State, action: Action) -> Result:
-    legal.draw_goal(state, action)
+    legal.check(state, action)
     seat = state.seat(action["player"])
     card = action.get("card")
     if type(card) is not int or not 0 <= card < DECK_SIZE:
@@ -97,7 +97,7 @@ def do_draw_goal(state: State, action: Action) -> Result:
 
 
 def do_place(state: State, action: Action) -> Result:
-    legal.place(state, action)
+    legal.check(state, action)
     seat = state.seat(action["player"])
     char, level = action["char"], action["level"]
     positions = put(state.positions, INDEX[char], level)
@@ -117,7 +117,7 @@ def do_place(state: State, action: Action) -> Result:
 
 
 def do_move(state: State, action: Action) -> Result:
-    legal.move(state, action)
+    legal.check(state, action)
     seat = state.seat(action["player"])
     char = action["char"]
     pos = state.positions[INDEX[char]]
@@ -143,7 +143,7 @@ def do_move(state: State, action: Action) -> Result:
 
 
 def do_score_round(state: State, action: Action) -> Result:
-    legal.score_round(state, action)
+    legal.check(state, action)
     seat = state.seat(action["player"])
     positions = _board(action.get("board"))
     problem = castle.board_problem(state, positions)
@@ -193,7 +193,7 @@ def _board(board: Any) -> tuple[int, ...]:
 
 
 def do_next_round(state: State, action: Action) -> Result:
-    legal.next_round(state, action)
+    legal.check(state, action)
     # R5, R22: the player left of the crown holder starts; score-only has no crown.
     start = state.start if state.crown is None else (state.crown + 1) % state.n
     state = new_round(

@@ -14,7 +14,7 @@ Result = tuple[State, list[Event]]
 
 
 def do_vote(state: State, action: Action) -> Result:
-    legal.vote(state, action)
+    legal.check(state, action)
     seat = state.seat(action["player"])
     assert state.election is not None  # the rule checked it
     # A seat with no No card left seals too (its Yes is forced): a vote sent in
@@ -42,7 +42,7 @@ def _cast(state: State, election: Election, seat: int, vote: str, kind: str, who
 def do_open_vote(state: State, action: Action) -> Result:
     """A sealed vote opened by its phone (the server checked it against its
     seal first); the last one opened reveals the election."""
-    legal.open_vote(state, action)
+    legal.check(state, action)
     seat = state.seat(action["player"])
     election = state.election
     assert election is not None  # the rule checked it
@@ -62,7 +62,7 @@ def do_skip(state: State, action: Action) -> Result:
     """The host lets the election go on without a seat's vote: it counts as Yes
     (*invented*, docs/rules/kingup.md: every player always holds a Yes card, R17, and
     an absent player vetoes nobody)."""
-    legal.RULES["skip"](state, action)
+    legal.check(state, action)
     seat = state.seat(action["seat"])
     election = state.election
     assert election is not None  # the rule checked it
