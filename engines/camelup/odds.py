@@ -42,36 +42,24 @@ Choices made here (the rules spec leaves them open for an odds tool):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
+from engines.camelup import odds_backend as solvers
 from engines.camelup import odds_py, odds_race
-from engines.camelup.constants import SPACES
+from engines.camelup.odds_backend import Backend
 from engines.camelup.odds_board import (
-    BOO,
-    CHEER,
-    SLOT,
     Position,
     by_colour,
     from_rankings,
-    parse_board,
+    position,
     ticket_tops,
 )
 from engines.camelup.odds_race import RaceOdds
+from engines.camelup.odds_tiles import TileWhatIf, tile_targets, tile_what_ifs
 
-try:
-    from engines.camelup import odds_np, odds_whatif
-except ImportError:  # pragma: no cover - the NumPy path is the normal one
-    odds_np = None  # type: ignore[assignment]
-    odds_whatif = None  # type: ignore[assignment]
-
-Backend = Literal["auto", "numpy", "python"]
-#: Below this many dice in the pyramid the plain-Python solver is faster than
-#: NumPy's per-call overhead (measured by bench/odds.py).
-NUMPY_FROM_DICE = 4
 DEFAULT_RACES = 10_000
-_SIDE_WORD = {CHEER: "cheer", BOO: "boo"}
 
 
 @dataclass(frozen=True)
@@ -135,50 +123,10 @@ class LegOdds:
         }
 
 
-@dataclass(frozen=True)
-class TileWhatIf:
-    """One legal spectator-tile placement and its expected income this leg."""
-
-    space: int
-    side: str
-    #: expected landings x denominator
-    landings: int
-    denominator: int
-
-    @property
-    def income(self) -> float:
-        return self.landings / self.denominator
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "space": self.space,
-            "side": self.side,
-            "ev": round(self.income, 4),
-            "evCount": self.landings,
-        }
-
-
-def position(board: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Position:
-    """Checks ``board`` and packs it for the solvers; raises ValueError."""
-    lone = bool((options or {}).get("crazyLoneCrossingEndsGame", True))
-    return parse_board(board, lone_crossing_ends=lone)
-
-
-def _numpy(backend: Backend) -> bool:
-    """Whether NumPy may be used at all."""
-    if backend == "numpy" and odds_np is None:
-        raise RuntimeError("NumPy is not installed")
-    return backend != "python" and odds_np is not None
-
-
-def _use_numpy(pos: Position, backend: Backend) -> bool:
-    return _numpy(backend) and (backend == "numpy" or len(pos.dice) >= NUMPY_FROM_DICE)
-
-
 def count_leg(pos: Position, backend: Backend = "auto") -> LegCounts:
     """The exact rank and tile-landing counts of the current leg."""
-    if _use_numpy(pos, backend):
-        return _np_counts(pos, odds_np.solve(pos))
+    if solvers.use_numpy(pos, backend):
+        return _np_counts(pos, solvers.odds_np.solve(pos))
     return _py_counts(pos, odds_py.solve(pos))
 
 
@@ -226,76 +174,6 @@ def _leg_odds(board: Mapping[str, Any], pos: Position, counts: LegCounts) -> Leg
     return LegOdds(counts, tickets, income)
 
 
-def tile_targets(
-    pos: Position, player: str | None, flip_in_place: bool = False
-) -> list[tuple[int, int]]:
-    """R22/CU-7: every (space, CHEER | BOO) ``player`` may put their tile on.
-    ``player`` None means someone with no tile on the board."""
-    occupied = {p // SLOT for p in pos.places}
-    own: tuple[int, int] | None = None
-    others: set[int] = set()
-    for space, (side, owner) in pos.tiles.items():
-        if player is not None and owner == player:
-            own = (space, side)
-        else:
-            others.add(space)
-    out = []
-    for space in range(2, SPACES + 1):
-        if space in occupied or others & {space - 1, space, space + 1}:
-            continue
-        for side in (CHEER, BOO):
-            if own is not None and own[0] == space and (not flip_in_place or own[1] == side):
-                continue
-            out.append((space, side))
-    return out
-
-
-def tile_what_ifs(
-    board: Mapping[str, Any],
-    player: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    backend: Backend = "auto",
-) -> list[TileWhatIf]:
-    """Every legal placement (or move) of ``player``'s spectator tile with
-    its expected income this leg, best first. The player's tile, if on the
-    board, is lifted first: a tile is moved, never doubled (R22)."""
-    pos = position(board, options)
-    flip = bool((options or {}).get("spectatorFlipInPlace", False))
-    others = {s: t for s, t in pos.tiles.items() if player is None or t[1] != player}
-    targets = tile_targets(pos, player, flip)
-    if _numpy(backend):
-        # One pass shares the leg up to each tile's first landing (odds_whatif).
-        counts = odds_whatif.landings(replace(pos, tiles=others), targets)
-    else:
-        counts = _landings_each(pos, others, targets, backend)
-    out = [
-        TileWhatIf(space, _SIDE_WORD[side], n, pos.denominator)
-        for (space, side), n in zip(targets, counts, strict=True)
-    ]
-    out.sort(key=lambda w: (-w.landings, w.space, w.side))
-    return out
-
-
-def _landings_each(
-    pos: Position,
-    others: Mapping[int, tuple[int, str]],
-    targets: list[tuple[int, int]],
-    backend: Backend,
-) -> list[int]:
-    """One solve per placement: the plain way, kept for the Python back end
-    and as the reference the one-pass what-ifs are tested against."""
-    return [
-        _landings(replace(pos, tiles={**others, space: (side, "?")}), space, backend)
-        for space, side in targets
-    ]
-
-
-def _landings(pos: Position, space: int, backend: Backend) -> int:
-    if _use_numpy(pos, backend):
-        return int(round(odds_np.solve(pos, ranks=False).landings[space]))
-    return odds_py.solve(pos, ranks=False).landings.get(space, 0)
-
-
 def race_odds(
     board: Mapping[str, Any],
     options: Mapping[str, Any] | None = None,
@@ -311,8 +189,8 @@ def race_odds(
     played out with fresh legs and no tiles). Exact when the race must end
     this leg. Same seed, same position, same answer."""
     pos = position(board, options)
-    numpy = _numpy(backend)
-    solved = odds_np.solve(pos, boards=True) if numpy else odds_py.solve(pos)
+    numpy = solvers.numpy_allowed(backend)
+    solved = solvers.odds_np.solve(pos, boards=True) if numpy else odds_py.solve(pos)
     return odds_race.estimate(pos, solved, races, seed, numpy)
 
 
@@ -330,7 +208,7 @@ def analyse(
     pos = position(board, options)
     tiles = tuple(sorted(pos.tiles.items()))
     counts, race = _shared(
-        pos.places, pos.dice, tiles, pos.lone_crossing_ends, races, seed, _numpy("auto")
+        pos.places, pos.dice, tiles, pos.lone_crossing_ends, races, seed, solvers.numpy_allowed("auto")
     )
     return {
         "leg": _leg_odds(board, pos, counts).as_dict(),
@@ -355,7 +233,7 @@ def _shared(
     both the leg odds and the race estimate (its leg-end boards)."""
     pos = Position(places, dice, dict(tiles), lone)
     if numpy:
-        solved: Any = odds_np.solve(pos, boards=True)
+        solved: Any = solvers.odds_np.solve(pos, boards=True)
         counts = _np_counts(pos, solved)
     else:
         solved = odds_py.solve(pos)

@@ -155,3 +155,9 @@ def from_rankings(rankings: Mapping[str, int]) -> dict[str, tuple[int, ...]]:
         for place, camel in enumerate(key):
             table[int(camel)][place] += count
     return by_colour(table)
+
+
+def position(board: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Position:
+    """Checks ``board`` and packs it for the solvers; raises ValueError."""
+    lone = bool((options or {}).get("crazyLoneCrossingEndsGame", True))
+    return parse_board(board, lone_crossing_ends=lone)
