@@ -289,9 +289,7 @@ def _next_leg(state: State, action: Action) -> Refused:
     return None
 
 
-def _recording(state: State, action: Action) -> Refused:
-    if refused := host(state, action):
-        return refused
+def _cards_down(state: State, action: Action) -> Refused:
     if state.phase != PAPER_CARDS:
         return refusal("wrong_phase", "No face-down finish cards wait to be recorded now.")
     return None
@@ -327,7 +325,7 @@ RULES: dict[str, Rule[State]] = {
     # Bare: the space and its camels are copied from the physical board.
     "set_stack": Rule(host, shared=True),
     # Bare: the camels of the face-down cards are turned over by the host.
-    "paper_cards": Rule(_recording, shared=True),
+    "paper_cards": Rule(lambda state, action: host(state, action) or _cards_down(state, action), shared=True),
     "set_phone": phone_rule(lambda s: [seat.id for seat in s.seats], stall.hold),
 }
 
