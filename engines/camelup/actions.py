@@ -36,6 +36,7 @@ from engines.camelup.state import (
     evolve,
     set_seat,
 )
+from engines.errors import whole
 
 # --- checks ------------------------------------------------------------------
 # Who may send what is each type's rule (legal.py), a handler's first check;
@@ -247,7 +248,7 @@ def _next_leg(state: State) -> tuple[State, list[Event]]:
 def do_set_stack(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "camels")
     legal.check(state, action)
-    _raise(legal.whole(action, "space", 1, SPACES))
+    _raise(whole(action, "space", 1, SPACES))
     space = action["space"]
     camels = action.get("camels")
     if not isinstance(camels, list) or not all(isinstance(c, str) for c in camels):

@@ -22,6 +22,7 @@ from engines.camelup.constants import (
     SPACES,
 )
 from engines.camelup.state import LEG_OVER, PAPER_CARDS, PLAYING, State
+from engines.errors import one_of, whole
 from engines.legality import Gate, Offers, Refused, Rule, checker
 from engines.seats import phone_rule
 
@@ -32,20 +33,6 @@ COPIES = ("best", "none", "pyramid", "bet")
 
 def bad(message: str) -> EngineError:
     return refusal("bad_action", message)
-
-
-def whole(action: Action, key: str, lo: int, hi: int) -> Refused:
-    value = action.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        return bad(f"{key} must be a whole number from {lo} to {hi}, not {value!r}.")
-    return None
-
-
-def one_of(action: Action, key: str, allowed: tuple[str, ...]) -> Refused:
-    value = action.get(key)
-    if value not in allowed:
-        return bad(f"{key} must be one of {', '.join(allowed)}, not {value!r}.")
-    return None
 
 
 def host(state: State, action: Action) -> Refused:
@@ -96,28 +83,13 @@ def _targets(state: State, player: str) -> list[tuple[int, str]]:
     return board.tile_targets(state.track, state.tiles(), player, state.options.flip_in_place)
 
 
-def _tile_refusal(state: State, player: str, space: int, side: str) -> str:
-    tiles = state.tiles()
-    own = state.seat(player).tile
-    if space == 1:
-        return "Space 1 never takes a spectator tile."
-    if state.track[space - 1]:
-        return f"Space {space} holds camels."
-    if own is not None and own[0] == space:
-        if own[1] == side:
-            return f"Your tile already lies on space {space} with that side up."
-        return "A tile may not be turned over in place; move it to a different space."
-    if space in tiles:
-        return f"Space {space} already holds a spectator tile."
-    return f"Space {space} is next to another player's spectator tile."
-
-
 def _tile(state: State, action: Action) -> Refused:
     if refused := whole(action, "space", 1, SPACES) or one_of(action, "side", SIDES):
         return refused
     player, space, side = action["player"], action["space"], action["side"]
     if (space, side) not in _targets(state, player):
-        return EngineError("space_not_allowed", _tile_refusal(state, player, space, side))
+        why = board.tile_refusal(state.track, state.tiles(), state.seat(player).tile, space, side)
+        return EngineError("space_not_allowed", why)
     return None
 
 
