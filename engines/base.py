@@ -1,5 +1,5 @@
-"""One import for an engine's whole toolkit: the contract (``engines.contract``)
-and the mechanics every game shares, each in the module of its job:
+"""One import for an engine's whole toolkit: the contract (``engines.contract``),
+the engine built from a package's modules (``engines.skeleton``) and the mechanics every game shares, each in the module of its job:
 ``engines.errors`` (``EngineError``, the common refusal codes),
 ``engines.legality`` (``dispatch``, each action type's ``Rule`` and the
 ``Offers`` derived from them), ``engines.seats`` (seats on paper, the
@@ -15,10 +15,8 @@ from engines.contract import (
     Event,
     FairHooks,
     Handler,
-    Modules,
     Rng,
     S,
-    SkeletonEngine,
     Step,
     T,
     competition_ranks,
@@ -50,6 +48,7 @@ from engines.seats import (
     set_phone,
     skip_seat,
 )
+from engines.skeleton import Modules, SkeletonEngine
 
 __all__ = [
     "COMMON_ERRORS", "JSON", "PAPER_UNTIL", "SEAT_EVENTS", "SET_PAPER_SCHEMA",

@@ -19,14 +19,14 @@ spectator can read. An event must never hold a secret.
 The mechanics engines share live beside it, each by its job: ``engines.errors``
 (refusals and their codes), ``engines.legality`` (``dispatch``),
 ``engines.seats`` (seats on paper, the stalled phone), ``engines.schema``
-(JSON Schemas). ``engines.base`` re-exports them all under one name.
+(JSON Schemas), and ``engines.skeleton`` builds an engine from its package's
+modules. ``engines.base`` re-exports them all under one name.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, MutableSequence, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from engines import codec, history
@@ -338,42 +338,3 @@ class Engine(ABC):
     def load(self, data: JSON) -> Any:
         """The state ``dump`` produced."""
         return codec.load(self.state_type, data)
-
-
-@dataclass(frozen=True)
-class Modules:
-    """The functions of a game package's skeleton modules that its engine hands on:
-    ``actions.apply``, ``views.viewer``, ``views.public_players``, ``result.result``,
-    ``describe.describe``."""
-
-    apply: Callable[[Any, Action], tuple[Any, list[Event]]]
-    viewer: Callable[[Any], Callable[[str | None], dict[str, Any]]]
-    public_players: Callable[[Any], dict[str, dict[str, Any]]]
-    result: Callable[[Any, Iterable[Step]], dict[str, Any] | None]
-    describe: Callable[[Event, dict[str, str]], list[Part]]
-
-
-class SkeletonEngine(Engine):
-    """An engine whose package has the skeleton's modules (docs/architecture.md):
-    the subclass names them in ``modules`` and keeps only what is its own
-    (options, setup, ``legal_actions``, ``status``, draws)."""
-
-    modules: Modules
-
-    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
-        return self.modules.apply(state, action)
-
-    def view(self, state: Any, player: str | None) -> dict[str, Any]:
-        return self.modules.viewer(state)(player)
-
-    def viewer(self, state: Any) -> Callable[[str | None], dict[str, Any]]:
-        return self.modules.viewer(state)
-
-    def result(self, state: Any, steps: Iterable[Step]) -> dict[str, Any] | None:
-        return self.modules.result(state, steps)
-
-    def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
-        return self.modules.public_players(state)
-
-    def describe(self, event: Event, names: dict[str, str]) -> list[Part]:
-        return self.modules.describe(event, names)

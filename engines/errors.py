@@ -7,6 +7,9 @@ problem for a reader of logs and tests.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 #: The refusals every game shares, with their generic English message. A game
 #: raises them through ``refusal`` (it may pass a message that says more); the
 #: web translates each of these codes once, in ``web/i18n/*.json``, and a game's
@@ -56,3 +59,20 @@ def refusal(code: str, message: str | None = None) -> EngineError:
         raise KeyError(f"{code!r} is not a common error code")
     return EngineError(code, message or COMMON_ERRORS[code])
 
+
+# A payload's field refused (``bad_action``) with what it must be, or None:
+# the checks' shape ``engines.legality``'s rules return.
+
+
+def whole(action: Mapping[str, Any], key: str, lo: int, hi: int) -> EngineError | None:
+    value = action.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        return refusal("bad_action", f"{key} must be a whole number from {lo} to {hi}, not {value!r}.")
+    return None
+
+
+def one_of(action: Mapping[str, Any], key: str, allowed: tuple[str, ...]) -> EngineError | None:
+    value = action.get(key)
+    if value not in allowed:
+        return refusal("bad_action", f"{key} must be one of {', '.join(allowed)}, not {value!r}.")
+    return None

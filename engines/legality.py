@@ -122,16 +122,20 @@ class Offers(Generic[S]):
         marked = self._passes(rule.when, state, {"type": kind, "player": player, "host": False})
         if marked is None:
             return []
-        out: list[Action] = []
         pick = None if rule.exact else rule.pick
+        if pick is None:
+            # Nothing to check per choice: most of a turn's offers (a Camel
+            # Up turn lists some thirty), so built in one comprehension.
+            if marked and kind not in self.host_types:
+                return [{"type": kind, **choice, "host": True} for choice in rule.choices(state, player)]
+            return [{"type": kind, **choice} for choice in rule.choices(state, player)]
+        out: list[Action] = []
         for choice in rule.choices(state, player):
-            host = marked
-            if pick is not None:
-                action = {**choice, "type": kind, "player": player, "host": marked}
-                picked = self._passes(pick, state, action)
-                if picked is None:
-                    continue
-                host = picked or marked
+            action = {**choice, "type": kind, "player": player, "host": marked}
+            picked = self._passes(pick, state, action)
+            if picked is None:
+                continue
+            host = picked or marked
             template = {"type": kind, **choice}
             if host and kind not in self.host_types:
                 template["host"] = True
@@ -149,6 +153,16 @@ class Offers(Generic[S]):
             return None
         action["host"] = True
         return None if gate(state, action) is not None else True
+
+
+def checker(rules: Mapping[str, Rule[S]]) -> Callable[[S, Action], None]:
+    """A game's handlers' first check: the rule of the action's type in
+    ``rules`` (raises its refusal), so no handler names its rule twice."""
+
+    def check(state: S, action: Action) -> None:
+        rules[action["type"]](state, action)
+
+    return check
 
 
 def dispatch(

@@ -1,14 +1,14 @@
-"""Action handlers: check everything first, then build the new state.
+"""Action handlers: each runs its type's rule (``legal.py``) and checks its
+free input first, then builds the new state.
 
-Each handler takes the state and the action and returns (state, events). Rules
-that follow on automatically (leg scoring and cleanup, race end, final scoring)
-run inside the die roll that triggers them, so legs never pause in full mode.
+Each handler takes the state and the action and returns (state, events). A die
+rolled moves its camel in ``race.py``, where the rules that follow on
+automatically (leg scoring and cleanup, race end, final scoring) run, so legs
+never pause in full mode.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import asdict
 from typing import Any
 
 from engines.base import (
@@ -22,51 +22,25 @@ from engines.base import (
     phone_handler,
     refusal,
 )
-from engines.camelup import board, scoring, stall
-from engines.camelup.constants import (
-    CRAZY,
-    GREY,
-    PARTNERSHIP_MIN_PLAYERS,
-    PILES,
-    PYRAMID_TICKETS,
-    RACING,
-    SIDES,
-    SPACES,
-    TICKET_STACK,
-)
+from engines.camelup import board, legal, race, stall
+from engines.camelup.constants import PILES, RACING, SPACES
+from engines.camelup.legal import bad
 from engines.camelup.state import (
     FACE_DOWN,
-    LEG_OVER,
     OVER,
     PAPER_CARDS,
     PLAYING,
     Copy,
-    Result,
-    Roll,
-    Seat,
     State,
+    end_turn,
     evolve,
+    set_seat,
 )
+from engines.errors import whole
 
 # --- checks ------------------------------------------------------------------
-
-
-def bad(message: str) -> EngineError:
-    return refusal("bad_action", message)
-
-
-def _int(action: Action, key: str, lo: int, hi: int) -> int:
-    value = action.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise bad(f"{key} must be a whole number from {lo} to {hi}, not {value!r}.")
-    return value
-
-
-def _choice(action: Action, key: str, allowed: tuple[str, ...]) -> str:
-    value = action.get(key)
-    if value not in allowed:
-        raise bad(f"{key} must be one of {', '.join(allowed)}, not {value!r}.")
-    return allowed[allowed.index(value)]
+# Who may send what is each type's rule (legal.py), a handler's first check;
+# what is left here is free input.
 
 
 def _only(action: Action, *keys: str) -> None:
@@ -75,36 +49,12 @@ def _only(action: Action, *keys: str) -> None:
         raise bad(f"Unexpected field(s) for {action['type']}: {', '.join(sorted(extra))}.")
 
 
-def _full_mode(state: State, what: str) -> None:
-    if state.options.pyramid_only:
-        raise refusal("wrong_mode", f"{what} is not part of pyramid-only mode (no betting or money).")
+def _raise(refused: EngineError | None) -> None:
+    if refused is not None:
+        raise refused
 
 
-def _my_turn(state: State, player: str) -> int:
-    idx = state.index(player)
-    if state.current != idx:
-        assert state.current is not None
-        raise refusal("not_your_turn", f"It is {state.seats[state.current].id}'s turn, not {player}'s.")
-    return idx
-
-
-def _host(action: Action) -> None:
-    if action.get("host") is not True:
-        raise refusal("not_host", f"Only the host may send {action['type']}.")
-
-
-# --- small state edits -----------------------------------------------------------
-
-
-def _set_seat(state: State, idx: int, **changes: Any) -> State:
-    seats = list(state.seats)
-    seats[idx] = evolve(seats[idx], **changes)
-    return evolve(state, seats=tuple(seats))
-
-
-def _end_turn(state: State) -> State:
-    assert state.current is not None
-    return evolve(state, current=(state.current + 1) % len(state.seats))
+# --- events ---------------------------------------------------------------------
 
 
 def _colours(state: State) -> dict[str, Any]:
@@ -120,51 +70,27 @@ def _colours(state: State) -> dict[str, Any]:
 
 def do_leg_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "camel")
-    _full_mode(state, "Leg betting")
-    idx = _my_turn(state, action["player"])
-    camel = _choice(action, "camel", RACING)
+    legal.check(state, action)
+    idx, camel = state.index(action["player"]), action["camel"]
     c = RACING.index(camel)
-    if not state.tickets[c]:
-        raise EngineError("no_ticket_left", f"All {camel} betting tickets are taken this leg.")
     value = state.tickets[c][0]
     tickets = list(state.tickets)
     tickets[c] = tickets[c][1:]
     seat = state.seats[idx]
-    state = _set_seat(
+    state = set_seat(
         evolve(state, tickets=tuple(tickets)), idx, bets=seat.bets + ((camel, value),)
     )
     event = {"type": "leg_bet_taken", "player": seat.id, "camel": camel, "value": value}
-    return _end_turn(state), [event]
-
-
-def _tile_refusal(state: State, player: str, space: int, side: str) -> str:
-    tiles = state.tiles()
-    own = state.seat(player).tile
-    if space == 1:
-        return "Space 1 never takes a spectator tile."
-    if state.track[space - 1]:
-        return f"Space {space} holds camels."
-    if own is not None and own[0] == space:
-        if own[1] == side:
-            return f"Your tile already lies on space {space} with that side up."
-        return "A tile may not be turned over in place; move it to a different space."
-    if space in tiles:
-        return f"Space {space} already holds a spectator tile."
-    return f"Space {space} is next to another player's spectator tile."
+    return end_turn(state), [event]
 
 
 def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "side")
-    _full_mode(state, "The spectator tile")
-    idx = _my_turn(state, action["player"])
-    space = _int(action, "space", 1, SPACES)
-    side = _choice(action, "side", SIDES)
-    player = state.seats[idx].id
-    legal = board.tile_targets(state.track, state.tiles(), player, state.options.flip_in_place)
-    if (space, side) not in legal:
-        raise EngineError("space_not_allowed", _tile_refusal(state, player, space, side))
+    legal.check(state, action)
+    player, space, side = action["player"], action["space"], action["side"]
+    idx = state.index(player)
     old = state.seats[idx].tile
-    state = _set_seat(state, idx, tile=(space, side))
+    state = set_seat(state, idx, tile=(space, side))
     event = {
         "type": "tile_placed",
         "player": player,
@@ -172,25 +98,20 @@ def do_spectator(state: State, action: Action) -> tuple[State, list[Event]]:
         "side": side,
         "from": None if old is None else old[0],
     }
-    return _end_turn(state), [event]
+    return end_turn(state), [event]
 
 
 def do_finish_bet(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "pile", "camel")
-    _full_mode(state, "Finish betting")
-    idx = _my_turn(state, action["player"])
-    pile = _choice(action, "pile", PILES)
-    seat = state.seats[idx]
-    if seat.id in state.paper:
-        return _face_down_bet(state, seat, pile, action)
-    camel = _choice(action, "camel", RACING)
-    if camel not in seat.hand:
-        raise EngineError("card_not_in_hand", f"Your {camel} finish card is already on a pile.")
-    if state.paper_cards_left(seat.id) <= 0:
-        # Back on its phone after placing cards face down: those are physical cards.
-        raise EngineError("card_not_in_hand", "Every finish card of yours is on a pile (some face down).")
-    hand = tuple(c for c in seat.hand if c != camel)
-    return _place_card(_set_seat(state, idx, hand=hand), seat.id, pile, camel)
+    legal.check(state, action)
+    player, pile = action["player"], action["pile"]
+    if player in state.paper:
+        # A seat without a phone places a physical finish card face down: the
+        # pile alone is entered, so no phone ever holds its camel (R13).
+        return _place_card(state, player, pile, FACE_DOWN)
+    camel, idx = action["camel"], state.index(player)
+    hand = tuple(c for c in state.seats[idx].hand if c != camel)
+    return _place_card(set_seat(state, idx, hand=hand), player, pile, camel)
 
 
 def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State, list[Event]]:
@@ -201,18 +122,7 @@ def _place_card(state: State, player: str, pile: str, camel: str) -> tuple[State
     else:
         state = evolve(state, loser_pile=state.loser_pile + card)
     # The colour stays out of the event: events are public (R13).
-    return _end_turn(state), [{"type": "finish_card_placed", "player": player, "pile": pile}]
-
-
-def _face_down_bet(state: State, seat: Seat, pile: str, action: Action) -> tuple[State, list[Event]]:
-    """A seat without a phone places a physical finish card face down: the
-    pile alone is entered, so no phone ever holds its camel (R13)."""
-    if "camel" in action:
-        raise EngineError("face_down_card", f"{seat.id} has no phone: its finish card stays face down, "
-                          "enter only the pile.")
-    if state.paper_cards_left(seat.id) <= 0:
-        raise EngineError("card_not_in_hand", f"{seat.id} has no finish card left.")
-    return _place_card(state, seat.id, pile, FACE_DOWN)
+    return end_turn(state), [{"type": "finish_card_placed", "player": player, "pile": pile}]
 
 
 def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -227,9 +137,7 @@ def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
     per camel (R13), so it neither pays nor costs and leaves its pile; the
     reveal names it (``pile_revealed``'s ``void``)."""
     _only(action, *PILES)
-    _host(action)
-    if state.phase != PAPER_CARDS:
-        raise refusal("wrong_phase", "No face-down finish cards wait to be recorded now.")
+    legal.check(state, action)
     named: dict[str, list[str]] = {}
     piles: dict[str, tuple[tuple[str, str], ...]] = {}
     void: dict[str, list[Event]] = {}
@@ -258,7 +166,7 @@ def do_paper_cards(state: State, action: Action) -> tuple[State, list[Event]]:
                               f"{', '.join(twice)} cannot lie face down twice.")
     seats = tuple(evolve(s, hand=tuple(c for c in s.hand if c not in named.get(s.id, ()))) for s in state.seats)
     state = evolve(state, seats=seats, winner_pile=piles["winner"], loser_pile=piles["loser"])
-    return _score_piles(state, void)
+    return race.score_piles(state, void)
 
 
 def sample_paper_cards(state: State, rng: Rng) -> Action:
@@ -274,54 +182,24 @@ def sample_paper_cards(state: State, rng: Rng) -> Action:
 
 def do_partner(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "with")
-    _full_mode(state, "Partnership")
-    if len(state.seats) < PARTNERSHIP_MIN_PLAYERS:
-        raise EngineError("no_partnerships", "Partnerships exist only with 6 to 8 players.")
-    idx = _my_turn(state, action["player"])
-    other = action.get("with")
-    ids = [s.id for s in state.seats]
-    if other not in ids or other == action["player"]:
-        raise bad(f"with must name another player at the table, not {other!r}.")
-    seat = state.seats[idx]
-    if seat.partner is not None:
-        raise EngineError(
-            "already_partnered", f"You already have a partner this leg ({seat.partner})."
-        )
-    oidx = ids.index(other)
-    if state.seats[oidx].partner is not None:
-        raise EngineError("partner_not_available", f"{other} already has a partner this leg.")
-    state = _set_seat(_set_seat(state, idx, partner=other), oidx, partner=seat.id)
-    return _end_turn(state), [{"type": "partnership_formed", "player": seat.id, "with": other}]
+    legal.check(state, action)
+    player, other = action["player"], action["with"]
+    idx, oidx = state.index(player), state.index(other)
+    state = set_seat(set_seat(state, idx, partner=other), oidx, partner=player)
+    return end_turn(state), [{"type": "partnership_formed", "player": player, "with": other}]
 
 
 def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "choice", "camel", "value")
-    _full_mode(state, "Partnership copy")
-    if state.options.partnership_copy != "ask":
-        raise EngineError(
-            "copy_is_auto", "This table copies the partner's best ticket automatically."
-        )
-    idx = state.index(action["player"])
-    seat = state.seats[idx]
-    if seat.partner is None:
-        raise EngineError("no_partner", "You have no partner this leg.")
-    kind = _choice(action, "choice", ("best", "none", "pyramid", "bet"))
-    mate = state.seat(seat.partner)
-    camel: str | None = None
-    value: int | None = None
-    if kind == "bet":
-        camel = _choice(action, "camel", RACING)
-        value = _int(action, "value", 1, 5)
-        if (camel, value) not in mate.bets:
-            raise EngineError("no_such_ticket", f"{mate.id} holds no {camel} {value} ticket.")
-    elif "camel" in action or "value" in action:
-        raise bad("camel and value go only with choice bet.")
-    elif kind == "pyramid" and mate.pyramid_tickets == 0:
-        raise EngineError("no_such_ticket", f"{mate.id} holds no pyramid ticket.")
-    state = _set_seat(state, idx, copy=Copy(kind, camel, value))
+    legal.check(state, action)
+    player, kind = action["player"], action["choice"]
+    bet = kind == "bet"
+    camel: str | None = action["camel"] if bet else None
+    value: int | None = action["value"] if bet else None
+    state = set_seat(state, state.index(player), copy=Copy(kind, camel, value))
     event = {
         "type": "copy_chosen",
-        "player": seat.id,
+        "player": player,
         "choice": kind,
         "camel": camel,
         "value": value,
@@ -332,235 +210,36 @@ def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
 # --- the pyramid ---------------------------------------------------------------------
 
 
-def _roll_fields(state: State, action: Action) -> tuple[str, int, str | None]:
-    die = action.get("die")
-    if die is None:
-        raise bad("The roll has no die: the server draws it (fixed random: give die and value).")
-    if die not in state.pyramid:
-        dice = ", ".join(state.pyramid) or "none"
-        raise EngineError(
-            "die_not_in_pyramid", f"The {die} die is not in the pyramid (left: {dice})."
-        )
-    value = _int(action, "value", 1, 3)
-    color = action.get("color")
-    if die == GREY:
-        color = _choice(action, "color", CRAZY)
-    elif color is not None:
-        raise bad("color belongs to the grey die only.")
-    return die, value, color
-
-
-def _pyramid_turn(state: State, action: Action, manual: bool) -> tuple[State, list[Event]]:
-    _only(action, "die", "value", "color", "returned")
-    if state.options.dice_source == "manual" and not manual:
-        raise EngineError("manual_dice", "This table rolls physical dice: send pyramid_manual.")
-    if state.options.dice_source == "app" and manual:
-        raise EngineError("app_dice", "This table's dice are rolled by the app: send pyramid.")
-    if state.options.pyramid_only:
-        # Any seat may roll: the phone is the pyramid.
-        if state.phase == LEG_OVER:
-            raise EngineError("leg_over", "The leg is over: start the next leg first (next_leg).")
-    elif action.get("returned") is True and not manual:
-        # The die an undo put back (the server sets ``returned``): whoever
-        # picks it up rolls it and takes the ticket; the turn stays where it was.
-        if state.phase != PLAYING or state.current is None:
-            raise refusal("wrong_phase", "There is no die to roll now.")
-    else:
-        _my_turn(state, action["player"])
-    die, value, color = _roll_fields(state, action)
-    return roll(state, action["player"], die, value, color)
-
-
 def do_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
-    return _pyramid_turn(state, action, manual=False)
+    _only(action, "die", "value", "color", "returned")
+    legal.check(state, action)
+    _raise(legal.roll_fields(state, action))
+    return race.roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def do_pyramid_manual(state: State, action: Action) -> tuple[State, list[Event]]:
-    return _pyramid_turn(state, action, manual=True)
-
-
-def roll(
-    state: State, player: str, die: str, value: int, color: str | None
-) -> tuple[State, list[Event]]:
-    """R12: one die out of the pyramid moves its camel; a leg or the race may end."""
-    full = not state.options.pyramid_only
-    camel = die if die != GREY else board.select_crazy(state.track, color or CRAZY[0])
-    track, mv = board.move(
-        state.track, state.tiles(), camel, value, state.options.lone_crossing_ends
-    )
-    roll = Roll(die, value, color, camel)
-    state = evolve(state, track=track, tents=state.tents + (roll,), last_roll=roll)
-    idx = state.index(player)
-    if full:
-        state = _set_seat(state, idx, pyramid_tickets=state.seats[idx].pyramid_tickets + 1)
-    # The turn's seat, which a returned die's roller need not be: the next leg
-    # starts after it (R27), as it would have had it rolled.
-    turn = idx if state.current is None else state.current
-    events: list[Event] = [
-        {
-            "type": "die_rolled",
-            "player": player,
-            "die": die,
-            "value": value,
-            "color": color,
-            "camel": camel,
-        },
-    ]
-    moved: Event = {
-        "type": "camel_moved",
-        "camel": camel,
-        "unit": list(mv.unit),
-        "from": mv.start,
-        "to": mv.space,
-        "on_top": mv.on_top,
-        "crossed": mv.crossed,
-        "wrapped": mv.wrapped,
-        "tile": None,
-    }
-    if mv.tile is not None:
-        space, owner, side = mv.tile
-        moved["tile"] = {"space": space, "owner": owner, "side": side}
-        if full:
-            # R23: the owner's +1 is paid at once, before any crossing (R25).
-            o = state.index(owner)
-            s = state.seats[o]
-            state = _set_seat(state, o, money=s.money + 1, tile_income=s.tile_income + 1)
-    events.append(moved)
-    if mv.crossed:
-        state = evolve(state, past=mv.unit, past_dir=mv.crossed)
-        state, more = end_race(state)
-        return state, events + more
-    if len(state.tents) == PYRAMID_TICKETS:
-        state, more = end_leg(state, turn)
-        return state, events + more
-    if full:
-        state = _end_turn(state)
-    return state, events
-
-
-# --- leg end, race end ----------------------------------------------------------------
-
-
-def _scored(state: State) -> tuple[State, Event]:
-    ranking = board.ranking(state.track, state.past, state.past_dir)
-    report = scoring.score_leg(state.seats, ranking, state.leg, state.options.partnership_copy)
-    seats = tuple(
-        evolve(s, money=line.new) for s, line in zip(state.seats, report.players, strict=True)
-    )
-    gains = {
-        line.player: line.own + (line.copy.reward if line.copy else 0) for line in report.players
-    }
-    event = {"type": "leg_scored", "leg": state.leg, "ranking": list(ranking), "gains": gains}
-    return evolve(state, seats=seats, last_leg=report), event
-
-
-def _cleanup(seat: Seat) -> Seat:
-    # R29: tickets back, tiles home, partnership cards available again.
-    return evolve(
-        seat, bets=(), pyramid_tickets=0, tile=None, partner=None, copy=None, tile_income=0
-    )
-
-
-def end_leg(state: State, roller: int) -> tuple[State, list[Event]]:
-    """R27-R29 after the fifth die (the race did not end)."""
-    if state.options.pyramid_only:
-        ranking = board.ranking(state.track)
-        state = evolve(state, phase=LEG_OVER)
-        return state, [{"type": "leg_ended", "leg": state.leg, "ranking": list(ranking)}]
-    state, scored = _scored(state)
-    start = (roller + 1) % len(state.seats)
-    state = evolve(
-        state,
-        seats=tuple(_cleanup(s) for s in state.seats),
-        tickets=(TICKET_STACK,) * len(RACING),
-        tents=(),
-        leg=state.leg + 1,
-        start=start,
-        current=start,
-    )
-    started = {"type": "leg_started", "leg": state.leg, "start_player": state.seats[start].id}
-    return state, [scored, started]
+    _only(action, "die", "value", "color", "returned")
+    legal.check(state, action)
+    return race.roll(state, action["player"], action["die"], action["value"], action.get("color"))
 
 
 def do_next_leg(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action)
-    if not state.options.pyramid_only:
-        raise refusal(
-            "no_round_waiting",
-            "Legs never pause in a full game: the next leg starts with the die that ends one.",
-        )
-    if state.phase != LEG_OVER:
-        raise refusal("no_round_waiting", "The leg is still running: roll until 5 dice are out.")
-    state = evolve(state, tents=(), leg=state.leg + 1, phase=PLAYING)
-    return state, [{"type": "leg_started", "leg": state.leg, "start_player": None}]
+    legal.check(state, action)
+    return _next_leg(state)
 
 
 def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
+    """The platform's next round: the host's ``next_leg``."""
     _only(action)
-    _host(action)
-    return do_next_leg(state, action)
+    legal.check(state, action)
+    return _next_leg(state)
 
 
-def end_race(state: State) -> tuple[State, list[Event]]:
-    """R34-R39: one leg scoring, then the winner and loser piles."""
-    ranking = board.ranking(state.track, state.past, state.past_dir)
-    ended = {
-        "type": "race_ended",
-        "winner_camel": ranking[0],
-        "loser_camel": ranking[-1],
-        "ranking": list(ranking),
-    }
-    if state.options.pyramid_only:
-        result = Result(ranking, ranking[0], ranking[-1], (), (), (), ())
-        return evolve(state, phase=OVER, current=None, result=result), [ended]
-    state, scored = _scored(state)
-    down = {p: len(state.face_down(c)) for p, c in (("winner", state.winner_pile), ("loser", state.loser_pile))}
-    if any(down.values()):
-        # Physical cards of seats without a phone lie face down on a pile: the
-        # host records them first (do_paper_cards), then the piles are paid.
-        waiting = {"type": "paper_cards_waiting", **down}
-        return evolve(state, phase=PAPER_CARDS, current=None), [ended, scored, waiting]
-    state, events = _score_piles(state)
-    return state, [ended, scored, *events]
+def _next_leg(state: State) -> tuple[State, list[Event]]:
+    state = evolve(state, tents=(), leg=state.leg + 1, phase=PLAYING)
+    return state, [{"type": "leg_started", "leg": state.leg, "start_player": None}]
 
-
-def _score_piles(state: State, void: Mapping[str, list[Event]] | None = None) -> tuple[State, list[Event]]:
-    """R36-R39: the winner pile, then the loser pile, then the winners."""
-    ranking = board.ranking(state.track, state.past, state.past_dir)
-    before = {s.id: s.money for s in state.seats}
-    wcards, lcards, final = scoring.final_scoring(
-        before,
-        state.winner_pile,
-        state.loser_pile,
-        ranking[0],
-        ranking[-1],
-        state.options.final_clamp,
-    )
-    won = scoring.winners(final)
-    result = Result(
-        ranking=ranking,
-        winner_camel=ranking[0],
-        loser_camel=ranking[-1],
-        winner_pile=wcards,
-        loser_pile=lcards,
-        money=tuple((p, before[p], final[p]) for p in before),
-        winners=won,
-    )
-    seats = tuple(evolve(s, money=final[s.id]) for s in state.seats)
-    state = evolve(state, seats=seats, phase=OVER, current=None, result=result)
-    events: list[Event] = []
-    for pile, cards in (("winner", wcards), ("loser", lcards)):
-        event: Event = {
-            "type": "pile_revealed",
-            "pile": pile,
-            # Every field of the card: player, camel, correct, k, delta, paid.
-            "cards": [asdict(c) for c in cards],
-        }
-        if void and void.get(pile):
-            event["void"] = void[pile]
-        events.append(event)
-    events.append({"type": "game_over", "winners": list(won), "money": final})
-    return state, events
 
 
 # --- host corrections --------------------------------------------------------------
@@ -568,8 +247,9 @@ def _score_piles(state: State, void: Mapping[str, list[Event]] | None = None) ->
 
 def do_set_stack(state: State, action: Action) -> tuple[State, list[Event]]:
     _only(action, "space", "camels")
-    _host(action)
-    space = _int(action, "space", 1, SPACES)
+    legal.check(state, action)
+    _raise(whole(action, "space", 1, SPACES))
+    space = action["space"]
     camels = action.get("camels")
     if not isinstance(camels, list) or not all(isinstance(c, str) for c in camels):
         raise bad("camels must be a list of camel names, bottom to top.")
@@ -608,13 +288,9 @@ HANDLERS: dict[str, Handler[State]] = {
     "paper_cards": do_paper_cards,
 }
 
-#: What may still happen while the face-down cards wait to be recorded.
-_WHILE_RECORDING = frozenset({"paper_cards", "set_paper", "set_phone"})
-
-
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if state.phase == PAPER_CARDS and isinstance(action, dict) and action.get("type") in HANDLERS \
-            and action.get("type") not in _WHILE_RECORDING:
+            and action.get("type") not in legal.WHILE_RECORDING:
         raise refusal("wrong_phase", "The race is over: the host records the face-down finish cards.")
     new, events = dispatch(
         HANDLERS,

@@ -226,3 +226,18 @@ def board_of(state: State) -> dict[str, Any]:
         "pyramid": list(state.pyramid),
         "tiles": {space: [owner, side] for space, (owner, side) in sorted(state.tiles().items())},
     }
+
+
+def tile_refusal(track: Track, tiles: Tiles, own: tuple[int, str] | None, space: int, side: str) -> str:
+    """Why (space, side) is not among ``tile_targets`` for the seat whose tile is ``own``."""
+    if space == 1:
+        return "Space 1 never takes a spectator tile."
+    if track[space - 1]:
+        return f"Space {space} holds camels."
+    if own is not None and own[0] == space:
+        if own[1] == side:
+            return f"Your tile already lies on space {space} with that side up."
+        return "A tile may not be turned over in place; move it to a different space."
+    if space in tiles:
+        return f"Space {space} already holds a spectator tile."
+    return f"Space {space} is next to another player's spectator tile."

@@ -4,46 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Modules, Rng, SkeletonEngine, refusal, seat_templates
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
 from engines.camelup import actions, board, describe, fair, options, result, schemas, stall, views
-from engines.camelup.constants import (
-    CRAZY,
-    GREY,
-    PARTNERSHIP_MIN_PLAYERS,
-    PILES,
-    RACING,
-    TICKET_STACK,
-)
-from engines.camelup.state import LEG_OVER, OVER, PAPER_CARDS, PLAYING, Seat, State
-
-
-def _roll_templates(state: State, kind: str) -> list[Action]:
-    if kind == "pyramid":
-        return [{"type": "pyramid"}]
-    # Manual dice: every outcome the physical pyramid could give now.
-    out: list[Action] = []
-    for die in state.pyramid:
-        for value in (1, 2, 3):
-            if die == GREY:
-                out += [{"type": kind, "die": die, "value": value, "color": c} for c in CRAZY]
-            else:
-                out.append({"type": kind, "die": die, "value": value})
-    return out
-
-
-def _copy_templates(state: State, seat: Seat) -> list[Action]:
-    if state.options.partnership_copy != "ask" or seat.partner is None:
-        return []
-    mate = state.seat(seat.partner)
-    out: list[Action] = [
-        {"type": "copy_choice", "choice": "best"},
-        {"type": "copy_choice", "choice": "none"},
-    ]
-    if mate.pyramid_tickets:
-        out.append({"type": "copy_choice", "choice": "pyramid"})
-    for camel, value in dict.fromkeys(mate.bets):
-        out.append({"type": "copy_choice", "choice": "bet", "camel": camel, "value": value})
-    return out
+from engines.camelup.constants import CRAZY, GREY, RACING, TICKET_STACK
+from engines.camelup.legal import offers
+from engines.camelup.state import OVER, PLAYING, Seat, State
 
 
 class CamelUpEngine(SkeletonEngine):
@@ -118,48 +83,13 @@ class CamelUpEngine(SkeletonEngine):
         return out
 
     def legal_actions(self, state: State, player: str | None) -> list[Action]:
-        if player is None or state.phase == OVER or not any(s.id == player for s in state.seats):
+        """The offers the handlers' own rules derive (``legal.py``)."""
+        if state.phase == OVER:
             return []
-        # The host's: a seat on paper back on its phone (never a skip: R9).
-        phones = [] if player in state.paper else seat_templates(
-            state, [s.id for s in state.seats], stall.hold, ())
-        if state.phase == PAPER_CARDS:
-            # Only the host's record of the face-down cards is waiting.
-            return [{"type": "paper_cards"}, *phones]
-        roll = "pyramid" if state.options.dice_source == "app" else "pyramid_manual"
-        # Listed as if player were the host; the server keeps it for the host only.
-        # It needs the space and camels as input, so it is a bare template.
-        correction: list[Action] = [{"type": "set_stack"}, *phones]
-        if state.options.pyramid_only:
-            if state.phase == LEG_OVER:
-                return [{"type": "next_leg"}, *correction]
-            return _roll_templates(state, roll) + correction
-        seat = state.seat(player)
-        out = _copy_templates(state, seat) + correction
-        if state.current is None or state.seats[state.current].id != player:
-            return out
-        for camel, stack in zip(RACING, state.tickets, strict=True):
-            if stack:
-                out.append({"type": "leg_bet", "camel": camel})
-        for space, side in board.tile_targets(
-            state.track, state.tiles(), player, state.options.flip_in_place
-        ):
-            out.append({"type": "spectator", "space": space, "side": side})
-        out += _roll_templates(state, roll)
-        if player in state.paper:
-            # A physical card, placed face down: its camel is never typed in.
-            if state.paper_cards_left(player) > 0:
-                out += [{"type": "finish_bet", "pile": pile} for pile in PILES]
-        elif state.paper_cards_left(player) > 0:
-            for pile in PILES:
-                out += [{"type": "finish_bet", "pile": pile, "camel": c} for c in seat.hand]
-        if len(state.seats) >= PARTNERSHIP_MIN_PLAYERS and seat.partner is None:
-            out += [
-                {"type": "partner", "with": s.id}
-                for s in state.seats
-                if s.id != player and s.partner is None
-            ]
-        return out
+        for seat in state.seats:
+            if seat.id == player:
+                return offers(state, player)
+        return []
 
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "set_stack":

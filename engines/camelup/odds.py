@@ -41,40 +41,25 @@ Choices made here (the rules spec leaves them open for an odds tool):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import lru_cache
-from random import Random
-from typing import Any, Literal
+from typing import Any
 
-from engines.camelup import odds_py
-from engines.camelup.constants import RACING, SPACES
+from engines.camelup import odds_backend as solvers
+from engines.camelup import odds_py, odds_race
+from engines.camelup.odds_backend import Backend
 from engines.camelup.odds_board import (
-    BOO,
-    CHEER,
-    SLOT,
     Position,
-    parse_board,
+    by_colour,
+    from_rankings,
+    position,
     ticket_tops,
 )
+from engines.camelup.odds_race import RaceOdds
+from engines.camelup.odds_tiles import TileWhatIf, tile_targets, tile_what_ifs
 
-try:
-    import numpy as np
-
-    from engines.camelup import odds_np, odds_sim, odds_whatif
-except ImportError:  # pragma: no cover - the NumPy path is the normal one
-    np = None  # type: ignore[assignment]
-    odds_np = None  # type: ignore[assignment]
-    odds_sim = None  # type: ignore[assignment]
-    odds_whatif = None  # type: ignore[assignment]
-
-Backend = Literal["auto", "numpy", "python"]
-#: Below this many dice in the pyramid the plain-Python solver is faster than
-#: NumPy's per-call overhead (measured by bench/odds.py).
-NUMPY_FROM_DICE = 4
 DEFAULT_RACES = 10_000
-_SIDE_WORD = {CHEER: "cheer", BOO: "boo"}
 
 
 @dataclass(frozen=True)
@@ -138,92 +123,10 @@ class LegOdds:
         }
 
 
-@dataclass(frozen=True)
-class TileWhatIf:
-    """One legal spectator-tile placement and its expected income this leg."""
-
-    space: int
-    side: str
-    #: expected landings x denominator
-    landings: int
-    denominator: int
-
-    @property
-    def income(self) -> float:
-        return self.landings / self.denominator
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "space": self.space,
-            "side": self.side,
-            "ev": round(self.income, 4),
-            "evCount": self.landings,
-        }
-
-
-@dataclass(frozen=True)
-class RaceOdds:
-    """Overall winner / loser probabilities (R36) for the finish cards."""
-
-    winner: dict[str, float]
-    loser: dict[str, float]
-    #: one standard error of each estimate (0 where exact)
-    winner_error: dict[str, float]
-    loser_error: dict[str, float]
-    #: true when the race cannot outlast the current leg: no sampling at all
-    exact: bool
-    races: int
-    seed: int
-    #: exact probability that the race ends during the current leg
-    ends_this_leg: float = 0.0
-    unfinished: int = field(default=0)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "winner": {c: round(p, 4) for c, p in self.winner.items()},
-            "loser": {c: round(p, 4) for c, p in self.loser.items()},
-            "winnerError": {c: round(p, 4) for c, p in self.winner_error.items()},
-            "loserError": {c: round(p, 4) for c, p in self.loser_error.items()},
-            "exact": self.exact,
-            "races": self.races,
-            "seed": self.seed,
-            "endsThisLeg": round(self.ends_this_leg, 6),
-        }
-
-
-def position(board: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Position:
-    """Checks ``board`` and packs it for the solvers; raises ValueError."""
-    lone = bool((options or {}).get("crazyLoneCrossingEndsGame", True))
-    return parse_board(board, lone_crossing_ends=lone)
-
-
-def _numpy(backend: Backend) -> bool:
-    """Whether NumPy may be used at all."""
-    if backend == "numpy" and odds_np is None:
-        raise RuntimeError("NumPy is not installed")
-    return backend != "python" and odds_np is not None
-
-
-def _use_numpy(pos: Position, backend: Backend) -> bool:
-    return _numpy(backend) and (backend == "numpy" or len(pos.dice) >= NUMPY_FROM_DICE)
-
-
-def _by_colour(table: Any) -> dict[str, tuple[int, ...]]:
-    return {c: tuple(int(round(x)) for x in table[i]) for i, c in enumerate(RACING)}
-
-
-def _from_rankings(rankings: Mapping[str, int]) -> dict[str, tuple[int, ...]]:
-    table = [[0] * len(RACING) for _ in RACING]
-    for key, count in rankings.items():
-        for place, camel in enumerate(key):
-            table[int(camel)][place] += count
-    return _by_colour(table)
-
-
 def count_leg(pos: Position, backend: Backend = "auto") -> LegCounts:
     """The exact rank and tile-landing counts of the current leg."""
-    if _use_numpy(pos, backend):
-        return _np_counts(pos, odds_np.solve(pos))
+    if solvers.use_numpy(pos, backend):
+        return _np_counts(pos, solvers.odds_np.solve(pos))
     return _py_counts(pos, odds_py.solve(pos))
 
 
@@ -231,8 +134,8 @@ def _np_counts(pos: Position, res: Any) -> LegCounts:
     landings = {s: int(round(res.landings[s])) for s in pos.tiles}
     return LegCounts(
         pos.denominator,
-        _by_colour(res.ranks),
-        _by_colour(res.end_ranks),
+        by_colour(res.ranks),
+        by_colour(res.end_ranks),
         int(round(res.ended)),
         landings,
     )
@@ -242,8 +145,8 @@ def _py_counts(pos: Position, py: Any) -> LegCounts:
     landings = {s: py.landings.get(s, 0) for s in pos.tiles}
     return LegCounts(
         pos.denominator,
-        _from_rankings(py.rankings),
-        _from_rankings(py.end_rankings),
+        from_rankings(py.rankings),
+        from_rankings(py.end_rankings),
         py.ended,
         landings,
     )
@@ -271,76 +174,6 @@ def _leg_odds(board: Mapping[str, Any], pos: Position, counts: LegCounts) -> Leg
     return LegOdds(counts, tickets, income)
 
 
-def tile_targets(
-    pos: Position, player: str | None, flip_in_place: bool = False
-) -> list[tuple[int, int]]:
-    """R22/CU-7: every (space, CHEER | BOO) ``player`` may put their tile on.
-    ``player`` None means someone with no tile on the board."""
-    occupied = {p // SLOT for p in pos.places}
-    own: tuple[int, int] | None = None
-    others: set[int] = set()
-    for space, (side, owner) in pos.tiles.items():
-        if player is not None and owner == player:
-            own = (space, side)
-        else:
-            others.add(space)
-    out = []
-    for space in range(2, SPACES + 1):
-        if space in occupied or others & {space - 1, space, space + 1}:
-            continue
-        for side in (CHEER, BOO):
-            if own is not None and own[0] == space and (not flip_in_place or own[1] == side):
-                continue
-            out.append((space, side))
-    return out
-
-
-def tile_what_ifs(
-    board: Mapping[str, Any],
-    player: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    backend: Backend = "auto",
-) -> list[TileWhatIf]:
-    """Every legal placement (or move) of ``player``'s spectator tile with
-    its expected income this leg, best first. The player's tile, if on the
-    board, is lifted first: a tile is moved, never doubled (R22)."""
-    pos = position(board, options)
-    flip = bool((options or {}).get("spectatorFlipInPlace", False))
-    others = {s: t for s, t in pos.tiles.items() if player is None or t[1] != player}
-    targets = tile_targets(pos, player, flip)
-    if _numpy(backend):
-        # One pass shares the leg up to each tile's first landing (odds_whatif).
-        counts = odds_whatif.landings(replace(pos, tiles=others), targets)
-    else:
-        counts = _landings_each(pos, others, targets, backend)
-    out = [
-        TileWhatIf(space, _SIDE_WORD[side], n, pos.denominator)
-        for (space, side), n in zip(targets, counts, strict=True)
-    ]
-    out.sort(key=lambda w: (-w.landings, w.space, w.side))
-    return out
-
-
-def _landings_each(
-    pos: Position,
-    others: Mapping[int, tuple[int, str]],
-    targets: list[tuple[int, int]],
-    backend: Backend,
-) -> list[int]:
-    """One solve per placement: the plain way, kept for the Python back end
-    and as the reference the one-pass what-ifs are tested against."""
-    return [
-        _landings(replace(pos, tiles={**others, space: (side, "?")}), space, backend)
-        for space, side in targets
-    ]
-
-
-def _landings(pos: Position, space: int, backend: Backend) -> int:
-    if _use_numpy(pos, backend):
-        return int(round(odds_np.solve(pos, ranks=False).landings[space]))
-    return odds_py.solve(pos, ranks=False).landings.get(space, 0)
-
-
 def race_odds(
     board: Mapping[str, Any],
     options: Mapping[str, Any] | None = None,
@@ -356,97 +189,9 @@ def race_odds(
     played out with fresh legs and no tiles). Exact when the race must end
     this leg. Same seed, same position, same answer."""
     pos = position(board, options)
-    solved = odds_np.solve(pos, boards=True) if _numpy(backend) else odds_py.solve(pos)
-    return _race_odds(pos, solved, races, seed)
-
-
-def _race_odds(pos: Position, solved: Any, races: int, seed: int) -> RaceOdds:
-    """The race estimate from the leg already solved (``odds_np.NpCounts``
-    with its boards, or ``odds_py.LegCounts``)."""
-    den = pos.denominator
-    if odds_np is not None and isinstance(solved, odds_np.NpCounts):
-        # Sampling whole races is the costly part here: NumPy whenever it can.
-        res = solved
-        end_first = [float(res.end_ranks[i][0]) for i in range(len(RACING))]
-        end_last = [float(res.end_ranks[i][-1]) for i in range(len(RACING))]
-        going = den - round(res.ended)
-        won, lost, done = (
-            _sample_np(res.boards, res.weights, pos.lone_crossing_ends, races, seed)
-            if going
-            else ((), (), 0)
-        )
-    else:
-        py = solved
-        end = _from_rankings(py.end_rankings)
-        end_first = [float(end[c][0]) for c in RACING]
-        end_last = [float(end[c][-1]) for c in RACING]
-        going = den - py.ended
-        won, lost, done = (
-            _sample_py(py.boards, pos.lone_crossing_ends, races, seed) if going else ((), (), 0)
-        )
-    share = going / den
-
-    def estimate(exact: list[float], hits: Any) -> tuple[dict[str, float], dict[str, float]]:
-        probs, errors = {}, {}
-        for i, colour in enumerate(RACING):
-            q = float(hits[i]) / done if done else 0.0
-            probs[colour] = exact[i] / den + share * q
-            errors[colour] = share * math.sqrt(q * (1 - q) / done) if done else 0.0
-        return probs, errors
-
-    winner, winner_error = estimate(end_first, won)
-    loser, loser_error = estimate(end_last, lost)
-    sampled = races if going else 0
-    return RaceOdds(
-        winner,
-        loser,
-        winner_error,
-        loser_error,
-        not going,
-        sampled,
-        seed,
-        1 - share,
-        sampled - done,
-    )
-
-
-def _sample_np(
-    boards: Any, weights: Any, lone: bool, races: int, seed: int
-) -> tuple[Any, Any, int]:
-    rng = np.random.default_rng(seed)
-    # Systematic sampling of the leg-end boards: one race at each of ``races``
-    # evenly spaced points of the cumulative weight, after one random offset.
-    # Every board gets its share of the races to within one (a stratified
-    # sample: less spread than independent draws, see docs/performance.md),
-    # and it is much cheaper than rng.choice with probabilities.
-    cumulative = np.cumsum(weights)
-    points = (rng.random() + np.arange(races)) * (cumulative[-1] / races)
-    starts = boards[np.minimum(np.searchsorted(cumulative, points, side="right"), len(boards) - 1)]
-    # The lean simulator plays the same races as odds_np.simulate, draw for draw.
-    finals = odds_sim.simulate(starts, lone, rng)
-    finished = finals[:, 0] >= 0
-    # Camel-major, and no argmax over rows of five (5x slower): every camel
-    # has its own place, so the winner's key is its race's largest.
-    racers = np.ascontiguousarray(finals[:, : len(RACING)].T)
-    won = np.logical_and(racers == racers.max(0), finished).sum(1)
-    lost = np.logical_and(racers == racers.min(0), finished).sum(1)
-    return won, lost, int(np.count_nonzero(finished))
-
-
-def _sample_py(
-    boards: Mapping[str, int], lone: bool, races: int, seed: int
-) -> tuple[list[int], list[int], int]:
-    rng = Random(seed)
-    keys = list(boards)
-    starts = rng.choices(keys, weights=[boards[k] for k in keys], k=races)
-    won, lost = [0] * len(RACING), [0] * len(RACING)
-    done = 0
-    for final in odds_py.simulate(starts, lone, rng):
-        if final is not None:
-            won[int(final[0])] += 1
-            lost[int(final[-1])] += 1
-            done += 1
-    return won, lost, done
+    numpy = solvers.numpy_allowed(backend)
+    solved = solvers.odds_np.solve(pos, boards=True) if numpy else odds_py.solve(pos)
+    return odds_race.estimate(pos, solved, races, seed, numpy)
 
 
 def analyse(
@@ -463,7 +208,7 @@ def analyse(
     pos = position(board, options)
     tiles = tuple(sorted(pos.tiles.items()))
     counts, race = _shared(
-        pos.places, pos.dice, tiles, pos.lone_crossing_ends, races, seed, _numpy("auto")
+        pos.places, pos.dice, tiles, pos.lone_crossing_ends, races, seed, solvers.numpy_allowed("auto")
     )
     return {
         "leg": _leg_odds(board, pos, counts).as_dict(),
@@ -488,12 +233,12 @@ def _shared(
     both the leg odds and the race estimate (its leg-end boards)."""
     pos = Position(places, dice, dict(tiles), lone)
     if numpy:
-        solved: Any = odds_np.solve(pos, boards=True)
+        solved: Any = solvers.odds_np.solve(pos, boards=True)
         counts = _np_counts(pos, solved)
     else:
         solved = odds_py.solve(pos)
         counts = _py_counts(pos, solved)
-    return counts, _race_odds(pos, solved, races, seed)
+    return counts, odds_race.estimate(pos, solved, races, seed, numpy)
 
 
 __all__ = [

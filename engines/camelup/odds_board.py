@@ -141,3 +141,23 @@ def ticket_tops(board: Mapping[str, Any]) -> dict[str, int]:
         if stack:
             out[colour] = int(stack[0])
     return out
+
+
+def by_colour(table: Any) -> dict[str, tuple[int, ...]]:
+    """A solver's table of counts by camel index and place, keyed by colour."""
+    return {c: tuple(int(round(x)) for x in table[i]) for i, c in enumerate(RACING)}
+
+
+def from_rankings(rankings: Mapping[str, int]) -> dict[str, tuple[int, ...]]:
+    """``by_colour`` of ``odds_py``'s counts by ranking (a string of camel indexes)."""
+    table = [[0] * len(RACING) for _ in RACING]
+    for key, count in rankings.items():
+        for place, camel in enumerate(key):
+            table[int(camel)][place] += count
+    return by_colour(table)
+
+
+def position(board: Mapping[str, Any], options: Mapping[str, Any] | None = None) -> Position:
+    """Checks ``board`` and packs it for the solvers; raises ValueError."""
+    lone = bool((options or {}).get("crazyLoneCrossingEndsGame", True))
+    return parse_board(board, lone_crossing_ends=lone)

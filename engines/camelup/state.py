@@ -196,3 +196,16 @@ def evolve(obj: T, **changes: Any) -> T:
     new.__dict__.update(obj.__dict__)
     new.__dict__.update(changes)
     return new
+
+
+def set_seat(state: State, idx: int, **changes: Any) -> State:
+    """``state`` with the seat at ``idx`` changed as ``evolve`` changes it."""
+    seats = list(state.seats)
+    seats[idx] = evolve(seats[idx], **changes)
+    return evolve(state, seats=tuple(seats))
+
+
+def end_turn(state: State) -> State:
+    """The next seat's turn (a full game in play)."""
+    assert state.current is not None
+    return evolve(state, current=(state.current + 1) % len(state.seats))

@@ -53,7 +53,7 @@ def _after_count(state: State, events: list[Event]) -> tuple[State, list[Event]]
 
 
 def do_restriction(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.restriction(state, action)
+    legal.check(state, action)
     opts = state.options
     n = len(state.players)
     digits = action.get("digits")
@@ -76,7 +76,7 @@ def _whole_numbers(value: Any, count: int) -> TypeGuard[list[int]]:
 
 
 def do_danger(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.danger(state, action)
+    legal.check(state, action)
     rng = action.get("range")
     if not _whole_numbers(rng, 2) or not 1 <= rng[0] <= rng[1]:
         raise EngineError("bad_range", f"A danger zone is [lo, hi] with 1 <= lo <= hi, not {rng!r}.")
@@ -89,7 +89,7 @@ def do_danger(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.numbers(state, action)
+    legal.check(state, action)
     player = action["player"]
     i = state.index(player)
     numbers = action.get("numbers")
@@ -109,7 +109,7 @@ def do_numbers(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.call(state, action)
+    legal.check(state, action)
     until = action.get("until")
     events: list[Event] = []
     if state.final_pending:
@@ -133,7 +133,7 @@ def do_call(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_declare(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.declare(state, action)
+    legal.check(state, action)
     number = state.count
     players = action.get("players")
     if not isinstance(players, list) or not players:
@@ -169,14 +169,14 @@ def _declared_event(state: State, number: int, **extra: Any) -> Event:
 def do_paper_declare(state: State, action: Action) -> tuple[State, list[Event]]:
     """A seat writing on paper at a phone table raised its hand on the number just
     called (the caller taps it for them)."""
-    legal.paper_declare(state, action)
+    legal.check(state, action)
     player, number = action["player"], state.count
     state = cnt.paper_declares(state, player)
     return state, [_declared_event(state, number, paper=player)]
 
 
 def do_bonus(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.bonus(state, action)
+    legal.check(state, action)
     target = action.get("seat") or action["player"]
     points = action.get("points")
     if type(points) is not int or not 0 <= points <= 999:
@@ -206,13 +206,13 @@ def do_set_paper(state: State, action: Action) -> tuple[State, list[Event]]:
 
 
 def do_caller(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.caller(state, action)
+    legal.check(state, action)
     seat = action.get("seat")
     return replace(state, caller=seat), [{"type": "caller_set", "seat": seat}]
 
 
 def do_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
-    legal.next_round(state, action)
+    legal.check(state, action)
     opts = state.options
     restriction, danger = action.get("restriction"), action.get("danger")
     if opts.restriction_source != DECK and (restriction is not None or danger is not None):

@@ -4,6 +4,7 @@ gate, which its handler in ``actions.py`` runs first, and the candidates
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engines.base import Action, EngineError, refusal
@@ -12,7 +13,7 @@ from engines.countup import stall
 from engines.countup.options import DECK, PHONE, needs_restriction
 from engines.countup.sheet import SHEET_SIZE
 from engines.countup.state import BONUS, CARDS, COUNT, ENTRY, SCORED, State
-from engines.legality import Offers, Refused, Rule
+from engines.legality import Gate, Offers, Refused, Rule, checker
 from engines.seats import SKIP_WHY, phone_rule, seat_rule
 
 
@@ -84,35 +85,24 @@ def paper_sheet(state: State, player: str, what: str) -> Refused:
 # -- the rules, one per action type --------------------------------------------
 
 
-def _restriction(state: State, action: Action) -> Refused:
-    opts = state.options
-    if refused := host(action, "type in the restriction card"):
-        return refused
-    if opts.restriction_source == DECK:
-        return EngineError(
-            "not_manual", "The app draws the restriction cards (restrictionSource=deck)."
-        )
-    if not needs_restriction(opts, len(state.players)):
-        return EngineError(
-            "not_needed",
-            "No restriction card is used at this table (8 or more players, or 0 digits).",
-        )
-    if state.phase != CARDS or state.restriction is not None:
-        return EngineError("already_revealed", "This round's restriction card is already in.")
-    return None
+def _card_in(what: str, drawn: str, unused: str, used: Callable[[State], bool],
+             typed: Callable[[State], object]) -> Gate[State]:
+    """A round card the host types in (``restrictionSource`` manual): ``what``
+    it is, what the refusals say when the app draws them (``drawn``) or the
+    table uses none (``unused``, by ``used``), and the card already ``typed``."""
 
+    def when(state: State, action: Action) -> Refused:
+        if refused := host(action, f"type in the {what} card"):
+            return refused
+        if state.options.restriction_source == DECK:
+            return EngineError("not_manual", f"The app draws the {what} cards ({drawn}).")
+        if not used(state):
+            return EngineError("not_needed", unused)
+        if state.phase != CARDS or typed(state) is not None:
+            return EngineError("already_revealed", f"This round's {what} card is already in.")
+        return None
 
-def _danger(state: State, action: Action) -> Refused:
-    opts = state.options
-    if refused := host(action, "type in the danger-zone card"):
-        return refused
-    if opts.restriction_source == DECK:
-        return EngineError("not_manual", "The app draws the danger-zone cards (deck mode).")
-    if not opts.danger_enabled:
-        return EngineError("not_needed", "The danger-zone rule is off at this table.")
-    if state.phase != CARDS or state.danger is not None:
-        return EngineError("already_revealed", "This round's danger-zone card is already in.")
-    return None
+    return when
 
 
 def _numbers(state: State, action: Action) -> Refused:
@@ -249,34 +239,40 @@ def _next_round(state: State, action: Action) -> Refused:
     return None
 
 
-restriction = Rule(_restriction, shared=True)
-danger = Rule(_danger, shared=True)
-numbers = Rule(_numbers)
-call = Rule(_call, lambda state, player: ({}, {"until": "end"}), _until)
-declare = Rule(_declare)
-paper_declare = Rule(_paper_declare, lambda state, player: ({"number": state.count},), _paper_number)
-bonus = Rule(_anyone, _bonus_seats, _bonus_seat)
-caller = Rule(
-    lambda state, action: host(action, "name the caller"),
-    lambda state, player: [{"seat": s} for s in (None, *state.players)],
-    _named,
-    shared=True,
-)
-next_round = Rule(_next_round, shared=True)
-
+#: Each action type's rule, in the order the phones list them.
 RULES: dict[str, Rule[State]] = {
-    "restriction": restriction,
-    "danger": danger,
-    "numbers": numbers,
-    "call": call,
-    "declare": declare,
-    "paper_declare": paper_declare,
-    "bonus": bonus,
-    "next_round": next_round,
-    "caller": caller,
+    "restriction": Rule(
+        _card_in(
+            "restriction", "restrictionSource=deck",
+            "No restriction card is used at this table (8 or more players, or 0 digits).",
+            lambda state: needs_restriction(state.options, len(state.players)), lambda state: state.restriction,
+        ),
+        shared=True,
+    ),
+    "danger": Rule(
+        _card_in(
+            "danger-zone", "deck mode", "The danger-zone rule is off at this table.",
+            lambda state: state.options.danger_enabled, lambda state: state.danger,
+        ),
+        shared=True,
+    ),
+    "numbers": Rule(_numbers),
+    "call": Rule(_call, lambda state, player: ({}, {"until": "end"}), _until),
+    "declare": Rule(_declare),
+    "paper_declare": Rule(_paper_declare, lambda state, player: ({"number": state.count},), _paper_number),
+    "bonus": Rule(_anyone, _bonus_seats, _bonus_seat),
+    "next_round": Rule(_next_round, shared=True),
+    "caller": Rule(
+        lambda state, action: host(action, "name the caller"),
+        lambda state, player: [{"seat": s} for s in (None, *state.players)],
+        _named,
+        shared=True,
+    ),
     "set_phone": phone_rule(lambda s: s.players, stall.hold),
     "skip": seat_rule(stall.waiting, SKIP_WHY, stall.skip_refusal),
 }
+#: A handler's first check: the rule of its action's type.
+check = checker(RULES)
 #: A seat on paper has no phone: only what the table enters for it (its hand
 #: up on the number just called, its bonus); host powers stay with the host's phone.
 _PAPER = frozenset({"paper_declare", "bonus"})

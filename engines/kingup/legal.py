@@ -22,7 +22,7 @@ from engines.kingup.state import (
     VOTE,
     State,
 )
-from engines.legality import Offers, Refused, Rule
+from engines.legality import Offers, Refused, Rule, checker
 from engines.seats import SKIP_WHY, phone_rule, seat_rule, skip_refusal
 
 
@@ -251,39 +251,34 @@ def _skip(state: State, action: Action) -> Refused:
     return None
 
 
-goal = Rule(_goal)
-draw_goal = Rule(_draw_goal)
-#: Exact: the offers are castle's own lists, which the picks check against.
-place = Rule(
-    _placing,
-    lambda state, player: [{"char": c, "level": lv} for c, lv in castle.legal_placements(state.positions)],
-    _placement,
-    exact=True,
-)
-move = Rule(
-    _moving, lambda state, player: [{"char": c} for c in castle.legal_moves(state.positions)], _movement, exact=True
-)
-#: The choices: the app seals the one chosen (vote "sealed" with its hash,
-#: docs/api.md), a forced Yes too; sent as is, a vote is its sender's choice
-#: to show it to the server.
-vote = Rule(_voting, lambda state, player: ({"vote": "yes"}, {"vote": NO}), _vote)
-#: Bare: the value and salt are on one phone (the host's, for a paper seat).
-open_vote = Rule(_opening)
-score_round = Rule(_score_round)
-next_round = Rule(_next_round, shared=True)
-
+#: Each action type's rule. Exact ones: the offers are castle's own lists,
+#: which the picks check against.
 RULES: dict[str, Rule[State]] = {
-    "goal": goal,
-    "draw_goal": draw_goal,
-    "place": place,
-    "move": move,
-    "vote": vote,
-    "open_vote": open_vote,
-    "score_round": score_round,
-    "next_round": next_round,
+    "goal": Rule(_goal),
+    "draw_goal": Rule(_draw_goal),
+    "place": Rule(
+        _placing,
+        lambda state, player: [{"char": c, "level": lv} for c, lv in castle.legal_placements(state.positions)],
+        _placement,
+        exact=True,
+    ),
+    "move": Rule(
+        _moving, lambda state, player: [{"char": c} for c in castle.legal_moves(state.positions)], _movement,
+        exact=True,
+    ),
+    # The choices: the app seals the one chosen (vote "sealed" with its hash,
+    # docs/api.md), a forced Yes too; sent as is, a vote is its sender's choice
+    # to show it to the server.
+    "vote": Rule(_voting, lambda state, player: ({"vote": "yes"}, {"vote": NO}), _vote),
+    # Bare: the value and salt are on one phone (the host's, for a paper seat).
+    "open_vote": Rule(_opening),
+    "score_round": Rule(_score_round),
+    "next_round": Rule(_next_round, shared=True),
     "set_phone": phone_rule(lambda s: s.players, stall.hold),
     "skip": seat_rule(stall.waiting, SKIP_WHY, _skip),
 }
+#: A handler's first check: the rule of its action's type.
+check = checker(RULES)
 #: A seat on paper: its printed goal card and, entered for it, its turns and
 #: its vote card (and the opening of one sealed on the host's phone); host
 #: powers stay with the host's phone.

@@ -1,13 +1,17 @@
-"""Round scoring (R19-R21) and the final standings with the tie-break (R23-R24)."""
+"""Round scoring (R19-R21), as soon as a round is ready for it, and the final
+standings with the tie-break (R23-R24)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from engines.kingup.constants import INDEX, THRONE, value
+from engines.base import Event
+from engines.kingup import castle
+from engines.kingup.constants import CHARACTERS, INDEX, THRONE, pos_label, value
 from engines.kingup.options import SURVIVORS, Config
-from engines.kingup.state import OVER, RoundResult, State
+from engines.kingup.state import AWAITING_GOALS, OVER, SCORED, RoundResult, State
 
 
 def points(goal: Sequence[str], positions: Sequence[int]) -> dict[str, int]:
@@ -66,3 +70,34 @@ def game_result(state: State) -> dict[str, Any] | None:
         "tie_break": tie_break,
         "shared": len(winners) > 1,
     }
+
+
+def score_if_ready(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """R19-R23: score as soon as the King is crowned and every goal card is in."""
+    if state.phase != AWAITING_GOALS or any(g is None for g in state.goals):
+        return state, events
+    goals = tuple(g for g in state.goals if g is not None)
+    result = RoundResult(state.round, state.positions, goals, state.cards, state.crown)
+    over = state.round >= state.config.rounds
+    state = replace(state, phase=OVER if over else SCORED, results=state.results + (result,))
+    raw = raw_scores(result)
+    final = scores(state.config, result)
+    players = state.players
+    events.append(
+        {
+            "type": "round_scored",
+            "round": state.round,
+            "king": castle.chars_at(result.positions, THRONE)[0],
+            "positions": {
+                c: pos_label(p) for c, p in zip(CHARACTERS, result.positions, strict=True)
+            },
+            "goals": {p: list(g) for p, g in zip(players, goals, strict=True)},
+            "raw": dict(zip(players, raw, strict=True)),
+            "scores": dict(zip(players, final, strict=True)),
+            "rule33": [p for p, r, s in zip(players, raw, final, strict=True) if r != s],
+        }
+    )
+    if over:
+        outcome = game_result(state) or {}
+        events.append({"type": "game_over", **outcome})
+    return state, events

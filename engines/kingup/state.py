@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engines import codec
 from engines.kingup.constants import CHARACTERS, DECK_SIZE, NO_CARDS, PLACEMENTS, UNPLACED
@@ -176,3 +177,8 @@ def deck_left(state: State) -> list[int]:
         return []
     used = set(state.used_cards)
     return [k for k in range(DECK_SIZE) if k not in used]
+
+
+def put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with ``value`` at ``i``."""
+    return values[:i] + (value,) + values[i + 1 :]

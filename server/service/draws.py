@@ -34,7 +34,8 @@ from typing import Any
 
 from engines.base import Engine, Rng
 from server.errors import ServiceError
-from server.model import Action, FairDoc, PendingDraw, SeatChain, TableDoc
+from server.fairdoc import FairDoc, PendingDraw, SeatChain
+from server.model import Action, TableDoc
 from server.service.change import Call, Handler, Outcome
 from server.service.fairness import SETUP
 from server.service.game_step import game_outcome

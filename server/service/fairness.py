@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Engine, Rng
-from server.model import FairDoc, FairLog, FairView, LogEntry, PendingDraw, TableDoc
+from server.fairdoc import FairDoc, FairLog, FairView, PendingDraw
+from server.model import LogEntry, TableDoc
 from server.service import atrest
 from tablemate_verify import (
     OutcomeRecord,

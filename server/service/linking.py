@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from server.errors import ServiceError, rate_limited
-from server.model import ActionResult, PendingDraw, RequestRecord, TableDoc
+from server.fairdoc import PendingDraw
+from server.model import ActionResult, RequestRecord, TableDoc
 from server.service import draws
 from server.service.change import Call
 from server.service.decide import ActionCall, Context, record_outcome

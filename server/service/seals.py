@@ -21,7 +21,8 @@ from typing import Any
 
 from engines.base import Action, Engine
 from server.errors import ServiceError
-from server.model import FairDoc, TableDoc
+from server.fairdoc import FairDoc
+from server.model import TableDoc
 from server.service import fairness
 from tablemate_verify import SealRecord, check_seal
 from tablemate_verify.canon import plain

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Engine
-from server.model import Action, FairView, Snapshot, Stashed, TableDoc
+from server.fairdoc import FairView
+from server.model import Action, Snapshot, Stashed, TableDoc
 from server.service import atrest, evening
 from server.service import stall as stalls
 from server.service.fairness import public as fair_public

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -119,22 +119,44 @@ def game(request: pytest.FixtureRequest) -> Engine:
     return request.param  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", range(6))
 def test_what_apply_accepts_is_offered(game: Engine, seed: int) -> None:
+    """Seeds 0 and 1 play the default options; 2 to 5 random ones (for Camel
+    Up: copies asked, manual dice, the pyramid mode)."""
     rng = random.Random(seed)
-    options = game.normalize_options(schemas.options_with_defaults(game, {}))
+    if seed < 2:
+        options = game.normalize_options(schemas.options_with_defaults(game, {}))
+    else:
+        options = random_options(game, rng)
     lo, hi = game.player_limits(options)
     players = [f"p{i + 1}" for i in range(min(max(3 + 2 * seed, lo), hi))]
-    options = game.draw_setup(players, options, rng)
-    state = game.setup(players, options)
-    for step in range(300):
-        if game.status(state)["over"]:
-            break
+
+    def check(state: Any, step: int) -> None:
         drift = accepted_unoffered(game, state, players, random.Random(step))
         assert not drift, f"{game.name} seed {seed} step {step}: accepted but not offered: {drift[:5]}"
-        choices = legal_choices(game, state, players, rng)
-        player, template = rng.choice(choices)
-        action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
+
+    play(game, rng, options, players, 300, check, paper=False)
+
+
+def play(game: Engine, rng: random.Random, options: dict[str, Any], players: list[str], steps: int,
+         check: Callable[[Any, int], None], paper: bool) -> None:
+    """A seeded random play-out of ``options``, ``check`` at every step until
+    the game is over (or only people can go on: a board to enter, who raised
+    a hand); with ``paper``, the host now and then takes a seat onto paper."""
+    state = game.setup(players, game.draw_setup(players, options, rng))
+    for step in range(steps):
+        if game.status(state)["over"]:
+            return
+        check(state, step)
+        phones = [p for p in players[1:] if p not in game.paper_seats(state)]
+        if paper and phones and rng.random() < 0.04:
+            action = {"type": "set_paper", "seat": rng.choice(phones), "player": players[0], "host": True}
+        else:
+            choices = legal_choices(game, state, players, rng)
+            if not choices:
+                return
+            player, template = rng.choice(choices)
+            action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
         state, _ = game.apply(state, action)
 
 
@@ -191,19 +213,9 @@ def test_what_is_offered_is_accepted(game: Engine, seed: int) -> None:
     options = random_options(game, rng)
     lo, hi = game.player_limits(options)
     players = [f"p{i + 1}" for i in range(rng.randint(lo, min(hi, 6)))]
-    state = game.setup(players, game.draw_setup(players, options, rng))
-    for step in range(250):
-        if game.status(state)["over"]:
-            break
+
+    def check(state: Any, step: int) -> None:
         refused = offered_refused(game, state, players, random.Random(step))
         assert not refused, f"{game.name} seed {seed} step {step}: offered but refused: {refused[:5]}"
-        phones = [p for p in players[1:] if p not in game.paper_seats(state)]
-        if phones and rng.random() < 0.04:
-            action = {"type": "set_paper", "seat": rng.choice(phones), "player": players[0], "host": True}
-        else:
-            choices = legal_choices(game, state, players, rng)
-            if not choices:
-                break  # only people can go on (a board to enter, who raised a hand)
-            player, template = rng.choice(choices)
-            action = game.draw(state, {**template, "player": player, "host": player == players[0]}, rng)
-        state, _ = game.apply(state, action)
+
+    play(game, rng, options, players, 250, check, paper=True)

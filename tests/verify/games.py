@@ -56,6 +56,28 @@ class Chains:
                     assert r.status_code == 200, r.json
             pending = self.phones[0].get().json["fair"].get("pending")
 
+    def move(self, rng: random.Random) -> Any:
+        """The phones live, then a random legal move of one (``sample_move``), or None."""
+        self.live()
+        return sample_move(self.app, self.phones, rng)
+
+
+def started(app: Any, c: Any, game: str, options: dict[str, Any], rng: random.Random,
+            lobby: bool = True) -> tuple[list[Phone], Chains]:
+    """A table of four phones started, each phone's chain anchored in the lobby
+    and the draws of the start answered (``lobby`` False: the host starts before
+    any phone anchored); its phones (the host first) and chains."""
+    phones = open_table(c, joiners=3, game=game, options=options)
+    chains = Chains(app, phones, rng)
+    if lobby:
+        chains.anchor()
+    assert phones[0].act("start").status_code == 200
+    if lobby:
+        chains.answer()  # the starting board or first cards: drawn from every phone's link
+    else:
+        chains.anchor()
+    return phones, chains
+
 
 def play(redis_url: str, game: str, seed: int, undo: float = 0.15,
          options: dict[str, Any] | None = None, lobby: bool = True) -> tuple[dict[str, Any], int]:
@@ -64,20 +86,11 @@ def play(redis_url: str, game: str, seed: int, undo: float = 0.15,
     ``lobby`` False: the host starts before any phone anchored its chain."""
     app, c = client(redis_url)
     rng = random.Random(seed)
-    phones = open_table(c, joiners=3, game=game, options=OPTIONS[game] if options is None else options)
+    phones, chains = started(app, c, game, OPTIONS[game] if options is None else options, rng, lobby)
     host = phones[0]
-    chains = Chains(app, phones, rng)
-    if lobby:
-        chains.anchor()
-    assert host.act("start").status_code == 200
-    if lobby:
-        chains.answer()  # the starting board or first cards: drawn from every phone's link
-    else:
-        chains.anchor()
     undone = 0
     for _ in range(600):
-        chains.live()
-        move = sample_move(app, phones, rng)
+        move = chains.move(rng)
         if move is None:
             break
         if send(*move).status_code != 200:

@@ -262,7 +262,8 @@ def test_pyramid_only_mode(mk, do) -> None:
         if ENGINE.status(s)["over"]:
             break
     assert s.phase == LEG_OVER and len(s.tents) == 5 and events[-1]["type"] == "leg_ended"
-    assert ENGINE.legal_actions(s, "host") == [{"type": "next_leg"}, {"type": "set_stack"}]
+    # next_round too: the host's, accepted as next_leg, so offered (test_legality).
+    assert ENGINE.legal_actions(s, "host") == [{"type": "next_leg"}, {"type": "next_round"}, {"type": "set_stack"}]
     assert ENGINE.draw(s, {"type": "pyramid", "player": "host", "host": True}, rng) == {
         "type": "pyramid", "player": "host", "host": True}  # fmt: skip
     refused("leg_over", s, "pyramid", "host", die=s.pyramid[0], value=1, color="white")

@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engines.camelup import odds, odds_np, odds_sim, odds_whatif
+from engines.camelup import odds, odds_np, odds_sim, odds_tiles, odds_whatif
 from engines.camelup.constants import DICE
 from tests.engines.camelup import golden
 from tests.engines.camelup.test_odds import random_board
@@ -37,7 +37,7 @@ def test_one_pass_what_ifs_equal_one_solve_each(seed: int) -> None:
     targets = odds.tile_targets(pos, player, options["spectatorFlipInPlace"])
     fast = odds_whatif.landings(replace(pos, tiles=others), targets)
     for backend in ("numpy", "python"):
-        assert fast == odds._landings_each(pos, others, targets, backend)
+        assert fast == odds_tiles._landings_each(pos, others, targets, backend)
     by_python = odds.tile_what_ifs(board, player, options, backend="python")
     assert odds.tile_what_ifs(board, player, options) == by_python
 

@@ -165,7 +165,7 @@ def play(seed: int, mode: str = "full") -> tuple[State, int]:
         if action is None:
             action = pick(legal, rng)
         action = ENGINE.draw(
-            state, {**action, "player": actor, "host": action["type"] == "set_stack"}, rng
+            state, {**action, "player": actor, "host": action["type"] in ENGINE.host_actions}, rng
         )
         try:
             new, events = ENGINE.apply(state, action)

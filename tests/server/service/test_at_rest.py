@@ -7,10 +7,8 @@ publishes them, and a server without the key cannot read them."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
-import redis
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from engines import registry
@@ -20,16 +18,6 @@ from server.store import Store
 from server.store.keys import doc_key, log_key
 from tablemate_verify import check
 from tests.server.service.test_fair_table import act, numbers, table
-
-
-@pytest.fixture
-def store(redis_url: str) -> Store:
-    return Store(redis.Redis.from_url(redis_url, decode_responses=True), ttl=600)
-
-
-@pytest.fixture
-def tables(store: Store) -> Tables:
-    return Tables(store, registry.get, rng=random.Random(7))
 
 
 def every_key(store: Store, tid: str) -> str:

@@ -10,7 +10,6 @@ import random
 from typing import Any
 
 import pytest
-import redis
 
 from engines import registry
 from server.config import Limits
@@ -22,11 +21,6 @@ from tablemate_verify.chain import make_chain
 from tablemate_verify.rules import verify
 
 _ids = itertools.count()
-
-
-@pytest.fixture
-def store(redis_url: str) -> Store:
-    return Store(redis.Redis.from_url(redis_url, decode_responses=True), ttl=600)
 
 
 def tables_with(store: Store, wait: float) -> Tables:

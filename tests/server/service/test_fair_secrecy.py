@@ -16,9 +16,9 @@ import pytest
 
 from server.model import TableDoc
 from server.service import atrest
-from tests.server.conftest import Phone, open_table
-from tests.server.service.test_fairness import real_random_client, sample_move, send, services
-from tests.verify.games import Chains
+from tests.server.conftest import Phone
+from tests.server.service.test_fairness import real_random_client, send, services
+from tests.verify.games import started
 
 __all__ = ["real_random_client"]  # the fixture, used by name
 
@@ -70,19 +70,14 @@ def test_no_secret_salt_or_sealed_value_is_published_before_its_reveal(real_rand
                                                                        seed: int) -> None:
     app, client = real_random_client
     rng = random.Random(seed)
-    phones = open_table(client, joiners=3, game=game, options=OPTIONS[game])
+    # Every phone anchors its chain and answers every draw, as the app does.
+    phones, chains = started(app, client, game, OPTIONS[game], rng)
     host = phones[0]
     svc = services(app)
-    # Every phone anchors its chain and answers every draw, as the app does.
-    chains = Chains(app, phones, rng)
-    chains.anchor()
-    assert host.act("start").status_code == 200
-    chains.answer()
     checked = 0
     sealed_seen = 0
     for step in range(500):
-        chains.live()
-        move = sample_move(app, phones, rng)
+        move = chains.move(rng)
         if move is None:
             break
         r = send(*move)

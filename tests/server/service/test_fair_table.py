@@ -12,7 +12,6 @@ import random
 from typing import Any
 
 import pytest
-import redis
 
 from engines import registry
 from server.errors import ServiceError
@@ -27,17 +26,6 @@ _ids = itertools.count()
 #: Each table's phones' chains, as the app keeps them: seat → [chain, links used, token].
 CHAINS: dict[str, dict[str, list[Any]]] = {}
 TOPS = ["a1" * 32, "b2" * 32, "c3" * 32, "d4" * 32]
-
-
-@pytest.fixture
-def store(redis_url: str) -> Store:
-    return Store(redis.Redis.from_url(redis_url, decode_responses=True), ttl=600)
-
-
-@pytest.fixture
-def tables(store: Store) -> Tables:
-    # A seeded generator: the scopes' secrets repeat from run to run.
-    return Tables(store, registry.get, rng=random.Random(7))
 
 
 def act(tables: Tables, tid: str, token: str, atype: str, **payload: Any) -> dict[str, Any]:
@@ -258,12 +246,20 @@ def numbers(tables: Tables, tid: str, seat: str, k: int = 0) -> list[int]:
     return sorted(action["numbers"])
 
 
-def test_sheets_are_sealed_at_the_lock_and_revealed_with_the_round(tables: Tables, store: Store) -> None:
+def sheet_locked(tables: Tables) -> tuple[str, list[str], list[int]]:
+    """A Count Up table started with every phone anchored (as in the lobby:
+    the setup's cards are checked draws) and p2's sheet locked: the table,
+    its tokens and p2's numbers."""
     tid, tokens = table(tables, "countup")
-    anchor_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
+    anchor_all(tables, tid, tokens)
     act(tables, tid, tokens[0], "start")
     mine = numbers(tables, tid, "p2")
     act(tables, tid, tokens[1], "numbers", numbers=mine)
+    return tid, tokens, mine
+
+
+def test_sheets_are_sealed_at_the_lock_and_revealed_with_the_round(tables: Tables, store: Store) -> None:
+    tid, tokens, mine = sheet_locked(tables)
     sealed = fair(tables, tid, None)["sealed"]
     assert [s["seal"] for s in sealed] == [f"t/{tid}/g1/round/1/sheet/p2"]
     assert len(sealed[0]["hash"]) == 64
@@ -287,11 +283,7 @@ def test_sheets_are_sealed_at_the_lock_and_revealed_with_the_round(tables: Table
 
 
 def test_a_sheet_changed_in_redis_after_its_lock_is_a_mismatch(tables: Tables, store: Store) -> None:
-    tid, tokens = table(tables, "countup")
-    anchor_all(tables, tid, tokens)  # as the phones do in the lobby: the setup's cards are checked draws
-    act(tables, tid, tokens[0], "start")
-    mine = numbers(tables, tid, "p2")
-    act(tables, tid, tokens[1], "numbers", numbers=mine)
+    tid, tokens, mine = sheet_locked(tables)
     other = numbers(tables, tid, "p2", 1)
     assert other != mine
 

@@ -33,11 +33,6 @@ def engines(name: str) -> Any:
 
 
 @pytest.fixture
-def store(redis_url: str) -> Store:
-    return Store(redis.Redis.from_url(redis_url, decode_responses=True), ttl=600)
-
-
-@pytest.fixture
 def tables(store: Store) -> Tables:
     return Tables(store, engines, fixed_random=True, rng=random.Random(7))
 
