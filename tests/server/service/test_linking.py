@@ -22,7 +22,6 @@ from tests.server.service.test_draws import (
     tables_with,
     turn,
 )
-from tests.server.service.test_draws import store as store  # noqa: F401  (the fixture)
 
 
 def announced(tables: Tables, n: int = 3) -> tuple[str, list[Phone], int]:
