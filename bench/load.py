@@ -82,7 +82,7 @@ from tests import api_client  # noqa: E402  (after the path: the bench runs as a
 PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
 # Seats per table by game, within each game's limits.
 SEATS = {"camelup": (3, 8), "kingup": (3, 6), "countup": (3, 8)}
-#: The web client's liveness ping (web/net.js PING_MS): part of what a phone costs.
+#: The web client's liveness ping (web/live.js PING_MS): part of what a phone costs.
 PING_S = 8.0
 PING = '{"type":"ping"}'
 PONG = b'{"type":"pong"'
@@ -157,6 +157,10 @@ def fill(game: str, template: dict[str, Any], view: dict[str, Any], rng: random.
     """A concrete action from a template; free inputs filled like a person would."""
     t = template["type"]
     if t in PLATFORM:
+        return None
+    if t == "skip":
+        # The host's stall tool: offered with the time it opens (the snapshot's
+        # step_in), and never needed here, where every seat's phone plays.
         return None
     if game == "kingup" and t == "goal":
         return {**template, "characters": rng.sample("ABCDEFGHIJKLM", 6)}
