@@ -45,6 +45,27 @@ GONE, CHANGED, RECORDED, DONE, RATED = 0, 1, 2, 3, 4
 #: before it is refused: a replica a few milliseconds away answers in one.
 WAIT_MS = 1000
 
+#: A seat's rate counters, counted in a script (this one's and ``links.LINK``):
+#: KEYS[k0 + 1 .. k0 + nr] against the limits ARGV[lim ..]. All are counted,
+#: or, when one is over its limit, only those over stay counted and it
+#: answers true (Rates.hit_many's rule).
+OVER_LIMITS = """
+local function over_limits(k0, nr, window, lim)
+  local counts, over = {}, false
+  for j = 1, nr do
+    counts[j] = redis.call('INCR', KEYS[k0 + j])
+    redis.call('EXPIRE', KEYS[k0 + j], window + 1)
+    if counts[j] > tonumber(ARGV[lim + j - 1]) then over = true end
+  end
+  if over then
+    for j = 1, nr do
+      if counts[j] <= tonumber(ARGV[lim + j - 1]) then redis.call('DECR', KEYS[k0 + j]) end
+    end
+  end
+  return over
+end
+"""
+
 # KEYS: doc, ver, log, req, channel, links, then the rate counters. ARGV: the
 # version the change was built on, the new document, its version, ttl, log
 # entry ('' for none), message head, then four counts (assumed-unseen request
@@ -58,7 +79,7 @@ WAIT_MS = 1000
 # counted only where it was over (Rates.hit_many's rule).
 # A document stored without its version key (written before the key existed)
 # is read for its version once, then the key is written with it.
-SCRIPT = """
+SCRIPT = OVER_LIMITS + """
 local v = redis.call('GET', KEYS[2])
 if not v then
   local cur = redis.call('GET', KEYS[1])
@@ -80,21 +101,7 @@ for _ = 1, na do
   i = i + 1
 end
 if #found > 1 then return found end
-if nr > 0 then
-  local lim = i + 2 * ns + nd
-  local counts, over = {}, false
-  for j = 1, nr do
-    counts[j] = redis.call('INCR', KEYS[6 + j])
-    redis.call('EXPIRE', KEYS[6 + j], tonumber(ARGV[11]) + 1)
-    if counts[j] > tonumber(ARGV[lim + j - 1]) then over = true end
-  end
-  if over then
-    for j = 1, nr do
-      if counts[j] <= tonumber(ARGV[lim + j - 1]) then redis.call('DECR', KEYS[6 + j]) end
-    end
-    return {4}
-  end
-end
+if nr > 0 and over_limits(6, nr, tonumber(ARGV[11]), i + 2 * ns + nd) then return {4} end
 local ttl = ARGV[4]
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 redis.call('SET', KEYS[2], ARGV[3], 'EX', ttl)

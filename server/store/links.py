@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from server.store.commit import OVER_LIMITS
 from server.store.keys import channel_key, dumps, links_key, loads, req_key, text, version_key
 from server.store.paths import Path
 
@@ -34,28 +35,14 @@ OVER, TAKEN, RECORDED, GIVEN, MISMATCH, RATED = 0, 1, 2, 3, 4, 5
 # draw's own result, with the draw's commit), and the table told whom the
 # draw still waits for. Answer: TAKEN, the version, and when no contributor
 # is missing any more, every field (the draw's commit is then this caller's).
-LINK = """
+LINK = OVER_LIMITS + """
 local rec = redis.call('HGET', KEYS[2], ARGV[4])
 if rec then return {2, rec} end
 if redis.call('HGET', KEYS[1], '_draw') ~= ARGV[1] then return {0} end
 if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return {3} end
 if ARGV[6] ~= '1' then return {4} end
 local nc, nr = tonumber(ARGV[12]), tonumber(ARGV[13])
-if nr > 0 then
-  local lim = 15 + nc
-  local counts, over = {}, false
-  for j = 1, nr do
-    counts[j] = redis.call('INCR', KEYS[4 + j])
-    redis.call('EXPIRE', KEYS[4 + j], tonumber(ARGV[14]) + 1)
-    if counts[j] > tonumber(ARGV[lim + j - 1]) then over = true end
-  end
-  if over then
-    for j = 1, nr do
-      if counts[j] <= tonumber(ARGV[lim + j - 1]) then redis.call('DECR', KEYS[4 + j]) end
-    end
-    return {5}
-  end
-end
+if nr > 0 and over_limits(4, nr, tonumber(ARGV[14]), 15 + nc) then return {5} end
 redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 local v = redis.call('GET', KEYS[3]) or '0'

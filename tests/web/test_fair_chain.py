@@ -5,15 +5,20 @@ from __future__ import annotations
 from conftest import run_node
 from tablemate_verify.chain import step
 
-_CHAIN = """
+# A phone in node: its storage, its chain for table t1, and what it sends.
+_PHONE = """
 globalThis.window = globalThis;
 const store = new Map();
 globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
 const { phoneChain } = await import('./web/screens/fair-chain.js');
 const sent = [];
-const send = async (a) => { sent.push(a); return {version: 1, events: []}; };
+let answered = 1;  // the version the server's answer names
+const send = async (a) => { sent.push(a); return {version: answered, events: []}; };
 const chain = phoneChain('t1', send);
 const snap = (version, fair) => ({version, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
+"""
+
+_CHAIN = _PHONE + """
 await chain.update(snap(1, {}));                       // no chain: it anchors
 const anchor = sent[0].anchor;
 const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
@@ -49,17 +54,10 @@ def test_a_phone_anchors_answers_once_and_holds_the_proof_to_its_links() -> None
     assert got["exported"]["chains"] == [{"anchor": got["anchor"], "length": 256, "links": [first]}]
 
 
-_LEFT_OUT = """
-globalThis.window = globalThis;
-const store = new Map();
-globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
-const { phoneChain } = await import('./web/screens/fair-chain.js');
-const sent = [];
-const send = async (a) => { sent.push(a); return {version: 3, events: []}; };
-const chain = phoneChain('t1', send);
+_LEFT_OUT = _PHONE + """
+answered = 3;
 const reasons = [];
 chain.onMissed((r) => reasons.push(r));
-const snap = (version, fair) => ({version, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
 await chain.update(snap(2, {}));                       // anchors: accepted at version 3
 const anchor = sent[0].anchor;
 const chains = {p2: {anchor, length: 256, used: 0}};
@@ -88,15 +86,7 @@ def test_a_live_anchored_phone_left_out_of_a_draw_warns_once_and_keeps_it() -> N
     assert got["links"] == 0
 
 
-_ONCE = """
-globalThis.window = globalThis;
-const store = new Map();
-globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
-const { phoneChain } = await import('./web/screens/fair-chain.js');
-const sent = [];
-const send = async (a) => { sent.push(a); return {version: 1, events: []}; };
-const chain = phoneChain('t1', send);
-const snap = (version, fair) => ({version, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
+_ONCE = _PHONE + """
 await chain.update(snap(1, {}));
 const chains = {p2: {anchor: sent[0].anchor, length: 256, used: 0}};
 const pending = (waiting) => ({draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',

@@ -5,6 +5,7 @@ the draw already made, a link of an old draw, a retried request."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -36,6 +37,22 @@ def links_in(tables: Tables, tid: str, scope_end: str = "/leg/1", index: int = 0
     doc = tables.load(tid)
     scope = next(s for s in doc["fair"]["scopes"] if s["label"].endswith(scope_end))
     return [e["seat"] for e in scope["outcomes"][index]["links"]]
+
+
+def while_links_read(store: Store, monkeypatch: pytest.MonkeyPatch,
+                     *answers: Callable[[], dict[str, Any]]) -> list[dict[str, Any]]:
+    """``answers`` run (once) right after the draw's first read of the links
+    key, before its commit: the race the commit script must catch. Their
+    results land in the list returned."""
+    real, came = store.links, []
+
+    def links(table_id: str) -> dict[str, Any]:
+        got = real(table_id)
+        if not came:
+            came.extend(answer() for answer in answers)
+        return got
+    monkeypatch.setattr(store, "links", links)
+    return came
 
 
 def test_a_link_makes_no_version_and_the_draw_is_one_commit(store: Store) -> None:
@@ -86,14 +103,7 @@ def test_a_link_that_comes_while_draw_now_reads_is_counted(store: Store, monkeyp
     tables = tables_with(store, 0.0)
     tid, phones, draw = announced(tables)
     phones[0].answer(tables, tid, draw)
-    real, came = store.links, []
-
-    def links(table_id: str) -> dict[str, Any]:
-        got = real(table_id)
-        if not came:
-            came.append(phones[1].answer(tables, tid, draw))
-        return got
-    monkeypatch.setattr(store, "links", links)
+    came = while_links_read(store, monkeypatch, lambda: phones[1].answer(tables, tid, draw))
     made = act(tables, tid, phones[0].token, "draw_now", draw=draw)
     assert came[0]["events"][0]["type"] == "linked" and came[0]["version"] == draw
     assert made["version"] == draw + 1
@@ -106,15 +116,8 @@ def test_the_last_link_while_draw_now_reads_makes_the_draw_and_draw_now_is_over(
     tables = tables_with(store, 0.0)
     tid, phones, draw = announced(tables)
     phones[0].answer(tables, tid, draw)
-    real, came = store.links, []
-
-    def links(table_id: str) -> dict[str, Any]:
-        got = real(table_id)
-        if not came:
-            came.append(phones[1].answer(tables, tid, draw))
-            came.append(phones[2].answer(tables, tid, draw))
-        return got
-    monkeypatch.setattr(store, "links", links)
+    came = while_links_read(store, monkeypatch, lambda: phones[1].answer(tables, tid, draw),
+                            lambda: phones[2].answer(tables, tid, draw))
     with pytest.raises(ServiceError) as exc:
         act(tables, tid, phones[0].token, "draw_now", draw=draw)
     assert exc.value.code == "draw_over"
