@@ -5,6 +5,7 @@ and score pad."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -84,7 +85,7 @@ def test_the_host_is_told_to_record_the_cards_and_the_others_why_they_wait(phone
     for page in (host, bora):
         wait_version(page, version)
     expect(host.locator(".cm-status-title")).to_have_text("내 차례: 엎어 둔 카드를 기록하세요")
-    expect(host.locator(".cm-status")).to_have_class("cm-status my-turn")
+    expect(host.locator(".cm-status")).to_have_class(re.compile(r"\bmy-turn\b"))
     expect(bora.locator(".cm-status-title")).to_have_text("Waiting for 민수 to record the face-down cards")
 
 

@@ -207,11 +207,17 @@ def test_count_up_marks_an_x_cell_without_covering_its_number(phone, server):
     open_as(page, table, tokens[0])
     cells = page.locator(".cu-round-result .cu-cell.cu-x")
     expect(cells.first).to_be_visible()
-    for cell in cells.element_handles():
-        drawn = cell.evaluate("""(c) => {
-          const num = c.querySelector('.cu-cell-num').getBoundingClientRect();
-          const mark = c.querySelector('.cu-cell-mark').getBoundingClientRect();
-          const over = getComputedStyle(c.querySelector('.cu-cell-num'), '::after').content;
-          return {over, apart: mark.top >= num.bottom - 1, mark: c.querySelector('.cu-cell-mark').textContent};
-        }""")
+    # Every cell measured in one script run: a handle taken before a re-render
+    # (a presence frame redraws the screen) points at a detached cell, whose
+    # computed style is empty and whose boxes are all zero.
+    drawn_all = page.evaluate("""() => [...document.querySelectorAll('.cu-round-result .cu-cell.cu-x')].map((c) => {
+      const num = c.querySelector('.cu-cell-num').getBoundingClientRect();
+      const mark = c.querySelector('.cu-cell-mark').getBoundingClientRect();
+      const over = getComputedStyle(c.querySelector('.cu-cell-num'), '::after').content;
+      return {over, apart: mark.top >= num.bottom - 1, mark: c.querySelector('.cu-cell-mark').textContent,
+              height: num.height};
+    })""")
+    assert drawn_all
+    for drawn in drawn_all:
         assert drawn["over"] in ("none", "normal") and drawn["apart"] and drawn["mark"] == "X", drawn
+        assert drawn["height"] > 0, drawn  # laid out, not a detached cell
