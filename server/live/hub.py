@@ -282,20 +282,22 @@ class Hub:
             return
         self.liveness.note_host(doc)
         draw = None if force else self.tables.draw_frame(doc)
-        if draw is not None:
-            # A draw announced: one small frame for the table, not a snapshot
-            # per seat (a phone that (re)loads gets fair.pending in its snapshot).
-            data = encode(draw)
-            for c, ok in zip(conns, seated, strict=True):
-                if ok:
-                    c.tell_encoded(data, doc["version"])
-            return
         frames = Frames(self.tables, doc, online, state)
+        data = encode(draw) if draw is not None else b""
         for c, ok in zip(conns, seated, strict=True):
-            if ok:
-                c.offer(doc["version"], frames.get(c.player), force, online)
+            if not ok:
+                if draw is None:
+                    c.kick("bad_token", "This seat was removed or re-issued to another phone.")
+            elif draw is not None and c.sent_version >= doc["version"] - 1:
+                # A draw announced: one small frame for the table, not a snapshot
+                # per seat (a phone that (re)loads gets fair.pending in its snapshot).
+                c.tell_encoded(data, doc["version"])
             else:
-                c.kick("bad_token", "This seat was removed or re-issued to another phone.")
+                # A frame only says what changed since the version before; a socket
+                # not sent that one yet (its push still on the way: pushes race, and
+                # this frame would make it stale) gets the whole snapshot instead, or
+                # it would answer the draw on a board without its own chain.
+                c.offer(doc["version"], frames.get(c.player), force, online)
 
     def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""

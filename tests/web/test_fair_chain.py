@@ -103,3 +103,28 @@ def test_a_page_sends_its_link_for_a_draw_once_whatever_the_frames_say() -> None
     awaited: sending again could come back ``draw_over`` (the draw made
     meanwhile) and the phone would call its part not counted."""
     assert run_node(_ONCE) == 1
+
+
+_BEHIND = _PHONE + """
+answered = 4;
+await chain.update(snap(3, {}));                       // anchors: accepted at version 4
+const anchor = sent[0].anchor;
+// The announce's frame over a snapshot older than the anchor (its push still on the
+// way): the draw seems to wait for a phone without a chain. Its wait is over already.
+const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                 contributors: ['p2'], waiting: ['p2'], at: 0, wait: 0};
+await chain.update(snap(3, {pending}));
+await new Promise((r) => setTimeout(r, 600));          // past the nudge's delay
+const before = sent.map((a) => a.type);
+await chain.update(snap(5, {chains: {p2: {anchor, length: 256, used: 0}}, pending}));  // the newer snapshot
+process.stdout.write(JSON.stringify({before, after: sent.map((a) => a.type)}));
+process.exit(0);
+"""
+
+
+def test_a_phone_behind_its_own_anchor_does_not_make_the_draw_without_its_link() -> None:
+    """A snapshot older than the phone's own anchor must not make it ask for the
+    draw without its link (``draw_now``): it answers once it sees its chain."""
+    got = run_node(_BEHIND)
+    assert got["before"] == ["anchor"]
+    assert got["after"][:2] == ["anchor", "link"]

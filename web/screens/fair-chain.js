@@ -178,7 +178,11 @@ export function phoneChain(id, send) {
         else if (!mine || !kept || kept.burned || kept.used >= CHAIN_LENGTH) {
           if (!(p && p.contributors.includes(me))) await anchor(me);
         }
-        if (p && p.waiting.length) nudge(p);
+        // A snapshot older than this phone's own chain (a push still on its way)
+        // shows the draw waiting for a phone it cannot see answer: not a reason to
+        // make the draw without it. A newer snapshot answers, or nudges.
+        const behind = kept && kept.at !== undefined && kept.at > snap.version && p && p.waiting.includes(me);
+        if (p && p.waiting.length && !behind) nudge(p);
       } catch {
         // The next snapshot tries again.
       } finally {
