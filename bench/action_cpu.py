@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # time another build's server.
 sys.path.append(str(ROOT))
 
-from bench.load import SEATS, fill  # noqa: E402
+from bench.loadkit.tables import SEATS, fill  # noqa: E402
 from engines import registry  # noqa: E402
 from server import live, runtime  # noqa: E402
 from server.config import Limits  # noqa: E402

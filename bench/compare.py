@@ -30,7 +30,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.load import load_args, raise_fd_limit  # noqa: E402  (after the path: the bench runs as a script)
+from bench.load import load_args  # noqa: E402  (after the path: the bench runs as a script)
+from bench.loadkit.servers import raise_fd_limit  # noqa: E402
 
 PEER = ROOT / "bench" / "peers" / "boardgameio"
 

@@ -37,7 +37,7 @@ from picows import WSFrame, WSListener, WSMsgType, WSTransport
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import free_port  # noqa: E402
+from bench.loadkit.servers import free_port  # noqa: E402
 
 PONG = b'{"type":"pong","version":1}'
 PING = b'{"type":"ping"}'

@@ -31,7 +31,7 @@ import redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import free_port  # noqa: E402
+from bench.loadkit.servers import free_port  # noqa: E402
 from server.store.resp import Lean  # noqa: E402
 
 

@@ -33,7 +33,7 @@ import redis  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import free_port, start_redis  # noqa: E402
+from bench.loadkit.servers import free_port, start_redis  # noqa: E402
 from server.store.commit import Change, Committer  # noqa: E402
 from server.store.feeds import LeanFeed, PubSubFeed  # noqa: E402
 from server.store.keys import channel_key, doc_key, req_key, version_key  # noqa: E402

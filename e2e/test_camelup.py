@@ -39,6 +39,7 @@ from e2e.camelup_helpers import (
     wait_version,
 )
 from e2e.lobby import create_table
+from e2e.table_helpers import open_history
 
 NAMES = {"p1": "민수", "p2": "Bora", "p3": "지훈", "p4": "Dana", "p5": "서연", "p6": "Eli"}
 LANGS = {"p1": "ko", "p2": "en", "p3": "ko", "p4": "en", "p5": "ko", "p6": "en"}
@@ -253,9 +254,9 @@ def test_four_phones_race(phone, fixed):
         expect(pages[p].locator(".cm-leg.final")).to_be_visible()
     # The history is read too, and goes into the audit below.
     with pages["p2"].expect_response(lambda r: "/history" in r.url) as hist:
-        pages["p2"].get_by_role("button", name="History").click()
+        history = open_history(pages["p2"])
     traffic["p2"].messages.append((f"http {hist.value.url}", hist.value.json()))
-    expect(pages["p2"].locator("#history-panel").get_by_role("listitem").first).to_be_visible()
+    expect(history.get_by_role("listitem").first).to_be_visible()
     assert {pl["id"]: pl["money"] for pl in snapshot(fixed, table)["players"]} == money
     assert finish_versions, "no finish card was placed"
     for p in seats:

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from e2e import fair_helpers as fh
 from e2e.camelup_helpers import open_as
+from e2e.table_helpers import open_history
 from tablemate_verify import phrase
 
 LANG = {"p1": "ko-KR", "p2": "en-US", "p3": "en-US"}
@@ -51,7 +52,7 @@ def test_phones_seed_compare_words_and_check_each_leg(phone, server: str, games)
     assert leg2["scope"].endswith("/leg/2")
     expect(pages["p3"].locator(".fair-words")).to_have_text(" ".join(phrase(leg2["commitment"], "en")))
     page = pages["p2"]
-    page.get_by_role("button", name="History", exact=True).click()
+    open_history(page)
     leg1 = page.locator(".history-round", has=page.locator("h3", has_text="Leg 1"))
     expect(leg1.locator(".fair-mark.ok")).to_have_text("✓ checked")
     ok = fh.verify(server, table)

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, expect
 from e2e import fair_helpers as fh
 from e2e.camelup_helpers import open_as
 from e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+from e2e.table_helpers import open_history
 
 LAN = "tablemate.test"
 
@@ -47,7 +48,7 @@ def test_a_phone_on_plain_http_checks_a_leg(lan_browser: Browser, server: str, g
         expect(page.locator(".fair-status")).to_contain_text("✓")
         expect(page.locator(".fair-warning")).to_be_hidden()
     page = pages[1]
-    page.get_by_role("button", name="History", exact=True).click()
+    open_history(page)
     leg1 = page.locator(".history-round", has=page.locator("h3", has_text="Leg 1"))
     expect(leg1.locator(".fair-mark.ok")).to_have_text("✓ checked")
     for page in pages:

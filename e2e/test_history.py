@@ -4,16 +4,12 @@ Up: by leg), on a Korean and an English phone."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from e2e.camelup_helpers import call, open_as, send, snapshot
+from e2e.table_helpers import open_history
 
 LANGS = {"ko": "ko-KR", "en": "en-US"}
-
-
-def open_history(page: Page) -> None:
-    page.locator("button[aria-controls='history-panel']").click()
-    expect(page.locator("#history-panel")).to_be_visible()
 
 
 def test_countup_history_folds_calls_and_strikes_through_the_undone(phone, server) -> None:

@@ -10,6 +10,7 @@ import urllib.request
 from playwright.sync_api import expect
 
 from e2e.lobby import create_table
+from e2e.table_helpers import open_history
 from e2e.test_platform import api_join, seat_names
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -39,8 +40,7 @@ def test_hostile_names_render_as_text(phone, games, server):
     assert host.evaluate("() => document.body.innerHTML.includes('<img src=x')") is False
 
     host.get_by_role("button", name="게임 시작").click()
-    host.get_by_role("button", name="기록").click()
-    history = host.locator("#history-panel")
+    history = open_history(host)
     expect(history.get_by_role("listitem").filter(has_text=LONG_KO[:24])).to_have_count(1)
     expect(history.get_by_role("listitem").filter(has_text=XSS[:24])).to_have_count(1)
     expect(history.get_by_role("listitem").filter(has_text=HOST)).to_have_count(1)

@@ -14,6 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from conftest import skip_or_fail
 from e2e.lobby import create_table, join, title
+from e2e.table_helpers import open_history
 
 PREFERRED = ("countup", "kingup", "camelup")
 
@@ -227,8 +228,7 @@ def test_generic_module_play_history_and_undo(phone, toy, server):
     expect(guest.get_by_role("button", name="add n=2")).to_be_enabled()
     expect(host.get_by_role("button", name="add n=2")).to_have_count(0)
 
-    host.get_by_role("button", name="기록").click()
-    history = host.locator("#history-panel")
+    history = open_history(host)
     expect(history.get_by_role("listitem").filter(has_text="민수 +2")).to_be_visible()
 
     host.get_by_role("button", name="되돌리기").click()
@@ -241,8 +241,7 @@ def test_generic_module_play_history_and_undo(phone, toy, server):
     expect(guest.get_by_role("button", name="add n=2")).to_have_count(0)
 
     # Every phone reads the same history, in its own language.
-    guest.get_by_role("button", name="History").click()
-    expect(guest.locator("#history-panel").get_by_role("listitem").filter(has_text="undone")).to_be_visible()
+    expect(open_history(guest).get_by_role("listitem").filter(has_text="undone")).to_be_visible()
 
 
 def test_rename_and_hand_over_host(phone, games, server):

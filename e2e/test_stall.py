@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from e2e.countup_helpers import L, allowed, enter_sheet, public_snapshot
 from e2e.kingup_helpers import TITLES, token_of
 from e2e.lobby import create_table, join
+from e2e.table_helpers import open_history
 from tests.engines.kingup.climb import climb
 
 #: Records what the page asks of the vibration motor and of Web Audio (the
@@ -149,11 +150,11 @@ def test_count_up_names_the_late_phone_rings_it_and_goes_on_without_its_sheet(ph
         expect(page.locator(".waiting-line")).to_be_hidden()
         expect(page.locator("#cu-current")).to_be_visible()
     assert public_snapshot(server, table)["view"]["phase"] == "count"
-    host.get_by_role("button", name="History").click()
-    expect(host.locator("#history-panel")).to_contain_text("Bo sits out round 1")
-    expect(host.locator("#history-panel")).to_contain_text("Ann handed Bo's seat back to their own phone.")
-    expect(host.locator("#history-panel")).to_contain_text("Bo is back on their own phone.")
-    expect(host.locator("#history-panel")).to_contain_text("Ann set the reminder for a late player: 3 s.")
+    history = open_history(host)
+    expect(history).to_contain_text("Bo sits out round 1")
+    expect(history).to_contain_text("Ann handed Bo's seat back to their own phone.")
+    expect(history).to_contain_text("Bo is back on their own phone.")
+    expect(history).to_contain_text("Ann set the reminder for a late player: 3 s.")
 
 
 def play_to_vote(server: str, table: str, tokens: dict[str, str]) -> None:
@@ -222,8 +223,7 @@ def test_king_up_votes_on_without_a_seat_and_hands_its_phone_back_after_the_reve
     bo_page.get_by_role("button", name="Continue as Bo").click()
     expect(bo_page.locator(".paused-card")).to_be_hidden()
     assert snapshot(server, table, tokens["p2"])["view"]["me"]["player"] == "p2"
-    host.get_by_role("button", name="History").click()
-    history = host.locator("#history-panel")
+    history = open_history(host)
     expect(history).to_contain_text("Bo is away: their vote counts as Yes")
     expect(history).to_contain_text("Bo chose to play without their phone. Their phone waits until the host hands the seat back to it.")
     expect(history).to_contain_text("Ann handed Bo's seat back to their own phone.")

@@ -81,6 +81,37 @@ export function fairChanged(next, last) {
   return sameJson(rest(next), rest(last));
 }
 
+/**
+ * Whether the snapshot `next` that follows `prev` on a screen is `prev` with only
+ * its seats' presence changed: a presence frame (and nextSnapshot) copies the
+ * snapshot and replaces `players` alone, so every other field is the very same
+ * object, and nothing a game module draws changed.
+ * @param {Snapshot|null} prev @param {Snapshot} next
+ */
+export function presenceOnly(prev, next) {
+  if (!prev || prev === next || prev.version !== next.version || prev.players === next.players) return false;
+  return sameObjectsBut(prev, next, ['players']);
+}
+
+/**
+ * Whether `next` is `prev` with only a phone's fair-dice seed come in:
+ * nextSnapshot kept every other field but the version and the server's clock.
+ * @param {Snapshot|null} prev @param {Snapshot} next
+ */
+export function fairOnly(prev, next) {
+  return !!prev && next.version > prev.version && sameObjectsBut(prev, next, ['version', 'fair', 'now']);
+}
+
+/**
+ * Whether `a` and `b` have the same keys and hold the very same object at each
+ * but the `changed` ones (an identity check: cheap, for a screen's every redraw).
+ * @param {any} a @param {any} b @param {string[]} changed
+ */
+function sameObjectsBut(a, b, changed) {
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => changed.includes(k) || a[k] === b[k]);
+}
+
 /** @param {any} a @param {any} b @param {boolean} [top] @returns {boolean} */
 function sameJson(a, b, top = false) {
   if (a === b) return true;

@@ -173,9 +173,10 @@ def ranking(track: Track, past: Sequence[str] = (), past_dir: int = 0) -> tuple[
 
 
 def tile_targets(
-    track: Track, tiles: Tiles, player: str, flip_in_place: bool
+    track: Track, tiles: Tiles, player: str | None, flip_in_place: bool
 ) -> list[tuple[int, str]]:
-    """R22 and CU-7: every (space, side) ``player`` may put their tile on.
+    """R22 and CU-7: every (space, side) ``player`` may put their tile on
+    (None: someone with no tile on the board, as the odds panel asks).
 
     >>> t = track_from({3: ["red"], 7: ["blue"], 12: ["green"], 15: ["yellow"]})
     >>> tiles = {5: ("ann", "cheer"), 10: ("ben", "boo")}

@@ -10,9 +10,11 @@ from typing import Any
 
 from engines.camelup import odds_backend as solvers
 from engines.camelup import odds_py
-from engines.camelup.constants import SPACES
+from engines.camelup.board import tile_targets as offered_targets
+from engines.camelup.board import track_from
+from engines.camelup.constants import CAMELS
 from engines.camelup.odds_backend import Backend
-from engines.camelup.odds_board import BOO, CHEER, SLOT, Position, position
+from engines.camelup.odds_board import BOO, CHEER, SIDE_NAMES, Position, position
 
 _SIDE_WORD = {CHEER: "cheer", BOO: "boo"}
 
@@ -43,25 +45,17 @@ class TileWhatIf:
 def tile_targets(
     pos: Position, player: str | None, flip_in_place: bool = False
 ) -> list[tuple[int, int]]:
-    """R22/CU-7: every (space, CHEER | BOO) ``player`` may put their tile on.
+    """R22/CU-7: every (space, CHEER | BOO) ``player`` may put their tile on,
+    as the game offers it (``board.tile_targets``, here on the solvers' form).
     ``player`` None means someone with no tile on the board."""
-    occupied = {p // SLOT for p in pos.places}
-    own: tuple[int, int] | None = None
-    others: set[int] = set()
-    for space, (side, owner) in pos.tiles.items():
-        if player is not None and owner == player:
-            own = (space, side)
-        else:
-            others.add(space)
-    out = []
-    for space in range(2, SPACES + 1):
-        if space in occupied or others & {space - 1, space, space + 1}:
-            continue
-        for side in (CHEER, BOO):
-            if own is not None and own[0] == space and (not flip_in_place or own[1] == side):
-                continue
-            out.append((space, side))
-    return out
+    track = track_from(
+        {space: [CAMELS[c] for c in camels] for space, camels in pos.stacks().items()}
+    )
+    tiles = {space: (owner, _SIDE_WORD[side]) for space, (side, owner) in pos.tiles.items()}
+    return [
+        (space, SIDE_NAMES[side])
+        for space, side in offered_targets(track, tiles, player, flip_in_place)
+    ]
 
 
 def tile_what_ifs(

@@ -26,16 +26,13 @@ import numpy as np
 
 from engines.camelup.constants import SPACES
 from engines.camelup.odds_board import BOO, CHEER, GREY_DIE, WHITE, Position
-from engines.camelup.odds_np import (
-    _PAD,
-    _VALUES,
+from engines.camelup.odds_np import board_keys, groups, leg_root, roll
+from engines.camelup.odds_npmove import (
     N_CAMELS,
     N_DICE,
     N_RACING,
-    _leg_root,
-    _roll,
-    board_keys,
-    groups,
+    PAD,
+    VALUES,
     move,
     select_crazy,
     tile_table,
@@ -56,7 +53,7 @@ def _dests(
     # Only the moving camel's place matters, unless a unit may wrap.
     pc = P[rows, cam]
     sc = pc >> 3
-    dest = sc[:, None] + d[:, None] * _VALUES[None, :]
+    dest = sc[:, None] + d[:, None] * VALUES[None, :]
     if not lone_ends:
         Pc = P[rows]
         S = Pc >> 3
@@ -97,40 +94,40 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
     if not targets or pos.rolls < 1:
         return [0] * len(targets)
     spaces = sorted({s for s, _ in targets})
-    bit_of = np.zeros(SPACES + 2 * _PAD + 1, dtype=np.int32)
+    bit_of = np.zeros(SPACES + 2 * PAD + 1, dtype=np.int32)
     # Per candidate space: the tag (1-based what-if) of each side, 0 if absent.
-    tag_at = np.zeros((len(_SIDES), SPACES + 2 * _PAD + 1), dtype=np.int16)
+    tag_at = np.zeros((len(_SIDES), SPACES + 2 * PAD + 1), dtype=np.int16)
     for i, s in enumerate(spaces):
-        bit_of[s + _PAD] = 1 << i
+        bit_of[s + PAD] = 1 << i
     base = {space: side for space, (side, _) in pos.tiles.items()}
     tables = [tile_table(base)]
     space_of = [0]
     for j, (s, side) in enumerate(targets, start=1):
         tables.append(tile_table({**base, s: side}))
         space_of.append(s)
-        tag_at[_SIDES.index(side), s + _PAD] = j
+        tag_at[_SIDES.index(side), s + PAD] = j
     table = np.stack(tables)
     own = np.array(space_of, dtype=np.int16)
     lone = pos.lone_crossing_ends
     # Landings per tag (diverged rows) and per candidate space (first landings).
     per_tag = np.zeros(len(targets) + 1)
-    first = np.zeros(SPACES + 2 * _PAD + 1)
+    first = np.zeros(SPACES + 2 * PAD + 1)
 
-    P, M, W = _leg_root(pos)
+    P, M, W = leg_root(pos)
     G = np.zeros(1, dtype=np.int16)
     L = np.zeros(1, dtype=np.int32)
     for rolled in range(1, pos.rolls + 1):
         mult = pos.multiplier(rolled)
-        rows, dies, cam, d, Wc = _roll(P, M, W)
-        Gc = np.repeat(G[rows], len(_VALUES))
-        Lc = np.repeat(L[rows], len(_VALUES))
+        rows, dies, cam, d, Wc = roll(P, M, W)
+        Gc = np.repeat(G[rows], len(VALUES))
+        Lc = np.repeat(L[rows], len(VALUES))
         last = rolled == pos.rolls
         if last:
             dest = _dests(P, rows, cam, d, lone).ravel()
         else:
-            moved = move(P[rows], cam, d, _VALUES[None, :], table, lone, G[rows])
+            moved = move(P[rows], cam, d, VALUES[None, :], table, lone, G[rows])
             dest = moved.hit_space
-        safe = np.clip(dest, -_PAD, SPACES + _PAD) + _PAD
+        safe = np.clip(dest, -PAD, SPACES + PAD) + PAD
         # A diverged row earns a landing on its own tile's space.
         mine = (Gc > 0) & (dest == own[Gc])
         per_tag += np.bincount(Gc[mine], weights=Wc[mine] * mult, minlength=len(per_tag))
@@ -140,7 +137,7 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
             first += np.bincount(safe[new], weights=Wc[new] * mult, minlength=len(first))
         if last:
             break
-        Mc = np.repeat(M[rows] & ~(np.int16(1) << dies.astype(np.int16)), len(_VALUES))
+        Mc = np.repeat(M[rows] & ~(np.int16(1) << dies.astype(np.int16)), len(VALUES))
         Lc = Lc | np.where(new, bit_of[safe], 0)
         going = ~moved.ended
         parts_P, parts_M, parts_G, parts_L, parts_W = (
@@ -156,9 +153,9 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
             sel = fork[tags > 0]
             if not len(sel):
                 continue
-            q, v = sel // len(_VALUES), sel % len(_VALUES)
+            q, v = sel // len(VALUES), sel % len(VALUES)
             forked = move(
-                P[rows[q]], cam[q], d[q], _VALUES[v][:, None], table, lone, tags[tags > 0]
+                P[rows[q]], cam[q], d[q], VALUES[v][:, None], table, lone, tags[tags > 0]
             )
             ok = ~forked.ended
             parts_P.append(forked.places[ok])
@@ -187,5 +184,5 @@ def landings(pos: Position, targets: Sequence[tuple[int, int]]) -> list[int]:
         P, M, G, L = P[heads], M[heads], G[heads], L[heads]
     out = []
     for j, (s, _) in enumerate(targets, start=1):
-        out.append(int(round(per_tag[j] + first[s + _PAD])))
+        out.append(int(round(per_tag[j] + first[s + PAD])))
     return out

@@ -4,22 +4,14 @@ docs/performance.md, measured on a quiet machine)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from bench import load
 
 
 @pytest.mark.slow
 def test_load_benchmark_short_mode(redis_server) -> None:
-    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench/load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_load"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    result = module.main(["--short", "--redis-url", redis_server.url])
+    result = load.main(["--short", "--redis-url", redis_server.url])
     assert result["phones_connected"] == result["phones"] >= 300
     assert result["connect_errors"] == 0
     assert set(result["games"]) == {"camelup", "countup", "kingup"}

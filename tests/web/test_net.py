@@ -11,7 +11,7 @@ from conftest import run_node
 
 _JS = """
 import { Live } from './web/live.js';
-import { sameSnapshot } from './web/snapshot.js';
+import { presenceOnly, sameSnapshot } from './web/snapshot.js';
 const http = {version: 4, status: 'playing', players: [{id: 'p1', name: '민준', connected: true}],
               view: {board: {a: [1, 2]}, me: 'p1'}, legal: [{type: 'roll'}]};
 // The socket's frame: a type, the keys in another order.
@@ -38,6 +38,9 @@ fresh.accept({...frame, players: [{id: 'p1', name: 'Minjun', connected: true}]})
 process.stdout.write(JSON.stringify({
   presence: [states.length, states[1].view === offline.view, states[1].legal === offline.legal,
              states[1].players[0].connected, 'type' in states[1], states[2].view === offline.view],
+  // What the table screen asks of two snapshots it draws in turn.
+  presenceOnly: [presenceOnly(states[0], states[1]), presenceOnly(states[1], states[2]),
+                 presenceOnly(null, states[0]), presenceOnly(states[1], states[1])],
   drawn,
   same: sameSnapshot(frame, http),
   differs: [sameSnapshot(moved, http), sameSnapshot({...frame, extra: 1}, http),
@@ -51,6 +54,8 @@ def test_a_repeated_snapshot_is_not_drawn_again() -> None:
     assert got["drawn"] == [4, 4, 5]
     # Presence alone: drawn, the rest kept as the objects drawn; a renamed seat is not presence.
     assert got["presence"] == [3, True, True, True, False, False]
+    # The table screen draws only the seats' dots for the presence alone, nothing else.
+    assert got["presenceOnly"] == [True, False, False, False]
     assert got["same"] is True
     assert got["differs"] == [False, False, False, False]
 
@@ -81,7 +86,7 @@ def test_a_tap_before_the_socket_starts_waits_for_it() -> None:
 
 _SEED_JS = """
 import { Live } from './web/live.js';
-import { fairChanged } from './web/snapshot.js';
+import { fairChanged, fairOnly } from './web/snapshot.js';
 const fair = (seeded) => ({open: [{scope: 't/x/g1/leg/1', commitment: 'ab'.repeat(32), seeded}], sealed: [], revealed: 1});
 const base = {version: 7, status: 'playing', players: [{id: 'p1', name: 'Ada', connected: true}],
               view: {board: {a: [1, 2]}}, legal: [{type: 'roll'}], fair: fair([])};
@@ -101,6 +106,9 @@ process.stdout.write(JSON.stringify({
   roll: states[2].view === base.view,
   checks: [fairChanged(seeded, base), fairChanged(states[2], states[1]), fairChanged(base, seeded),
            fairChanged({...seeded, round: 2}, base), fairChanged({...seeded, now: 5}, {...base, now: 4})],
+  // What the table screen asks of two snapshots it draws in turn: the fair line alone, or all.
+  fairOnly: [fairOnly(states[0], states[1]), fairOnly(states[1], states[2]), fairOnly(null, states[0]),
+             fairOnly(states[1], states[0])],
 }));
 """
 
@@ -134,7 +142,7 @@ def test_a_seed_from_another_phone_keeps_every_part_of_the_snapshot() -> None:
     back the very objects it drew, so nothing is redrawn."""
     got = run_node(_SEED_JS)
     assert got == {"versions": [7, 8, 9], "kept": [True, True, True], "seededShown": ["p2"], "roll": False,
-                   "checks": [True, False, False, False, True]}
+                   "checks": [True, False, False, False, True], "fairOnly": [True, False, False, False]}
 
 
 def test_a_wait_is_told_by_the_servers_clock_and_a_new_clock_alone_is_not_drawn() -> None:

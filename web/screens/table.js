@@ -2,10 +2,12 @@
 // public scores, the history and (for the host) undo and seat tools.
 
 import { loadGame } from '../games-loader.js';
-import { getLang, has, onLangChange, t } from '../i18n.js';
+import { fairOnly, presenceOnly } from '../snapshot.js';
+import { has, onLangChange, t } from '../i18n.js';
 import { dismissToast, h, showError, toast, vibrate } from '../ui.js';
 import { connBadge } from './conn.js';
 import { fairLine } from './fair.js';
+import { gameContext } from './game-context.js';
 import { historyPanel } from './history.js';
 import { hostAwayBanner } from './hostship.js';
 import { pausedCard } from './paused.js';
@@ -20,31 +22,6 @@ import { figureLine } from './figures.js';
 import { phonelessTools } from './phoneless.js';
 import { proxyBar, shownSnapshot } from './proxies.js';
 import { noPhoneMark, seatsComponent } from './seats.js';
-
-/**
- * What `snap.legal` holds for the game itself: everything but the actions the
- * platform handles, whose list GET /api/games publishes with each game.
- * @param {import('../net.js').Snapshot} snap
- * @param {import('../app.js').GameInfo|undefined} game
- */
-function gameLegal(snap, game) {
-  const platform = new Set((game && game.platform_actions) || []);
-  return (snap.legal || []).filter((a) => !platform.has(a.type));
-}
-
-/**
- * Whether `next` is `prev` with only its seats' presence changed: net.js's
- * presence frames copy the snapshot and replace `players` alone, so every
- * other field is the very same object. Nothing a game module draws changes.
- * @param {import('../net.js').Snapshot|null} prev
- * @param {import('../net.js').Snapshot} next
- */
-export function presenceOnly(prev, next) {
-  if (!prev || prev === next || prev.version !== next.version || prev.players === next.players) return false;
-  const keys = Object.keys(next);
-  return keys.length === Object.keys(prev).length
-    && keys.every((k) => k === 'players' || /** @type {any} */ (prev)[k] === /** @type {any} */ (next)[k]);
-}
 
 /**
  * @param {HTMLElement} root
@@ -81,10 +58,7 @@ export function tableScreen(root, session) {
     h('h2', { id: 'players-title', t: 'table.players' }), seats.el, phoneless.el, reminder.el);
   // Whom the game waits for, and this phone's own seat while paused: both in
   // the bottom bar, in sight wherever the screen is scrolled (issue 33).
-  const seatName = (/** @type {string} */ pid) => {
-    const p = snap && snap.players.find((x) => x.id === pid);
-    return p ? p.name : pid;
-  };
+  const seatName = (/** @type {string} */ pid) => ctx.name(pid);
   const waiting = waitingBar(session, seatName);
   // The latest scoring, above the game, until a tap puts it away (./moment.js).
   const moment = momentCard(session.id, seatName);
@@ -164,45 +138,8 @@ export function tableScreen(root, session) {
       module ? figureLine(snap?.game || '', p, snap?.status === 'over') : null)));
   }
 
-  /** @type {import('../games-loader.js').GameContext} */
-  const ctx = {
-    t(key, params) {
-      const game = snap ? snap.game : '';
-      return game && has(`${game}.${key}`) ? t(`${game}.${key}`, params) : t(key, params);
-    },
-    get lang() { return getLang(); },
-    get me() { return snap ? shownSnapshot(snap, proxies.entering).me : null; },
-    get game() { return snap ? snap.game : ''; },
-    name(pid) {
-      const p = snap && snap.players.find((x) => x.id === pid);
-      return p ? p.name : pid;
-    },
-    act(action, opts = {}) {
-      // `player` and `host` are set by the server from the token; a template
-      // may carry `host: true` as a "host only" marker, which is not payload.
-      const { player: _player, host: _host, ...payload } = action;
-      // Entering for a seat without a phone: every action of the game screen
-      // goes as it; a screen may also name such a seat for one action (`as`),
-      // e.g. the caller's one tap for a paper seat's raised hand.
-      const may = (/** @type {string|null|undefined} */ pid) => (pid && snap && snap.proxies && snap.proxies[pid] ? pid : undefined);
-      const once = may(opts.as);
-      const as = once || may(proxies.entering);
-      const sent = session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
-      // An entry made for the seat chosen in the switcher brings the phone back
-      // to its own seat: on its own turn, a phone still "entering for" another
-      // seat showed every button greyed.
-      if (!once && as) sent.then(() => { if (alive && proxies.entering === as) proxies.enterFor(null); }, () => { /* stays, to try again */ });
-      return sent;
-    },
-    vibrate,
-    gameLegal(s) { return gameLegal(s, session.game()); },
-    title() { return session.title(); },
-    onLangChange(cb) {
-      const off = onLangChange(cb);
-      offs.push(off);
-      return off;
-    },
-  };
+  // What the game module may ask of this screen (./game-context.js).
+  const ctx = gameContext(session, proxies, () => snap, () => alive, offs);
 
   /** "Your turn" (toast + vibration) when it becomes this phone's turn. Waits
    * for the game module, which knows what a turn is in its game. */
@@ -210,7 +147,7 @@ export function tableScreen(root, session) {
     if (!snap || !module) return;
     const shown = shownSnapshot(snap, proxies.entering);
     const myTurn = snap.status === 'playing' && shown.me !== null
-      && (module.yourTurn ? module.yourTurn(shown) : gameLegal(shown, session.game()).length > 0);
+      && (module.yourTurn ? module.yourTurn(shown) : ctx.gameLegal(shown).length > 0);
     if (myTurn && !wasMyTurn) {
       toast(t('table.your_turn'));
       vibrate([80, 40, 80]);
@@ -233,9 +170,7 @@ export function tableScreen(root, session) {
     if (prev && prev.snapshot === state.snapshot && snap === state.snapshot) return;
     const prevSnap = snap;
     snap = state.snapshot;
-    const keys = Object.keys(snap);
-    if (prevSnap && snap.version > prevSnap.version && keys.length === Object.keys(prevSnap).length
-      && keys.every((k) => k === 'version' || k === 'fair' || k === 'now' || /** @type {any} */ (snap)[k] === /** @type {any} */ (prevSnap)[k])) {
+    if (fairOnly(prevSnap, snap)) {
       // Only a phone's fair-dice seed came in (net.js kept every other field
       // but the server's clock): the game module still learns the version it
       // shows (what a big screen and the tests wait on), and finds every part

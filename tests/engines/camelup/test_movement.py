@@ -1,6 +1,6 @@
 """Camel movement is written once as the rules (``board.move``, R14-R25, and
 ``board.select_crazy``, R17) and again, for speed, in each odds solver's own
-board form: ``odds_py`` on strings, ``odds_np`` on int16 place arrays (and,
+board form: ``odds_py`` on strings, ``odds_npmove`` on int16 place arrays (and,
 with tags, one tile table per what-if), ``odds_sim`` on camel-major bytes.
 Sharing one implementation would cost the solvers a conversion per move, so
 each solver's move of one die is checked here against ``board.move`` itself,
@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 import numpy as np
 import pytest
 
-from engines.camelup import odds, odds_np, odds_py, odds_sim, odds_whatif
+from engines.camelup import odds, odds_np, odds_npmove, odds_py, odds_sim, odds_whatif
 from engines.camelup.board import Move, Track, move, ranking, select_crazy, track_from
 from engines.camelup.constants import CAMELS, CRAZY, RACING, is_racing
 from engines.camelup.odds_board import FORWARD_PROGRESS, GREY_DIE, SIDE_NAMES, SLOT
@@ -101,17 +101,17 @@ def test_odds_np_moves_as_board_move(seed: int) -> None:
     values = np.array([[1, 2, 3]], dtype=np.int16)
     for track, tiles in boards(100 + seed, 60):
         P = np.array([places(track)], dtype=np.int16)
-        real = odds_np.tile_table(sides(tiles))
+        real = odds_npmove.tile_table(sides(tiles))
         # With tags, row q moves on table[tag[q]]: 0 has no tiles, 1 the board's.
-        stacked = np.stack([odds_np.tile_table({}), real])
+        stacked = np.stack([odds_npmove.tile_table({}), real])
         for lone in (True, False):
             for camel in CAMELS:
                 c = np.array([CAMELS.index(camel)], dtype=np.int16)
                 d = np.array([direction(camel)], dtype=np.int16)
                 for layout, got in (
-                    (tiles, odds_np.move(P, c, d, values, real, lone)),
-                    (tiles, odds_np.move(P, c, d, values, stacked, lone, np.array([1]))),
-                    ({}, odds_np.move(P, c, d, values, stacked, lone, np.array([0]))),
+                    (tiles, odds_npmove.move(P, c, d, values, real, lone)),
+                    (tiles, odds_npmove.move(P, c, d, values, stacked, lone, np.array([1]))),
+                    ({}, odds_npmove.move(P, c, d, values, stacked, lone, np.array([0]))),
                 ):
                     ended = list(got.ended)
                     for v, value in enumerate((1, 2, 3)):
@@ -132,7 +132,7 @@ def test_odds_np_moves_as_board_move(seed: int) -> None:
 def test_every_solver_picks_the_crazy_camel_as_board(seed: int) -> None:
     tracks = [track for track, _ in boards(200 + seed, 150)]
     P = np.array([places(t) for t in tracks], dtype=np.int16)
-    on_white, on_black = odds_np.select_crazy(P)
+    on_white, on_black = odds_npmove.select_crazy(P)
     Q = np.ascontiguousarray(P.T).astype(np.uint8)
     for shown, np_pick in ((CRAZY[0], on_white), (CRAZY[1], on_black)):
         black_shown = np.full(len(tracks), shown == CRAZY[1])

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engines.camelup import odds, odds_backend, odds_np, odds_py
+from engines.camelup import odds, odds_backend, odds_npmove, odds_py
 from engines.camelup.constants import CAMELS, RACING
 from engines.camelup.odds_board import CHEER, SLOT, Position, parse_board
 
@@ -46,13 +46,13 @@ def _move(track, die: str, value: int, tiles=None, lone: bool = True, backend: s
     else:
         P = np.array([pos.places], dtype=np.int16)
         if grey:
-            on_white, on_black = odds_np.select_crazy(P)
+            on_white, on_black = odds_npmove.select_crazy(P)
             cam = (on_white if die == "white" else on_black).astype(np.int16)
         else:
             cam = np.array([RACING.index(die)], dtype=np.int16)
         d = np.array([-1 if grey else 1], dtype=np.int16)
-        moved = odds_np.move(
-            P, cam, d, np.array([[value]], dtype=np.int16), odds_np.tile_table(kinds), lone
+        moved = odds_npmove.move(
+            P, cam, d, np.array([[value]], dtype=np.int16), odds_npmove.tile_table(kinds), lone
         )
         hit = int(moved.hit_space[0]) if moved.hit[0] else 0
         if moved.ended[0]:
