@@ -14,7 +14,9 @@ import redis
 
 from tablemate_verify import check, seal_hash
 from tablemate_verify.rules import verify
+from tests.sealed_votes import VoteSeals
 from tests.server.conftest import Phone, open_table
+from tests.server.service.test_phoneless import doc_of, refused
 
 
 @pytest.fixture
@@ -127,6 +129,36 @@ def test_a_store_reader_finds_no_vote_value_until_the_phones_open_theirs(phones:
     report = check(proof)
     assert report.ok and sum(line.code == "seal_ok" for line in report.lines) == 3, report.first_mismatch
     assert verify(proof).ok
+
+
+def test_a_vote_sent_as_it_is_is_refused_and_the_table_stays_as_it_was(app: Any, phones: list[Phone],
+                                                                     redis_url: str) -> None:
+    to_vote(phones)
+    host, p2, p3 = phones
+    before = doc_of(app, host.table)
+    for vote in ("yes", "no"):
+        refused(app, host, p2.act("vote", vote=vote), 409, "seal_required", before)
+    assert "seal_required" not in str(host.client.get(f"/api/tables/{host.table}/history").json)
+    assert '"no"' not in store_text(redis_url, host.table)
+    # Sealed, the same seat's vote goes in; the last vote, with a seal shut, must be sealed too
+    # (its casting does not reveal the election: the phones open theirs first).
+    seals = VoteSeals()
+    assert p2.vote("no", seals).status_code == 200
+    r = host.act("skip", seat=p3.id)
+    assert r.status_code == 200 and r.json["events"][0]["type"] == "seat_skipped", r.json
+    refused(app, host, host.act("vote", vote="yes"), 409, "seal_required", doc_of(app, host.table))
+    assert host.vote("yes", seals).status_code == 200
+    assert host.get().json["view"]["election"]["opening"] == [host.id, p2.id]
+
+
+def test_the_last_vote_may_go_as_it_is_when_its_casting_reveals_the_election(phones: list[Phone]) -> None:
+    to_vote(phones)
+    host, p2, p3 = phones
+    for seat in (p2, p3):  # the host goes on without them: each counts as Yes, in the open
+        assert host.act("skip", seat=seat.id).status_code == 200
+    r = ok(host.act("vote", vote="no"))
+    revealed = next(e for e in r["events"] if e["type"] == "votes_revealed")
+    assert revealed["votes"] == {"p1": "no", "p2": "yes", "p3": "yes"} and revealed["result"] == "eliminated"
 
 
 def test_a_seal_under_another_label_or_without_its_hash_is_refused(phones: list[Phone]) -> None:
