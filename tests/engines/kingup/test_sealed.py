@@ -1,6 +1,7 @@
 """Votes sealed on the phone (issue 38): the engine holds ``sealed`` until every
-vote is in, then each phone opens its own; a forced Yes is cast in the open; a
-seal whose phone is gone is withdrawn by the host's skip and the seat votes again."""
+vote is in, then each phone opens its own; a forced Yes is sealed like any vote; a
+seal whose phone is gone is withdrawn by the host's skip and the seat votes again;
+which votes in the open the server must refuse (``fair.seal_required``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """King Up votes sealed on the phone (issue 38), through the API: the phone sends
 only the hash under the label the snapshot offers; the store holds no vote value
-until the phones open theirs; an opening that does not match is refused and
-changes nothing; a retracted seal always gets a fresh label; a seal whose phone
+until the phones open theirs; a vote sent in the open is refused and changes
+nothing, unless its casting reveals the election at once; an opening that does
+not match is refused and changes nothing; a retracted seal always gets a fresh label; a seal whose phone
 is gone is withdrawn (never seen or set) and the seat votes again."""
 
 from __future__ import annotations
