@@ -17,6 +17,7 @@ from tablemate_verify import check, seal_hash
 from tablemate_verify.rules import verify
 from tests.sealed_votes import VoteSeals
 from tests.server.conftest import Phone, open_table
+from tests.server.service.test_fair_table import tamper
 from tests.server.service.test_phoneless import doc_of, refused
 
 
@@ -228,3 +229,19 @@ def test_a_phone_gone_at_the_reveal_is_withdrawn_and_votes_again(phones: list[Ph
     seals = {x["label"]: x for x in proof["sealed"]}
     assert seals[kept[1].label]["retracted"] is True and seals[kept[1].label]["salt"] is None
     assert check(proof).ok
+
+
+def test_a_table_from_before_the_seals_still_takes_votes_as_they_are(app: Any, phones: list[Phone]) -> None:
+    """No ``fair`` (a table created before the fair records): no label is offered,
+    nothing can be sealed, so a vote in the open is the only vote there is."""
+    to_vote(phones)
+    store = app.extensions["tablemate"].store
+    tamper(store, phones[0].table, lambda doc: doc.pop("fair"))
+    snap = phones[1].get().json
+    assert "fair" not in snap or not (snap["fair"] or {}).get("to_seal"), snap.get("fair")
+    seals = VoteSeals()
+    assert seals.vote(snap, phones[1].id, "no") == {"type": "vote", "vote": "no"}
+    for phone, vote in zip(phones, ["yes", "no", "yes"], strict=True):
+        r = ok(phone.act("vote", vote=vote))
+    revealed = next(e for e in r["events"] if e["type"] == "votes_revealed")
+    assert revealed["votes"] == {"p1": "yes", "p2": "no", "p3": "yes"}
