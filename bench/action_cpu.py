@@ -63,6 +63,7 @@ from server import live, runtime  # noqa: E402
 from server.config import Limits  # noqa: E402
 from server.service import Tables  # noqa: E402
 from server.store import Store  # noqa: E402
+from tests.sealed_votes import VOTE_TYPES, VoteSeals  # noqa: E402
 
 
 class Socket:
@@ -197,6 +198,8 @@ def run(url: str, args: argparse.Namespace) -> None:
     cpu: list[float] = []
     by_type: dict[str, list[float]] = {}
     skipped = lost = 0
+    # King Up votes sealed and opened as the app does (a vote in the open is refused).
+    seals = {tid: VoteSeals() for tid, *_ in plans}
     r0 = redis_cpu(r)
     for k in range(args.actions):
         tid, game, conns, seat_tokens = plans[rng.randrange(len(plans))]
@@ -210,7 +213,8 @@ def run(url: str, args: argparse.Namespace) -> None:
             seeds += [] if not args.seeds else [(conn.player, {"type": "seed", "scope": s["scope"], "seed": f"{rng.getrandbits(256):064x}"})
                       for s in snap.get("fair", {}).get("open", []) if conn.player not in s["seeded"]]
             options += [(conn.player, a) for t in snap["legal"]
-                        if (a := fill(game, t, snap["view"], rng)) is not None]
+                        if (a := seals[tid].complete(snap, conn.player, t) if t["type"] in VOTE_TYPES
+                            else fill(game, t, snap["view"], rng)) is not None]
         preferred = [o for o in options if o[1]["type"] == args.prefer]
         if seeds:
             # A phone seeds a scope as soon as its snapshot shows it, before anything else.

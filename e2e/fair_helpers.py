@@ -18,6 +18,7 @@ import redis
 from e2e.conftest import ROOT
 from tablemate_verify import Stream, replay
 from tests import api_client
+from tests.sealed_votes import vote_all
 
 _rid = [0]
 
@@ -103,8 +104,10 @@ def vote_once(base: str, table: str, tokens: list[str]) -> None:
                 break
     else:
         raise AssertionError("no election came")
-    for token in tokens:
-        act(base, table, token, {"type": "vote", "vote": "yes"})
+    seats = {snap(base, table, t)["me"]: t for t in tokens}
+    # Sealed and opened as the app does: a vote in the open is refused (seal_required).
+    vote_all(dict.fromkeys(seats, "yes"), lambda seat: snap(base, table, seats[seat]),
+             lambda seat, action: act(base, table, seats[seat], action))
 
 
 def tamper(redis_url: str, table: str, what: str, change: Callable[[dict[str, Any]], None]) -> None:
@@ -164,8 +167,8 @@ def verify(base: str, table: str, *more: str) -> subprocess.CompletedProcess[str
 
 
 #: The three tampered tables: game, seat names, options, how to reach a reveal,
-#: what to change, and what the warning names (English). The last vote cast is
-#: revealed with it, never sealed: the second seat's is the one changed.
+#: what to change, and what the warning names (English). Every vote is sealed on
+#: its phone and opened at the reveal: the second seat's is the one changed.
 CASES: dict[str, dict[str, Any]] = {
     "roll": {"game": "camelup", "names": ["Ada", "Grace", "Alan"], "options": {}, "play": roll_leg,
              "what": "/leg/1", "change": other_roll, "says": "Leg 1 · outcome 3"},

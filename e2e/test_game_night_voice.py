@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from e2e.camelup_helpers import COLOUR_WORDS, RACING, call, open_as, send, snapshot
+from tests.sealed_votes import VoteSeals, vote_all
 
 # What the page asks the device to say (not the silent word a tap speaks to
 # unlock speech), with a Korean and an English voice.
@@ -82,9 +83,9 @@ def test_the_phone_that_rolls_says_the_die_and_can_be_muted(phone, server) -> No
     assert said(ko) == []
 
 
-def kingup_to_the_last_vote(base: str, table: str, tokens: list[str]) -> str:
+def kingup_to_the_last_vote(base: str, table: str, tokens: list[str]) -> VoteSeals:
     """Plays King Up! (full mode) through the API to its first election, every
-    phone but the host's voting yes: the host's token, whose vote reveals."""
+    phone but the host's voting yes, sealed as the app seals: what they keep."""
     for tok, card in zip(tokens, ("ABCDEF", "GHIJKL", "ABGHLM"), strict=True):
         send(base, table, tok, {"type": "goal", "characters": list(card)})
     for _ in range(200):
@@ -100,9 +101,11 @@ def kingup_to_the_last_vote(base: str, table: str, tokens: list[str]) -> str:
         send(base, table, tok, best)
     else:
         raise AssertionError("no election came")
+    seals = VoteSeals()
     for tok in tokens[1:]:
-        send(base, table, tok, {"type": "vote", "vote": "yes"})
-    return tokens[0]
+        seat = snapshot(base, table, tok)["me"]
+        send(base, table, tok, seals.vote(snapshot(base, table, tok), seat, "yes"))
+    return seals
 
 
 def test_the_host_phone_says_the_vote_reveal(phone, server) -> None:
@@ -112,9 +115,14 @@ def test_the_host_phone_says_the_vote_reveal(phone, server) -> None:
     # The host's phone speaks by default; the others are off until turned on.
     expect(ko.get_by_role("button", name="음성 켜짐")).to_have_attribute("aria-pressed", "true")
     expect(en.get_by_role("button", name="Voice off")).to_have_attribute("aria-pressed", "false")
-    host = kingup_to_the_last_vote(server, table, tokens)
+    seals = kingup_to_the_last_vote(server, table, tokens)
     candidate = snapshot(server, table)["view"]["election"]["candidate"]
-    send(server, table, host, {"type": "vote", "vote": "no"})
+    # The host's vote, the last in, sealed too; then each seat opens its own,
+    # and the last opening reveals the election.
+    seats = {snapshot(server, table, t)["me"]: t for t in tokens}
+    host = snapshot(server, table, tokens[0])["me"]
+    vote_all({host: "no"}, lambda seat: snapshot(server, table, seats[seat]),
+             lambda seat, action: send(server, table, seats[seat], action), seals)
     ko.wait_for_function("window.__said.length > 0")
     assert said(ko) == [f"찬성 2, 반대 1. {candidate}, 성에서 쫓겨남"]
     expect(en.locator(".ku-reveal")).to_be_visible()

@@ -227,6 +227,13 @@ class Engine(ABC):
         hook = getattr(self.fair, "to_seal", None)
         return {} if hook is None else hook(state)
 
+    def fair_seal_required(self, state: Any, action: Action) -> str | None:
+        """The name of the phone seal ``action``, a choice sent as it is in
+        ``state``, had to be (its sender would show the server a value the
+        rules keep on the phone until its reveal), or None: fine as sent."""
+        hook = getattr(self.fair, "seal_required", None)
+        return None if hook is None else hook(state, action)
+
     @abstractmethod
     def legal_actions(self, state: Any, player: str | None) -> list[Action]:
         """What ``player`` may do now, as action templates: ``{"type": ...}``

@@ -6,8 +6,9 @@ every card of the round is public once the round is scored (its
 ``round_scored`` event lists them), so the scope is revealed then. Every vote
 cast is sealed as ``round/<r>/vote/<candidate>/<seat>`` (a ``.k`` after a
 retracted one) and revealed with the election's votes: on its phone (the
-phone sends the hash, then opens it once every vote is in), or by the server
-for a vote sent in the open."""
+phone sends the hash, then opens it once every vote is in). A vote sent in
+the open is refused (``seal_required``) unless it reveals the election as it
+lands (the server seals a skipped seat's Yes, public anyway)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,20 @@ def phone_opening(state: State, action: Action) -> tuple[str, Any] | None:
     if action.get("type") != "open_vote" or e is None:
         return None
     return _name(state, e.candidate, action["player"]), {"vote": action.get("vote")}
+
+
+def seal_required(state: State, action: Action) -> str | None:
+    """A vote sent in the open (``state``: before it) is refused at a table
+    that keeps seals, unless its casting reveals the election at once: the
+    last vote in with none sealed shut, shown with every other as it lands.
+    Any other would sit in the server's hands (and its store) before the
+    reveal; a sealed one is opened only once every vote is in."""
+    e = state.election
+    if action.get("type") != "vote" or action.get("vote") == SEALED or e is None:
+        return None
+    if sum(1 for v in e.votes if v is None) == 1 and SEALED not in e.votes:
+        return None
+    return _name(state, e.candidate, action["player"])
 
 
 def to_seal(state: State) -> dict[str, str]:

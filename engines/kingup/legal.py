@@ -267,8 +267,8 @@ RULES: dict[str, Rule[State]] = {
         exact=True,
     ),
     # The choices: the app seals the one chosen (vote "sealed" with its hash,
-    # docs/api.md), a forced Yes too; sent as is, a vote is its sender's choice
-    # to show it to the server.
+    # docs/api.md), a forced Yes too; a table that keeps seals refuses one sent
+    # as is unless it reveals the election at once (fair.seal_required).
     "vote": Rule(_voting, lambda state, player: ({"vote": "yes"}, {"vote": NO}), _vote),
     # Bare: the value and salt are on one phone (the host's, for a paper seat).
     "open_vote": Rule(_opening),

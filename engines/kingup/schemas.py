@@ -86,7 +86,8 @@ ACTION_SCHEMAS: dict[str, dict[str, Any]] = {
         ["vote"],
         "During an election: your final, secret vote. The app sends 'sealed' with the hash "
         "(value and salt stay on the phone until every vote is in); yes or no sent as is "
-        "shows it to the server. No needs a No card left; with none left, only yes.",
+        "is refused (seal_required) unless it is the last vote with no seal shut, which "
+        "reveals the election at once. No needs a No card left; with none left, only yes.",
     ),
     "open_vote": payload_schema(
         {"vote": {"enum": list(VOTES)}, "salt": {"type": "string", "pattern": _HEX32}},

@@ -8,6 +8,10 @@ value. Once the game asks for it (every vote of the election is in), the phone
 sends its opening (value and salt); it is refused unless it hashes to the seal
 (``opening_mismatch``), and the game's reveal publishes it like any seal.
 
+A choice such a rule keeps on its phone sent as it is instead is refused
+(``seal_required``), unless its casting reveals it with every other at once
+(``Engine.fair_seal_required``: King Up's last vote, none sealed shut).
+
 A seal taken back before its reveal (an undo, or a seal withdrawn because its
 phone is gone) is retracted, sealed for good; the seat's next seal of that
 choice always has a fresh label (``<name>.2``, ...), so labels tell nothing of
@@ -57,6 +61,13 @@ def take(engine: Engine, doc: TableDoc, state: Any, action: Action) -> None:
         if sent:
             raise ServiceError("invalid", "invalid_payload",
                                f"{', '.join(sent)} belong(s) to a sealed choice only (vote \"sealed\").")
+        required = engine.fair_seal_required(state, action)
+        if required is not None and doc.get("fair") is not None:
+            # Accepted, it would tell the server (and whoever reads its store)
+            # a value the rules keep on the phone until the reveal.
+            raise ServiceError("conflict", "seal_required",
+                               f"This choice is sealed on the phone: send its hash under the label "
+                               f"fair.to_seal gives ({next_label(doc, _fair(doc), required)}), not the value.")
     else:
         fair = _fair(doc)
         if len(sent) != len(SEAL_FIELDS):

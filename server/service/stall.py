@@ -174,8 +174,11 @@ def note_waits(engine: Engine, doc: TableDoc, state: Any) -> None:
     old = doc.get("waits", {})
     now = round(clock(), 3)
     doc["waits"] = {p: old.get(p, now) for p in engine.waiting(state)}
-    # A reopened seat's choice is made once the game no longer waits for it.
-    reopened = [p for p in doc.get("reopened", ()) if p in doc["waits"]]
+    # A reopened seat's choice is made once the game no longer waits for it to
+    # make one: it may wait for it again for something else (the opening of a
+    # King Up vote sealed again), which the host may step in for as for any.
+    reopened = [p for p in doc.get("reopened", ()) if p in doc["waits"]
+                and any(a["type"] in engine.sealed_choices for a in engine.legal_actions(state, p))]
     if reopened:
         doc["reopened"] = reopened
     else:

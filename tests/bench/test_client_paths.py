@@ -1,5 +1,5 @@
-"""bench/resp.py, bench/wsread.py, bench/idle_floor.py, bench/spawn.py and
-bench/codec.py end to end on tiny counts (no timing is asserted: figures
+"""bench/resp.py, bench/wsread.py, bench/idle_floor.py, bench/spawn.py,
+bench/codec.py and bench/seal.py end to end on tiny counts (no timing is asserted: figures
 belong in docs/performance.md)."""
 
 from __future__ import annotations
@@ -48,3 +48,11 @@ def test_codec_bench_dumps_every_game() -> None:
     out = run("bench/codec.py", "--steps", "5", "--rounds", "1")
     for game in ("camelup", "countup", "kingup"):
         assert re.search(rf"{game}: \d+ states, dumped in turn: [\d.]+ µs a state", out), out
+
+
+def test_seal_bench_seals_and_opens_a_sheet_and_a_card() -> None:
+    out = run("bench/seal.py", "--n", "20", "--rounds", "1", "--seats", "3")
+    for row in (r"sheet \[[\d, ]+\]: seal", "sheet: open", "sheet as logged: hide_action", "sheet as logged: shown",
+                "3 sheets in the state: hide_state, per sheet", "face-down card 'blue': seal",
+                "face-down card: open", "card as logged: hide_action", "card as logged: shown"):
+        assert re.search(rf"round 1: {row}: [\d.]+ µs", out), (row, out)

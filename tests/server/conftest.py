@@ -10,6 +10,7 @@ import pytest
 
 from conftest import skip_or_fail
 from server import create_app
+from tests.sealed_votes import VoteSeals
 from tests.toy_engine import TOY
 
 _ids = itertools.count()
@@ -49,6 +50,25 @@ class Phone:
 
     def get(self):
         return self.client.get(f"/api/tables/{self.table}", headers=self.auth)
+
+    def send(self, action: dict[str, Any]):
+        """``action`` (its ``type`` with its payload) sent as it is."""
+        return self.act(action["type"], **{k: v for k, v in action.items() if k != "type"})
+
+    def vote(self, vote: str, seals: VoteSeals):
+        """King Up: ``vote`` cast as the app casts it, sealed (``seals`` keeps its opening)."""
+        return self.send(seals.vote(self.get().json, self.id, vote))
+
+
+def open_votes(phones: list[Phone], seals: VoteSeals):
+    """Every vote ``seals`` keeps that the election asks to open, each sent
+    by its own phone; the last answer (the reveal's when it was the last)."""
+    by_id = {p.id: p for p in phones}
+    last = None
+    for seat, action in seals.openings(phones[0].get().json):
+        last = by_id[seat].send(action)
+        assert last.status_code == 200, last.json
+    return last
 
 
 def open_table(client: Any, joiners: int = 2, game: str = "toy", options: dict | None = None) -> list[Phone]:

@@ -13,6 +13,7 @@ from typing import Any
 from server import create_app
 from tablemate_verify import Stream, replay
 from tablemate_verify.chain import make_chain
+from tests.sealed_votes import VoteSeals
 from tests.server.conftest import Phone, open_table
 from tests.server.service.test_fairness import sample_move, send, services
 
@@ -35,6 +36,8 @@ class Chains:
         self.app, self.phones = app, phones
         self.links = {p.id: make_chain(256, f"{rng.getrandbits(256):064x}") for p in phones}
         self.used = dict.fromkeys(self.links, 0)
+        #: The King Up votes the phones sealed, kept until they open them.
+        self.seals = VoteSeals()
 
     def anchor(self) -> None:
         self.live()
@@ -59,7 +62,7 @@ class Chains:
     def move(self, rng: random.Random) -> Any:
         """The phones live, then a random legal move of one (``sample_move``), or None."""
         self.live()
-        return sample_move(self.app, self.phones, rng)
+        return sample_move(self.app, self.phones, rng, self.seals)
 
 
 def started(app: Any, c: Any, game: str, options: dict[str, Any], rng: random.Random,
@@ -98,7 +101,8 @@ def play(redis_url: str, game: str, seed: int, undo: float = 0.15,
         chains.answer()
         if rng.random() < undo and host.act("undo").status_code == 200:
             undone += 1
-            assert send(*move).status_code == 200
+            phone, action = move
+            assert send(phone, chains.seals.again(phone.get().json, phone.id, action)).status_code == 200
             chains.answer()
         if services(app).store.load(host.table)["status"] == "over":
             break

@@ -104,7 +104,9 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       choose(v) { ui.choice = v; render(); },
       /**
        * Casts `v` for the seat shown (mine, or the paper seat entered for):
-       * sealed on this phone (sealing.js), or as it is where it cannot hash.
+       * sealed on this phone (sealing.js), or as it is where it cannot hash,
+       * which the server refuses (seal_required: "reload the app") unless
+       * that vote reveals the election as it lands.
        * @param {'yes'|'no'} v
        * @returns {Promise<boolean>}
        */

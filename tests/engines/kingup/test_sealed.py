@@ -1,6 +1,7 @@
 """Votes sealed on the phone (issue 38): the engine holds ``sealed`` until every
-vote is in, then each phone opens its own; a forced Yes is cast in the open; a
-seal whose phone is gone is withdrawn by the host's skip and the seat votes again."""
+vote is in, then each phone opens its own; a forced Yes is sealed like any vote; a
+seal whose phone is gone is withdrawn by the host's skip and the seat votes again;
+which votes in the open the server must refuse (``fair.seal_required``)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,27 @@ def test_a_paper_seats_sealed_vote_is_opened_by_the_host_and_holds_it_on_paper(t
     t.act("p3", "open_vote", vote="yes")
     assert ENGINE.fair.secrets(t.state)["round/1/vote/A/p3"] == ({"vote": "yes"}, False)  # type: ignore[union-attr]
     assert SEALED in t.state.election.votes  # type: ignore[union-attr]
+
+
+def test_a_vote_in_the_open_must_be_sealed_unless_its_casting_reveals_the_election(table) -> None:
+    """``fair.seal_required``, what the server refuses as ``seal_required``:
+    every vote but the one that reveals the election as it lands (the last in,
+    no seal shut), whatever its value, forced Yes or paper seat's included."""
+    t = nominated(table)
+    name = "round/1/vote/A/{}".format
+    for p in ("p1", "p2", "p3"):
+        for v in ("yes", "no"):
+            assert ENGINE.fair_seal_required(t.state, {"type": "vote", "vote": v, "player": p}) == name(p)
+    assert ENGINE.fair_seal_required(t.state, {"type": "vote", "vote": "sealed", "player": "p1"}) is None
+    t.act("p1", "vote", vote="sealed")
+    t.act("p1", "skip", host=True, seat="p2")  # a Yes in the open, by the host
+    # The last vote, but p1's seal is still shut: it would wait in the open for the openings.
+    assert ENGINE.fair_seal_required(t.state, {"type": "vote", "vote": "no", "player": "p3"}) == name("p3")
+
+    t = nominated(table)
+    t.act("p1", "skip", host=True, seat="p2")
+    assert ENGINE.fair_seal_required(t.state, {"type": "vote", "vote": "no", "player": "p3"}) == name("p3")
+    t.act("p1", "skip", host=True, seat="p3")
+    # The last vote and no seal shut: revealed with every other as it lands.
+    assert ENGINE.fair_seal_required(t.state, {"type": "vote", "vote": "no", "player": "p1"}) is None
+    assert ENGINE.fair_seal_required(t.state, {"type": "open_vote", "vote": "no", "player": "p1"}) is None

@@ -20,6 +20,7 @@ from server.store import Store
 from server.store.keys import doc_key, log_key
 from tablemate_verify import OutcomeRng, check, commitment
 from tablemate_verify.chain import make_chain
+from tests.sealed_votes import VoteSeals, vote_all
 from tests.words import texts
 
 _ids = itertools.count()
@@ -314,6 +315,16 @@ def kingup_to_vote(tables: Tables, tid: str, tokens: list[str]) -> dict[str, Any
     raise AssertionError("no election came")
 
 
+def votes(tables: Tables, tid: str, tokens: list[str], cast: dict[str, str], seals: VoteSeals) -> None:
+    """Each seat of ``cast`` (``p2`` → ``"yes"``) votes, sealed as the app
+    seals it; once every vote is in, the phones open theirs."""
+
+    def send(seat: str, action: dict[str, Any]) -> None:
+        act(tables, tid, tokens[int(seat[1:]) - 1], **{("atype" if k == "type" else k): v for k, v in action.items()})
+
+    vote_all(cast, lambda seat: tables.snapshot(tables.load(tid), seat), send, seals)
+
+
 def test_votes_are_sealed_and_revealed_and_an_undone_vote_gets_a_fresh_label(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "kingup", options={"goalCardMode": "deal"})
     act(tables, tid, tokens[0], "start")
@@ -321,7 +332,8 @@ def test_votes_are_sealed_and_revealed_and_an_undone_vote_gets_a_fresh_label(tab
     for token in tokens:
         act(tables, tid, token, "draw_goal")
     kingup_to_vote(tables, tid, tokens)
-    act(tables, tid, tokens[1], "vote", vote="yes")
+    seals = VoteSeals()
+    votes(tables, tid, tokens, {"p2": "yes"}, seals)
     first = fair(tables, tid)["sealed"]
     assert len(first) == 1 and "/vote/" in first[0]["seal"] and first[0]["seal"].endswith("/p2")
     # Undone and cast again, the same or not: always a fresh label (issue 38: a
@@ -329,38 +341,42 @@ def test_votes_are_sealed_and_revealed_and_an_undone_vote_gets_a_fresh_label(tab
     # sealed, retracted.
     act(tables, tid, tokens[0], "undo")
     assert fair(tables, tid)["sealed"] == []
-    act(tables, tid, tokens[1], "vote", vote="yes")
+    votes(tables, tid, tokens, {"p2": "yes"}, seals)
     same = fair(tables, tid)["sealed"]
     assert [s["seal"] for s in same] == [first[0]["seal"] + ".2"] and same[0]["hash"] != first[0]["hash"]
     act(tables, tid, tokens[0], "undo")
-    act(tables, tid, tokens[1], "vote", vote="no")
+    votes(tables, tid, tokens, {"p2": "no"}, seals)
     again = fair(tables, tid)["sealed"]
     assert [s["seal"] for s in again] == [first[0]["seal"] + ".3"]
-    act(tables, tid, tokens[0], "vote", vote="yes")
-    act(tables, tid, tokens[2], "vote", vote="yes")
+    votes(tables, tid, tokens, {"p1": "yes", "p3": "yes"}, seals)
     proof = tables.proof(tid)
-    votes = {x["label"].rsplit("/", 1)[1]: x for x in proof["sealed"]}
-    assert votes["p2.3"]["value"] == {"vote": "no"} and votes["p1"]["value"] == {"vote": "yes"}
+    sealed = {x["label"].rsplit("/", 1)[1]: x for x in proof["sealed"]}
+    assert sealed["p2.3"]["value"] == {"vote": "no"} and sealed["p1"]["value"] == {"vote": "yes"}
     for taken_back in ("p2", "p2.2"):
-        assert votes[taken_back]["salt"] is None and votes[taken_back]["retracted"] is True
+        assert sealed[taken_back]["salt"] is None and sealed[taken_back]["retracted"] is True
     report = check(proof)
     assert report.ok, report.first_mismatch
     assert [line.where["seal"] for line in report.lines if line.code == "seal_open"] == [
         first[0]["seal"], first[0]["seal"] + ".2"]
 
 
-def test_a_vote_changed_in_redis_after_it_was_cast_is_a_mismatch(tables: Tables, store: Store) -> None:
+def test_a_vote_changed_in_redis_after_it_was_opened_is_a_mismatch(tables: Tables, store: Store) -> None:
     tid, tokens = table(tables, "kingup")
     act(tables, tid, tokens[0], "start")
     kingup_to_vote(tables, tid, tokens)
-    act(tables, tid, tokens[1], "vote", vote="yes")
+    seals = VoteSeals()
+    for i, token in enumerate(tokens):
+        sealed = seals.vote(tables.snapshot(tables.load(tid), f"p{i + 1}"), f"p{i + 1}", "yes")
+        act(tables, tid, token, **{("atype" if k == "type" else k): v for k, v in sealed.items()})
+    opening = dict(seals.openings(tables.snapshot(tables.load(tid), "p1")))
+    act(tables, tid, tokens[1], "open_vote", vote="yes", salt=opening["p2"]["salt"])
 
     def flip(doc: dict[str, Any]) -> None:
         doc["state"]["election"]["votes"][1] = "no"
 
     tamper(store, tid, flip)
-    act(tables, tid, tokens[0], "vote", vote="yes")
-    act(tables, tid, tokens[2], "vote", vote="yes")
+    for seat in ("p1", "p3"):
+        act(tables, tid, tokens[int(seat[1:]) - 1], "open_vote", vote="yes", salt=opening[seat]["salt"])
     line = first_mismatch(tables, tid)
     assert line.code == "seal_mismatch" and line.where["seal"].endswith("/p2")
 

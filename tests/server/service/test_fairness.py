@@ -19,6 +19,7 @@ from engines import registry
 from engines.base import Engine
 from server import create_app
 from server.service import atrest
+from tests.sealed_votes import VOTE_TYPES, VoteSeals
 from tests.server.conftest import Phone, open_table
 
 GAMES = registry.names()
@@ -66,26 +67,31 @@ def _diff(a: Any, b: Any, path: str = "") -> list[str]:
     return [] if a == b else [f"{path}: {a!r} -> {b!r}"]
 
 
-def sample_move(app: Any, phones: list[Phone], rng: random.Random) -> tuple[Phone, dict[str, Any]] | None:
-    """A random legal game action of a random seat, completed like a phone would."""
+def sample_move(app: Any, phones: list[Phone], rng: random.Random,
+                seals: VoteSeals) -> tuple[Phone, dict[str, Any]] | None:
+    """A random legal game action of a random seat, completed like a phone
+    would: free inputs sampled, a King Up vote sealed and opened (``seals``)."""
     svc = services(app)
     doc = svc.store.load(phones[0].table)
     engine: Engine = svc.engine(doc["game"])
     state = atrest.load_state(engine, doc)  # sealed values encrypted at rest, opened
     choices = []
     for p in phones:
-        for template in p.get().json["legal"]:
+        snap = p.get().json
+        for template in snap["legal"]:
             if template["type"] in {"undo", "seats", "start", "play_again"}:
                 continue
-            action = engine.sample(state, p.id, template, rng)
+            if template["type"] in VOTE_TYPES:
+                action = seals.complete(snap, p.id, template)
+            else:
+                action = engine.sample(state, p.id, template, rng)
             if action is not None:
                 choices.append((p, action))
     return rng.choice(choices) if choices else None
 
 
 def send(phone: Phone, action: dict[str, Any]) -> Any:
-    payload = {k: v for k, v in action.items() if k != "type"}
-    return phone.act(action["type"], **payload)
+    return phone.send(action)
 
 
 def _seal_name(lab: str) -> str:
@@ -104,8 +110,9 @@ def test_undo_then_redo_shows_every_phone_the_same_outcome(real_random_client, g
     assert host.act("start").status_code == 200
     engine: Engine = services(app).engine(game)
     redone = sealed = 0
+    seals = VoteSeals()
     for _ in range(400):
-        move = sample_move(app, phones, rng)
+        move = sample_move(app, phones, rng, seals)
         if move is None:
             break
         phone, action = move
@@ -122,6 +129,7 @@ def test_undo_then_redo_shows_every_phone_the_same_outcome(real_random_client, g
                 sealed += 1
                 continue
             assert u.status_code == 200, u.json
+            action = seals.again(phone.get().json, phone.id, action)
             again = send(phone, action)
             assert again.status_code == 200, (action, again.json)
             assert again.json["events"] == events, "the redone action revealed something else"

@@ -1,7 +1,8 @@
 """King Up votes sealed on the phone (issue 38), through the API: the phone sends
 only the hash under the label the snapshot offers; the store holds no vote value
-until the phones open theirs; an opening that does not match is refused and
-changes nothing; a retracted seal always gets a fresh label; a seal whose phone
+until the phones open theirs; a vote sent in the open is refused and changes
+nothing, unless its casting reveals the election at once; an opening that does
+not match is refused and changes nothing; a retracted seal always gets a fresh label; a seal whose phone
 is gone is withdrawn (never seen or set) and the seat votes again."""
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import redis
 
 from tablemate_verify import check, seal_hash
 from tablemate_verify.rules import verify
+from tests.sealed_votes import VoteSeals
 from tests.server.conftest import Phone, open_table
+from tests.server.service.test_fair_table import tamper
+from tests.server.service.test_phoneless import doc_of, refused
 
 
 @pytest.fixture
@@ -129,6 +133,36 @@ def test_a_store_reader_finds_no_vote_value_until_the_phones_open_theirs(phones:
     assert verify(proof).ok
 
 
+def test_a_vote_sent_as_it_is_is_refused_and_the_table_stays_as_it_was(app: Any, phones: list[Phone],
+                                                                     redis_url: str) -> None:
+    to_vote(phones)
+    host, p2, p3 = phones
+    before = doc_of(app, host.table)
+    for vote in ("yes", "no"):
+        refused(app, host, p2.act("vote", vote=vote), 409, "seal_required", before)
+    assert "seal_required" not in str(host.client.get(f"/api/tables/{host.table}/history").json)
+    assert '"no"' not in store_text(redis_url, host.table)
+    # Sealed, the same seat's vote goes in; the last vote, with a seal shut, must be sealed too
+    # (its casting does not reveal the election: the phones open theirs first).
+    seals = VoteSeals()
+    assert p2.vote("no", seals).status_code == 200
+    r = host.act("skip", seat=p3.id)
+    assert r.status_code == 200 and r.json["events"][0]["type"] == "seat_skipped", r.json
+    refused(app, host, host.act("vote", vote="yes"), 409, "seal_required", doc_of(app, host.table))
+    assert host.vote("yes", seals).status_code == 200
+    assert host.get().json["view"]["election"]["opening"] == [host.id, p2.id]
+
+
+def test_the_last_vote_may_go_as_it_is_when_its_casting_reveals_the_election(phones: list[Phone]) -> None:
+    to_vote(phones)
+    host, p2, p3 = phones
+    for seat in (p2, p3):  # the host goes on without them: each counts as Yes, in the open
+        assert host.act("skip", seat=seat.id).status_code == 200
+    r = ok(host.act("vote", vote="no"))
+    revealed = next(e for e in r["events"] if e["type"] == "votes_revealed")
+    assert revealed["votes"] == {"p1": "no", "p2": "yes", "p3": "yes"} and revealed["result"] == "eliminated"
+
+
 def test_a_seal_under_another_label_or_without_its_hash_is_refused(phones: list[Phone]) -> None:
     to_vote(phones)
     k = Kept(phones[1], "yes", salt(1))
@@ -195,3 +229,19 @@ def test_a_phone_gone_at_the_reveal_is_withdrawn_and_votes_again(phones: list[Ph
     seals = {x["label"]: x for x in proof["sealed"]}
     assert seals[kept[1].label]["retracted"] is True and seals[kept[1].label]["salt"] is None
     assert check(proof).ok
+
+
+def test_a_table_from_before_the_seals_still_takes_votes_as_they_are(app: Any, phones: list[Phone]) -> None:
+    """No ``fair`` (a table created before the fair records): no label is offered,
+    nothing can be sealed, so a vote in the open is the only vote there is."""
+    to_vote(phones)
+    store = app.extensions["tablemate"].store
+    tamper(store, phones[0].table, lambda doc: doc.pop("fair"))
+    snap = phones[1].get().json
+    assert "fair" not in snap or not (snap["fair"] or {}).get("to_seal"), snap.get("fair")
+    seals = VoteSeals()
+    assert seals.vote(snap, phones[1].id, "no") == {"type": "vote", "vote": "no"}
+    for phone, vote in zip(phones, ["yes", "no", "yes"], strict=True):
+        r = ok(phone.act("vote", vote=vote))
+    revealed = next(e for e in r["events"] if e["type"] == "votes_revealed")
+    assert revealed["votes"] == {"p1": "yes", "p2": "no", "p3": "yes"}

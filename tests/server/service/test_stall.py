@@ -11,7 +11,8 @@ from typing import Any
 from server.service import atrest, results
 from server.service.seats import find_seat, token_hash
 from tests.engines.kingup.climb import climb
-from tests.server.conftest import Phone, open_table, take_seat
+from tests.sealed_votes import VoteSeals
+from tests.server.conftest import Phone, open_table, open_votes, take_seat
 from tests.server.service.test_countup_undo import SHEETS, countup
 from tests.server.service.test_phoneless import act_as, add_phoneless, doc_of, history, refused
 
@@ -68,8 +69,9 @@ def test_a_new_wait_starts_at_its_own_commit(client) -> None:
     first = host.get().json["waiting_since"]
     assert list(first) == ["p1", "p2", "p3"]
     time.sleep(0.05)
-    assert host.act("vote", vote="yes").status_code == 200
-    assert p2.act("vote", vote="yes").status_code == 200
+    seals = VoteSeals()
+    assert host.vote("yes", seals).status_code == 200
+    assert p2.vote("yes", seals).status_code == 200
     assert list(host.get().json["waiting_since"]) == ["p3"]
     assert host.get().json["waiting_since"]["p3"] == first["p3"]
 
@@ -207,7 +209,8 @@ def test_a_rejoin_code_shuts_the_paused_phone_out(client) -> None:
 def test_a_refused_set_phone_leaves_the_table_unchanged(app, client) -> None:
     # King Up!: a vote not yet in is a physical card until the reveal.
     host, p2, p3 = kingup_vote(client)
-    assert host.act("vote", vote="yes").status_code == 200
+    seals = VoteSeals()
+    assert host.vote("yes", seals).status_code == 200
     assert host.act("phoneless", player=p2.id).status_code == 200
     before = doc_of(app, host.table)
     refused(app, host, host.act("phone_back", player=p2.id), 409, "paper_until_reveal", before)
@@ -217,7 +220,8 @@ def test_a_refused_set_phone_leaves_the_table_unchanged(app, client) -> None:
     assert {"type": "skip", "seat": p2.id} in host.get().json["legal"]
     r = host.act("skip", seat=p2.id)
     assert r.status_code == 200 and r.json["events"][0]["type"] == "seat_skipped"
-    assert p3.act("vote", vote="yes").status_code == 200
+    assert p3.vote("yes", seals).status_code == 200
+    open_votes([host, p2, p3], seals)
     assert host.get().json["view"]["phase"] != "vote"
     assert host.act("phone_back", player=p2.id).status_code == 200
     assert p2.act("resume").status_code == 200

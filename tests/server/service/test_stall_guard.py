@@ -16,7 +16,8 @@ import pytest
 
 from server import create_app
 from server.service import stall
-from tests.server.conftest import open_table
+from tests.sealed_votes import VoteSeals
+from tests.server.conftest import open_table, open_votes
 from tests.server.service.test_countup_undo import SHEETS, countup
 from tests.server.service.test_phoneless import act_as, doc_of, history, refused
 from tests.server.service.test_stall import kingup_vote
@@ -95,14 +96,16 @@ def test_a_gone_phone_is_stepped_in_for_sooner_and_the_reminder_sets_the_wait(ap
 
 def test_undo_of_a_cast_vote_gives_it_back_to_its_phone(app, client, monkeypatch, later) -> None:
     host, p2, p3 = kingup_vote(client)
-    assert host.act("vote", vote="yes").status_code == 200
-    assert p2.act("vote", vote="yes").status_code == 200
-    assert p3.act("vote", vote="no").status_code == 200  # the last vote reveals: undo stops there
+    seals = VoteSeals()
+    assert host.vote("yes", seals).status_code == 200
+    assert p2.vote("yes", seals).status_code == 200
+    assert p3.vote("no", seals).status_code == 200
+    open_votes([host, p2, p3], seals)  # the last opening reveals: undo stops there
     refused(app, host, host.act("undo"), 409, "undo_sealed", doc_of(app, host.table))
 
     host, p2, p3 = kingup_vote(client)
-    assert host.act("vote", vote="yes").status_code == 200
-    assert p3.act("vote", vote="no").status_code == 200
+    assert host.vote("yes", seals).status_code == 200
+    assert p3.vote("no", seals).status_code == 200
     r = host.act("undo")
     assert r.status_code == 200, r.json
     assert r.json["events"][0]["reopened"] == p3.id
@@ -116,20 +119,39 @@ def test_undo_of_a_cast_vote_gives_it_back_to_its_phone(app, client, monkeypatch
     refused(app, host, host.act("phoneless", player=p3.id), 409, "seat_reopened", doc_of(app, host.table))
     refused(app, host, act_as(host, p3.id, "vote", vote="yes"), 403, "not_allowed", doc_of(app, host.table))
     # Its own phone chooses again, and is heard.
-    assert p3.act("vote", vote="yes").status_code == 200
+    assert p3.vote("yes", seals).status_code == 200
     assert "reopened" not in host.get().json
-    assert p2.act("vote", vote="yes").status_code == 200
+    assert p2.vote("yes", seals).status_code == 200
+    open_votes([host, p2, p3], seals)
     assert host.get().json["view"]["phase"] != "vote"
+
+
+def test_a_reopened_vote_cast_again_is_waited_for_at_its_opening_like_any(app, client, later) -> None:
+    """A seat stays reopened only until it has chosen again: voting last, it
+    is then waited for to open its seal, and the host may step in for that."""
+    host, p2, p3 = kingup_vote(client)
+    seals = VoteSeals()
+    for phone, vote in ((host, "yes"), (p2, "yes"), (p3, "no")):
+        assert phone.vote(vote, seals).status_code == 200
+    r = host.act("undo")
+    assert r.status_code == 200 and r.json["events"][0]["reopened"] == p3.id, r.json
+    assert p3.vote("no", seals).status_code == 200
+    snap = host.get().json
+    assert snap["view"]["election"]["opening"] == [host.id, p2.id, p3.id]
+    assert "reopened" not in snap, "its choice is made: only its opening is awaited"
+    later(3600)
+    assert p3.id in skips(host.get().json)
 
 
 def test_undo_refuses_a_choice_whose_seat_is_off_its_phone(app, client) -> None:
     """The variant: the seat taken off its phone after it voted, then undo, then
     the host votes ``as`` it. Its phone alone may vote again, so no undo."""
     host, p2, p3 = kingup_vote(client)
-    assert p3.act("vote", vote="no").status_code == 200
+    seals = VoteSeals()
+    assert p3.vote("no", seals).status_code == 200
     assert host.act("phoneless", player=p3.id).status_code == 200  # no live socket: the phone is gone
     refused(app, host, host.act("undo"), 409, "choice_off_phone", doc_of(app, host.table))
-    assert p2.act("vote", vote="no").status_code == 200
+    assert p2.vote("no", seals).status_code == 200
     assert host.act("undo").status_code == 200, "the host's undo of what it may redo goes on"
 
 
@@ -195,7 +217,7 @@ def test_every_step_for_another_seat_is_announced(app, client, later) -> None:
     v = r.json["version"]
     for phone in (host, p2, p3):
         assert phone.get().json["step"] == {"v": v, "type": "skip", "seat": p2.id, "by": host.id}
-    assert host.act("vote", vote="yes").status_code == 200
+    assert host.vote("yes", VoteSeals()).status_code == 200
     assert "step" not in p3.get().json, "announced with its own version only"
 
 

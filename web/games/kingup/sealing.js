@@ -34,7 +34,8 @@ export function keptVotes(id) {
 
 /**
  * The vote action for `seat` (this phone's, or a paper seat's it enters):
- * sealed, its value and salt kept first, or as it is for a forced Yes.
+ * sealed, its value and salt kept first, or as it is where the snapshot
+ * offers no label (a table from before the fair records keeps no seals).
  * @param {any} snap
  * @param {ReturnType<typeof keptVotes>} kept
  * @param {string} seat
