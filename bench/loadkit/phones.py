@@ -18,6 +18,8 @@ from typing import Any, cast
 import orjson
 import picows
 
+from tests.sealed_votes import VoteSeals
+
 #: The web client's liveness ping (web/live.js PING_MS): part of what a phone costs.
 PING_S = 8.0
 PING = '{"type":"ping"}'
@@ -35,6 +37,8 @@ class Phone:
     version: int = 0
     legal: list[dict[str, Any]] = field(default_factory=list)
     view: dict[str, Any] = field(default_factory=dict)
+    #: The snapshot's fair part (``to_seal``, ``sealed``): a King Up vote is sealed from it.
+    fair: dict[str, Any] = field(default_factory=dict)
     #: This phone's hash chain ([anchor, c_1, ...]) and links revealed so far.
     chain: list[str] = field(default_factory=list)
     used: int = 0
@@ -47,6 +51,8 @@ class Table:
     id: str
     game: str
     phones: list[Phone] = field(default_factory=list)
+    #: The King Up votes its phones sealed, kept until they open them (the app's sealing.js).
+    seals: VoteSeals = field(default_factory=VoteSeals)
     busy: bool = False
     sent_at: float = 0.0
     want: int = 0          # the version the in-flight action produced (0: unknown yet)
@@ -161,6 +167,7 @@ class Link(picows.WSListener):
             if v <= phone.version:
                 return
             phone.version, phone.legal, phone.view = v, msg["legal"], msg["view"]
+            phone.fair = msg.get("fair") or {}
             pending = (msg.get("fair") or {}).get("pending")
             if pending is not None:
                 _answer(phone, stats, pending)  # a (re)load while a draw waits

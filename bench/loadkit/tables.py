@@ -18,6 +18,7 @@ from typing import Any
 from bench.loadkit.phones import CHAIN_LENGTH, Phone, Stats, Table
 from tablemate_verify.chain import make_chain
 from tests import api_client
+from tests.sealed_votes import VOTE_TYPES
 
 PLATFORM = {"start", "seats", "rename", "remove", "host", "undo", "play_again"}
 # Seats per table by game, within each game's limits.
@@ -159,7 +160,8 @@ async def driver(tables: list[Table], rate: float, duration: float, stats: Stats
             if table.busy:
                 continue
             options = [(p, a) for p in table.phones for t in p.legal
-                       if (a := fill(table.game, t, p.view, rng)) is not None]
+                       if (a := table.seals.complete({"fair": p.fair, "view": p.view}, p.pid, t)
+                           if t["type"] in VOTE_TYPES else fill(table.game, t, p.view, rng)) is not None]
             if not options:
                 continue
             # --prefer: that action type whenever it is legal (e.g. a Camel Up roll).
