@@ -17,17 +17,16 @@ server does.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import random
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.micro import micro_args, us_per_call  # noqa: E402
 from engines import registry  # noqa: E402
 from engines.base import Engine  # noqa: E402
 from server.model import TableDoc  # noqa: E402
@@ -65,17 +64,8 @@ def engine_of(name: str) -> Engine:
     return found
 
 
-def per_call(fn: Callable[[], object], n: int) -> float:
-    t = time.process_time()
-    for _ in range(n):
-        fn()
-    return (time.process_time() - t) / n * 1e6
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=20000)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap = micro_args(__doc__)
     ap.add_argument("--seats", type=int, default=5)
     args = ap.parse_args()
     countup, camelup = engine_of("countup"), engine_of("camelup")
@@ -107,7 +97,7 @@ def main() -> None:
     ]
     for r in range(args.rounds):
         for name, fn, per in rows:
-            print(f"round {r + 1}: {name}: {per_call(fn, args.n) / per:.2f} µs")
+            print(f"round {r + 1}: {name}: {us_per_call(fn, args.n) / per:.2f} µs")
 
 
 if __name__ == "__main__":

@@ -14,15 +14,14 @@ from gevent import monkey
 
 monkey.patch_all()
 
-import argparse  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
-import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.micro import micro_args, us_per_call  # noqa: E402
 from server.runtime import start  # noqa: E402
 
 
@@ -30,25 +29,15 @@ def nothing() -> None:
     pass
 
 
-def per_start(how: Callable[[], None], n: int) -> float:
-    t = time.process_time()
-    for _ in range(n):
-        how()
-    return (time.process_time() - t) / n * 1e6
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=20000)
-    ap.add_argument("--rounds", type=int, default=3)
-    args = ap.parse_args()
+    args = micro_args(__doc__).parse_args()
     ways: dict[str, Callable[[], None]] = {
         "threading.Thread(...).start()": lambda: threading.Thread(target=nothing, daemon=True).start(),
         "offload.start (a bare greenlet)": lambda: start(nothing),
     }
     for r in range(args.rounds):
         for name, how in ways.items():
-            print(f"round {r + 1}: {name}: {per_start(how, args.n):.1f} µs a start")
+            print(f"round {r + 1}: {name}: {us_per_call(how, args.n):.1f} µs a start")
 
 
 if __name__ == "__main__":
