@@ -18,6 +18,7 @@ import pytest
 
 from engines import registry
 from engines.base import Action, Engine, EngineError
+from engines.contract import for_seat
 from server.service import schemas
 from server.service.pipeline import PLATFORM_ONLY
 from server.service.snapshot import host_filter
@@ -243,3 +244,12 @@ def test_offered_is_legal_actions_as_the_server_filters_them(game: Engine, seed:
 
     play(game, rng, options, players, 250, check, paper=True)
     assert compared > 20  # the play-out got far enough to offer something
+
+
+def test_for_seat_keeps_the_hosts_templates_from_a_guest_and_drops_the_marker() -> None:
+    templates: list[Action] = [{"type": "a"}, {"type": "b", "host": True}, {"type": "skip"},
+                               {"type": "c", "host": False}]
+    guest = for_seat(templates, ("skip",), False)
+    assert guest == [{"type": "a"}, {"type": "c"}]
+    assert guest[0] is templates[0]  # an unmarked template is not copied
+    assert for_seat(templates, ("skip",), True) == [{"type": "a"}, {"type": "b"}, {"type": "skip"}, {"type": "c"}]
