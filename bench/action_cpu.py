@@ -2,7 +2,7 @@
 figure holds on a busy machine (no network, no load generator, no scheduler):
 
     .venv/bin/python bench/action_cpu.py [--tables 60] [--actions 1500] [--redis-url URL] [--gevent] [--settle MS]
-                                         [--games camelup] [--prefer pyramid]
+                                         [--games camelup] [--prefer pyramid] [--root DIR]
 
 It starts its own redis-server (or uses --redis-url), makes tables of 3-8 seats
 over the three games (like bench/load.py), registers one socket per seat with the
@@ -18,15 +18,25 @@ hash chains, so every draw is made at once (docs/fairness.md: a roll the phones
 take part in is ``bench/load.py``'s to time); ``--seeds`` makes each seat first
 send its seed for every open scope it has not seeded, as phones did in builds
 from before issue 38 (time such a build with it).
-``PYTHONPATH=<tree>`` measures that tree's server: the same command on two
-builds compares them. ``--gevent`` runs it as the server runs
+``--root <checkout>`` (or ``PYTHONPATH=<tree>``) measures that checkout's
+server with its own .venv: the same command on two builds compares them. ``--gevent`` runs it as the server runs
 (gevent's monkey-patching, every thread a greenlet); without it the fan-out's
 threads are OS threads that contend with the committing one for the GIL.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+
+if "--root" in sys.argv:
+    # Another checkout's server, with its .venv (its editable install points
+    # at it): this same script run again there, nothing else changed.
+    at = sys.argv.index("--root")
+    root = os.path.abspath(sys.argv[at + 1])
+    rest = sys.argv[1:at] + sys.argv[at + 2:]
+    os.execve(os.path.join(root, ".venv/bin/python"), [os.path.join(root, ".venv/bin/python"), __file__, *rest],
+              {**os.environ, "PYTHONPATH": root})
 
 if "--gevent" in sys.argv:
     # Before anything imports socket or threading, as gunicorn's gevent worker
@@ -38,7 +48,6 @@ if "--gevent" in sys.argv:
     monkey.patch_all()
 
 import argparse
-import os
 import random
 import shutil
 import socket
@@ -131,6 +140,7 @@ def main() -> None:
                     help="ms of idle before each timed action (untimed): what the previous one left behind "
                          "(another thread's share of its push, a seed's) is then not charged to it")
     ap.add_argument("--redis-url")
+    ap.add_argument("--root", help="time this checkout's server with its .venv (handled before parsing)")
     ap.add_argument("--gevent", action="store_true",
                     help="run under gevent's monkey-patching, as the production server does")
     args = ap.parse_args()

@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic
 
-from engines.contract import Action, Event, Handler, S
+from engines.contract import Action, Event, Handler, S, for_seat
 from engines.errors import EngineError, refusal
 
 #: Checks that need no free input: the refusal, or None when they pass.
@@ -118,9 +118,34 @@ class Offers(Generic[S]):
             out += [dict(t) for t in built]
         return out
 
-    def _templates(self, kind: str, rule: Rule[S], state: S, player: str) -> list[Action]:
+    def offered(self, state: S, player: str, host: bool, host_types: Collection[str]) -> list[Action]:
+        """``self(state, player)`` as the server offers it (``for_seat``;
+        ``host_types``: the engine's ``host_actions``). For a guest, a type it
+        would lose is not built: no ``host_types``, no type its rule takes
+        from the host only, no shared template marked for the host. Every
+        seat is asked at every change, most of them guests."""
+        if host:
+            return for_seat(self(state, player), host_types, True)
+        memo = self._memo[0]
+        if memo[0] is not state:
+            memo = self._memo[0] = (state, {})
+        out: list[Action] = []
+        for kind in self.types(state, player):
+            if kind in host_types:
+                continue
+            rule = self.rules[kind]
+            if not rule.shared:
+                out += [t for t in self._templates(kind, rule, state, player, guest=True) if "host" not in t]
+                continue
+            built = memo[1].get(kind)
+            if built is None:
+                built = memo[1][kind] = self._templates(kind, rule, state, player)
+            out += [dict(t) for t in built if "host" not in t]
+        return out
+
+    def _templates(self, kind: str, rule: Rule[S], state: S, player: str, guest: bool = False) -> list[Action]:
         marked = self._passes(rule.when, state, {"type": kind, "player": player, "host": False})
-        if marked is None:
+        if marked is None or (guest and marked):
             return []
         pick = None if rule.exact else rule.pick
         if pick is None:

@@ -91,6 +91,11 @@ class CamelUpEngine(SkeletonEngine):
                 return offers(state, player)
         return []
 
+    def offered(self, state: State, player: str, host: bool) -> list[Action]:
+        if state.phase == OVER or all(seat.id != player for seat in state.seats):
+            return []
+        return offers.offered(state, player, host, self.host_actions)
+
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "set_stack":
             return None  # a correction copies the physical board: entered by people, not sampled

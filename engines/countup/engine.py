@@ -81,6 +81,11 @@ class CountUpEngine(SkeletonEngine):
             return []
         return legal.offers(state, player)
 
+    def offered(self, state: State, player: str, host: bool) -> list[Action]:
+        if player not in state.players or state.phase == OVER:
+            return []
+        return legal.offers.offered(state, player, host, self.host_actions)
+
     def waiting(self, state: State) -> tuple[str, ...]:
         return stall.waiting(state)
 

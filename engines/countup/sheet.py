@@ -74,10 +74,12 @@ def sheet_check(restricted: Iterable[int], top: int) -> dict[str, Any]:
     >>> sheet_check({0, 5}, 12)
     {'size': 5, 'distinct': True, 'range': [1, 12], 'refused': {'5': 5, '10': 0}}
     """
-    banned = sorted(set(restricted))
+    # Each banned digit's numbers stepped to, not every number tested: built
+    # into every Count Up push's shared view (~8 µs a push, testing each).
+    refused = sorted(n for d in set(restricted) for n in range(d or 10, top + 1, 10))
     return {
         "size": SHEET_SIZE,
         "distinct": True,
         "range": [1, top],
-        "refused": {str(n): n % 10 for n in range(1, top + 1) if _restricted(n, banned)},
+        "refused": {str(n): n % 10 for n in refused},
     }

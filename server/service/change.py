@@ -90,11 +90,14 @@ def need_lobby(doc: TableDoc, what: str) -> None:
         raise ServiceError("conflict", "not_in_lobby", f"You can {what} only before the game starts.")
 
 
-def set_state(engine: Engine, doc: TableDoc, state: Any) -> None:
-    """Stores ``state`` in ``doc`` with the round and status it implies."""
+def set_state(engine: Engine, doc: TableDoc, state: Any, before: Any = None) -> None:
+    """Stores ``state`` in ``doc`` with the round and status it implies.
+    ``before``: the engine state ``doc`` holds now (its secret fields'
+    ciphertexts are kept where their values did not change: ``atrest``)."""
     status = engine.status(state)
+    old = doc["state"]
     doc["state"] = engine.dump(state)
-    atrest.hide_state(engine, doc)
+    atrest.hide_state(engine, doc, old, None if before is None else (before, state))
     doc["round"] = int(status.get("round", 0))
     doc["status"] = "over" if status.get("over") else "playing"
 

@@ -59,7 +59,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
                 drawn = engine.draw(state, {**action, **stash[mine[-1]]["fields"], **back}, rng)
                 new_state, events = engine.apply(state, drawn)
                 del stash[mine[-1]]
-                set_state(engine, doc, new_state)
+                set_state(engine, doc, new_state, state)
                 return Outcome(doc, drawn, events, kind="game", state=new_state)
             except EngineError:
                 # Refused with the kept outcome: if a fresh draw is refused
@@ -82,7 +82,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
         # undo alone, which restores the state it was drawn in): dropped.
         log.warning("table %s: a kept %s outcome no longer applies; drawn anew", doc["id"], atype)
         del stash[mine[-1]]
-    set_state(engine, doc, new_state)
+    set_state(engine, doc, new_state, state)
     # Logged with its sealed fields encrypted (a sheet: atrest.py).
     return Outcome(doc, atrest.hide_action(engine, doc, drawn), events, kind="game", state=new_state, draw=fair)
 

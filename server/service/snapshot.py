@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines.base import Engine
+from engines.contract import for_seat
 from server.fairdoc import FairView
 from server.model import Action, Snapshot, Stashed, TableDoc
 from server.service import atrest, evening
@@ -25,17 +26,9 @@ from server.service.stall import StallRule
 
 
 def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
-    """Drops host-only templates for other seats; strips the ``host`` marker."""
-    out = []
-    host_actions = engine.host_actions
-    for t in templates:
-        marked = "host" in t
-        if not host and ((marked and t["host"] is True) or t["type"] in host_actions):
-            continue
-        # A template without the marker goes out as it is (legal_actions makes
-        # them anew on every call): copying each was 1.5 % of a push.
-        out.append({k: v for k, v in t.items() if k != "host"} if marked else t)
-    return out
+    """Drops host-only templates for other seats; strips the ``host`` marker
+    (``Engine.offered`` does it for the snapshots)."""
+    return for_seat(templates, engine.host_actions, host)
 
 
 def players(engine: Engine, doc: TableDoc, state: Any, online: set[str] | None = None) -> list[dict[str, Any]]:
@@ -131,7 +124,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     if state is not None and c.viewer is not None:
         view = c.viewer(None if shut else player)
         if player is not None and not shut:
-            legal = host_filter(engine, engine.legal_actions(state, player), host)
+            legal = engine.offered(state, player, host)
             kept = c.redraw
             if kept is not None:
                 # Only the draw an undo took back, drawn again (game_step.redraw_first).
@@ -208,6 +201,5 @@ def proxies(engine: Engine, doc: TableDoc, player: str | None, state: Any) -> di
     out: dict[str, list[Action]] = {}
     for s in doc["seats"]:
         if s.get("phone") is False:
-            legal = engine.legal_actions(state, s["id"]) if state is not None else []
-            out[s["id"]] = host_filter(engine, legal, False)
+            out[s["id"]] = engine.offered(state, s["id"], False) if state is not None else []
     return out

@@ -18,6 +18,7 @@ import pytest
 
 from engines import registry
 from engines.base import Action, Engine, EngineError
+from engines.contract import for_seat
 from server.service import schemas
 from server.service.pipeline import PLATFORM_ONLY
 from server.service.snapshot import host_filter
@@ -219,3 +220,36 @@ def test_what_is_offered_is_accepted(game: Engine, seed: int) -> None:
         assert not refused, f"{game.name} seed {seed} step {step}: offered but refused: {refused[:5]}"
 
     play(game, rng, options, players, 250, check, paper=True)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_offered_is_legal_actions_as_the_server_filters_them(game: Engine, seed: int) -> None:
+    """``Engine.offered`` (what a snapshot lists; Offers builds a guest's list
+    without the host's templates) is ``legal_actions`` filtered for the seat,
+    template for template and in order, for the host and for every guest, on
+    paper or not, and for a name with no seat."""
+    rng = random.Random(200 + seed)
+    options = random_options(game, rng) if seed else game.normalize_options(schemas.options_with_defaults(game, {}))
+    lo, hi = game.player_limits(options)
+    players = [f"p{i + 1}" for i in range(rng.randint(lo, min(hi, 7)))]
+    compared = 0
+
+    def check(state: Any, step: int) -> None:
+        nonlocal compared
+        for p in (*players, "p99"):
+            for host in (True, False):
+                want = host_filter(game, game.legal_actions(state, p), host)
+                assert game.offered(state, p, host) == want, f"{game.name} seed {seed} step {step}: {p} host={host}"
+                compared += len(want)
+
+    play(game, rng, options, players, 250, check, paper=True)
+    assert compared > 20  # the play-out got far enough to offer something
+
+
+def test_for_seat_keeps_the_hosts_templates_from_a_guest_and_drops_the_marker() -> None:
+    templates: list[Action] = [{"type": "a"}, {"type": "b", "host": True}, {"type": "skip"},
+                               {"type": "c", "host": False}]
+    guest = for_seat(templates, ("skip",), False)
+    assert guest == [{"type": "a"}, {"type": "c"}]
+    assert guest[0] is templates[0]  # an unmarked template is not copied
+    assert for_seat(templates, ("skip",), True) == [{"type": "a"}, {"type": "b"}, {"type": "skip"}, {"type": "c"}]

@@ -6,7 +6,9 @@ publishes them, and a server without the key cannot read them."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 
 import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -124,3 +126,57 @@ def test_a_face_down_finish_card_is_not_in_the_store_in_clear(tables: Tables, st
     engine = registry.get("camelup")
     assert engine is not None
     assert atrest.load_state(engine, tables.load(tid)).winner_pile == ((turn, "purple"),)
+
+
+def sheets_at_rest(store: Store, tid: str) -> list[object]:
+    return [s["numbers"] for s in json.loads(store.r.get(doc_key(tid)))["state"]["seats"]]
+
+
+def test_an_unchanged_sheet_keeps_its_ciphertext_and_a_new_one_gets_its_own(tables: Tables, store: Store) -> None:
+    """A locked sheet is not sealed again at every later action (docs/fairness.md,
+    "Kept ciphertexts"): its ciphertext stays while its value does, so the store
+    shows only what the log shows, when each seat locked its sheet."""
+    tid, tokens = table(tables, "countup")
+    act(tables, tid, tokens[0], "start")
+    sheets = {f"p{i + 1}": numbers(tables, tid, f"p{i + 1}", i) for i in range(3)}
+    act(tables, tid, tokens[1], "numbers", numbers=sheets["p2"])
+    first = sheets_at_rest(store, tid)
+    assert first[0] is None and first[2] is None and atrest._is_sealed(first[1])
+    act(tables, tid, tokens[0], "numbers", numbers=sheets["p1"])
+    second = sheets_at_rest(store, tid)
+    assert second[1] == first[1]  # p2's sheet did not change: the same ciphertext
+    assert atrest._is_sealed(second[0]) and second[0] != second[1]
+    # Read back through the kept ciphertexts: each phone still sees its own sheet.
+    store.latest.drop(tid)
+    doc = tables.load(tid)
+    assert tables.snapshot(doc, "p2")["view"]["my_numbers"] == sheets["p2"]
+    assert tables.snapshot(doc, "p1")["view"]["my_numbers"] == sheets["p1"]
+
+
+def test_a_value_that_changed_or_cannot_be_compared_is_sealed_afresh() -> None:
+    engine = registry.get("countup")
+    options = engine.normalize_options({})
+    start = engine.setup(["p1", "p2", "p3"], {**options, **engine.draw_setup(["p1", "p2", "p3"], options, random.Random(1))})
+
+    def locked(*sheets: tuple[int, ...] | None) -> object:
+        seats = tuple(dataclasses.replace(s, numbers=n) for s, n in zip(start.seats, sheets, strict=True))
+        return dataclasses.replace(start, seats=seats)
+
+    def stored(before: object, after: object, old: object) -> list[object]:
+        doc = {"id": "t", "state": engine.dump(after)}
+        atrest.hide_state(engine, doc, old, (before, after))  # type: ignore[arg-type]
+        return [s["numbers"] for s in doc["state"]["seats"]]  # type: ignore[index]
+
+    a, b = (1, 12, 23, 34, 45), (2, 13, 24, 35, 46)
+    before = locked(a, None, None)
+    old = {"id": "t", "state": engine.dump(before)}
+    atrest.hide_state(engine, old)  # type: ignore[arg-type]
+    kept = old["state"]["seats"][0]["numbers"]  # type: ignore[index]
+    assert stored(before, locked(a, b, None), old["state"])[0] == kept
+    changed = stored(before, locked(b, b, None), old["state"])
+    assert changed[0] != kept and atrest.unseal(changed[0], "t", "state/seats/*/numbers") == list(b)
+    # Without the engine states (an undo's replay) or with a state the dump's
+    # path does not name, nothing is compared: sealed afresh.
+    assert stored(None, locked(a, b, None), old["state"])[0] != kept
+    assert stored(object(), locked(a, b, None), old["state"])[0] != kept
+    assert atrest.unseal(stored(object(), locked(a, b, None), old["state"])[0], "t", "state/seats/*/numbers") == list(a)
