@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 
 from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
-from server.live.frames import Frames, encode
+from server.live.frames import Frames
 from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
 from server.runtime import start
@@ -281,15 +281,6 @@ class Hub:
                 c.kick("table_not_found", "This table has expired.")
             return
         self.liveness.note_host(doc)
-        draw = None if force else self.tables.draw_frame(doc)
-        if draw is not None:
-            # A draw announced: one small frame for the table, not a snapshot
-            # per seat (a phone that (re)loads gets fair.pending in its snapshot).
-            data = encode(draw)
-            for c, ok in zip(conns, seated, strict=True):
-                if ok:
-                    c.tell_encoded(data, doc["version"])
-            return
         frames = Frames(self.tables, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if ok:

@@ -57,18 +57,18 @@ def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_fac
     for i in range(2):
         status, body = phones[i].act_http("link", draw=draw, link=chains[i][1])
         assert status == 200, body
-        assert body == {"version": draw, "events": [{"type": "linked", "player": phones[i].id, "draw": draw}]}
+        assert body == {"version": draw - 1, "events": [{"type": "linked", "player": phones[i].id, "draw": draw}]}
         for p in phones:
             msg = told(p)
-            assert msg["type"] == "draw" and msg["version"] == draw, msg
+            assert msg["type"] == "draw" and msg["version"] == draw - 1, msg
             assert msg["pending"]["waiting"] == [q.id for q in phones[i + 1:]]
     status, body = phones[2].act_http("link", draw=draw, link=chains[2][1])
     assert status == 200, body
-    assert body["version"] == draw + 1 and any(e["type"] == "die_rolled" for e in body["events"])
+    assert body["version"] == draw and any(e["type"] == "die_rolled" for e in body["events"])
     for p in phones:
         before, snap = until_state(p, anchored)
         # The draw is the one commit after the announce: one snapshot, no other.
-        assert snap["version"] == draw + 1 and "pending" not in snap["fair"]
+        assert snap["version"] == draw and "pending" not in snap["fair"]
         assert all(m["type"] == "draw" for m in before), before
     for p in phones:
         p.close()
