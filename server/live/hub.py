@@ -183,10 +183,15 @@ class Hub:
             due = table_id in self._draw_due
             self._draw_due[table_id] = (version, frame)
         if not due:
-            start(self._push_draw_soon, table_id)
+            # A draw announced (every contributor still waited for): out at
+            # once, the phones' links wait on it; links are coalesced.
+            p = loads(frame)["pending"]
+            start(self._push_draw_soon, table_id, 0.0 if len(p["waiting"]) == len(p["contributors"])
+                  else DRAW_COALESCE)
 
-    def _push_draw_soon(self, table_id: str) -> None:
-        time.sleep(DRAW_COALESCE)
+    def _push_draw_soon(self, table_id: str, delay: float = DRAW_COALESCE) -> None:
+        if delay:
+            time.sleep(delay)
         with self.lock:
             version, frame = self._draw_due.pop(table_id)
             if version < self.sockets.versions.get(table_id, (0, 0.0))[0]:
