@@ -5,12 +5,14 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   (``tablemate_verify.chain``); it counts for draws announced after it.
 - ``announce`` (the pipeline's hook for a game action): an action that draws
   afresh, at a table where a seat with a chain has a live phone, is checked
-  (applied to a copy) and then held as the table's *pending draw*: its scope
-  is open (its commitment public) before any link; the phones are told whom
-  the table waits for (the snapshot's ``fair.pending``, ``fairness.public``).
+  (applied to a copy) and then held as the table's *pending draw*, kept in
+  the links key, not the document (``decide.announced``, ``links.ANNOUNCE``:
+  no version); its scope is open (its commitment public) before any link;
+  the phones are told whom the table waits for (the ``draw`` frame, the
+  snapshot's ``fair.pending``: ``overlay``).
   ``announce_start`` does the same for a start that draws (the setup scope).
 - ``link {"draw", "link"}``: a contributor's next link, strictly the next of
-  its chain (``check_link``), kept beside the document, not in it
+  its chain (checked by ``links.LINK``), kept beside the document, not in it
   (``linking.py``: no version, no snapshot). The last one makes the draw
   (``make``): the action applied, its outcome derived from the scope's secret
   and the links (``tablemate-outcome/2``).
@@ -19,7 +21,8 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   (``check_draw_now``).
 
 While a draw is pending every other game action, and every table change but
-those in ``DURING`` (and every join), is refused (409 ``draw_pending``):
+those in ``DURING`` (and every join), is refused (409 ``draw_pending``, by the
+commit script itself: a decision made before the announce cannot slip in):
 nothing can change the game or the seats the pending action was checked
 against, so the draw made later is the one announced.
 """
@@ -46,8 +49,7 @@ from tablemate_verify.record import ScopeRecord
 #: The platform actions of this module: never charged to a seat's budget
 #: (a seat must never be kept from taking part in a draw), never in the history.
 ACTIONS = frozenset({"anchor", "link", "draw_now"})
-#: What the commit that announces a draw logs (the action itself is logged
-#: when it is drawn).
+#: The announce's event type (nothing is logged: the action is, when it is drawn).
 PENDING = "draw_pending"
 #: The table changes taken while a draw is pending: none moves the game or the
 #: seats the pending action was checked against.

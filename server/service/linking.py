@@ -1,9 +1,10 @@
 """A pending draw's links and its making, beside the table document
 (docs/fairness.md, "What it costs"): the fast path of ``draws.py``.
 
-- ``link``: checked against the document (``draws.check_link``), then kept in
-  the table's links key by one script (``Store.take_link``: the draw still
-  pending, the seat's first link, its request recorded, the table told whom
+- ``link``: hashed here, then checked and kept in the table's links key by
+  one script (``Store.take_link``: the draw still pending, the seat one of
+  its contributors, its first link, the next of the chain the draw expects,
+  its request recorded, the table told whom
   the draw still waits for by one small ``draw`` frame). No version, no log
   line, no snapshot.
 - The last link missing (or ``draw_now``) makes the draw: ONE commit, built
