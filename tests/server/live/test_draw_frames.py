@@ -53,6 +53,9 @@ def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_fac
         msg = told(p)
         assert msg["type"] == "draw" and msg["pending"]["draw"] == draw, msg
         assert msg["pending"]["waiting"] == ["p1", "p2", "p3"]
+    # The roller again: its decision (the document shows no draw) lets it through; the store does not.
+    status, body = roller.act_http("pyramid")
+    assert status == 409 and body["error"]["code"] == "draw_pending", body
     # Two links: kept beside the document, no version; each phone hears whom the draw still waits for.
     for i in range(2):
         status, body = phones[i].act_http("link", draw=draw, link=chains[i][1])
