@@ -54,7 +54,9 @@ LINK = OVER_LIMITS + """
 local rec = redis.call('HGET', KEYS[2], ARGV[4])
 if rec then return {2, rec} end
 if redis.call('HGET', KEYS[1], '_draw') ~= ARGV[1] then return {0} end
-local p = cjson.decode(redis.call('HGET', KEYS[1], '_pending'))
+local held = redis.call('HGET', KEYS[1], '_pending')
+if not held then return {0} end
+local p = cjson.decode(held)
 local e = p['expect'][ARGV[2]]
 if not e then return {6} end
 if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return {3} end
