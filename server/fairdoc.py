@@ -66,6 +66,8 @@ class PendingDraw(TypedDict):
     #: When it was announced (epoch s), and how long it waits for links (s).
     at: float
     wait: float
+    #: A scope the announce opened (``draws.announce``): the draw's commit keeps it.
+    opened: NotRequired[list[ScopeRecord]]
 
 
 class FairLog(TypedDict):

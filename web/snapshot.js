@@ -30,6 +30,13 @@ export function nextSnapshot(last, snap) {
   if (fairChanged(snap, last)) {
     snap = { ...last, version: snap.version, fair: snap.fair, ...(snap.now === undefined ? {} : { now: snap.now }) };
   }
+  // A draw announced (a `draw` frame) is not in the snapshot of a version before
+  // the one it commits as: a push of such a version that comes after the frame
+  // (pushes race) must not make this phone forget the draw that waits for it.
+  const held = last.fair ? /** @type {any} */ (last.fair).pending : undefined;
+  if (held && snap.fair && !(/** @type {any} */ (snap.fair).pending) && snap.version < held.draw) {
+    snap = { ...snap, fair: { ...snap.fair, pending: held } };
+  }
   return snap;
 }
 

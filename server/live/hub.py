@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 
 from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
-from server.live.frames import Frames, encode
+from server.live.frames import Frames
 from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
 from server.runtime import start
@@ -183,10 +183,15 @@ class Hub:
             due = table_id in self._draw_due
             self._draw_due[table_id] = (version, frame)
         if not due:
-            start(self._push_draw_soon, table_id)
+            # A draw announced (every contributor still waited for): out at
+            # once, the phones' links wait on it; links are coalesced.
+            p = loads(frame)["pending"]
+            start(self._push_draw_soon, table_id, 0.0 if len(p["waiting"]) == len(p["contributors"])
+                  else DRAW_COALESCE)
 
-    def _push_draw_soon(self, table_id: str) -> None:
-        time.sleep(DRAW_COALESCE)
+    def _push_draw_soon(self, table_id: str, delay: float = DRAW_COALESCE) -> None:
+        if delay:
+            time.sleep(delay)
         with self.lock:
             version, frame = self._draw_due.pop(table_id)
             if version < self.sockets.versions.get(table_id, (0, 0.0))[0]:
@@ -281,23 +286,12 @@ class Hub:
                 c.kick("table_not_found", "This table has expired.")
             return
         self.liveness.note_host(doc)
-        draw = None if force else self.tables.draw_frame(doc)
         frames = Frames(self.tables, doc, online, state)
-        data = encode(draw) if draw is not None else b""
         for c, ok in zip(conns, seated, strict=True):
-            if not ok:
-                if draw is None:
-                    c.kick("bad_token", "This seat was removed or re-issued to another phone.")
-            elif draw is not None and c.sent_version >= doc["version"] - 1:
-                # A draw announced: one small frame for the table, not a snapshot
-                # per seat (a phone that (re)loads gets fair.pending in its snapshot).
-                c.tell_encoded(data, doc["version"])
-            else:
-                # A frame only says what changed since the version before; a socket
-                # not sent that one yet (its push still on the way: pushes race, and
-                # this frame would make it stale) gets the whole snapshot instead, or
-                # it would answer the draw on a board without its own chain.
+            if ok:
                 c.offer(doc["version"], frames.get(c.player), force, online)
+            else:
+                c.kick("bad_token", "This seat was removed or re-issued to another phone.")
 
     def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""

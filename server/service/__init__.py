@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Engine
 from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.service import fairness, history, hostship, results, snapshot
+from server.service import draws, fairness, history, hostship, results, snapshot
 from server.service.analysis import AnalysisCache
 from server.service.change import Outcome
+from server.service.decide import PASS
 from server.service.draws import pending
-from server.service.fairness import pending_view
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions, logged
 from server.service.seats import authenticate
@@ -123,7 +123,8 @@ class Tables:
             if found is None:
                 return Commit(None, result=False)
             action, events, by = found
-            return Commit(doc, logged(Outcome(doc, action, events), by), result=True)
+            # Host powers move while a draw waits: they change no game it was checked against.
+            return Commit(doc, logged(Outcome(doc, action, events), by), result=True, links=PASS)
 
         return self.pipeline.update(table_id, fn)
 
@@ -153,16 +154,6 @@ class Tables:
             return []
         fields = self.store.links(doc["id"])
         return [s for s in p["contributors"] if fields.get("_draw") == p["draw"] and s in fields]
-
-    def draw_frame(self, doc: TableDoc) -> dict[str, Any] | None:
-        """The ``draw`` frame that tells the phones of the draw ``doc``
-        announces (its version is the draw's id), in place of a snapshot per
-        seat: whom it waits for (everyone; no link is in before it). None for
-        any other document."""
-        p = pending(doc)
-        if p is None or p["draw"] != doc["version"]:
-            return None
-        return {"type": "draw", "version": doc["version"], "pending": pending_view(p)}
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)
@@ -202,7 +193,8 @@ class Tables:
     def find(self, table_id: str) -> TableDoc | None:
         """The table's document as stored, None once it has expired (a push
         tells its phones so; a request gets 404 from ``load``)."""
-        return self.store.load(table_id)
+        doc, fields = self.store.load_with_links(table_id)
+        return draws.overlay(doc, fields) if doc is not None else None
 
     def stats(self) -> dict[str, int]:
         """The store's figures of this process (``Store.stats``), for operators."""

@@ -43,6 +43,7 @@ from server.service.hostship import holds
 from server.service.seats import authenticate
 from server.service.stall import StallRule, check_may_act, host_step, note_waits
 from server.store import Commit, Tx
+from server.store.links import Announce
 
 
 def log_entry(v: int, by: str | None, rnd: int, kind: Kind, action: Action,
@@ -114,7 +115,32 @@ def decide(tx: Tx, call: ActionCall, ctx: Context) -> Commit[ActionResult]:
     doc = tx.copy()
     me = seat["id"]
     out, carried = _outcome(tx, doc, me, call, ctx)
-    return record_outcome(tx, out, me, call, ctx, carried)
+    if draws.is_pending_action(out.action):
+        return announced(out, me, tx.doc["version"], ctx)
+    commit = record_outcome(tx, out, me, call, ctx, carried)
+    if call.handler is not None and atype in draws.DURING:
+        # Passes a draw that waits (draws.DURING): the store lets it through
+        # once it copied that draw into its document (Pipeline.update).
+        commit.links = PASS
+    return commit
+
+
+#: ``Commit.links`` of a change that may pass a pending draw (``Pipeline.update`` fills in the draw).
+PASS = ("p", 0, 0)
+
+
+def announced(out: Outcome, me: str, base: int, ctx: Context) -> Commit[ActionResult]:
+    """A draw held (``draws.announce``): no version, no log line, no
+    document; the store keeps it in the links key, checks the table is still
+    at ``base`` and no draw waits, records the request (its answer: the
+    version as it stays, and ``draw_pending``) and sends the draw frame."""
+    p = draws.pending(out.doc)
+    assert p is not None
+    result: ActionResult = {"version": base, "events": out.events}
+    commit: Commit[ActionResult] = Commit(None, request=(ctx.request_id, {"by": me, "result": result, "v": base}),
+                                          result=result)
+    commit.announce = Announce(p["draw"], dict(p), fairness.pending_view(p))
+    return commit
 
 
 def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> tuple[Outcome, Any]:
@@ -151,10 +177,6 @@ def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> 
     draws.refuse_while_pending(doc)
     held = draws.announce(engine, doc, actor, as_host, atype, action, ctx.rng, state, ctx.request_id,
                           ctx.present, ctx.draw_wait, me, tx.copy)
-    if held is not None and held.state is None and draws.is_pending_action(held.action):
-        # The game as it was until the draw: the state this process holds is
-        # the announce's version's too, so the draw's commit need not decode it.
-        return held, state
     return held or game_outcome(engine, doc, actor, as_host, atype, action, ctx.rng, state), None
 
 
@@ -193,9 +215,5 @@ def record_outcome(tx: Tx, out: Outcome, me: str, call: ActionCall, ctx: Context
         rec: RequestRecord | None = tx.cached_result(rid)
         if rec is not None:
             retired.append((rid, {**rec, "undone": True}))
-    commit = Commit(out.doc, entry, (ctx.request_id, record), result=result, more_requests=retired,
-                    state=out.state if out.state is not None else carried)
-    if draws.is_pending_action(out.action):
-        # The draw's links are kept beside the document from now (linking.py).
-        commit.links = ("a", v, 0)
-    return commit
+    return Commit(out.doc, entry, (ctx.request_id, record), result=result, more_requests=retired,
+                  state=out.state if out.state is not None else carried)

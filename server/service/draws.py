@@ -5,12 +5,14 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   (``tablemate_verify.chain``); it counts for draws announced after it.
 - ``announce`` (the pipeline's hook for a game action): an action that draws
   afresh, at a table where a seat with a chain has a live phone, is checked
-  (applied to a copy) and then held as the table's *pending draw*: its scope
-  is open (its commitment public) before any link; the phones are told whom
-  the table waits for (the snapshot's ``fair.pending``, ``fairness.public``).
+  (applied to a copy) and then held as the table's *pending draw*, kept in
+  the links key, not the document (``decide.announced``, ``links.ANNOUNCE``:
+  no version); its scope is open (its commitment public) before any link;
+  the phones are told whom the table waits for (the ``draw`` frame, the
+  snapshot's ``fair.pending``: ``overlay``).
   ``announce_start`` does the same for a start that draws (the setup scope).
 - ``link {"draw", "link"}``: a contributor's next link, strictly the next of
-  its chain (``check_link``), kept beside the document, not in it
+  its chain (checked by ``links.LINK``), kept beside the document, not in it
   (``linking.py``: no version, no snapshot). The last one makes the draw
   (``make``): the action applied, its outcome derived from the scope's secret
   and the links (``tablemate-outcome/2``).
@@ -19,7 +21,8 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   (``check_draw_now``).
 
 While a draw is pending every other game action, and every table change but
-those in ``DURING`` (and every join), is refused (409 ``draw_pending``):
+those in ``DURING`` (and every join), is refused (409 ``draw_pending``, by the
+commit script itself: a decision made before the announce cannot slip in):
 nothing can change the game or the seats the pending action was checked
 against, so the draw made later is the one announced.
 """
@@ -39,15 +42,14 @@ from server.model import Action, TableDoc
 from server.service.change import Call, Handler, Outcome
 from server.service.fairness import SETUP
 from server.service.game_step import game_outcome
-from tablemate_verify.chain import MAX_LENGTH, ChainEntry, step
+from tablemate_verify.chain import MAX_LENGTH, ChainEntry
 from tablemate_verify.derive import check_hex32
 from tablemate_verify.record import ScopeRecord
 
 #: The platform actions of this module: never charged to a seat's budget
 #: (a seat must never be kept from taking part in a draw), never in the history.
 ACTIONS = frozenset({"anchor", "link", "draw_now"})
-#: What the commit that announces a draw logs (the action itself is logged
-#: when it is drawn).
+#: The announce's event type (nothing is logged: the action is, when it is drawn).
 PENDING = "draw_pending"
 #: The table changes taken while a draw is pending: none moves the game or the
 #: seats the pending action was checked against.
@@ -113,11 +115,14 @@ def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, pay
     d = out.draw
     if d is None or d.rng is None or any(o["index"] == d.index for o in d.scope["outcomes"]):
         return out
-    # The scope the draw needed is open now, its commitment public before any link.
-    # (The trial is this call's own copy, thrown away: its scopes need no copy.)
-    fair["scopes"] = (_fair(trial) or fair)["scopes"]
+    # A scope the trial opened (a table from before scopes opened ahead, an
+    # undone outcome drawn anew) is kept with the pending draw, its
+    # commitment in the draw frame, before any link: the draw's commit draws
+    # from it, never from a secret made after the links were seen.
+    known = {x["label"] for x in fair["scopes"]}
+    opened = [x for x in (_fair(trial) or fair)["scopes"] if x["label"] not in known]
     return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait,
-                 sender)
+                 sender, opened)
 
 
 def announce_start(c: Call, start: Handler, rid: str, online: Callable[[], Collection[str]],
@@ -140,9 +145,13 @@ def announce_start(c: Call, start: Handler, rid: str, online: Callable[[], Colle
 
 
 def _hold(doc: TableDoc, fair: FairDoc, scope: str, index: int, action: dict[str, Any], me: str, host: bool,
-          rid: str, who: list[str], wait: float, sender: str | None = None) -> Outcome:
-    """The draw held as the table's pending one (its scope open already).
-    ``sender``: the phone that entered it for ``me`` with ``as``, if another."""
+          rid: str, who: list[str], wait: float, sender: str | None = None,
+          opened: list[ScopeRecord] | None = None) -> Outcome:
+    """The draw to hold as the table's pending one, in ``doc``'s
+    ``fair.pending`` (a copy: the store keeps it in the links key, never in
+    the document: ``decide.announced``). Its id is the version the table
+    will have next (``draw_id``). ``sender``: the phone that entered it for
+    ``me`` with ``as``, if another; ``opened``: a scope this draw opened."""
     chains = fair["chains"]
     p: PendingDraw = {
         "draw": doc["version"] + 1, "scope": scope, "index": index, "action": action,
@@ -151,6 +160,8 @@ def _hold(doc: TableDoc, fair: FairDoc, scope: str, index: int, action: dict[str
         "expect": {s: copy.copy(chains[s]) for s in who},
         "links": [], "at": round(time.time(), 3), "wait": wait,
     }
+    if opened:
+        p["opened"] = opened
     fair["pending"] = p
     return Outcome(doc, {"type": PENDING, "draw": p["draw"], "for": action["type"]},
                    [{"type": PENDING, "draw": p["draw"], "player": me, "action": action["type"], "waiting": who}])
@@ -180,26 +191,11 @@ def give_anchor(c: Call) -> Outcome:
                    [{"type": "anchored", "player": c.me}])
 
 
-def check_link(doc: TableDoc, me: str, draw: int, link: str) -> tuple[PendingDraw, bool]:
-    """``link {"draw", "link"}`` as far as the document decides it: the
-    pending draw it is for, and whether it is strictly the next link of the
-    chain the seat had when the draw was announced (the store refuses a seat's
-    second link before a wrong one: ``link_given``, then ``link_mismatch``).
-    The link itself is kept beside the document (``linking.py``)."""
-    p = _the_pending(doc, draw)
-    if me not in p["contributors"]:
-        raise ServiceError("conflict", "not_contributor", "This seat's phone is not part of this draw.")
-    try:
-        ok = step(link) == p["expect"][me]["last"]
-    except ValueError as exc:
-        raise ServiceError("invalid", "bad_link", str(exc)) from exc
-    return p, ok
-
-
-def check_draw_now(doc: TableDoc, draw: int) -> PendingDraw:
+def check_draw_now(fields: dict[str, Any], draw: int) -> PendingDraw:
     """``draw_now {"draw"}``: any seated phone, once the wait is over, makes
-    the pending draw with the links that came; the proof lists who took part."""
-    p = _the_pending(doc, draw)
+    the pending draw with the links that came (``fields``: the links key's);
+    the proof lists who took part."""
+    p = held(fields, draw)
     left = p["at"] + p["wait"] - time.time()
     if left > 0:
         raise ServiceError("conflict", "draw_wait",
@@ -221,12 +217,38 @@ def with_links(p: PendingDraw, fields: dict[str, Any]) -> None:
                   for s in p["contributors"] if isinstance(fields.get(s), dict)]
 
 
-def _the_pending(doc: TableDoc, draw: int) -> PendingDraw:
-    p = pending(doc)
-    if p is None or p["draw"] != draw:
+def held(fields: dict[str, Any], draw: int) -> PendingDraw:
+    """The pending draw ``draw`` as the links key holds it (``fields``), its
+    links in; 409 ``draw_over`` when the key names no draw or another."""
+    p: PendingDraw | None = fields.get("_pending") if fields.get("_draw") == draw else None
+    if p is None:
         raise ServiceError("conflict", "draw_over",
                            "That draw was made already (or never announced); this link was not counted.")
+    with_links(p, fields)
     return p
+
+
+def overlay(doc: TableDoc, fields: dict[str, Any]) -> TableDoc:
+    """``doc`` with the draw that waits (the links key's ``fields``) as its
+    ``fair.pending``, or none: what a reader (a snapshot) and a change that
+    passes a pending draw show. The links key is the truth; a document
+    carries a pending draw only as a change that passed it copied it."""
+    fair = _fair(doc)
+    if fair is None:
+        return doc
+    p = fields.get("_pending") if fields.get("_draw") is not None else None
+    if p is None:
+        fair.pop("pending", None)
+    else:
+        with_links(p, fields)
+        fair["pending"] = p
+    return doc
+
+
+def draw_id(fields: dict[str, Any]) -> int:
+    """The id of the draw the links key names, 0 for none."""
+    d = fields.get("_draw")
+    return int(d) if d is not None else 0
 
 
 def make(c: Call, p: PendingDraw, state: Any = None) -> Outcome:
@@ -236,6 +258,10 @@ def make(c: Call, p: PendingDraw, state: Any = None) -> Outcome:
     ``state``: the document's engine state, when this process holds it."""
     action = dict(p["action"])
     atype = action.pop("type")
+    fair = _fair(c.doc)
+    assert fair is not None
+    known = {x["label"] for x in fair["scopes"]}
+    fair["scopes"] += [x for x in p.get("opened", []) if x["label"] not in known]
     if atype == "start":
         # platform.py registers this module's handlers: imported here, not at the top.
         from server.service.platform import start_game
@@ -244,7 +270,7 @@ def make(c: Call, p: PendingDraw, state: Any = None) -> Outcome:
         out = game_outcome(c.engine, c.doc, p["player"], p["host"], atype, action, c.rng, state)
     fair = _fair(c.doc)
     assert fair is not None
-    del fair["pending"]
+    fair.pop("pending", None)
     chains = fair.get("chains", {})
     for e in p["links"]:
         chain = chains.get(e["seat"])

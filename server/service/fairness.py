@@ -307,10 +307,14 @@ def pending_view(p: PendingDraw, linked: Collection[str] = ()) -> dict[str, Any]
     the ``draw`` frame's ``pending``): whom it waits for, since when, and
     how long the table waits."""
     given = set(linked) | {e["seat"] for e in p["links"]}
-    return {"draw": p["draw"], "scope": p["scope"], "index": p["index"],
+    view = {"draw": p["draw"], "scope": p["scope"], "index": p["index"],
             "action": p["action"]["type"], "player": p["player"],
             "contributors": p["contributors"], "at": p["at"], "wait": p["wait"],
             "waiting": [s for s in p["contributors"] if s not in given]}
+    if p.get("opened"):
+        # A scope this draw opened: its commitment public before any link.
+        view["opened"] = [{"scope": x["label"], "commitment": x["commitment"]} for x in p.get("opened", [])]
+    return view
 
 
 def proof(doc: TableDoc, entries: Iterable[LogEntry]) -> dict[str, Any]:

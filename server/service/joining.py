@@ -14,6 +14,7 @@ from server.errors import ServiceError
 from server.model import Action, Claim, TableDoc
 from server.service import draws, fairness, schemas
 from server.service.change import Outcome, sealed_seat
+from server.service.decide import PASS
 from server.service.hostship import holds, seal_claim
 from server.service.pipeline import Pipeline, log_entry, logged
 from server.service.platform import claim_seat, issue_rejoin
@@ -147,7 +148,8 @@ class Joining:
             me = seat["id"]
             # The stand-in brings the host's seat back this way (``hostship``).
             out = issue_rejoin(doc, holds(doc, me), player, {**claim, "by": me})
-            return Commit(out.doc, logged(out, me))
+            # A code made or redeemed while a draw waits moves no game nor seat it was checked against.
+            return Commit(out.doc, logged(out, me), links=PASS)
 
         # Chatter: counted as such, so a host cannot fill the log with codes.
         self.pipeline.update(table_id, fn, self.pipeline.action_hits(sender, "rejoin"))
@@ -174,6 +176,6 @@ class Joining:
                 # Sealed in the lobby too: a stand-in must not make itself the host.
                 seat["sealed"] = True
                 out.events[0]["sealed"] = True
-            return Commit(out.doc, logged(out, seat["id"]), result=seat["id"])
+            return Commit(out.doc, logged(out, seat["id"]), result=seat["id"], links=PASS)
 
         return self.pipeline.update(table_id, fn), new

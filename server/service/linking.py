@@ -1,9 +1,10 @@
 """A pending draw's links and its making, beside the table document
 (docs/fairness.md, "What it costs"): the fast path of ``draws.py``.
 
-- ``link``: checked against the document (``draws.check_link``), then kept in
-  the table's links key by one script (``Store.take_link``: the draw still
-  pending, the seat's first link, its request recorded, the table told whom
+- ``link``: hashed here, then checked and kept in the table's links key by
+  one script (``Store.take_link``: the draw still pending, the seat one of
+  its contributors, its first link, the next of the chain the draw expects,
+  its request recorded, the table told whom
   the draw still waits for by one small ``draw`` frame). No version, no log
   line, no snapshot.
 - The last link missing (or ``draw_now``) makes the draw: ONE commit, built
@@ -23,17 +24,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from server.errors import ServiceError, rate_limited
-from server.fairdoc import PendingDraw
 from server.model import ActionResult, RequestRecord, TableDoc
 from server.service import draws
 from server.service.change import Call
 from server.service.decide import ActionCall, Context, record_outcome
-from server.service.fairness import pending_view
 from server.service.hostship import holds
 from server.service.seats import authenticate
 from server.store import Commit, Primed, Tx
-from server.store.links import GIVEN, MISMATCH, OVER, RATED, RECORDED, Link
-from server.wire import loads
+from server.store.links import GIVEN, OVER, RATED, RECORDED, STRANGER, TAKEN, Link
+from tablemate_verify.chain import step
 
 if TYPE_CHECKING:
     from server.service.pipeline import Pipeline
@@ -45,7 +44,8 @@ FAST = frozenset({"link", "draw_now"})
 def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, doc0: TableDoc,
          call: ActionCall, hits: list[tuple[str, str, int]]) -> ActionResult:
     """``link`` or ``draw_now`` (``Pipeline.act``), ``doc0`` as read for it
-    (this process's kept copy, maybe a change behind)."""
+    (this process's kept copy, maybe a change behind: only the seat is read
+    of it; the pending draw is the links key's, checked by ``LINK``)."""
     me = authenticate(doc0, token, seated=True)["id"]
     rid: str = body["request_id"]
     if call.atype == "draw_now":
@@ -53,18 +53,12 @@ def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, d
         return now
     draw, link = int(call.action["draw"]), str(call.action["link"])
     try:
-        p, ok = _checked(pl, table_id, raw0, doc0, me, draw, link)
-    except ServiceError as exc:
-        first = _first_result(pl, table_id, rid, hits)
-        if first is not None:
-            return first
-        counted = _counted(pl, table_id, me, draw, link) if exc.code == "draw_over" else None
-        if counted is not None:
-            return counted
-        raise
+        prev = step(link)
+    except ValueError as exc:
+        _count(pl, table_id, hits)
+        raise ServiceError("invalid", "bad_link", str(exc)) from exc
     event = {"type": "linked", "player": me, "draw": draw}
-    taken = pl.store.take_link(table_id, Link(draw, me, {"link": link, "anchor": p["expect"][me]["anchor"]}, rid,
-                                              ok, p["contributors"], pending_view(p), event), hits)
+    taken = pl.store.take_link(table_id, Link(draw, me, link, prev, rid, event), hits)
     if taken.status == RECORDED:
         record: RequestRecord = taken.record
         if record["by"] != me:
@@ -72,12 +66,13 @@ def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, d
         return record["result"]
     if taken.status == RATED:
         raise rate_limited(taken.wait, "actions at this table")
-    if taken.status in (OVER, GIVEN, MISMATCH):
+    if taken.status == OVER:
+        counted = _counted(pl, table_id, me, draw, link)
+        if counted is not None:
+            return counted
+    if taken.status != TAKEN:
         _count(pl, table_id, hits)
-        raise {OVER: _over(), GIVEN: ServiceError("conflict", "link_given",
-                                                  "This seat's link for this draw is in already."),
-               MISMATCH: ServiceError("conflict", "link_mismatch", "That is not the next link of this seat's "
-                                      "chain (one link per draw, in order).")}[taken.status]
+        raise _refusal(taken.status)
     linked: ActionResult = {"version": taken.version, "events": [event]}
     if taken.fields is None:
         return linked
@@ -90,17 +85,15 @@ def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, d
     return done["result"]
 
 
-def _checked(pl: Pipeline, table_id: str, raw0: str, doc0: TableDoc, me: str, draw: int,
-             link: str) -> tuple[PendingDraw, bool]:
-    """``draws.check_link`` on ``doc0``, or on the stored document when a
-    kept copy one change behind refused it (the announce not seen yet)."""
-    try:
-        return draws.check_link(doc0, me, draw, link)
-    except ServiceError:
-        current = pl.store.load_raw(table_id)
-        if current is None or current == raw0:
-            raise
-        return draws.check_link(loads(current), me, draw, link)
+def _refusal(status: int) -> ServiceError:
+    if status == OVER:
+        return _over()
+    if status == STRANGER:
+        return ServiceError("conflict", "not_contributor", "This seat's phone is not part of this draw.")
+    if status == GIVEN:
+        return ServiceError("conflict", "link_given", "This seat's link for this draw is in already.")
+    return ServiceError("conflict", "link_mismatch", "That is not the next link of this seat's "
+                        "chain (one link per draw, in order).")
 
 
 def _counted(pl: Pipeline, table_id: str, me: str, draw: int, link: str) -> ActionResult | None:
@@ -112,17 +105,6 @@ def _counted(pl: Pipeline, table_id: str, me: str, draw: int, link: str) -> Acti
     if doc is None or chain is None or chain["last"] != link or chain["k"] == 0:
         return None
     return {"version": doc["version"], "events": [{"type": "linked", "player": me, "draw": draw}]}
-
-
-def _first_result(pl: Pipeline, table_id: str, rid: str, hits: list[tuple[str, str, int]]) -> ActionResult | None:
-    """Before a refusal: a retry of a link taken (its draw made since) gets
-    its first result, not the refusal; else the refusal is counted."""
-    found = pl.store.records(table_id, [rid])
-    if rid in found:
-        result: ActionResult = found[rid]["result"]
-        return result
-    _count(pl, table_id, hits)
-    return None
 
 
 def _count(pl: Pipeline, table_id: str, hits: list[tuple[str, str, int]]) -> None:
@@ -149,10 +131,10 @@ def _make(pl: Pipeline, call: ActionCall, token: str | None, me: str, draw: int,
     given: list[dict[str, Any]] = [fields]
 
     def fn(tx: Tx) -> Commit[ActionResult | None]:
-        p = draws.pending(tx.doc)
-        if p is None or p["draw"] != draw:
+        now = given.pop() if given else tx.links()
+        if now.get("_draw") != draw or "_pending" not in now:
             return Commit(None, result=None)
-        return _commit(pl, tx, call, token, me, draw, rid, given.pop() if given else tx.links())
+        return _commit(pl, tx, call, token, me, draw, rid, now)
     return fn
 
 
@@ -164,8 +146,9 @@ def _draw_now(pl: Pipeline, call: ActionCall, token: str | None, rid: str) -> An
             if cached["by"] != seat["id"]:
                 raise ServiceError("conflict", "request_id_reused", "This request_id belongs to another seat.")
             return Commit(None, result=cached["result"])
-        draws.check_draw_now(tx.doc, int(call.action["draw"]))
-        return _commit(pl, tx, call, token, seat["id"], int(call.action["draw"]), rid, tx.links())
+        fields = tx.links()
+        draws.check_draw_now(fields, int(call.action["draw"]))
+        return _commit(pl, tx, call, token, seat["id"], int(call.action["draw"]), rid, fields)
     return fn
 
 
@@ -173,10 +156,8 @@ def _commit(pl: Pipeline, tx: Tx, call: ActionCall, token: str | None, me: str, 
             fields: dict[str, Any]) -> Commit[Any]:
     """The draw's one commit: the pending action applied with the links in,
     settled and logged as every action is (``decide.record_outcome``)."""
-    doc = tx.copy()
-    p = draws.pending(doc)
-    assert p is not None
-    draws.with_links(p, fields if fields.get("_draw") == draw else {})
+    doc = draws.overlay(tx.copy(), fields)
+    p = draws.held(fields, draw)
     c = Call(call.engine, doc, me, holds(doc, me), {}, pl.rng, tx.log, None, None)
     state = pl.store.states.get(tx.table_id, doc["version"])
     commit = record_outcome(tx, draws.make(c, p, state), me, call, _context(pl, token, rid), None)

@@ -18,7 +18,7 @@ from server.config import Limits
 from server.errors import ServiceError, busy, not_found, rate_limited
 from server.model import ActionResult, PinHash, Seat, TableDoc
 from server.runtime import offload
-from server.service import linking, schemas, write
+from server.service import draws, linking, schemas, write
 from server.service.budget import CHATTER, charge
 from server.service.decide import ActionCall, Context, decide, log_entry, logged
 from server.service.platform_actions import HANDLERS, action_schema
@@ -78,10 +78,12 @@ class Pipeline:
         return eng
 
     def load(self, table_id: str) -> TableDoc:
-        doc = self.store.load(table_id) if plausible_id(table_id) else None
+        """The table as a reader sees it: the document, with the draw that
+        waits as its ``fair.pending`` (read with it, one round trip)."""
+        doc, fields = self.store.load_with_links(table_id) if plausible_id(table_id) else (None, {})
         if doc is None:
             raise not_found()
-        return doc
+        return draws.overlay(doc, fields)
 
     def update(self, table_id: str, fn: Callable[[Tx], Commit[R]],
                hits: Sequence[tuple[str, str, int]] = ()) -> R:
@@ -91,12 +93,16 @@ class Pipeline:
         fan-out as soon as Redis has it; ``hits``: rate counters, counted
         once, 429 ``rate_limited`` when over."""
         limits = self.limits
+        tries = [0]
 
         def capped(tx: Tx) -> Commit[R]:
             commit = fn(tx)
             # A retry (doc None) still answers.
             if commit.doc is not None and commit.entry is not None:
                 charge(commit.doc, commit.entry, limits)
+            if commit.doc is not None and commit.links is not None and commit.links[0] == "p":
+                _carry(tx, commit, tries[0])
+            tries[0] += 1
             return commit
 
         try:
@@ -236,3 +242,16 @@ class Pipeline:
         if version % max(1, window // 5):
             return []
         return self.store.stale_requests(table_id, version - window)
+
+
+def _carry(tx: Tx, commit: Commit[Any], attempt: int) -> None:
+    """A change that passes a pending draw (``decide.PASS``) carries it in its
+    document, so every instance's fan-out of it shows the draw still
+    waiting. The first attempt takes it that none waits (no read: such
+    changes are rare while one does) unless its document carries one; the
+    store refuses that if one does (``CHANGED``), and the next attempt
+    reads the links key."""
+    assert commit.doc is not None
+    fields = tx.links() if attempt or draws.pending(tx.doc) is not None else {}
+    draws.overlay(commit.doc, fields)
+    commit.links = ("p", draws.draw_id(fields), 0)

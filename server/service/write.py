@@ -18,8 +18,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from server.errors import ServiceError
 from server.model import TableDoc
-from server.store import CHANGED, DONE, GONE, RATED, RECORDED, Commit, Primed, Store, Tx
+from server.store import CHANGED, DONE, GONE, PENDING, RATED, RECORDED, Commit, Primed, Store, Tx
 from server.store.tx import R
 from server.wire import loads
 
@@ -29,6 +30,14 @@ from server.wire import loads
 Wrote = Callable[[str, int, TableDoc, Any], None]
 
 MAX_ATTEMPTS = 200
+
+
+def draw_pending() -> ServiceError:
+    """409 ``draw_pending``: the store refused a change while a draw waits
+    for the phones' links (``store/links.py``), although the decision, made
+    on a document that did not show it, let it through."""
+    return ServiceError("conflict", "draw_pending",
+                        "A draw is waiting for the phones' links; try again in a moment.")
 
 
 class Conflict(Exception):
@@ -105,7 +114,7 @@ def _update(store: Store, table_id: str, fn: Callable[[Tx], Commit[R]],
             commit: Commit[R] | None = fn(tx)
         except Exception as exc:
             commit, refused = None, exc
-        if commit is None or commit.doc is None:
+        if commit is None or (commit.doc is None and commit.announce is None):
             # Nothing to write: a refusal, or an answer (a replay's). It may
             # come of a request id taken for unseen that has a record after
             # all (a retry of an applied action is "not your turn" now), or
@@ -128,9 +137,12 @@ def _update(store: Store, table_id: str, fn: Callable[[Tx], Commit[R]],
         verdict = store.commit(table_id, int(tx.doc["version"]), commit, tx.assumed, hits,
                                told=wrote is not None)
         if verdict.status == DONE:
-            if wrote is not None:
+            # A draw held (``commit.announce``) made no version: its frame went out from its script.
+            if wrote is not None and commit.doc is not None:
                 wrote(table_id, verdict.version, commit.doc, commit.state)
             return commit.result
+        if verdict.status == PENDING:
+            raise draw_pending()
         if verdict.status == RATED:
             raise RateLimited(verdict.wait)
         if verdict.status == GONE:

@@ -11,10 +11,10 @@ runs the scripts and feeds the listener (chosen once at connect). The store
 never calls the service: its retry loop is ``service/write.py``'s.
 """
 
-from server.store.commit import CHANGED, DONE, GONE, RATED, RECORDED
+from server.store.commit import CHANGED, DONE, GONE, PENDING, RATED, RECORDED
 from server.store.listen import Callbacks
 from server.store.store import Store, Verdict
 from server.store.tx import Commit, Primed, Tx
 
-__all__ = ["CHANGED", "DONE", "GONE", "RATED", "RECORDED", "Callbacks", "Commit", "Primed", "Store", "Tx",
+__all__ = ["CHANGED", "DONE", "GONE", "PENDING", "RATED", "RECORDED", "Callbacks", "Commit", "Primed", "Store", "Tx",
            "Verdict"]

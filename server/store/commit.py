@@ -39,8 +39,10 @@ from server.store.keys import (
 )
 from server.store.paths import Path
 
-#: What the script answers (its reply's first element).
-GONE, CHANGED, RECORDED, DONE, RATED = 0, 1, 2, 3, 4
+#: What the script answers (its reply's first element); ``PENDING``: a
+#: draw waits for the phones' links (``links.py``) and this change may not
+#: pass it.
+GONE, CHANGED, RECORDED, DONE, RATED, PENDING = 0, 1, 2, 3, 4, 5
 #: Milliseconds a commit waits for its replicas (``TABLEMATE_REDIS_WAIT``)
 #: before it is refused: a replica a few milliseconds away answers in one.
 WAIT_MS = 1000
@@ -70,10 +72,13 @@ end
 # version the change was built on, the new document, its version, ttl, log
 # entry ('' for none), message head, then four counts (assumed-unseen request
 # ids, records to write, ids to drop, rate counters), the counters' window (s),
-# the links op ('' none, 'a' a draw announced: the links key starts afresh for
-# it, 'd' a draw made: the links key must hold exactly the fields the change
-# read, else CHANGED, and is cleared), the draw id and that field count, and
-# those lists (records as id, value pairs; the counters' limits last).
+# the links op ('' the change may not pass a pending draw: PENDING while the
+# links key names one; 'p' it passes one: the key must name the draw the
+# change read there (0: none), else CHANGED; 'd' a draw made: the links key
+# must hold exactly the fields the change read, else CHANGED, and is
+# cleared), the draw id and that field count, and those lists (records as
+# id, value pairs; the counters' limits last). PENDING comes after the
+# request records (a retry of an applied request gets its first answer).
 # The counters are counted only once the change is sure to be written
 # otherwise (an attempt that lost a race is not counted); a refused one stays
 # counted only where it was over (Rates.hit_many's rule).
@@ -88,9 +93,11 @@ if not v then
 end
 if v ~= ARGV[1] then return {1} end
 local op = ARGV[12]
+local d = redis.call('HGET', KEYS[6], '_draw')
 if op == 'd' then
-  local d = redis.call('HGET', KEYS[6], '_draw')
   if d and (d ~= ARGV[13] or redis.call('HLEN', KEYS[6]) ~= tonumber(ARGV[14])) then return {1} end
+elseif op == 'p' then
+  if (d or '0') ~= ARGV[13] then return {1} end
 end
 local na, ns, nd, nr = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
 local i = 15
@@ -101,6 +108,7 @@ for _ = 1, na do
   i = i + 1
 end
 if #found > 1 then return found end
+if op == '' and d then return {5} end
 if nr > 0 and over_limits(6, nr, tonumber(ARGV[11]), i + 2 * ns + nd) then return {4} end
 local ttl = ARGV[4]
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
@@ -113,11 +121,7 @@ for _ = 1, ns do
 end
 if nd > 0 then redis.call('HDEL', KEYS[4], unpack(ARGV, i, i + nd - 1)) end
 redis.call('EXPIRE', KEYS[4], ttl)
-if op ~= '' then redis.call('DEL', KEYS[6]) end
-if op == 'a' then
-  redis.call('HSET', KEYS[6], '_draw', ARGV[13])
-  redis.call('EXPIRE', KEYS[6], ttl)
-end
+if op == 'd' then redis.call('DEL', KEYS[6]) end
 redis.call('SPUBLISH', KEYS[5], ARGV[6] .. ARGV[2] .. '}')
 return {3}
 """
@@ -139,7 +143,7 @@ class Change:
     #: Rate counters counted with the write: (key, limit); and their window (s).
     hits: list[tuple[str, int]] = field(default_factory=list)
     window: int = 60
-    #: The pending draw's links key: ``Commit.links``'s op ('' none, 'a', 'd'), draw id, field count.
+    #: The pending draw's links key: ``Commit.links``'s op ('', 'p', 'd'), draw id, field count.
     links: tuple[str, int, int] = ("", 0, 0)
 
 

@@ -12,9 +12,11 @@ slot) and one TTL, refreshed on every change:
   ``presence.PRESENCE_TTL`` count as gone, so an instance that dies takes its
   phones offline by itself
 
-- ``tm:{<id>}:links`` the pending draw's links (``links.py``): ``_draw`` → its
-  id, seat → ``{"link", "anchor"}``; set by the commit that announces a draw,
-  one field a link, cleared by the commit that makes it
+- ``tm:{<id>}:links`` the pending draw (``links.py``): ``_draw`` → its id,
+  ``_pending``, ``_frame``, seat → ``{"link", "anchor"}``; written by the
+  announce's script (no commit), one field a link, cleared by the commit
+  that makes the draw; while it names a draw, commits are refused but those
+  that pass it
 - ``tm:{<id>}:rl:<bucket>:<who>:<window>`` a rate counter of the table (a seat's actions)
 
 plus ``tm:code:<CODE>`` (lobby join codes), ``tm:rl:<bucket>:<client>:<window>``
@@ -25,7 +27,7 @@ for table routing: ``instances.py``). Every committed change publishes
 table's message has no ``d``); a process listens on the channels of the tables
 it has sockets on, and fans a change out to them without loading the table
 again. A socket that opens or closes publishes ``{"t": id, "p": 1}`` there
-(presence, no version); a link taken publishes ``{"t": id, "w": version, "f": <draw frame>}``
+(presence, no version); a draw announced or a link taken publishes ``{"t": id, "w": version, "f": <draw frame>}``
 (``links.py``: whom the pending draw still waits for, no version of its own).
 """
 

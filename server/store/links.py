@@ -1,13 +1,18 @@
-"""The pending draw's links, kept beside the table document (``tm:{<id>}:links``,
-same hash tag and TTL), so that a link costs one round trip and changes no
-version of the table (docs/fairness.md, "What it costs").
+"""The pending draw, kept beside the table document (``tm:{<id>}:links``,
+same hash tag and TTL): its announce and each link cost one round trip and
+change no version of the table (docs/fairness.md, "What it costs").
 
-The commit that announces a draw starts the key afresh (``_draw`` → the
-draw's id, ``commit.py``); each link is one field of it (``LINK``, below);
-the commit that makes the draw reads every field, checks in its script that
-none came since, and clears the key. A link is taken only while ``_draw``
-names its draw: once the draw is made (the key cleared or started afresh for
-the next one) a late link is refused, never counted half-way.
+The key's fields: ``_draw`` → the draw's id, ``_pending`` → the pending draw
+(``fairdoc.PendingDraw``, JSON), ``_frame`` → the public part of its ``draw``
+frame (JSON up to its waiting list), and one field per link taken (seat →
+``{"link", "anchor"}``). ``ANNOUNCE`` writes the first three (the table still
+at the version the decision read, no draw pending); ``LINK`` adds a link,
+checked against ``_pending``; the commit that makes the draw reads every
+field, checks in its script that none came since, and clears the key
+(``commit.py``). Every other commit is refused while ``_draw`` is set, but
+those that say they pass a draw (``commit.py``, op ``p``). A link is taken
+only while ``_draw`` names its draw: once the draw is made a late link is
+refused, never counted half-way.
 """
 
 from __future__ import annotations
@@ -16,45 +21,60 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.store.commit import OVER_LIMITS
-from server.store.keys import channel_key, dumps, links_key, loads, req_key, text, version_key
+from server.store.keys import (
+    channel_key,
+    doc_key,
+    dumps,
+    links_key,
+    loads,
+    req_key,
+    text,
+    version_key,
+)
 from server.store.paths import Path
 
 #: What ``LINK`` answers (its reply's first element).
-OVER, TAKEN, RECORDED, GIVEN, MISMATCH, RATED = 0, 1, 2, 3, 4, 5
+OVER, TAKEN, RECORDED, GIVEN, MISMATCH, RATED, STRANGER = 0, 1, 2, 3, 4, 5, 6
 
 # KEYS: links, req, ver, channel, then the rate counters. ARGV: the draw id,
-# the seat, its entry (JSON), the request id, ttl, whether the link is the
-# seat's next (1) or not (0), the message's four pieces (head up to the
-# version, up to the version again, up to the waiting list, the rest), the
-# event a taken link logs (JSON), then two counts (contributors, counters),
-# the counters' window (s), and those lists (the counters' limits last).
+# the seat, its link, the request id, ttl, the hash the seat's chain expects
+# its link to hash to (the service hashes the link), the message's three
+# pieces around the version and the waiting list (head up to the version, up
+# to the version again, the end), the event a taken link logs (JSON), the
+# counters' count and window (s), then the counters' limits.
 # In order: the request's record (a retry gets its first result), the draw
-# (OVER), the seat's link given already (GIVEN), the link itself (MISMATCH),
-# the rate counters (RATED, as the commit counts them); then the link is kept,
-# the request recorded unless it was the last link (its request gets the
-# draw's own result, with the draw's commit), and the table told whom the
-# draw still waits for. Answer: TAKEN, the version, and when no contributor
-# is missing any more, every field (the draw's commit is then this caller's).
+# (OVER), the seat a contributor of it (STRANGER), the seat's link given
+# already (GIVEN), the link itself (MISMATCH), the rate counters (RATED, as
+# the commit counts them); then the link is kept, the request recorded unless
+# it was the last link (its request gets the draw's own result, with the
+# draw's commit), and the table told whom the draw still waits for. Answer:
+# TAKEN, the version, and when no contributor is missing any more, every
+# field (the draw's commit is then this caller's).
 LINK = OVER_LIMITS + """
 local rec = redis.call('HGET', KEYS[2], ARGV[4])
 if rec then return {2, rec} end
 if redis.call('HGET', KEYS[1], '_draw') ~= ARGV[1] then return {0} end
+local held = redis.call('HGET', KEYS[1], '_pending')
+if not held then return {0} end
+local p = cjson.decode(held)
+local e = p['expect'][ARGV[2]]
+if not e then return {6} end
 if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return {3} end
-if ARGV[6] ~= '1' then return {4} end
-local nc, nr = tonumber(ARGV[12]), tonumber(ARGV[13])
-if nr > 0 and over_limits(4, nr, tonumber(ARGV[14]), 15 + nc) then return {5} end
-redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+if e['last'] ~= ARGV[6] then return {4} end
+local nr = tonumber(ARGV[11])
+if nr > 0 and over_limits(4, nr, tonumber(ARGV[12]), 13) then return {5} end
+redis.call('HSET', KEYS[1], ARGV[2], cjson.encode({link = ARGV[3], anchor = e['anchor']}))
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 local v = redis.call('GET', KEYS[3]) or '0'
 local waiting = {}
-for j = 1, nc do
-  local s = ARGV[14 + j]
+for _, s in ipairs(p['contributors']) do
   if redis.call('HEXISTS', KEYS[1], s) == 0 then waiting[#waiting + 1] = cjson.encode(s) end
 end
-redis.call('SPUBLISH', KEYS[4], ARGV[7] .. v .. ARGV[8] .. v .. ARGV[9] .. table.concat(waiting, ',') .. ARGV[10])
+local frame = redis.call('HGET', KEYS[1], '_frame')
+redis.call('SPUBLISH', KEYS[4], ARGV[7] .. v .. ARGV[8] .. v .. frame .. table.concat(waiting, ',') .. ARGV[9])
 if #waiting > 0 then
   redis.call('HSET', KEYS[2], ARGV[4], '{"by":' .. cjson.encode(ARGV[2]) .. ',"result":{"version":' .. v ..
-    ',"events":[' .. ARGV[11] .. ']},"v":' .. v .. '}')
+    ',"events":[' .. ARGV[10] .. ']},"v":' .. v .. '}')
   redis.call('EXPIRE', KEYS[2], ARGV[5])
   return {1, v}
 end
@@ -64,6 +84,41 @@ for j = 1, #all do out[#out + 1] = all[j] end
 return out
 """
 
+# KEYS: doc, ver, req, links, channel, then the rate counters. ARGV: the
+# version the decision read, the draw id, the pending draw (JSON), the
+# frame's public part (``_frame``), ttl, the message (whole: its version is
+# the one the decision read, checked first), the request id and its record,
+# then three counts (assumed-unseen request ids, rate counters) and the
+# counters' window (s), then those lists (the counters' limits last).
+# The answers are commit.py's: GONE, CHANGED (the table moved: decide again),
+# RECORDED (with the records found), RATED, PENDING (a draw waits already),
+# DONE. No version, no log line, no document written.
+ANNOUNCE = OVER_LIMITS + """
+local v = redis.call('GET', KEYS[2])
+if not v then
+  local cur = redis.call('GET', KEYS[1])
+  if not cur then return {0} end
+  v = tostring(cjson.decode(cur)['version'])
+end
+if v ~= ARGV[1] then return {1} end
+local na, nr = tonumber(ARGV[9]), tonumber(ARGV[10])
+local found = {2}
+for j = 1, na do
+  local rec = redis.call('HGET', KEYS[3], ARGV[11 + j])
+  if rec then found[#found + 1] = ARGV[11 + j]; found[#found + 1] = rec end
+end
+if #found > 1 then return found end
+if redis.call('HEXISTS', KEYS[4], '_draw') == 1 then return {5} end
+if nr > 0 and over_limits(5, nr, tonumber(ARGV[11]), 12 + na) then return {4} end
+redis.call('DEL', KEYS[4])
+redis.call('HSET', KEYS[4], '_draw', ARGV[2], '_pending', ARGV[3], '_frame', ARGV[4])
+redis.call('EXPIRE', KEYS[4], ARGV[5])
+redis.call('HSET', KEYS[3], ARGV[7], ARGV[8])
+redis.call('EXPIRE', KEYS[3], ARGV[5])
+redis.call('SPUBLISH', KEYS[5], ARGV[6])
+return {3}
+"""
+
 
 @dataclass(frozen=True)
 class Link:
@@ -71,15 +126,11 @@ class Link:
 
     draw: int
     seat: str
-    #: ``{"link", "anchor"}``: what the draw's commit reads back.
-    entry: dict[str, str]
+    link: str
+    #: What the link hashes to: the script takes it if that is the ``last``
+    #: of the seat's chain as the pending draw expects it.
+    prev: str
     rid: str
-    #: Whether it is the seat's next link (checked by the service against the
-    #: chain the draw expects): refused after the draw and repeat checks.
-    next_ok: bool
-    contributors: list[str]
-    #: The draw frame's public part (``fairness.pending_view``) but ``waiting``.
-    view: dict[str, Any]
     #: What the link's request logs as its result (``linked``).
     event: dict[str, Any]
 
@@ -98,8 +149,19 @@ class Taken:
     wait: int = 0
 
 
+@dataclass(frozen=True)
+class Announce:
+    """A draw to hold (``Commit.announce``): its id, the pending draw as the
+    store keeps it, and the public part of its ``draw`` frame
+    (``fairness.pending_view``, its ``waiting`` list whole)."""
+
+    draw: int
+    pending: dict[str, Any]
+    view: dict[str, Any]
+
+
 def frame_pieces(table_id: str, view: dict[str, Any]) -> list[str]:
-    """The link message around its version and waiting list:
+    """The draw message around its version and waiting list:
     ``{"t": id, "w": v, "f": {"type": "draw", "version": v, "pending": {..., "waiting": [...]}}}``."""
     head = dumps({"t": table_id}).decode()[:-1] + ',"w":'
     body = dumps({k: x for k, x in view.items() if k != "waiting"}).decode()
@@ -111,9 +173,9 @@ def take(path: Path, table_id: str, link: Link, ttl: int, counters: list[tuple[s
     """Runs ``LINK`` (one round trip)."""
     keys = [links_key(table_id), req_key(table_id), version_key(table_id), channel_key(table_id),
             *(key for key, _ in counters)]
-    args: list[Any] = [link.draw, link.seat, dumps(link.entry), link.rid, ttl, 1 if link.next_ok else 0,
-                       *frame_pieces(table_id, link.view), dumps(link.event), len(link.contributors),
-                       len(counters), window, *link.contributors, *(limit for _, limit in counters)]
+    head, mid, _, tail = frame_pieces(table_id, {})
+    args: list[Any] = [link.draw, link.seat, link.link, link.rid, ttl, link.prev, head, mid, tail,
+                       dumps(link.event), len(counters), window, *(limit for _, limit in counters)]
     reply = path.script(LINK, keys, args)
     status = int(reply[0])
     if status == RECORDED:
@@ -126,11 +188,24 @@ def take(path: Path, table_id: str, link: Link, ttl: int, counters: list[tuple[s
     return Taken(status, int(str(text(reply[1]))), fields=fields)
 
 
+def announce(path: Path, table_id: str, base: int, a: Announce, rid: str, record: Any, assumed: list[str],
+             ttl: int, counters: list[tuple[str, int]], window: int) -> list[Any]:
+    """Runs ``ANNOUNCE`` (one round trip): its raw reply."""
+    keys = [doc_key(table_id), version_key(table_id), req_key(table_id), links_key(table_id),
+            channel_key(table_id), *(key for key, _ in counters)]
+    head, mid, frame, tail = frame_pieces(table_id, a.view)
+    waiting = ",".join(dumps(s).decode() for s in a.view["waiting"])
+    message = f"{head}{base}{mid}{base}{frame}{waiting}{tail}"
+    args: list[Any] = [base, a.draw, dumps(a.pending), frame, ttl, message, rid, dumps(record),
+                       len(assumed), len(counters), window, *assumed, *(limit for _, limit in counters)]
+    return path.script(ANNOUNCE, keys, args)
+
+
 def fields_of(flat: list[str | None]) -> dict[str, Any]:
     """HGETALL's flat answer as the links key's fields: ``_draw`` → the draw
-    id, seat → its entry."""
+    id, ``_pending`` → the pending draw, ``_frame`` as stored, seat → its entry."""
     out: dict[str, Any] = {}
     for k in range(0, len(flat) - 1, 2):
         name, raw = str(flat[k]), str(flat[k + 1])
-        out[name] = int(raw) if name == "_draw" else loads(raw)
+        out[name] = int(raw) if name == "_draw" else raw if name == "_frame" else loads(raw)
     return out

@@ -38,7 +38,7 @@ from server.store.keys import (
 )
 from server.store.keys import text as _text
 from server.store.links import RATED as RATED_LINK
-from server.store.links import Link, Taken, fields_of, take
+from server.store.links import Announce, Link, Taken, announce, fields_of, take
 from server.store.listen import Listener
 from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
@@ -265,8 +265,23 @@ class Store:
         return Taken(taken.status, wait=wait_for(now, RATE_WINDOW)) if taken.status == RATED_LINK else taken
 
     def links(self, table_id: str) -> dict[str, Any]:
-        """The links key's fields, parsed: ``_draw`` and seat → entry."""
+        """The links key's fields, parsed (``links.fields_of``)."""
         return fields_of([_text(x) for kv in self.r.hgetall(links_key(table_id)).items() for x in kv])
+
+    def load_with_links(self, table_id: str) -> tuple[TableDoc | None, dict[str, Any]]:
+        """The document and the links key's fields, in one round trip (one
+        slot: the table's hash tag): a reader's view of a table shows the
+        draw that waits (``fair.pending``)."""
+        with self.r.pipeline(transaction=False) as p:
+            p.get(doc_key(table_id))
+            p.hgetall(links_key(table_id))
+            raw, found = p.execute()
+        raw = _text(raw)
+        if not raw:
+            return None, {}
+        doc = cast(TableDoc, loads(raw))
+        self.latest.put(table_id, int(doc["version"]), raw)
+        return doc, fields_of([_text(x) for kv in found.items() for x in kv])
 
     def record_once(self, table_id: str, rid: str, record: Any) -> Any:
         """``record`` for ``rid`` unless it has one; back: the one it has."""
@@ -297,6 +312,8 @@ class Store:
         link), the message is handed on as any instance's would be."""
         now = time.time()
         counters = [(rate_key(b, c, int(now // RATE_WINDOW), table_id), limit) for b, c, limit in hits]
+        if commit.announce is not None:
+            return self._announce(table_id, base, commit, assumed, counters, now)
         change = encode(table_id, base, commit, assumed, counters, RATE_WINDOW)
         status, found = self._run(change, told)
         if status == DONE:
@@ -308,6 +325,20 @@ class Store:
             self.latest.drop(table_id)
         return Verdict(status, change.version, {rid: loads(rec) for rid, rec in found.items()},
                        wait_for(now, RATE_WINDOW) if status == RATED else 0)
+
+    def _announce(self, table_id: str, base: int, commit: Commit[Any], assumed: list[str],
+                  counters: list[tuple[str, int]], now: float) -> Verdict:
+        """``commit``'s draw held (``links.ANNOUNCE``): no version, no document
+        written; the table is told by the draw frame its script publishes."""
+        a: Announce = commit.announce
+        assert commit.request is not None
+        rid, record = commit.request
+        reply = announce(self.path, table_id, base, a, rid, record, assumed, self.ttl, counters, RATE_WINDOW)
+        status = int(reply[0])
+        found = {str(_text(reply[k])): loads(str(_text(reply[k + 1]))) for k in range(1, len(reply), 2)}
+        if status == GONE:
+            self.latest.drop(table_id)
+        return Verdict(status, base, found, wait_for(now, RATE_WINDOW) if status == RATED else 0)
 
     def _run(self, change: Change, told: bool) -> tuple[int, dict[str, Any]]:
         """``committer.run``, with this process's listener told to leave the

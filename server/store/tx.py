@@ -32,11 +32,15 @@ class Commit(Generic[R]):
     #: made it: this process's fan-out sends from it (``service.write.Wrote``) instead of
     #: decoding it again. Engine states are never changed in place.
     state: Any = None
-    #: The pending draw's links key (``links.py``): ``("a", draw, 0)`` when
-    #: this change announces draw ``draw``, ``("d", draw, n)`` when it makes it
-    #: from the ``n`` fields it read there (the commit checks they are still
-    #: all, and clears them); None: the links key is not this change's.
+    #: The pending draw's links key (``links.py``): ``("d", draw, n)`` when
+    #: this change makes draw ``draw`` from the ``n`` fields it read there (the
+    #: commit checks they are still all, and clears them); ``("p", draw, 0)``
+    #: when it may pass a pending draw, having read that ``draw`` waits (0:
+    #: none); None: refused (``PENDING``) while a draw waits.
     links: tuple[str, int, int] | None = None
+    #: A draw to hold (``links.Announce``), with ``doc`` None: this change
+    #: writes no document, only the links key and the request's record.
+    announce: Any = None
 
 
 @dataclass

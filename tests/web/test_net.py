@@ -302,3 +302,30 @@ def test_a_draw_frame_puts_whom_the_draw_waits_for_into_the_snapshot_held() -> N
     drawn); one from before the snapshot held is dropped."""
     got = run_node(_DRAW_FRAME)
     assert got == [[7, None], [7, ["p1", "p2"]], [7, ["p2"]], [9, None]]
+
+
+_FRAME_FIRST = """
+import { Live } from './web/live.js';
+const states = [];
+const live = new Live({table: 't', token: null, onState: (s) => states.push(s),
+                       onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+const fair = {open: [], sealed: [], revealed: 0};
+live.accept({version: 5, status: 'playing', players: [], view: {}, legal: [], fair});
+// The table at 6 (this phone's anchor), a draw announced on it (it commits as 7): its
+// frame overtakes version 6's snapshot, which knows nothing of the draw.
+const pending = {draw: 7, scope: 's', index: 0, action: 'pyramid', player: 'p2',
+                 contributors: ['p1'], waiting: ['p1'], at: 0, wait: 3};
+live.handle({type: 'draw', version: 6, pending});
+live.accept({version: 6, status: 'playing', players: [], view: {}, legal: [], fair: {...fair, chains: {p1: {}}}});
+live.accept({version: 7, status: 'playing', players: [], view: {}, legal: [], fair});  // the draw made
+process.stdout.write(JSON.stringify(states.map((s) => [s.version, s.fair.pending ? s.fair.pending.draw : null])));
+"""
+
+
+def test_a_snapshot_pushed_after_the_draw_frame_keeps_the_draw_waiting() -> None:
+    """Pushes race: the snapshot of the version a draw was announced on may
+    come after the announce's frame. It must not make the phone forget the
+    draw that waits for its link (it would never answer); the draw's own
+    snapshot, at its id, ends it."""
+    got = run_node(_FRAME_FIRST)
+    assert got == [[5, None], [5, 7], [6, 7], [7, None]]

@@ -161,7 +161,9 @@ export function phoneChain(id, send) {
       const fair = /** @type {any} */ (snap.fair);
       const me = snap.me;
       if (!fair || !me) return;
-      if (liveFrom === null) liveFrom = snap.version;
+      // A draw shown waiting in the first snapshot was announced before this
+      // socket (an announce makes no version: its id is the version after).
+      if (liveFrom === null) liveFrom = snap.version + (fair.pending ? 1 : 0);
       if (busy) {
         // Taken up once this one is done: a draw must not wait on a snapshot skipped.
         queued = snap;

@@ -53,22 +53,25 @@ def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_fac
         msg = told(p)
         assert msg["type"] == "draw" and msg["pending"]["draw"] == draw, msg
         assert msg["pending"]["waiting"] == ["p1", "p2", "p3"]
+    # The roller again: its decision (the document shows no draw) lets it through; the store does not.
+    status, body = roller.act_http("pyramid")
+    assert status == 409 and body["error"]["code"] == "draw_pending", body
     # Two links: kept beside the document, no version; each phone hears whom the draw still waits for.
     for i in range(2):
         status, body = phones[i].act_http("link", draw=draw, link=chains[i][1])
         assert status == 200, body
-        assert body == {"version": draw, "events": [{"type": "linked", "player": phones[i].id, "draw": draw}]}
+        assert body == {"version": draw - 1, "events": [{"type": "linked", "player": phones[i].id, "draw": draw}]}
         for p in phones:
             msg = told(p)
-            assert msg["type"] == "draw" and msg["version"] == draw, msg
+            assert msg["type"] == "draw" and msg["version"] == draw - 1, msg
             assert msg["pending"]["waiting"] == [q.id for q in phones[i + 1:]]
     status, body = phones[2].act_http("link", draw=draw, link=chains[2][1])
     assert status == 200, body
-    assert body["version"] == draw + 1 and any(e["type"] == "die_rolled" for e in body["events"])
+    assert body["version"] == draw and any(e["type"] == "die_rolled" for e in body["events"])
     for p in phones:
         before, snap = until_state(p, anchored)
         # The draw is the one commit after the announce: one snapshot, no other.
-        assert snap["version"] == draw + 1 and "pending" not in snap["fair"]
+        assert snap["version"] == draw and "pending" not in snap["fair"]
         assert all(m["type"] == "draw" for m in before), before
     for p in phones:
         p.close()

@@ -60,14 +60,15 @@ def test_a_link_makes_no_version_and_the_draw_is_one_commit(store: Store) -> Non
     tid, phones, draw = announced(tables)
     commits, raw = store.commits, store.load_raw(tid)
     first = phones[0].answer(tables, tid, draw)
-    assert first == {"version": draw, "events": [{"type": "linked", "player": "p1", "draw": draw}]}
+    # The draw's id is the version it will commit as: the table stays one below.
+    assert first == {"version": draw - 1, "events": [{"type": "linked", "player": "p1", "draw": draw}]}
     phones[1].answer(tables, tid, draw)
     # Beside the document: the table is byte for byte as announced.
     assert store.load_raw(tid) == raw and store.commits == commits
-    assert sorted(store.links(tid)) == ["_draw", "p1", "p2"]
+    assert sorted(store.links(tid)) == ["_draw", "_frame", "_pending", "p1", "p2"]
     assert tables.snapshot(tables.load(tid), "p1")["fair"]["pending"]["waiting"] == ["p3"]
     done = phones[2].answer(tables, tid, draw)
-    assert done["version"] == draw + 1 and store.commits == commits + 1
+    assert done["version"] == draw and store.commits == commits + 1
     assert not store.r.exists(links_key(tid)), "the draw's commit clears the links"
     assert links_in(tables, tid) == ["p1", "p2", "p3"]
 
@@ -105,8 +106,8 @@ def test_a_link_that_comes_while_draw_now_reads_is_counted(store: Store, monkeyp
     phones[0].answer(tables, tid, draw)
     came = while_links_read(store, monkeypatch, lambda: phones[1].answer(tables, tid, draw))
     made = act(tables, tid, phones[0].token, "draw_now", draw=draw)
-    assert came[0]["events"][0]["type"] == "linked" and came[0]["version"] == draw
-    assert made["version"] == draw + 1
+    assert came[0]["events"][0]["type"] == "linked" and came[0]["version"] == draw - 1
+    assert made["version"] == draw
     assert links_in(tables, tid) == ["p1", "p2"]
     refused("draw_over", tables, tid, phones[2].token, "link", draw=draw, link=phones[2].next_link())
 
@@ -121,7 +122,7 @@ def test_the_last_link_while_draw_now_reads_makes_the_draw_and_draw_now_is_over(
     with pytest.raises(ServiceError) as exc:
         act(tables, tid, phones[0].token, "draw_now", draw=draw)
     assert exc.value.code == "draw_over"
-    assert came[1]["version"] == draw + 1 == tables.load(tid)["version"]
+    assert came[1]["version"] == draw == tables.load(tid)["version"]
     assert links_in(tables, tid) == ["p1", "p2", "p3"]
 
 
@@ -145,8 +146,8 @@ def test_two_last_links_at_once_make_one_draw_and_both_are_counted(
     monkeypatch.setattr(store, "take_link", take_link)
     body = {"action": {"type": "link", "draw": draw, "link": phones[2].chain[1]}, "request_id": "late"}
     late = dict(tables.act(tid, phones[2].token, body))
-    assert late == {"version": draw, "events": [{"type": "linked", "player": "p3", "draw": draw}]}
-    assert tables.load(tid)["version"] == draw + 1
+    assert late == {"version": draw - 1, "events": [{"type": "linked", "player": "p3", "draw": draw}]}
+    assert tables.load(tid)["version"] == draw
     assert links_in(tables, tid) == ["p1", "p2", "p3"]
     assert dict(tables.act(tid, phones[2].token, body)) == late
 
@@ -183,7 +184,7 @@ def test_a_link_sent_again_after_its_draw_was_made_with_it_is_answered_as_taken(
         p.answer(tables, tid, draw)
     raw = store.load_raw(tid)
     again = act(tables, tid, phones[0].token, "link", draw=draw, link=phones[0].chain[1])
-    assert again == {"version": draw + 1, "events": [{"type": "linked", "player": "p1", "draw": draw}]}
+    assert again == {"version": draw, "events": [{"type": "linked", "player": "p1", "draw": draw}]}
     assert store.load_raw(tid) == raw
     # A link never counted is still refused.
     refused("draw_over", tables, tid, phones[1].token, "link", draw=draw, link=phones[1].chain[2])
