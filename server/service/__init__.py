@@ -23,8 +23,9 @@ registers itself as the fan-out of this process's commits (``fan_out``).
 - ``analysis.py``  the analysis cache
 - ``results.py``   a finished game's result and its BG Stats link
 - ``evening.py``   every game of the table and the running total; the lobby's next game
-- ``fairness.py``  checkable randomness and sealed choices: scopes, outcomes,
-  seals, the snapshot's ``fair`` and the proof
+- ``fairness.py``  checkable randomness and sealed choices: scopes, outcomes, seals
+- ``fairview.py``  what phones and checkers see of them: the snapshot's ``fair``, a
+  pending draw's view, the proof
 - ``draws.py``     the phones' hash chains and the draw that waits for their links
 
 The table document's types are ``server/model.py``'s; refusals are
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from engines.base import Engine
 from server.errors import rate_limited
 from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.service import draws, fairness, history, hostship, results, snapshot
+from server.service import draws, fairview, history, hostship, results, snapshot
 from server.service.analysis import AnalysisCache
 from server.service.change import Outcome
 from server.service.decide import PASS
@@ -181,7 +182,7 @@ class Tables:
         (``tablemate_verify``'s format, docs/fairness.md): whatever is
         revealed so far, for a game running or finished."""
         doc = self.load(table_id)
-        return fairness.proof(doc, self.store.log(table_id))
+        return fairview.proof(doc, self.store.log(table_id))
 
     def result(self, doc: TableDoc, tz_minutes: int = 0) -> GameResult:
         """The finished game's result (409 ``not_over`` before its end)."""

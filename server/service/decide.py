@@ -34,7 +34,7 @@ from server.model import (
     RequestRecord,
     TableDoc,
 )
-from server.service import draws, evening, fairness
+from server.service import draws, evening, fairness, fairview
 from server.service.change import Call, Handler, Outcome, sealed_seat
 from server.service.game_step import game_outcome, may_proxy
 from server.service.hostship import after as hostship_after
@@ -139,7 +139,7 @@ def announced(out: Outcome, me: str, base: int, ctx: Context) -> Commit[ActionRe
     result: ActionResult = {"version": base, "events": out.events}
     commit: Commit[ActionResult] = Commit(None, request=(ctx.request_id, {"by": me, "result": result, "v": base}),
                                           result=result)
-    commit.announce = Announce(p["draw"], dict(p), fairness.pending_view(p))
+    commit.announce = Announce(p["draw"], dict(p), fairview.pending_view(p))
     return commit
 
 

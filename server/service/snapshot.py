@@ -16,7 +16,7 @@ from server.fairdoc import FairView
 from server.model import Action, Snapshot, Stashed, TableDoc
 from server.service import atrest, evening
 from server.service import stall as stalls
-from server.service.fairness import public as fair_public
+from server.service.fairview import public as fair_public
 from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
 from server.service.platform_actions import Seen, offers

@@ -153,7 +153,7 @@ class Taken:
 class Announce:
     """A draw to hold (``Commit.announce``): its id, the pending draw as the
     store keeps it, and the public part of its ``draw`` frame
-    (``fairness.pending_view``, its ``waiting`` list whole)."""
+    (``fairview.pending_view``, its ``waiting`` list whole)."""
 
     draw: int
     pending: dict[str, Any]
