@@ -68,6 +68,21 @@ local function over_limits(k0, nr, window, lim)
 end
 """
 
+# The table's version (KEYS[1] the document, KEYS[2] its version key) must
+# be ARGV[1], the one the decision read: else GONE ({0}) or CHANGED ({1}).
+# A document stored without its version key (written before the key existed)
+# is read for its version once. Shared by every script that writes on a
+# decision (this commit, links.py's ANNOUNCE).
+AT_VERSION = """
+local v = redis.call('GET', KEYS[2])
+if not v then
+  local cur = redis.call('GET', KEYS[1])
+  if not cur then return {0} end
+  v = tostring(cjson.decode(cur)['version'])
+end
+if v ~= ARGV[1] then return {1} end
+"""
+
 # KEYS: doc, ver, log, req, channel, links, then the rate counters. ARGV: the
 # version the change was built on, the new document, its version, ttl, log
 # entry ('' for none), message head, then four counts (assumed-unseen request
@@ -84,14 +99,7 @@ end
 # counted only where it was over (Rates.hit_many's rule).
 # A document stored without its version key (written before the key existed)
 # is read for its version once, then the key is written with it.
-SCRIPT = OVER_LIMITS + """
-local v = redis.call('GET', KEYS[2])
-if not v then
-  local cur = redis.call('GET', KEYS[1])
-  if not cur then return {0} end
-  v = tostring(cjson.decode(cur)['version'])
-end
-if v ~= ARGV[1] then return {1} end
+SCRIPT = OVER_LIMITS + AT_VERSION + """
 local op = ARGV[12]
 local d = redis.call('HGET', KEYS[6], '_draw')
 if op == 'd' then

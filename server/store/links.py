@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.store.commit import OVER_LIMITS
+from server.store.commit import AT_VERSION, OVER_LIMITS
 from server.store.keys import (
     channel_key,
     doc_key,
@@ -93,14 +93,7 @@ return out
 # The answers are commit.py's: GONE, CHANGED (the table moved: decide again),
 # RECORDED (with the records found), RATED, PENDING (a draw waits already),
 # DONE. No version, no log line, no document written.
-ANNOUNCE = OVER_LIMITS + """
-local v = redis.call('GET', KEYS[2])
-if not v then
-  local cur = redis.call('GET', KEYS[1])
-  if not cur then return {0} end
-  v = tostring(cjson.decode(cur)['version'])
-end
-if v ~= ARGV[1] then return {1} end
+ANNOUNCE = OVER_LIMITS + AT_VERSION + """
 local na, nr = tonumber(ARGV[9]), tonumber(ARGV[10])
 local found = {2}
 for j = 1, na do
