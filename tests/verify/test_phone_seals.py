@@ -18,7 +18,7 @@ LABEL = "t/Ab3x/g1/round/1/vote/D/p2"
 _JS = r"""
 import { readFileSync } from 'node:fs';
 import * as fair from './web/fairness.js';
-import { openings, voteAction } from './web/games/kingup/sealing.js';
+import { castVote, openings, voteAction } from './web/games/kingup/sealing.js';
 
 const { label, proofs } = JSON.parse(readFileSync(0, 'utf8'));
 const kept = new Map();
@@ -26,6 +26,11 @@ const store = { keep: (l, e) => kept.set(l, e), get: (l) => kept.get(l) || null,
 const snap = { me: 'p2', table: 'Ab3x', fair: { to_seal: { p2: label }, sealed: [] }, view: { election: { opening: [] } } };
 const action = await voteAction(snap, store, 'p2', 'no');
 const forced = await voteAction({ ...snap, fair: { to_seal: {}, sealed: [] } }, store, 'p2', 'yes');
+// A phone that cannot seal a vote the rules keep on it sends nothing (never the vote in the open).
+const unsealable = [await castVote({ ...snap, fair: { to_seal: { p2: 'not a label' }, sealed: [] } }, store, 'p2', 'no'),
+                    await castVote(snap, null, 'p2', 'no')];
+const other = { keep: () => {}, get: () => null, clear: () => {} };  // not this test's kept opening
+const cast = await castVote(snap, other, 'p2', 'yes');
 // Every vote in: the phone owes the opening of the seal it made, and only that one.
 const open = { ...snap, fair: { sealed: [{ seal: label, hash: action.hash }] }, view: { election: { opening: ['p2'] } } };
 const owed = openings(open, store);
@@ -35,7 +40,7 @@ for (const [name, p] of Object.entries(proofs)) {
   const r = await fair.checkProof(p);
   checked[name] = { ok: r.ok, codes: r.lines.map((l) => l.code) };
 }
-process.stdout.write(JSON.stringify({ action, kept: kept.get(label), forced, owed, none, checked }));
+process.stdout.write(JSON.stringify({ action, kept: kept.get(label), forced, owed, none, checked, unsealable, cast }));
 """
 
 
@@ -61,6 +66,9 @@ def test_the_phone_sends_only_the_hash_and_keeps_value_and_salt(made: dict[str, 
     assert made["none"] == []
     # No label offered (a table without seals): the vote goes as it is.
     assert made["forced"] == {"type": "vote", "vote": "yes"}
+    # Offered a label it cannot seal under (or nowhere to keep the opening): nothing to send.
+    assert made["unsealable"] == [None, None]
+    assert made["cast"]["vote"] == "sealed" and "yes" not in json.dumps(made["cast"])
 
 
 def test_both_checkers_accept_a_phone_made_seal_and_fail_a_changed_one(made: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@
 // round results and score-only entry. The server's view says what this phone
 // may see and `legal` what it may do; this module only draws and sends.
 
-import { h } from '../ui.js';
+import { h, showError } from '../ui.js';
 import { Voice, voiceSwitch } from '../voice.js';
 import { missingCards, myCard } from './kingup/card.js';
 import { playCastle } from './kingup/castle.js';
@@ -14,7 +14,7 @@ import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { scorePad } from './kingup/pad.js';
 import { STRINGS } from './kingup/strings.js';
 import { actingFor, gameRoot, partCache, place, proxyWaiting } from './shared.js';
-import { keptVotes, openings, sealedVote, voteAction } from './kingup/sealing.js';
+import { castVote, keptVotes, openings, sealedVote } from './kingup/sealing.js';
 import { revealPanel, revealWords, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
 ensureCss();
@@ -103,17 +103,20 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       /** @param {'yes'|'no'|null} v */
       choose(v) { ui.choice = v; render(); },
       /**
-       * Casts `v` for the seat shown (mine, or the paper seat entered for):
-       * sealed on this phone (sealing.js), or as it is where it cannot hash,
-       * which the server refuses (seal_required: "reload the app") unless
-       * that vote reveals the election as it lands.
+       * Casts `v` for the seat shown (mine, or the paper seat entered for),
+       * sealed on this phone (sealing.js). A phone that cannot seal sends
+       * nothing and says so (seal_required: "reload the app").
        * @param {'yes'|'no'} v
        * @returns {Promise<boolean>}
        */
       vote(v) {
         const seat = actingFor(snap) || snap.me;
-        if (!kept || !seat) return ui.act({ type: 'vote', vote: v });
-        return voteAction(snap, kept, seat, v).then((a) => ui.act(a), () => ui.act({ type: 'vote', vote: v }));
+        if (!seat) return ui.act({ type: 'vote', vote: v });
+        return castVote(snap, kept, seat, v).then((a) => {
+          if (a) return ui.act(a);
+          showError({ code: 'seal_required' }, 'kingup');
+          return false;
+        });
       },
       /**
        * Sends an action; resolves true when it was accepted. A refusal has already

@@ -53,6 +53,29 @@ export async function voteAction(snap, kept, seat, vote) {
 }
 
 /**
+ * The vote action to send for `seat`, or null when it must not go at all: the
+ * snapshot offers a label (the rules keep this vote on the phone until its
+ * reveal) but this phone cannot seal it (no storage for the opening, or no
+ * hashing). Sent as it is, the vote would reach the server in the open before
+ * the reveal, refused or not.
+ * @param {any} snap
+ * @param {ReturnType<typeof keptVotes>|null} kept
+ * @param {string} seat
+ * @param {'yes'|'no'} vote
+ * @returns {Promise<Record<string, unknown>|null>}
+ */
+export async function castVote(snap, kept, seat, vote) {
+  const label = snap.fair && snap.fair.to_seal ? snap.fair.to_seal[seat] : undefined;
+  if (!label) return { type: 'vote', vote };
+  if (!kept) return null;
+  try {
+    return await voteAction(snap, kept, seat, vote);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The openings this phone owes now: every vote is in, and a seal it made (for
  * itself, or for a paper seat it may enter for) is still shut.
  * @param {any} snap the table's snapshot (not the "entering for" one)
