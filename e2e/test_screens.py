@@ -61,7 +61,12 @@ _TEXTS_JS = """() => {
     for (const a of ['aria-label', 'title', 'alt', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
   }
   for (const o of document.querySelectorAll('select option')) out.push(o.textContent);
-  return out.join('\\n');
+  let text = out.join('\\n');
+  // The fair-dice phrase is four BIP-39 words, a list that holds "true" and
+  // "false": words said aloud, not leaked values (a CI run drew "false squirrel ...").
+  // Read in the same turn as the text, so a phrase shown meanwhile is not missed.
+  for (const w of document.querySelectorAll('.fair-words')) if (w.textContent) text = text.split(w.textContent).join(' ');
+  return text;
 }"""
 
 # Visible controls smaller than 44×44 px (a checkbox counts by its row).
