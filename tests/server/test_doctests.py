@@ -10,10 +10,11 @@ from server import client, config, gunicorn_conf, wire
 from server.http import routing, security
 from server.live import liveness, route
 from server.service import history, seats
+from server.store import connect
 
 
 @pytest.mark.parametrize("module", [security, routing, config, seats, gunicorn_conf, history, route, wire, client,
-                                    liveness],
+                                    liveness, connect],
                          ids=lambda m: m.__name__)
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
