@@ -51,7 +51,7 @@ def _per(x: float, n: int, digits: int = 2) -> float | None:
 
 
 def instance_figures(before: list[dict[str, int] | None], after: list[dict[str, int] | None],
-                     cpu_s: list[float], one_worker_each: bool) -> list[dict[str, Any]] | None:
+                     cpu: list[float], one_worker_each: bool) -> list[dict[str, Any]] | None:
     """Per instance, over the measured period: the changes it committed (its
     own actions), what its listener heard from Redis (messages, bytes, those
     of tables it has no phone at), each per own action, and its CPU per own
@@ -65,7 +65,7 @@ def instance_figures(before: list[dict[str, int] | None], after: list[dict[str, 
         out.append({"instance": k, "own_actions": own, "redis_messages": msgs, "redis_bytes": size,
                     "foreign_messages": b["foreign"] - a["foreign"], "channels": b["channels"],
                     "messages_per_own_action": _per(msgs, own), "bytes_per_own_action": _per(size, own, 0),
-                    "cpu_ms_per_own_action": _per(cpu_s[k] * 1000, own) if one_worker_each else None})
+                    "cpu_ms_per_own_action": _per(cpu[k] * 1000, own) if one_worker_each else None})
     return out
 
 

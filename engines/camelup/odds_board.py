@@ -22,6 +22,8 @@ GREY_DIE = 5
 WHITE, BLACK = 5, 6
 CHEER, BOO = 1, 2
 SIDE_NAMES: dict[str, int] = {"cheer": CHEER, "boo": BOO}
+#: A side's word again, as the board and the what-ifs name it.
+SIDE_WORDS: dict[int, str] = {side: word for word, side in SIDE_NAMES.items()}
 #: Height slots per space; 7 camels never need more than 0..6.
 SLOT = 8
 FORWARD_PROGRESS = SPACES + 1

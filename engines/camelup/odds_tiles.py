@@ -14,9 +14,7 @@ from engines.camelup.board import tile_targets as offered_targets
 from engines.camelup.board import track_from
 from engines.camelup.constants import CAMELS
 from engines.camelup.odds_backend import Backend
-from engines.camelup.odds_board import BOO, CHEER, SIDE_NAMES, Position, position
-
-_SIDE_WORD = {CHEER: "cheer", BOO: "boo"}
+from engines.camelup.odds_board import SIDE_NAMES, SIDE_WORDS, Position, position
 
 
 @dataclass(frozen=True)
@@ -51,7 +49,7 @@ def tile_targets(
     track = track_from(
         {space: [CAMELS[c] for c in camels] for space, camels in pos.stacks().items()}
     )
-    tiles = {space: (owner, _SIDE_WORD[side]) for space, (side, owner) in pos.tiles.items()}
+    tiles = {space: (owner, SIDE_WORDS[side]) for space, (side, owner) in pos.tiles.items()}
     return [
         (space, SIDE_NAMES[side])
         for space, side in offered_targets(track, tiles, player, flip_in_place)
@@ -77,7 +75,7 @@ def tile_what_ifs(
     else:
         counts = _landings_each(pos, others, targets, backend)
     out = [
-        TileWhatIf(space, _SIDE_WORD[side], n, pos.denominator)
+        TileWhatIf(space, SIDE_WORDS[side], n, pos.denominator)
         for (space, side), n in zip(targets, counts, strict=True)
     ]
     out.sort(key=lambda w: (-w.landings, w.space, w.side))
