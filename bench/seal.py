@@ -71,12 +71,12 @@ def main() -> None:
     countup, camelup = engine_of("countup"), engine_of("camelup")
     state = locked_sheets(countup, args.seats, 5)
     sheet = state["seats"][0]["numbers"]
-    doc: TableDoc = {"id": TABLE, "state": state}  # type: ignore[typeddict-item]
+    doc: TableDoc = {"id": TABLE, "state": state, "version": 0}  # type: ignore[typeddict-item]
     numbers = {"type": "numbers", "numbers": sheet, "player": "p1", "host": True}
     finish = {"type": "finish_bet", "pile": "winner", "camel": "blue", "player": "p1", "host": True}
     logged_sheet = atrest.hide_action(countup, doc, numbers)
     logged_card = atrest.hide_action(camelup, doc, finish)
-    assert atrest.shown(TABLE, logged_sheet) == numbers and atrest.shown(TABLE, logged_card) == finish
+    assert atrest.shown(TABLE, logged_sheet, 1) == numbers and atrest.shown(TABLE, logged_card, 1) == finish
     hidden = copy.deepcopy(doc)
     atrest.hide_state(countup, hidden)
     assert "aesgcm" in str(hidden["state"]["seats"][0]["numbers"]), "the sheets were not sealed"
@@ -85,15 +85,15 @@ def main() -> None:
         atrest.hide_state(countup, {"id": TABLE, "state": state})  # type: ignore[typeddict-item]
 
     rows: list[tuple[str, Callable[[], object], int]] = [
-        (f"sheet {sheet}: seal", lambda: atrest.seal(sheet, TABLE, "action/numbers"), 1),
-        ("sheet: open", lambda: atrest.unseal(logged_sheet["numbers"], TABLE, "action/numbers"), 1),
+        (f"sheet {sheet}: seal", lambda: atrest.seal(sheet, TABLE, "action/1/numbers"), 1),
+        ("sheet: open", lambda: atrest.unseal(logged_sheet["numbers"], TABLE, "action/1/numbers"), 1),
         ("sheet as logged: hide_action", lambda: atrest.hide_action(countup, doc, numbers), 1),
-        ("sheet as logged: shown", lambda: atrest.shown(TABLE, logged_sheet), 1),
+        ("sheet as logged: shown", lambda: atrest.shown(TABLE, logged_sheet, 1), 1),
         (f"{args.seats} sheets in the state: hide_state, per sheet", seal_state, args.seats),
-        ("face-down card 'blue': seal", lambda: atrest.seal("blue", TABLE, "action/camel"), 1),
-        ("face-down card: open", lambda: atrest.unseal(logged_card["camel"], TABLE, "action/camel"), 1),
+        ("face-down card 'blue': seal", lambda: atrest.seal("blue", TABLE, "action/1/camel"), 1),
+        ("face-down card: open", lambda: atrest.unseal(logged_card["camel"], TABLE, "action/1/camel"), 1),
         ("card as logged: hide_action", lambda: atrest.hide_action(camelup, doc, finish), 1),
-        ("card as logged: shown", lambda: atrest.shown(TABLE, logged_card), 1),
+        ("card as logged: shown", lambda: atrest.shown(TABLE, logged_card, 1), 1),
     ]
     for r in range(args.rounds):
         for name, fn, per in rows:

@@ -10,8 +10,13 @@ instance, docs/deploy.md), or without it a key drawn for this process (the
 embedded store of ``make run`` lives and dies with it).
 
 A value at rest is ``{"aesgcm": "<base64 of nonce || ciphertext>"}``; its
-associated data names the table and the field, so a ciphertext moved to another
-table or field does not open. Anything else reads as it is (a table from before,
+associated data names the table and the field's place: in the state its
+concrete path (``state/seats/2/numbers``: the seat's index), in the log the
+entry's version (``action/17/numbers``), so a ciphertext moved to another
+table, field, seat or log entry does not open (swapping two seats' sealed
+sheets in the store is refused, not played). A ciphertext of a table from
+before that binding (associated data the field's pattern, ``state/seats/*/numbers``,
+``action/numbers``) still opens by its old name. Anything else reads as it is (a table from before,
 or a value a tamper test wrote in clear).
 
 The engine names what is kept this way (``Engine.at_rest_state`` paths into its
@@ -73,30 +78,40 @@ def seal(value: Any, table: str, where: str) -> dict[str, str]:
     return {TAG: base64.b64encode(blob).decode()}
 
 
-def unseal(value: Any, table: str, where: str) -> Any:
-    """``value`` opened if it is at rest, else as it is."""
+def unseal(value: Any, table: str, where: str, before: str | None = None) -> Any:
+    """``value`` opened if it is at rest, else as it is. ``before``: the
+    field's name before ciphertexts were bound to their place, tried second
+    (only a ciphertext sealed under that name opens by it)."""
     if not _is_sealed(value):
         return value
     blob = base64.b64decode(value[TAG])
-    try:
-        body = _aead().decrypt(blob[:NONCE], blob[NONCE:], f"{table}/{where}".encode())
-    except InvalidTag as exc:
-        # Another key (an instance without the shared TABLEMATE_SEAL_KEY) or a
-        # ciphertext moved: nothing to show, and nothing to guess from.
-        raise ServiceError("unavailable", "sealed_unreadable",
-                           "A sealed value of this table cannot be read with this server's key.") from exc
-    return orjson.loads(body)
+    for name in (where, before) if before is not None else (where,):
+        try:
+            body = _aead().decrypt(blob[:NONCE], blob[NONCE:], f"{table}/{name}".encode())
+        except InvalidTag:
+            continue
+        return orjson.loads(body)
+    # Another key (an instance without the shared TABLEMATE_SEAL_KEY) or a
+    # ciphertext moved: nothing to show, and nothing to guess from.
+    raise ServiceError("unavailable", "sealed_unreadable",
+                       "A sealed value of this table cannot be read with this server's key.")
 
 
-def _walk(node: Any, path: tuple[str, ...], fn: Any) -> Any:
-    """``node`` with ``fn`` applied at ``path`` ("*": every item of a list)."""
+def _place(at: list[str | int]) -> str:
+    """A state field's concrete place, its associated data (``state/seats/2/numbers``)."""
+    return "state/" + "/".join(map(str, at))
+
+
+def _walk(node: Any, path: tuple[str, ...], fn: Any, at: list[str | int]) -> Any:
+    """``node`` with ``fn(value, place)`` applied at ``path`` ("*": every item
+    of a list; ``place``: the concrete path, its indices in)."""
     if not path:
-        return node if node is None else fn(node)
+        return node if node is None else fn(node, _place(at))
     head, rest = path[0], path[1:]
     if head == "*" and isinstance(node, list):
-        return [_walk(x, rest, fn) for x in node]
+        return [_walk(x, rest, fn, [*at, i]) for i, x in enumerate(node)]
     if isinstance(node, dict) and head in node:
-        return {**node, head: _walk(node[head], rest, fn)}
+        return {**node, head: _walk(node[head], rest, fn, [*at, head])}
     return node
 
 
@@ -115,7 +130,7 @@ def _same(before: Any, after: Any, path: list[str | int]) -> bool:
     return bool(before == after)
 
 
-def _hide(new: Any, old: Any, path: tuple[str, ...], at: list[str | int], table: str, where: str,
+def _hide(new: Any, old: Any, path: tuple[str, ...], at: list[str | int], table: str,
           states: tuple[Any, Any] | None) -> Any:
     """``new`` (the dumped state) sealed at ``path``; ``old`` the previous
     document's state at the same place, whose ciphertext is kept where the
@@ -125,14 +140,14 @@ def _hide(new: Any, old: Any, path: tuple[str, ...], at: list[str | int], table:
             return new
         if states is not None and _is_sealed(old) and _same(*states, at):
             return old
-        return seal(new, table, where)
+        return seal(new, table, _place(at))
     head, rest = path[0], path[1:]
     if head == "*" and isinstance(new, list):
         olds = old if isinstance(old, list) and len(old) == len(new) else [None] * len(new)
-        return [_hide(x, o, rest, [*at, i], table, where, states) for i, (x, o) in enumerate(zip(new, olds, strict=True))]
+        return [_hide(x, o, rest, [*at, i], table, states) for i, (x, o) in enumerate(zip(new, olds, strict=True))]
     if isinstance(new, dict) and head in new:
         below = old.get(head) if isinstance(old, dict) else None
-        return {**new, head: _hide(new[head], below, rest, [*at, head], table, where, states)}
+        return {**new, head: _hide(new[head], below, rest, [*at, head], table, states)}
     return new
 
 
@@ -145,28 +160,29 @@ def hide_state(engine: Engine, doc: TableDoc, old: Any = None, states: tuple[Any
     action), and the log already shows when each such value was sent
     (docs/fairness.md, "Kept ciphertexts")."""
     for path in engine.at_rest_state:
-        where = "state/" + "/".join(path)
-        doc["state"] = _hide(doc["state"], old, path, [], doc["id"], where, states)
+        doc["state"] = _hide(doc["state"], old, path, [], doc["id"], states)
 
 
 def load_state(engine: Engine, doc: TableDoc) -> Any:
     """``engine.load`` of ``doc``'s state, its encrypted fields opened."""
     raw = doc["state"]
     for path in engine.at_rest_state:
-        where = "state/" + "/".join(path)
-        raw = _walk(raw, path, lambda v, w=where: unseal(v, doc["id"], w))
+        before = "state/" + "/".join(path)
+        raw = _walk(raw, path, lambda v, place, b=before: unseal(v, doc["id"], place, b), [])
     return engine.load(raw)
 
 
 def hide_action(engine: Engine, doc: TableDoc, action: Action) -> Action:
-    """The action as the log keeps it: its secret fields encrypted."""
+    """The action as the log keeps it: its secret fields encrypted, bound to
+    the log entry that will hold it (the version ``doc`` commits as)."""
     fields = engine.at_rest_actions.get(action.get("type", ""), ())
-    return {k: seal(v, doc["id"], f"action/{k}") if k in fields and v is not None and not _is_sealed(v) else v
-            for k, v in action.items()}
+    v = doc["version"] + 1
+    return {k: seal(x, doc["id"], f"action/{v}/{k}") if k in fields and x is not None and not _is_sealed(x) else x
+            for k, x in action.items()}
 
 
-def shown(table: str, action: Action) -> Action:
-    """A logged action with its encrypted fields opened (replay, history)."""
-    if not any(_is_sealed(v) for v in action.values()):
+def shown(table: str, action: Action, v: int) -> Action:
+    """The action of log entry ``v`` with its encrypted fields opened (replay, history)."""
+    if not any(_is_sealed(x) for x in action.values()):
         return action
-    return {k: unseal(v, table, f"action/{k}") for k, v in action.items()}
+    return {k: unseal(x, table, f"action/{v}/{k}", f"action/{k}") for k, x in action.items()}

@@ -106,7 +106,7 @@ def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
         return None
     if "hash" in entry["action"]:
         return None  # sealed on its phone (seals.py): the server never knew the value
-    return retracted_value(atrest.shown(doc["id"], entry["action"]), fields) or None
+    return retracted_value(atrest.shown(doc["id"], entry["action"], entry["v"]), fields) or None
 
 
 def retracted_value(action: Action, fields: tuple[str, ...]) -> str:

@@ -69,5 +69,5 @@ def replayed(doc: TableDoc, entries: Iterable[LogEntry]) -> list[tuple[int, Engi
     for e in mine:
         action = engine_action(e)
         if action is not None and e["v"] not in gone:
-            out.append((e["v"], atrest.shown(doc["id"], action)))
+            out.append((e["v"], atrest.shown(doc["id"], action, e["v"])))
     return out

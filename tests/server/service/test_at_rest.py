@@ -174,9 +174,46 @@ def test_a_value_that_changed_or_cannot_be_compared_is_sealed_afresh() -> None:
     kept = old["state"]["seats"][0]["numbers"]  # type: ignore[index]
     assert stored(before, locked(a, b, None), old["state"])[0] == kept
     changed = stored(before, locked(b, b, None), old["state"])
-    assert changed[0] != kept and atrest.unseal(changed[0], "t", "state/seats/*/numbers") == list(b)
+    assert changed[0] != kept and atrest.unseal(changed[0], "t", "state/seats/0/numbers") == list(b)
     # Without the engine states (an undo's replay) or with a state the dump's
     # path does not name, nothing is compared: sealed afresh.
     assert stored(None, locked(a, b, None), old["state"])[0] != kept
     assert stored(object(), locked(a, b, None), old["state"])[0] != kept
-    assert atrest.unseal(stored(object(), locked(a, b, None), old["state"])[0], "t", "state/seats/*/numbers") == list(a)
+    assert atrest.unseal(stored(object(), locked(a, b, None), old["state"])[0], "t", "state/seats/0/numbers") == list(a)
+
+
+def test_two_seats_sealed_sheets_swapped_in_the_store_do_not_open(tables: Tables, store: Store) -> None:
+    """A ciphertext names its seat's place and its log entry: whoever writes to
+    the store (without the key) cannot swap two seats' locked sheets, in the
+    state or in the log, and have the count run on them; the table refuses to
+    read them (``sealed_unreadable``) rather than play them."""
+    tid, tokens = table(tables, "countup")
+    act(tables, tid, tokens[0], "start")
+    for i in (1, 0):
+        act(tables, tid, tokens[i], "numbers", numbers=numbers(tables, tid, f"p{i + 1}", i))
+    raw = json.loads(store.r.get(doc_key(tid)))
+    seats = raw["state"]["seats"]
+    seats[0]["numbers"], seats[1]["numbers"] = seats[1]["numbers"], seats[0]["numbers"]
+    engine = registry.get("countup")
+    assert engine is not None
+    with pytest.raises(ServiceError) as caught:
+        atrest.load_state(engine, raw)
+    assert caught.value.code == "sealed_unreadable"
+    logged = [json.loads(x) for x in store.r.lrange(log_key(tid), 0, -1)]
+    a, b = (e for e in logged if e["action"]["type"] == "numbers")
+    for e in (a, b):
+        assert atrest.shown(tid, e["action"], e["v"])["numbers"] == atrest.unseal(
+            e["action"]["numbers"], tid, f"action/{e['v']}/numbers")
+    with pytest.raises(ServiceError):
+        atrest.shown(tid, b["action"], a["v"])  # b's sheet moved to a's log entry
+
+
+def test_a_ciphertext_sealed_before_the_binding_still_opens() -> None:
+    """Tables in play at a deploy: their ciphertexts name the field's pattern."""
+    old = atrest.seal([3, 14, 15, 22, 41], "t", "state/seats/*/numbers")
+    assert atrest.unseal(old, "t", "state/seats/1/numbers", "state/seats/*/numbers") == [3, 14, 15, 22, 41]
+    logged = atrest.seal([3, 14, 15, 22, 41], "t", "action/numbers")
+    assert atrest.shown("t", {"type": "numbers", "numbers": logged}, 9)["numbers"] == [3, 14, 15, 22, 41]
+    with pytest.raises(ServiceError):
+        atrest.unseal(atrest.seal([1], "t", "state/seats/0/numbers"), "t", "state/seats/1/numbers",
+                      "state/seats/*/numbers")
