@@ -145,7 +145,15 @@ class Presence:
     def present(self, table_id: str, now: float | None = None) -> set[str]:
         """The seats with at least one socket heard from within ``PRESENCE_TTL``."""
         now = time.time() if now is None else now
-        return _seats(self.r.zrangebyscore(presence_key(table_id), now - PRESENCE_TTL, "+inf"))
+        if self.path.lean is not None:
+            # The own client where the path has one: every roll at a table with
+            # phone chains reads this (its contributors), and through redis-py
+            # it was a third of the announce (docs/performance.md, "A roll with
+            # phone hash chains").
+            found = self.path.lean.call(("ZRANGEBYSCORE", presence_key(table_id), repr(now - PRESENCE_TTL), "+inf"))
+        else:
+            found = self.r.zrangebyscore(presence_key(table_id), now - PRESENCE_TTL, "+inf")
+        return _seats(found)
 
 
 def announcement(table_id: str) -> bytes:
