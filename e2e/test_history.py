@@ -89,3 +89,31 @@ def test_camelup_history_is_headed_by_leg(phone, server) -> None:
             assert asked == [], asked
             page.locator(".lang-switch button[lang='ko']").click()
             expect(headings).to_have_text(want)
+
+
+def test_a_finish_card_taken_back_reads_its_camel_in_the_phone_s_language(phone, server) -> None:
+    """Once the race is over, the undone card's camel is the colour's word
+    (파랑 on a Korean phone), not the English id the server knows it by."""
+    res = call(server, "POST", "/api/tables", {"game": "camelup", "name": "민수", "options": {}})
+    table, host = res["table"], res["player"]["token"]
+    tokens = [host] + [call(server, "POST", f"/api/tables/{table}/players", {"name": n})["player"]["token"]
+                       for n in ("유나", "Sam")]
+    send(server, table, host, {"type": "start"})
+    send(server, table, host, {"type": "leg_bet", "camel": "green"})
+    send(server, table, tokens[1], {"type": "finish_bet", "pile": "winner", "camel": "blue"})
+    send(server, table, host, {"type": "undo"})
+    for _ in range(400):
+        if snapshot(server, table, host)["status"] == "over":
+            break
+        turn = next(t for t in tokens if any(a["type"] == "pyramid" for a in snapshot(server, table, t)["legal"]))
+        send(server, table, turn, {"type": "pyramid"})
+    assert snapshot(server, table, host)["status"] == "over"
+    for lang, locale in LANGS.items():
+        page = phone(locale)
+        open_as(page, table, host)
+        open_history(page)
+        undone = page.locator("#history-panel li.undone")
+        expect(undone).to_have_count(1)
+        expect(undone.locator("span").first).to_have_text(
+            "유나: 우승 베팅 칸에 결승 베팅 카드 1장 (되돌리기로 취소된 비밀 선택: 파랑)" if lang == "ko"
+            else "유나 placed a finish card on the winner pile (a sealed choice taken back by an undo: blue)")

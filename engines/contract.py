@@ -30,7 +30,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequ
 from typing import Any, Protocol, TypeVar
 
 from engines import codec, history
-from engines.history import HistoryText, Part, part
+from engines.history import HistoryText, Part, Value, part
 
 JSON = Any
 Action = dict[str, Any]
@@ -138,7 +138,8 @@ class Engine(ABC):
     #: Action types whose payload holds a seat's sealed choice (a vote, a
     #: locked sheet, a finish card's camel), each with the fields that hold
     #: it. The server lets no undo change another seat's: an undone one is
-    #: made again on that seat's own phone, and shown once the game is over.
+    #: made again on that seat's own phone, and shown once the game is over
+    #: (in the words of ``describe_sealed``).
     sealed_choices: Mapping[str, tuple[str, ...]] = {}
     #: The history's lines (``engines/history.py``): event types that begin a
     #: line of their own, and those that open a round (→ the field naming it).
@@ -337,6 +338,15 @@ class Engine(ABC):
         """One event as history parts: keys of the game's ``strings.js``
         (``<game>.history.*``) or the platform's, with plain values
         (``engines.history.Part``); ``names`` maps player ids to display names."""
+
+    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
+        """The sealed choice ``action`` held, worded as the game's lines are
+        (``engines.history.Value``: a camel's colour, a vote) for its undone
+        line once the game is over; ``events``: what the action made. None:
+        it held none. By default the plain values (several fields: a list)."""
+        values = [action[f] for f in self.sealed_choices.get(str(action.get("type")), ())
+                  if action.get(f) is not None]
+        return None if not values else values[0] if len(values) == 1 else values
 
     def history_lines(self, events: list[Event], names: dict[str, str]) -> list[HistoryText]:
         """One action's events as lines of history, each in its round."""

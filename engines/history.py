@@ -10,9 +10,9 @@ Pure: no I/O."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, TypeAlias, TypedDict
 
 #: An engine event (``engines.base.Event``, which imports this module).
 Event = dict[str, Any]
@@ -26,6 +26,12 @@ class Part(TypedDict):
 
     key: str
     params: dict[str, Any]
+
+
+#: A value as ``Part`` describes them (``web/history.js``: ``value``): a
+#: part's params hold them, and so does a line's ``retracted``
+#: (``Engine.describe_sealed``).
+Value: TypeAlias = "str | int | Part | Sequence[Value] | Mapping[str, Sequence[Value]]"
 
 
 def part(key: str, **params: Any) -> Part:

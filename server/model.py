@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-from engines.history import Part
+from engines.history import Part, Value
 from server.fairdoc import FairDoc, FairLog, FairView
 
 #: An action as logged and as ``Engine.apply`` sees it (``{"type": …, …}``).
@@ -277,8 +277,9 @@ class HistoryLine(TypedDict):
     undone: bool
     #: Entered with ``as`` for this seat without a phone (``by`` entered it).
     entered_for: NotRequired[str]
-    #: The sealed choice an undone line held, once no secret of the game.
-    retracted: NotRequired[str]
+    #: The sealed choice an undone line held, once no secret of the game: a
+    #: value as a part's (``engines.history.Value``), worded by the phone.
+    retracted: NotRequired[Value]
 
 
 class HistoryRound(TypedDict):

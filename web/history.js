@@ -10,7 +10,7 @@ import { getLang, has, tIn } from './i18n.js';
 /** @typedef {{key: string, params?: Record<string, unknown>}} Part */
 /**
  * @typedef {{version: number, first?: number, by?: string|null, parts?: Part[], undone?: boolean,
- *   entered_for?: string, retracted?: string}} HistoryEntry
+ *   entered_for?: string, retracted?: unknown}} HistoryEntry
  */
 
 /**
@@ -53,7 +53,8 @@ export function words(l, part) {
  * A history entry in words: its parts one after another; an action entered
  * for a seat without a phone says so after the seat's name where the line
  * starts with it ("민준 (유나 입력): …"), else before the line; a sealed
- * choice taken back by an undo ends the line once it is no secret.
+ * choice taken back by an undo ends the line once it is no secret, a value
+ * like a part's (a camel's colour, a vote: the game's words, not the server's).
  * @param {HistoryEntry} entry
  * @param {Record<string, string>} [names] the page's `names`: seat id → name
  * @param {Lang} [l]
@@ -65,7 +66,9 @@ export function lineText(entry, names = {}, l = getLang()) {
     const mark = tIn(l, 'history.entered_by', { seat, by: names[entry.by || ''] ?? '?' });
     text = text.startsWith(seat) ? mark + text.slice(seat.length) : `${mark}: ${text}`;
   }
-  if (entry.retracted) text = tIn(l, 'history.retracted', { line: text, value: entry.retracted });
+  if (entry.retracted !== undefined) {
+    text = tIn(l, 'history.retracted', { line: text, value: value(l, entry.retracted) });
+  }
   return text;
 }
 

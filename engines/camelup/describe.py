@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engines.base import SEAT_EVENTS, Event, describe_seat_event
-from engines.history import Part, part
+from engines.base import SEAT_EVENTS, Action, Event, describe_seat_event
+from engines.history import Part, Value, part
 
 #: The colours the web has a name for (``camelup.colour.<id>``); a label
 #: outside them is shown as it is.
@@ -175,3 +175,16 @@ def describe(event: Event, names: Mapping[str, str]) -> list[Part]:
     if line is None:
         return [part("history.event", type=str(event.get("type")))]
     return line(event, _Words(event, names))
+
+
+def sealed(action: Action, events: list[Event]) -> Value | None:
+    """A face-down finish card's camel, in the table's colours (its events
+    carry them, CU-17); a paper seat's card names none.
+
+    >>> sealed({"type": "finish_bet", "pile": "winner", "camel": "blue"}, [])
+    {'key': 'camelup.colour.blue', 'params': {}}
+    >>> sealed({"type": "finish_bet", "pile": "winner", "camel": "blue"}, [{"colours": {"blue": "pink"}}])
+    {'key': 'camelup.colour.pink', 'params': {}}
+    """
+    camel = action.get("camel")
+    return None if camel is None else _Words(events[0] if events else {}, {}).camel(camel)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
+from engines.base import Action, Event, Modules, Rng, SkeletonEngine, refusal
 from engines.camelup import actions, board, describe, fair, options, result, schemas, stall, views
 from engines.camelup.constants import CRAZY, GREY, RACING, TICKET_STACK
 from engines.camelup.legal import offers
 from engines.camelup.state import OVER, PLAYING, Seat, State
+from engines.history import Value
 
 
 class CamelUpEngine(SkeletonEngine):
@@ -36,6 +37,9 @@ class CamelUpEngine(SkeletonEngine):
     state_type = State
     fair = fair
     modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
+
+    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
+        return describe.sealed(action, events)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         # Pyramid-only: the host's phone alone is enough.

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import SEAT_EVENTS, Event, describe_seat_event
-from engines.history import HistoryText, Part, cut, part
+from engines.base import SEAT_EVENTS, Action, Event, describe_seat_event
+from engines.history import HistoryText, Part, Value, cut, part
 
 _REASONS = frozenset({"two_stars", "total", "tie_break", "shared"})
 
@@ -115,3 +115,13 @@ def stretch(first: int, last: int, by: str, then: bool) -> Part:
     """
     span = f"{first}–{last}" if last > first else str(first)
     return _h("stretch_then" if then else "stretch", span=span, by=by)
+
+
+def sealed(action: Action, events: list[Event]) -> Value | None:
+    """A locked sheet's numbers: numbers read the same in every language.
+
+    >>> sealed({"type": "numbers", "numbers": [3, 9, 14]}, [])
+    [3, 9, 14]
+    """
+    numbers = action.get("numbers")
+    return [int(n) for n in numbers] if numbers else None

@@ -21,7 +21,7 @@ from engines.countup.state import (
     SCORED,
     State,
 )
-from engines.history import HistoryText, Part
+from engines.history import HistoryText, Part, Value
 
 
 class CountUpEngine(SkeletonEngine):
@@ -44,6 +44,9 @@ class CountUpEngine(SkeletonEngine):
     state_type = State
     fair = fair
     modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
+
+    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
+        return describe.sealed(action, events)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import SEAT_EVENTS, Event, describe_seat_event
-from engines.history import Part, part
+from engines.base import SEAT_EVENTS, Action, Event, describe_seat_event
+from engines.history import Part, Value, part
 
 Names = dict[str, str]
 
@@ -131,3 +131,13 @@ def describe(event: Event, names: Names) -> list[Part]:
     if event["type"] in SEAT_EVENTS:
         return describe_seat_event(event, names)
     return _TEXT[event["type"]](event, names)
+
+
+def sealed(action: Action, events: list[Event]) -> Value | None:
+    """A vote as its card says it (``kingup.vote.*``, the vote screen's words).
+
+    >>> sealed({"type": "vote", "vote": "no"}, [])
+    {'key': 'kingup.vote.no', 'params': {}}
+    """
+    vote = action.get("vote")
+    return part(f"kingup.vote.{vote}") if vote in ("yes", "no") else None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
+from engines.base import Action, Event, Modules, Rng, SkeletonEngine, refusal
+from engines.history import Value
 from engines.kingup import actions, describe, fair, legal, result, stall, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS
 from engines.kingup.options import OPTIONS_SCHEMA, normalize, parse
@@ -34,6 +35,9 @@ class KingUpEngine(SkeletonEngine):
     state_type = State
     fair = fair
     modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
+
+    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
+        return describe.sealed(action, events)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, parse(options).max_players()

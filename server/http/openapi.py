@@ -284,8 +284,11 @@ def document(engines: list[Engine]) -> dict[str, Any]:
                                                "undone": {"type": "boolean"},
                                                "entered_for": {"type": "string", "description":
                                                                "the seat without a phone `by` entered it for"},
-                                               "retracted": {"type": "string", "description":
-                                                             "the sealed choice an undone line held, once the game is over"},
+                                               "retracted": {"type": ["string", "integer", "object", "array"],
+                                                             "description":
+                                                             "the sealed choice an undone line held, once the game "
+                                                             "is over, as a value of a part's params (a part, a "
+                                                             "list, a number or a string), worded by the phone"},
                                                "parts": {"type": "array", "description":
                                                          "the line as string keys and their values, joined by a "
                                                          "space; a value may itself be a part, a list of them or "

@@ -13,8 +13,8 @@ import bisect
 from dataclasses import dataclass
 
 from engines.base import Engine
-from engines.history import HistoryText, Part, part
-from server.model import Action, History, HistoryLine, LogEntry, TableDoc
+from engines.history import HistoryText, Part, Value, part
+from server.model import History, HistoryLine, LogEntry, TableDoc
 from server.service import atrest
 from server.service.platform_actions import text_parts
 
@@ -40,7 +40,7 @@ class _Line:
     #: The seat without a phone this line's action was entered for (``as``).
     entered_for: str | None = None
     #: The sealed choice an undone action held, once no secret (``retracted``).
-    retracted: str | None = None
+    retracted: Value | None = None
 
     def joins(self, other: _Line) -> bool:
         """Whether ``other`` may be folded into this line (the same caller's
@@ -90,28 +90,28 @@ def _fold(engine: Engine, lines: list[_Line], names: dict[str, str], whole: bool
     return out
 
 
-def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> str | None:
+def retracted(engine: Engine, doc: TableDoc, entry: LogEntry) -> Value | None:
     """The sealed choice (``Engine.sealed_choices``) the undone ``entry`` held,
-    in words, once its game is over (no longer a secret of the game: the
+    as the game words it (``Engine.describe_sealed``: keys and values, like
+    every line), once its game is over (no longer a secret of the game: the
     table sees what was undone); None before, or for any other entry.
 
-    >>> retracted_value({"vote": "no", "type": "vote"}, ("vote",))
-    'no'
+    >>> from engines.camelup import ENGINE
+    >>> bet = {"kind": "game", "v": 3, "events": [],
+    ...        "action": {"type": "finish_bet", "pile": "winner", "camel": "blue"}}
+    >>> retracted(ENGINE, {"id": "t", "status": "over", "start": {"v": 1}}, bet)
+    {'key': 'camelup.colour.blue', 'params': {}}
+    >>> retracted(ENGINE, {"id": "t", "status": "playing", "start": {"v": 1}}, bet) is None
+    True
     """
-    fields = engine.sealed_choices.get(entry["action"]["type"], ())
-    if not fields or entry["kind"] != "game":
+    if entry["action"]["type"] not in engine.sealed_choices or entry["kind"] != "game":
         return None
     start = doc["start"]
     if doc["status"] == "playing" and start is not None and entry["v"] >= start.get("v", 0):
         return None
     if "hash" in entry["action"]:
         return None  # sealed on its phone (seals.py): the server never knew the value
-    return retracted_value(atrest.shown(doc["id"], entry["action"], entry["v"]), fields) or None
-
-
-def retracted_value(action: Action, fields: tuple[str, ...]) -> str:
-    return "; ".join(", ".join(map(str, v)) if isinstance(v, list) else str(v)
-                     for v in (action.get(f) for f in fields) if v is not None)
+    return engine.describe_sealed(atrest.shown(doc["id"], entry["action"], entry["v"]), entry["events"])
 
 
 def history(engine: Engine, doc: TableDoc, entries: list[LogEntry],

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 
 from engines import registry
 from engines.base import PAPER_UNTIL, Engine, EngineError
+from engines.history import part
 from server.service import platform_actions, schemas
 from tests.engines.driver import legal_choices
 from tests.engines.twins import twins
@@ -122,6 +123,10 @@ def play_out(engine: Engine, seed: int, n_players: int, max_steps: int = 3000) -
         names = {p: p.upper() for p in players}
         for ev in events:
             check_parts(engine.describe(ev, names))
+        # A sealed choice, once an undo took it back, ends its line in the phone's words.
+        sealed = engine.describe_sealed(action, events) if action["type"] in engine.sealed_choices else None
+        if sealed is not None:
+            check_parts([part("history.retracted", line="", value=sealed)])
         state = new_state
         assert engine.load(json.loads(json.dumps(engine.dump(state)))) == state
         # One viewer builds every seat's view of a push (shared fields once):

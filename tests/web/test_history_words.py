@@ -67,7 +67,7 @@ def test_a_page_reads_with_its_marks_and_headings() -> None:
             {"game": 2, "round": 1, "entries": [
                 {"version": 5, "first": 5, "by": "p1", "undone": False, "parts": bet, "entered_for": "p3"},
                 {"version": 6, "first": 6, "by": "p1", "undone": True, "parts": vote, "entered_for": "p3",
-                 "retracted": "no"},
+                 "retracted": part("kingup.vote.no")},
                 {"version": 7, "first": 7, "by": "p1", "undone": False, "entered_for": "p3",
                  "parts": [part("camelup.history.leg_started", leg=2)]}]},
         ],
@@ -76,9 +76,29 @@ def test_a_page_reads_with_its_marks_and_headings() -> None:
     assert [r["label"] for r in en["rounds"]] == ["Game 1 · Before the first leg", "Game 2 · Leg 1"]
     assert [e["text"] for e in en["rounds"][1]["entries"]] == [
         "유나 (entered by Sam) took the purple leg betting ticket (5)",
-        "유나 (entered by Sam) voted (1 of 3). (a sealed choice taken back by an undo: no)",
+        "유나 (entered by Sam) voted (1 of 3). (a sealed choice taken back by an undo: No)",
         "유나 (entered by Sam): Leg 2 begins",
     ]
     ko = worded(page, "ko", "camelup")
     assert [r["label"] for r in ko["rounds"]] == ["1번째 게임 · 첫 레그 전", "2번째 게임 · 1레그"]
     assert ko["rounds"][1]["entries"][0]["text"] == "유나 (Sam 입력): 보라 레그 베팅 티켓 (5) 가져감"
+
+
+def test_a_retracted_choice_reads_in_the_screen_s_language() -> None:
+    """The sealed choice an undo took back travels as a value like a part's
+    (``Engine.describe_sealed``): a camel's colour is its key, a vote King
+    Up's word for it, a sheet its numbers."""
+    finish = camelup({"type": "finish_card_placed", "player": "p2", "pile": "winner"}, NAMES)
+    vote = kingup({"type": "vote_cast", "player": "p3", "count": 1, "of": 3}, NAMES)
+    entries = [{"version": v, "first": v, "by": "p2", "undone": True, "parts": parts, "retracted": value}
+               for v, (parts, value) in enumerate([(finish, part("camelup.colour.blue")),
+                                                  (vote, part("kingup.vote.yes")),
+                                                  ([part("history.start")], [3, 9, 14])], 1)]
+    page = {"version": 4, "games": 1, "names": {}, "more": False, "next_before": None,
+            "rounds": [{"game": 1, "round": 1, "entries": entries}]}
+    ko = [e["text"] for e in worded(page, "ko", "camelup")["rounds"][0]["entries"]]
+    en = [e["text"] for e in worded(page, "en", "camelup")["rounds"][0]["entries"]]
+    assert ko[0] == "민준: 우승 베팅 칸에 결승 베팅 카드 1장 (되돌리기로 취소된 비밀 선택: 파랑)"
+    assert en[0] == "민준 placed a finish card on the winner pile (a sealed choice taken back by an undo: blue)"
+    assert ko[1].endswith("(되돌리기로 취소된 비밀 선택: 찬성)") and en[1].endswith("undo: Yes)")
+    assert ko[2].endswith("(되돌리기로 취소된 비밀 선택: 3, 9, 14)") and en[2].endswith("undo: 3, 9, 14)")

@@ -12,8 +12,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import jsonschema
 import pytest
 
+from engines.history import part
 from server import create_app
 from server.service import stall
 from tests.sealed_votes import VoteSeals
@@ -22,6 +24,7 @@ from tests.server.service.test_countup_undo import SHEETS, countup
 from tests.server.service.test_phoneless import act_as, doc_of, history, refused
 from tests.server.service.test_stall import kingup_vote
 from tests.toy_engine import TOY
+from tests.words import worded
 
 
 @pytest.fixture
@@ -208,6 +211,40 @@ def test_a_retracted_choice_is_shown_once_the_game_is_over(app, client) -> None:
     assert host.get().json["status"] == "over"
     assert any("my secret" in t for t in history(client, host.table)), history(client, host.table)
     assert any("my secret" in t for t in history(client, host.table, "ko"))
+
+
+def test_a_retracted_finish_card_is_its_camel_s_colour_in_the_phone_s_words(app, client) -> None:
+    """The camel travels as the colour's key, as every line's values do: a
+    Korean phone reads 파랑, never the English id "blue"."""
+    from tests.engines.camelup.conftest import SETUP
+
+    host, p2, p3 = open_table(client, joiners=2, game="camelup", options={"setup": SETUP})
+    assert host.act("start").status_code == 200
+    assert host.act("leg_bet", camel="green").status_code == 200
+    assert p2.act("finish_bet", pile="winner", camel="blue").status_code == 200
+    assert host.act("undo").status_code == 200
+
+    def page() -> dict[str, Any]:
+        return client.get(f"/api/tables/{host.table}/history").json
+
+    def said(lang: str) -> list[str]:
+        return [e["text"] for r in worded(page(), lang, "camelup")["rounds"] for e in r["entries"]]
+
+    assert not any("retracted" in e for r in page()["rounds"] for e in r["entries"]), "a secret while it runs"
+    assert not any("파랑" in t for t in said("ko"))
+    phones = (host, p2, p3)
+    for _ in range(400):  # the race to its end, on drawn dice
+        if host.get().json["status"] == "over":
+            break
+        turn = next(p for p in phones if any(a["type"] == "pyramid" for a in p.get().json["legal"]))
+        assert turn.act("pyramid").status_code == 200
+    assert host.get().json["status"] == "over"
+    taken_back = [e for r in page()["rounds"] for e in r["entries"] if "retracted" in e]
+    assert [e["retracted"] for e in taken_back] == [part("camelup.colour.blue")]
+    api = client.get("/api/openapi.json").json["paths"]["/api/tables/{table_id}/history"]["get"]
+    jsonschema.validate(page(), api["responses"]["200"]["content"]["application/json"]["schema"])
+    assert "P2: 우승 베팅 칸에 결승 베팅 카드 1장 (되돌리기로 취소된 비밀 선택: 파랑)" in said("ko"), said("ko")
+    assert any(t.endswith("(a sealed choice taken back by an undo: blue)") for t in said("en"))
 
 
 def test_every_step_for_another_seat_is_announced(app, client, later) -> None:
