@@ -39,10 +39,15 @@ log = logging.getLogger(__name__)
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
 PRESENCE_COALESCE = 0.05
-#: Seconds a link's ``draw`` frame waits for the table's other links: a roll's
-#: links come together, so most of them cost the phones one frame, or none
-#: when the draw's snapshot comes first.
-DRAW_COALESCE = 0.02
+#: Seconds between two looks at a draw that still waits (``_watch_draw``):
+#: links publish nothing (a roll's come within milliseconds and its snapshot
+#: follows), so a slow draw's phones learn whom it still waits for from here,
+#: this late at most. The first look comes sooner: most draws are made by then.
+DRAW_WATCH = 0.5
+DRAW_WATCH_FIRST = 0.3
+#: Seconds a hub watches one draw at most (a draw waits
+#: ``TABLEMATE_DRAW_WAIT``, 3 s by default, before any phone may make it).
+DRAW_WATCH_FOR = 30.0
 
 
 class StoreParts(Protocol):
@@ -73,8 +78,10 @@ class Hub:
         #: The heartbeat and presence rounds over the sockets (``liveness.py``).
         self.liveness = Liveness(self.sockets, self.presence, tables, self.push, self.stop)
         self._presence_due: set[str] = set()
-        #: Per table, the newest link's draw frame waiting to go out (``linked``).
-        self._draw_due: dict[str, tuple[int, str]] = {}
+        #: Per table, the waiting draw this hub watches (``_watch_draw``): its
+        #: id, the table's version at its announce, and whom the phones here
+        #: were last told it waits for.
+        self._watching: dict[str, tuple[int, int, list[str]]] = {}
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         #: The listener's callbacks, once it runs: what ``deaf`` reads.
@@ -172,33 +179,75 @@ class Hub:
             start(self.push, table_id, False, doc)
 
     def linked(self, table_id: str, version: int, frame: str) -> None:
-        """A link of the table's pending draw was taken (the listener's
-        ``on_draw``): its ``draw`` frame, encoded once by the store's script,
-        goes to every phone here after ``DRAW_COALESCE``, the newest only:
-        a table's links come within milliseconds of each other, and the
-        draw's snapshot (a newer version) makes them all moot."""
+        """A draw announced (the listener's ``on_draw``): its ``draw`` frame,
+        encoded once by the store's script, to every phone here at once (their
+        links wait on it), off the listener's thread; then the draw is watched
+        until it is made (``_watch_draw``). A link frame (published by an
+        instance from before links published nothing) goes out the same way."""
         with self.lock:
             if version < self.sockets.versions.get(table_id, (0, 0.0))[0] or table_id not in self.sockets.conns:
                 return
-            due = table_id in self._draw_due
-            self._draw_due[table_id] = (version, frame)
-        if not due:
-            # A draw announced (every contributor still waited for): out at
-            # once, the phones' links wait on it; links are coalesced.
-            p = loads(frame)["pending"]
-            start(self._push_draw_soon, table_id, 0.0 if len(p["waiting"]) == len(p["contributors"])
-                  else DRAW_COALESCE)
+        p = loads(frame)["pending"]
+        start(self._push_draw, table_id, version, frame, int(p["draw"]), list(p["waiting"]))
 
-    def _push_draw_soon(self, table_id: str, delay: float = DRAW_COALESCE) -> None:
-        if delay:
-            time.sleep(delay)
+    def _tell_draw(self, table_id: str, version: int, frame: str) -> None:
         with self.lock:
-            version, frame = self._draw_due.pop(table_id)
             if version < self.sockets.versions.get(table_id, (0, 0.0))[0]:
                 return  # the draw was made meanwhile: its snapshot went out
         data = frame.encode()
         for c in self._local(table_id):
             c.tell_encoded(data)
+
+    def _push_draw(self, table_id: str, version: int, frame: str, draw: int, waiting: list[str]) -> None:
+        self._tell_draw(table_id, version, frame)
+        with self.lock:
+            running = table_id in self._watching
+            self._watching[table_id] = (draw, version, waiting)
+        if not running:
+            self._watch_draw(table_id)
+
+    def _watch_draw(self, table_id: str) -> None:
+        """While the table's draw waits, a look at its links every ``DRAW_WATCH``
+        s: when whom it waits for changed, the phones here are told (a ``draw``
+        frame). Most draws are made before the first look: the version this
+        process was told of moved on, and the look reads nothing (a change that
+        passes a waiting draw, a rename say, ends the watch too: its snapshot
+        shows whom the draw waits for then). A draw announced meanwhile is
+        watched on (``_watching``)."""
+        with self.lock:
+            target = self._watching[table_id]
+        until = time.monotonic() + DRAW_WATCH_FOR
+        delay = DRAW_WATCH_FIRST
+        while True:
+            time.sleep(delay)
+            delay = DRAW_WATCH
+            here = bool(self._local(table_id))
+            with self.lock:
+                moved = self.sockets.versions.get(table_id, (0, 0.0))[0] > self._watching[table_id][1]
+            now = None
+            if here and not moved:
+                try:
+                    now = self.tables.draw_frame(table_id)
+                except Exception:  # a store fault: the next look may do
+                    log.warning("a look at table %s's waiting draw failed", table_id, exc_info=True)
+                    continue
+            with self.lock:
+                latest = self._watching[table_id]
+                if latest[0] != target[0]:
+                    # Another draw was announced since: watched from its start.
+                    target, until, delay = latest, time.monotonic() + DRAW_WATCH_FOR, DRAW_WATCH_FIRST
+                    continue
+                if (now is None or now.draw != target[0] or not here or moved or self.stop.is_set()
+                        or time.monotonic() >= until):
+                    # Made (its snapshot went out), or a newer draw (its own
+                    # announce starts its watch), or nobody here to tell.
+                    del self._watching[table_id]
+                    return
+                changed = now.waiting != target[2]
+                if changed:
+                    target = self._watching[table_id] = (target[0], target[1], now.waiting)
+            if changed:
+                self._tell_draw(table_id, now.version, now.frame)
 
     def presence_changed(self, table_id: str) -> None:
         if not self._local(table_id):

@@ -50,7 +50,7 @@ from server.service.pipeline import Pipeline, PipelineOptions, logged
 from server.service.seats import authenticate
 from server.service.snapshot import Common, host_filter
 from server.service.write import Wrote
-from server.store import Callbacks, Commit, Store, Tx
+from server.store import Callbacks, Commit, DrawFrame, Store, Tx
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -155,6 +155,12 @@ class Tables:
             return []
         fields = self.store.links(doc["id"])
         return [s for s in p["contributors"] if fields.get("_draw") == p["draw"] and s in fields]
+
+    def draw_frame(self, table_id: str) -> DrawFrame | None:
+        """The ``draw`` frame of the table's waiting draw as it stands now, or
+        None: a hub watching a slow draw tells its phones whom it still waits
+        for with it (links publish nothing)."""
+        return self.store.draw_frame(table_id)
 
     def analysis(self, doc: TableDoc, player: str | None) -> Analysis:
         return self.analyses.get(self.engine(doc["game"]), doc, player)

@@ -6,15 +6,16 @@ sides, ``cache.py`` what a process keeps of the tables it writes,
 ``listen.py`` the listener on the tables' change channels (reading a
 ``feeds.py`` feed), ``presence.py`` who is connected, ``keys.py`` every key
 and the JSON codec, ``commit.py`` the one-round-trip commit script, and
-``resp.py`` the hot paths' own Redis client, ``paths.py`` which client path
+``resp.py`` the hot paths' own Redis client, ``connect.py`` the client ``REDIS_URL`` names, ``paths.py`` which client path
 runs the scripts and feeds the listener (chosen once at connect). The store
 never calls the service: its retry loop is ``service/write.py``'s.
 """
 
 from server.store.commit import CHANGED, DONE, GONE, PENDING, RATED, RECORDED
+from server.store.links import DrawFrame
 from server.store.listen import Callbacks
 from server.store.store import Store, Verdict
 from server.store.tx import Commit, Primed, Tx
 
-__all__ = ["CHANGED", "DONE", "GONE", "PENDING", "RATED", "RECORDED", "Callbacks", "Commit", "Primed", "Store", "Tx",
+__all__ = ["CHANGED", "DONE", "GONE", "PENDING", "RATED", "RECORDED", "Callbacks", "Commit", "DrawFrame", "Primed", "Store", "Tx",
            "Verdict"]

@@ -27,7 +27,7 @@ for table routing: ``instances.py``). Every committed change publishes
 table's message has no ``d``); a process listens on the channels of the tables
 it has sockets on, and fans a change out to them without loading the table
 again. A socket that opens or closes publishes ``{"t": id, "p": 1}`` there
-(presence, no version); a draw announced or a link taken publishes ``{"t": id, "w": version, "f": <draw frame>}``
+(presence, no version); a draw announced publishes ``{"t": id, "w": version, "f": <draw frame>}``
 (``links.py``: whom the pending draw still waits for, no version of its own).
 """
 

@@ -36,20 +36,20 @@ from server.store.paths import Path
 #: What ``LINK`` answers (its reply's first element).
 OVER, TAKEN, RECORDED, GIVEN, MISMATCH, RATED, STRANGER = 0, 1, 2, 3, 4, 5, 6
 
-# KEYS: links, req, ver, channel, then the rate counters. ARGV: the draw id,
-# the seat, its link, the request id, ttl, the hash the seat's chain expects
-# its link to hash to (the service hashes the link), the message's three
-# pieces around the version and the waiting list (head up to the version, up
-# to the version again, the end), the event a taken link logs (JSON), the
-# counters' count and window (s), then the counters' limits.
+# KEYS: links, req, ver, then the rate counters. ARGV: the draw id, the
+# seat, its link, the request id, ttl, the hash the seat's chain expects its
+# link to hash to (the service hashes the link), the event a taken link logs
+# (JSON), the counters' count and window (s), then the counters' limits.
 # In order: the request's record (a retry gets its first result), the draw
 # (OVER), the seat a contributor of it (STRANGER), the seat's link given
 # already (GIVEN), the link itself (MISMATCH), the rate counters (RATED, as
-# the commit counts them); then the link is kept, the request recorded unless
-# it was the last link (its request gets the draw's own result, with the
-# draw's commit), and the table told whom the draw still waits for. Answer:
-# TAKEN, the version, and when no contributor is missing any more, every
-# field (the draw's commit is then this caller's).
+# the commit counts them); then the link is kept, and the request recorded
+# unless it was the last link (its request gets the draw's own result, with
+# the draw's commit). Answer: TAKEN, the version, and when no contributor is
+# missing any more, every field (the draw's commit is then this caller's).
+# A link publishes nothing: a roll's links come within milliseconds and its
+# snapshot follows, so the phones learn whom a slow draw still waits for from
+# the hubs that watch it (``draw_frame``; live/hub.py ``_watch_draw``).
 LINK = OVER_LIMITS + """
 local rec = redis.call('HGET', KEYS[2], ARGV[4])
 if rec then return {2, rec} end
@@ -61,22 +61,18 @@ local e = p['expect'][ARGV[2]]
 if not e then return {6} end
 if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return {3} end
 if e['last'] ~= ARGV[6] then return {4} end
-local nr = tonumber(ARGV[11])
-if nr > 0 and over_limits(4, nr, tonumber(ARGV[12]), 13) then return {5} end
+local nr = tonumber(ARGV[8])
+if nr > 0 and over_limits(3, nr, tonumber(ARGV[9]), 10) then return {5} end
 redis.call('HSET', KEYS[1], ARGV[2], cjson.encode({link = ARGV[3], anchor = e['anchor']}))
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 local v = redis.call('GET', KEYS[3]) or '0'
-local waiting = {}
 for _, s in ipairs(p['contributors']) do
-  if redis.call('HEXISTS', KEYS[1], s) == 0 then waiting[#waiting + 1] = cjson.encode(s) end
-end
-local frame = redis.call('HGET', KEYS[1], '_frame')
-redis.call('SPUBLISH', KEYS[4], ARGV[7] .. v .. ARGV[8] .. v .. frame .. table.concat(waiting, ',') .. ARGV[9])
-if #waiting > 0 then
-  redis.call('HSET', KEYS[2], ARGV[4], '{"by":' .. cjson.encode(ARGV[2]) .. ',"result":{"version":' .. v ..
-    ',"events":[' .. ARGV[10] .. ']},"v":' .. v .. '}')
-  redis.call('EXPIRE', KEYS[2], ARGV[5])
-  return {1, v}
+  if redis.call('HEXISTS', KEYS[1], s) == 0 then
+    redis.call('HSET', KEYS[2], ARGV[4], '{"by":' .. cjson.encode(ARGV[2]) .. ',"result":{"version":' .. v ..
+      ',"events":[' .. ARGV[7] .. ']},"v":' .. v .. '}')
+    redis.call('EXPIRE', KEYS[2], ARGV[5])
+    return {1, v}
+  end
 end
 local all = redis.call('HGETALL', KEYS[1])
 local out = {1, v}
@@ -164,10 +160,8 @@ def frame_pieces(table_id: str, view: dict[str, Any]) -> list[str]:
 def take(path: Path, table_id: str, link: Link, ttl: int, counters: list[tuple[str, int]],
          window: int) -> Taken:
     """Runs ``LINK`` (one round trip)."""
-    keys = [links_key(table_id), req_key(table_id), version_key(table_id), channel_key(table_id),
-            *(key for key, _ in counters)]
-    head, mid, _, tail = frame_pieces(table_id, {})
-    args: list[Any] = [link.draw, link.seat, link.link, link.rid, ttl, link.prev, head, mid, tail,
+    keys = [links_key(table_id), req_key(table_id), version_key(table_id), *(key for key, _ in counters)]
+    args: list[Any] = [link.draw, link.seat, link.link, link.rid, ttl, link.prev,
                        dumps(link.event), len(counters), window, *(limit for _, limit in counters)]
     reply = path.script(LINK, keys, args)
     status = int(reply[0])
@@ -202,3 +196,26 @@ def fields_of(flat: list[str | None]) -> dict[str, Any]:
         name, raw = str(flat[k]), str(flat[k + 1])
         out[name] = int(raw) if name == "_draw" else raw if name == "_frame" else loads(raw)
     return out
+
+
+@dataclass(frozen=True)
+class DrawFrame:
+    """The ``draw`` frame of a waiting draw as it stands: the draw's id, the
+    table's version, the frame (JSON) and whom the draw still waits for."""
+
+    draw: int
+    version: int
+    frame: str
+    waiting: list[str]
+
+
+def draw_frame(fields: dict[str, Any], version: int) -> DrawFrame | None:
+    """The ``draw`` frame of the pending draw the links key holds
+    (``fields``) at the table's ``version``, the announce's with the links
+    taken since; None when no draw waits."""
+    draw, frame, held = fields.get("_draw"), fields.get("_frame"), fields.get("_pending")
+    if draw is None or frame is None or held is None:
+        return None
+    waiting = [s for s in held["contributors"] if not isinstance(fields.get(s), dict)]
+    body = f'{{"type":"draw","version":{version}{frame}{",".join(dumps(s).decode() for s in waiting)}]}}}}'
+    return DrawFrame(int(draw), version, body, waiting)

@@ -38,7 +38,16 @@ from server.store.keys import (
 )
 from server.store.keys import text as _text
 from server.store.links import RATED as RATED_LINK
-from server.store.links import Announce, Link, Taken, announce, fields_of, take
+from server.store.links import (
+    Announce,
+    DrawFrame,
+    Link,
+    Taken,
+    announce,
+    draw_frame,
+    fields_of,
+    take,
+)
 from server.store.listen import Listener
 from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
@@ -210,6 +219,15 @@ class Store:
     def links(self, table_id: str) -> dict[str, Any]:
         """The links key's fields, parsed (``links.fields_of``)."""
         return fields_of([_text(x) for kv in self.r.hgetall(links_key(table_id)).items() for x in kv])
+
+    def draw_frame(self, table_id: str) -> DrawFrame | None:
+        """The ``draw`` frame of the draw that waits now (``links.draw_frame``),
+        or None; one round trip."""
+        with self.r.pipeline(transaction=False) as p:
+            p.hgetall(links_key(table_id))
+            p.get(version_key(table_id))
+            found, version = p.execute()
+        return draw_frame(fields_of([_text(x) for kv in found.items() for x in kv]), int(_text(version) or 0))
 
     def load_with_links(self, table_id: str) -> tuple[TableDoc | None, dict[str, Any]]:
         """The document and the links key's fields, in one round trip (one

@@ -1,9 +1,10 @@
 """A roll with the phones' hash chains (issue 38, "What it costs"): the
-announce and each link reach the phones as one small ``draw`` frame, not a
-snapshot per seat; a link makes no version; the draw is one commit, one
-snapshot. Across two instances, so the link's frame crosses the table's
-channel (on a single Redis and on a cluster: the links key shares the
-table's slot)."""
+announce reaches the phones as one small ``draw`` frame, not a snapshot per
+seat, and a draw that still waits tells them whom it waits for as its links
+come (each instance looks at it: a link publishes nothing); a link makes no
+version; the draw is one commit, one snapshot. Across two instances, so the
+announce crosses the table's channel and both instances look at the links
+(on a single Redis and on a cluster: the links key shares the table's slot)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_fac
     # The roller again: its decision (the document shows no draw) lets it through; the store does not.
     status, body = roller.act_http("pyramid")
     assert status == 409 and body["error"]["code"] == "draw_pending", body
-    # Two links: kept beside the document, no version; each phone hears whom the draw still waits for.
+    # Two links: kept beside the document, no version; each phone hears whom the draw still waits for
+    # (the links come slower than a roll's: each instance's look at the waiting draw tells its phones).
     for i in range(2):
         status, body = phones[i].act_http("link", draw=draw, link=chains[i][1])
         assert status == 200, body

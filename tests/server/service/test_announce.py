@@ -5,10 +5,12 @@ pass it (``draws.DURING``), which carry it in their document."""
 
 from __future__ import annotations
 
+import json
+
 from server.errors import ServiceError
 from server.service import Tables
 from server.store import Store
-from server.store.keys import log_key
+from server.store.keys import channel_key, log_key
 from tests.server.service.test_draws import (
     Phone,
     anchor_all,
@@ -89,3 +91,39 @@ def test_a_change_during_a_draw_is_refused_by_the_store_though_its_decision_did_
         last = p.answer(tables, tid, draw)
     assert last["version"] == draw + 1 and "pending" not in store.load(tid)["fair"]  # type: ignore[index]
     assert any(e["type"] == "die_rolled" for e in last["events"])
+
+
+def test_only_the_announce_is_published_and_the_waiting_draw_is_read_when_asked(store: Store) -> None:
+    """A roll's links publish nothing (they come within milliseconds, and the
+    draw's snapshot follows): the table's channel carries the announce and
+    the draw's change only. Whom a slow draw still waits for is read when a
+    hub looks (``Store.draw_frame``; live/hub.py ``_watch_draw``), as the
+    announce's frame with the links taken since."""
+    tables = tables_with(store, 3600.0)
+    tid, phones = started(tables)
+    heard = store.r.pubsub(ignore_subscribe_messages=True)
+    heard.ssubscribe(channel_key(tid))
+    assert store.draw_frame(tid) is None
+    version = tables.load(tid)["version"]
+    out = dict(tables.act(tid, turn(tables, tid, phones).token, {"action": {"type": "pyramid"}, "request_id": "r"}))
+    draw = out["events"][0]["draw"]
+    frame = store.draw_frame(tid)
+    assert frame is not None and (frame.draw, frame.version, frame.waiting) == (draw, version, ["p1", "p2", "p3"])
+    for i, p in enumerate(phones[:2]):
+        p.answer(tables, tid, draw)
+        frame = store.draw_frame(tid)
+        assert frame is not None and frame.waiting == [q.seat for q in phones[i + 1:]]
+        sent = json.loads(frame.frame)
+        assert sent["type"] == "draw" and sent["version"] == version
+        assert sent["pending"]["draw"] == draw and sent["pending"]["waiting"] == frame.waiting
+    phones[2].answer(tables, tid, draw)
+    assert store.draw_frame(tid) is None
+    messages = []
+    for _ in range(6):  # until a quiet half second after the subscription's confirmation
+        m = heard.get_sharded_message(timeout=0.5)
+        if m is not None:
+            messages.append(json.loads(m["data"].split(',"f":')[0].split(',"d":')[0] + "}"))
+        elif messages:
+            break
+    heard.close()
+    assert [("w" in m, m.get("v")) for m in messages] == [(True, None), (False, draw)], messages
