@@ -119,8 +119,11 @@ def _scope(doc: TableDoc, fair: FairDoc, name: str, rng: Rng) -> ScopeRecord:
         if s["label"] == label(doc, name):
             return s
     if name in fair["closed"]:
+        # The first ``name.k`` never closed: the one a pending draw opened
+        # (``draws.make`` put it back) is the one its links were given for;
+        # one revealed or dropped is never used again (its commitment was shown).
         k = 2
-        while any(s["label"] == label(doc, f"{name}.{k}") for s in fair["scopes"]) or f"{name}.{k}" in fair["closed"]:
+        while f"{name}.{k}" in fair["closed"]:
             k += 1
         name = f"{name}.{k}"
         for s in fair["scopes"]:
@@ -213,6 +216,9 @@ def settle(engine: Engine, doc: TableDoc, state: Any, v: int, rng: Rng, *, draw:
             if name == SETUP or engine.fair_done(state, name):
                 fair["scopes"].remove(scope)
                 fair["closed"].append(name)
+                rest = scope["label"].removeprefix(label(doc, ""))
+                if rest != name:
+                    fair["closed"].append(rest)  # ``name.k`` too: ``_scope`` never opens it again
                 if scope["outcomes"]:  # a scope that drew nothing proves nothing
                     scope["revealed"] = True
                     out["scopes"].append(scope)
