@@ -5,7 +5,7 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   (``tablemate_verify.chain``); it counts for draws announced after it.
 - ``announce`` (the pipeline's hook for a game action): an action that draws
   afresh, at a table where a seat with a chain has a live phone, is checked
-  (applied to a copy) and then held as the table's *pending draw*, kept in
+  (by the engine's own refusal, not applied: ``game_step.fresh_draw``) and then held as the table's *pending draw*, kept in
   the links key, not the document (``decide.announced``, ``links.ANNOUNCE``:
   no version); its scope is open (its commitment public) before any link;
   the phones are told whom the table waits for (the ``draw`` frame, the
