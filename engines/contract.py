@@ -30,6 +30,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, MutableSequ
 from typing import Any, Protocol, TypeVar
 
 from engines import codec, history
+from engines.errors import EngineError
 from engines.history import HistoryText, Part, Value, part
 
 JSON = Any
@@ -78,6 +79,7 @@ class FairHooks(Protocol):
     ``fair_scopes``, ``fair_done`` and ``fair_secrets`` answer from."""
 
     def draw(self, state: Any, action: Action, /) -> tuple[str, int] | None: ...
+    def refusal(self, state: Any, action: Action, /) -> EngineError | None: ...
     def scopes(self, state: Any, /) -> tuple[str, ...]: ...
     def done(self, state: Any, scope: str, /) -> bool: ...
     def secrets(self, state: Any, /) -> dict[str, tuple[Any, bool]]: ...
@@ -196,6 +198,13 @@ class Engine(ABC):
         ``action``'s outcome from; None when it draws nothing. An undone
         action sent again in the state it undid names the same pair."""
         return None if self.fair is None else self.fair.draw(state, action)
+
+    def fair_refusal(self, state: Any, action: Action) -> EngineError | None:
+        """What ``apply`` refuses ``action`` with, an action ``fair_draw``
+        names a scope for, whatever its outcome: the same checks, in the
+        same order, with nothing drawn. The server asks the phones for their
+        links only for an action ``apply`` will take."""
+        return None if self.fair is None else self.fair.refusal(state, action)
 
     def fair_scopes(self, state: Any) -> tuple[str, ...]:
         """The scopes whose draws are still to come in ``state``: each is

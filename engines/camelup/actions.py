@@ -210,11 +210,24 @@ def do_copy_choice(state: State, action: Action) -> tuple[State, list[Event]]:
 # --- the pyramid ---------------------------------------------------------------------
 
 
-def do_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
+def _pyramid_checks(state: State, action: Action) -> None:
     _only(action, "die", "value", "color", "returned")
     legal.check(state, action)
+
+
+def do_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
+    _pyramid_checks(state, action)
     _raise(legal.roll_fields(state, action))
     return race.roll(state, action["player"], action["die"], action["value"], action.get("color"))
+
+
+def _undrawn_pyramid(state: State, action: Action) -> tuple[State, list[Event]]:
+    """``do_pyramid``'s checks that come before its die: where ``draw`` gives
+    no die (no race running, an empty pyramid), the roll's own refusal."""
+    _pyramid_checks(state, action)
+    if state.phase != PLAYING or not state.pyramid:
+        _raise(legal.roll_fields(state, action))
+    return state, []
 
 
 def do_pyramid_manual(state: State, action: Action) -> tuple[State, list[Event]]:
@@ -288,12 +301,12 @@ HANDLERS: dict[str, Handler[State]] = {
     "paper_cards": do_paper_cards,
 }
 
-def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+def _dispatch(handlers: dict[str, Handler[State]], state: State, action: Action) -> tuple[State, list[Event]]:
     if state.phase == PAPER_CARDS and isinstance(action, dict) and action.get("type") in HANDLERS \
             and action.get("type") not in legal.WHILE_RECORDING:
         raise refusal("wrong_phase", "The race is over: the host records the face-down finish cards.")
-    new, events = dispatch(
-        HANDLERS,
+    return dispatch(
+        handlers,
         state,
         action,
         game="Camel Up",
@@ -301,6 +314,20 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         over=state.phase == OVER,
         host_first=("next_round",),
     )
+
+
+def draw_refusal(state: State, action: Action) -> EngineError | None:
+    """What ``apply`` refuses ``action`` (a ``pyramid``) with, whatever die
+    it draws: the same checks in the same order, no die drawn, no camel moved."""
+    try:
+        _dispatch({"pyramid": _undrawn_pyramid}, state, action)
+    except EngineError as exc:
+        return exc
+    return None
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    new, events = _dispatch(HANDLERS, state, action)
     extra = _colours(state)
     if extra:
         events = [{**e, **extra} for e in events]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action
+from engines.base import Action, EngineError
+from engines.camelup import actions
 from engines.camelup.state import LEG_OVER, OVER, PAPER_CARDS, PLAYING, State
 
 
@@ -19,6 +20,12 @@ def draw(state: State, action: Action) -> tuple[str, int] | None:
     if action.get("type") != "pyramid" or state.phase != PLAYING or not _app_dice(state):
         return None
     return f"leg/{state.leg}", len(state.tents)
+
+
+def refusal(state: State, action: Action) -> EngineError | None:
+    """What ``apply`` refuses a ``pyramid`` with, whatever it draws (checked
+    before the phones are asked for their links: ``actions.draw_refusal``)."""
+    return actions.draw_refusal(state, action)
 
 
 def scopes(state: State) -> tuple[str, ...]:

@@ -255,6 +255,28 @@ HANDLERS: dict[str, Handler[State]] = {
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    return _dispatch(HANDLERS, state, action)
+
+
+def _dispatch(handlers: dict[str, Handler[State]], state: State, action: Action) -> tuple[State, list[Event]]:
     return dispatch(
-        HANDLERS, state, action, game="Count Up", seats=state.players, over=state.phase == OVER
+        handlers, state, action, game="Count Up", seats=state.players, over=state.phase == OVER
     )
+
+
+def _undrawn_next_round(state: State, action: Action) -> tuple[State, list[Event]]:
+    """``do_next_round``'s checks that come before its cards: its rule (the
+    cards ``draw`` gives are always ones the round takes; a spent deck is
+    reshuffled)."""
+    legal.check(state, action)
+    return state, []
+
+
+def draw_refusal(state: State, action: Action) -> EngineError | None:
+    """What ``apply`` refuses ``action`` (a ``next_round``) with, whatever
+    cards it draws: the same checks in the same order, no card drawn."""
+    try:
+        _dispatch({"next_round": _undrawn_next_round}, state, action)
+    except EngineError as exc:
+        return exc
+    return None

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action
+from engines.base import Action, EngineError
+from engines.countup import actions
 from engines.countup.options import DECK, needs_restriction
 from engines.countup.state import OVER, SCORED, State
 
@@ -26,6 +27,12 @@ def draw(state: State, action: Action) -> tuple[str, int] | None:
     if action.get("type") != "next_round" or state.phase != SCORED or not _draws(state):
         return None
     return f"round/{state.round + 1}", 0
+
+
+def refusal(state: State, action: Action) -> EngineError | None:
+    """What ``apply`` refuses a ``next_round`` with, whatever it draws (checked
+    before the phones are asked for their links: ``actions.draw_refusal``)."""
+    return actions.draw_refusal(state, action)
 
 
 def scopes(state: State) -> tuple[str, ...]:

@@ -34,6 +34,7 @@ from engines.kingup.state import (
     VOTE,
     Election,
     State,
+    deck_left,
     new_round,
     put,
 )
@@ -42,9 +43,23 @@ Result = tuple[State, list[Event]]
 
 
 def apply(state: State, action: Action) -> Result:
+    return _dispatch(HANDLERS, state, action)
+
+
+def _dispatch(handlers: dict[str, Handler[State]], state: State, action: Action) -> Result:
     return dispatch(
-        HANDLERS, state, action, game="King Up!", seats=state.players, over=state.phase == OVER
+        handlers, state, action, game="King Up!", seats=state.players, over=state.phase == OVER
     )
+
+
+def draw_refusal(state: State, action: Action) -> EngineError | None:
+    """What ``apply`` refuses ``action`` (a ``draw_goal``) with, whatever card
+    it deals: the same checks in the same order, no card dealt."""
+    try:
+        _dispatch({"draw_goal": _undrawn_goal}, state, action)
+    except EngineError as exc:
+        return exc
+    return None
 
 
 # --- checks -------------------------------------------------------------------------
@@ -76,14 +91,19 @@ def do_goal(state: State, action: Action) -> Result:
     return scoring.score_if_ready(replace(state, goals=goals), [event])
 
 
-def do_draw_goal(state: State, action: Action) -> Result:
-    legal.check(state, action)
-    seat = state.seat(action["player"])
-    card = action.get("card")
+def _dealt(state: State, card: Any) -> int:
+    """``card``, a virtual card still in the deck (KU-13)."""
     if type(card) is not int or not 0 <= card < DECK_SIZE:
         raise EngineError("bad_card", f"No virtual card was drawn (card {card!r}).")
     if card in state.used_cards:
         raise EngineError("card_taken", f"Virtual card {card} has already been dealt this game.")
+    return card
+
+
+def do_draw_goal(state: State, action: Action) -> Result:
+    legal.check(state, action)
+    seat = state.seat(action["player"])
+    card = _dealt(state, action.get("card"))
     state = replace(
         state,
         goals=put(state.goals, seat, DECK[card]),
@@ -212,6 +232,15 @@ def do_next_round(state: State, action: Action) -> Result:
         "start": state.players[start] if full else None,
     }
     return state, [event]
+
+
+def _undrawn_goal(state: State, action: Action) -> Result:
+    """``do_draw_goal``'s checks that come before its card: with no card left
+    to deal, ``draw`` gives none, and the deal's own refusal."""
+    legal.check(state, action)
+    if not deck_left(state):
+        _dealt(state, action.get("card"))
+    return state, []
 
 
 HANDLERS: dict[str, Handler[State]] = {

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action
+from engines.base import Action, EngineError
+from engines.kingup import actions
 from engines.kingup.options import DEAL
 from engines.kingup.state import OVER, SCORED, SEALED, VOTE, State
 
@@ -23,6 +24,12 @@ def draw(state: State, action: Action) -> tuple[str, int] | None:
     if action.get("type") != "draw_goal" or state.config.goal_mode != DEAL:
         return None
     return f"round/{state.round}/goals", len(state.used_cards)
+
+
+def refusal(state: State, action: Action) -> EngineError | None:
+    """What ``apply`` refuses a ``draw_goal`` with, whatever it draws (checked
+    before the phones are asked for their links: ``actions.draw_refusal``)."""
+    return actions.draw_refusal(state, action)
 
 
 def scopes(state: State) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   (``tablemate_verify.chain``); it counts for draws announced after it.
 - ``announce`` (the pipeline's hook for a game action): an action that draws
   afresh, at a table where a seat with a chain has a live phone, is checked
-  (applied to a copy) and then held as the table's *pending draw*, kept in
+  (by the engine's own refusal, not applied: ``game_step.fresh_draw``) and then held as the table's *pending draw*, kept in
   the links key, not the document (``decide.announced``, ``links.ANNOUNCE``:
   no version); its scope is open (its commitment public) before any link;
   the phones are told whom the table waits for (the ``draw`` frame, the
@@ -40,8 +40,8 @@ from server.errors import ServiceError
 from server.fairdoc import FairDoc, PendingDraw, SeatChain
 from server.model import Action, TableDoc
 from server.service.change import Call, Handler, Outcome
-from server.service.fairness import SETUP
-from server.service.game_step import game_outcome
+from server.service.fairness import SETUP, new_scope, scope_of
+from server.service.game_step import UNKNOWN, fresh_draw, game_outcome
 from tablemate_verify.chain import MAX_LENGTH, ChainEntry
 from tablemate_verify.derive import check_hex32
 from tablemate_verify.record import ScopeRecord
@@ -96,31 +96,56 @@ def contributors(doc: TableDoc, online: Collection[str]) -> list[str]:
 
 def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, payload: dict[str, Any],
              rng: Rng, state: Any, rid: str, online: Callable[[], Collection[str]], wait: float,
-             sender: str | None = None, fresh: Callable[[], TableDoc] | None = None) -> Outcome | None:
+             sender: str | None = None, fresh: Callable[[], TableDoc] | None = None,
+             trial: bool = False) -> Outcome | None:
     """The pipeline's hook for a game action. None: no phone takes part (no
-    chain at this table, or none live), so the action is applied at once as
-    before. Else the action applied to a copy of ``doc``: that copy's outcome
-    when it draws nothing afresh (no draw, an undone outcome coming back, an
-    index drawn before: its links again), or the draw held as pending."""
+    chain at this table, or none live), or the action draws nothing afresh
+    (no checkable draw; an index drawn before: its links again), so it is
+    applied at once as before. Else the draw held as pending. The action is
+    checked without applying it (``game_step.fresh_draw``: the engine's own
+    refusal, the scope and index its rules name); where only applying it can
+    tell (undo keeps an outcome), and with ``trial`` (the equivalence test,
+    ``bench/announce.py``), it is applied to a copy of ``doc``."""
     fair = _fair(doc)
     if fair is None or not fair.get("chains") or not engine.random_action_fields.get(atype):
         return None
     who = contributors(doc, online())
     if not who:
         return None
-    # Checked by applying it (engines are pure): a refusal is the action's own.
+    where = UNKNOWN if trial else fresh_draw(engine, doc, me, host, atype, payload, state)
+    if isinstance(where, str):  # UNKNOWN
+        return _by_trial(engine, doc, me, host, atype, payload, rng, state, rid, who, wait, sender, fresh)
+    if where is None:
+        return None
+    name, index = where
+    label, scope = scope_of(doc, fair, name)
+    if scope is not None and any(o["index"] == index for o in scope["outcomes"]):
+        return None
+    # A scope no table opens any more at the draw (a table from before scopes
+    # opened ahead, an undone outcome drawn anew) is opened with the pending
+    # draw, its commitment in the draw frame, before any link: the draw's
+    # commit draws from it, never from a secret made after the links were seen.
+    opened = [new_scope(label, rng)] if scope is None else []
+    return _hold(doc, fair, label, index, {"type": atype, **payload}, me, host, rid, who, wait, sender, opened)
+
+
+def _by_trial(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, payload: dict[str, Any],
+              rng: Rng, state: Any, rid: str, who: list[str], wait: float, sender: str | None,
+              fresh: Callable[[], TableDoc] | None) -> Outcome | None:
+    """``announce`` by applying the action to a copy of ``doc`` (engines are
+    pure): a refusal is the action's own; that copy's outcome when it draws
+    nothing afresh (an undone outcome coming back, an index drawn before),
+    else the draw held, with any scope the copy opened."""
     # ``fresh``: a copy parsed from the stored JSON, several times cheaper than deepcopy.
-    trial: TableDoc = fresh() if fresh is not None else copy.deepcopy(doc)
-    out = game_outcome(engine, trial, me, host, atype, payload, rng, state)
+    copied: TableDoc = fresh() if fresh is not None else copy.deepcopy(doc)
+    out = game_outcome(engine, copied, me, host, atype, payload, rng, state)
     d = out.draw
     if d is None or d.rng is None or any(o["index"] == d.index for o in d.scope["outcomes"]):
         return out
-    # A scope the trial opened (a table from before scopes opened ahead, an
-    # undone outcome drawn anew) is kept with the pending draw, its
-    # commitment in the draw frame, before any link: the draw's commit draws
-    # from it, never from a secret made after the links were seen.
+    fair = _fair(doc)
+    assert fair is not None
     known = {x["label"] for x in fair["scopes"]}
-    opened = [x for x in (_fair(trial) or fair)["scopes"] if x["label"] not in known]
+    opened = [x for x in (_fair(copied) or fair)["scopes"] if x["label"] not in known]
     return _hold(doc, fair, d.scope["label"], d.index, {"type": atype, **payload}, me, host, rid, who, wait,
                  sender, opened)
 

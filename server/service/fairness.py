@@ -93,7 +93,7 @@ def _fair(doc: TableDoc) -> FairDoc | None:
 
 
 def _open(doc: TableDoc, fair: FairDoc, name: str, rng: Rng) -> ScopeRecord:
-    scope = open_scope(label(doc, name), secret_from(rng))
+    scope = new_scope(label(doc, name), rng)
     fair["scopes"].append(scope)
     return scope
 
@@ -110,23 +110,36 @@ def begin(engine: Engine, doc: TableDoc, rng: Rng) -> None:
         _open(doc, fair, SETUP, rng)
 
 
-def _scope(doc: TableDoc, fair: FairDoc, name: str, rng: Rng) -> ScopeRecord:
-    """The open scope ``name``; one opened now if the game names one it has
-    not (a table from before this feature); a fresh one (``name.k``) if that
-    scope was revealed already (an undone outcome that no longer applies
-    drawn anew: the old secret is public, so it must not decide)."""
-    for s in fair["scopes"]:
-        if s["label"] == label(doc, name):
-            return s
-    if name in fair["closed"]:
+def scope_of(doc: TableDoc, fair: FairDoc, name: str) -> tuple[str, ScopeRecord | None]:
+    """The label of the scope a draw the game names ``name`` takes now, and
+    that scope if it is open (None: the draw opens it, ``_scope``). Its own
+    label, unless ``name`` was revealed already (an undone outcome that no
+    longer applies drawn anew: the old secret is public, so it must not
+    decide): then the first ``name.k`` not closed, the one a pending draw
+    opened (``draws.make`` put it back) being the one its links were given
+    for; one revealed or dropped is never used again (its commitment was shown)."""
+    lab = label(doc, name)
+    if name in fair["closed"] and not any(s["label"] == lab for s in fair["scopes"]):
         k = 2
-        while any(s["label"] == label(doc, f"{name}.{k}") for s in fair["scopes"]) or f"{name}.{k}" in fair["closed"]:
+        while f"{name}.{k}" in fair["closed"]:
             k += 1
-        name = f"{name}.{k}"
-        for s in fair["scopes"]:
-            if s["label"] == label(doc, name):
-                return s
-    return _open(doc, fair, name, rng)
+        lab = label(doc, f"{name}.{k}")
+    return lab, next((s for s in fair["scopes"] if s["label"] == lab), None)
+
+
+def new_scope(lab: str, rng: Rng) -> ScopeRecord:
+    """A scope ``lab`` with a fresh secret, not yet in any document."""
+    return open_scope(lab, secret_from(rng))
+
+
+def _scope(doc: TableDoc, fair: FairDoc, name: str, rng: Rng) -> ScopeRecord:
+    """The scope a draw of ``name`` takes (``scope_of``), opened now if it is
+    not open (a table from before this feature, or a fresh ``name.k``)."""
+    lab, scope = scope_of(doc, fair, name)
+    if scope is None:
+        scope = new_scope(lab, rng)
+        fair["scopes"].append(scope)
+    return scope
 
 
 def setup_rng(engine: Engine, doc: TableDoc, rng: Rng) -> tuple[Rng, Draw | None]:
@@ -213,6 +226,9 @@ def settle(engine: Engine, doc: TableDoc, state: Any, v: int, rng: Rng, *, draw:
             if name == SETUP or engine.fair_done(state, name):
                 fair["scopes"].remove(scope)
                 fair["closed"].append(name)
+                rest = scope["label"].removeprefix(label(doc, ""))
+                if rest != name:
+                    fair["closed"].append(rest)  # ``name.k`` too: ``_scope`` never opens it again
                 if scope["outcomes"]:  # a scope that drew nothing proves nothing
                     scope["revealed"] = True
                     out["scopes"].append(scope)

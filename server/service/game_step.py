@@ -36,8 +36,7 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
     """A game action applied to ``doc`` as ``me``: an outcome undo put back
     comes back first (the same die, the same card), else a fresh draw.
     ``state``: ``doc``'s engine state when the caller has it decoded."""
-    if doc["status"] == "lobby":
-        raise ServiceError("conflict", "not_started", "The game has not started yet.")
+    _started(doc)
     if state is None:
         state = atrest.load_state(engine, doc)
     action = {"type": atype, **payload, "player": me, "host": host}
@@ -85,6 +84,39 @@ def game_outcome(engine: Engine, doc: TableDoc, me: str, host: bool,
     set_state(engine, doc, new_state, state)
     # Logged with its sealed fields encrypted (a sheet: atrest.py).
     return Outcome(doc, atrest.hide_action(engine, doc, drawn), events, kind="game", state=new_state, draw=fair)
+
+
+def _started(doc: TableDoc) -> None:
+    if doc["status"] == "lobby":
+        raise ServiceError("conflict", "not_started", "The game has not started yet.")
+
+
+#: ``fresh_draw``'s answer where only applying the action can tell.
+UNKNOWN = "unknown"
+
+
+def fresh_draw(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, payload: dict[str, Any],
+               state: Any = None) -> tuple[str, int] | None | str:
+    """What ``game_outcome`` would draw for this action, without applying
+    it: the scope the game names and the index in it when it draws afresh,
+    None when it draws nothing checkable; raises the refusal ``game_outcome``
+    would. ``UNKNOWN`` while undo keeps an outcome (``stash``: whether it
+    comes back, is refused first or no longer applies, or which card a
+    private draw may deal, the rules only tell by applying it) and for an
+    outcome a test gives (its fields checked by the apply)."""
+    _started(doc)
+    if doc.get("stash") or any(f in payload for f in engine.random_action_fields.get(atype, ())):
+        return UNKNOWN
+    if state is None:
+        state = atrest.load_state(engine, doc)
+    action = {"type": atype, **payload, "player": me, "host": host}
+    where = engine.fair_draw(state, action)
+    if where is None:
+        return None  # nothing checkable: an apply at once refuses it, if at all
+    refused = engine.fair_refusal(state, action)
+    if refused is not None:
+        raise engine_error(refused)
+    return where
 
 
 def pending_redraw(engine: Engine, doc: TableDoc, state: Any) -> Stashed | None:

@@ -6,20 +6,29 @@ pass it (``draws.DURING``), which carry it in their document."""
 from __future__ import annotations
 
 import json
+from contextlib import closing
+from typing import Any
+
+import pytest
 
 from server.errors import ServiceError
 from server.service import Tables
 from server.store import Store
 from server.store.keys import channel_key, log_key
+from tablemate_verify import OutcomeRng, check
+from tablemate_verify.rules import verify
 from tests.server.service.test_draws import (
     Phone,
+    act,
     anchor_all,
     refused,
+    roll,
     seated,
     snap,
     tables_with,
     turn,
 )
+from tests.server.service.test_fair_table import tamper
 
 
 def started(tables: Tables) -> tuple[str, list[Phone]]:
@@ -127,3 +136,74 @@ def test_only_the_announce_is_published_and_the_waiting_draw_is_read_when_asked(
             break
     heard.close()
     assert [("w" in m, m.get("v")) for m in messages] == [(True, None), (False, draw)], messages
+def _frame(sub: Any, tid: str) -> dict[str, Any]:
+    """The next ``draw`` frame the table's channel carried."""
+    for _ in range(20):
+        msg = sub.get_sharded_message(timeout=2.0)
+        if msg is not None and msg["type"] == "smessage":
+            body = json.loads(msg["data"])
+            if body["t"] == tid and body["f"].get("type") == "draw":
+                return dict(body["f"])
+    raise AssertionError("no draw frame was published")
+
+
+def _without_the_open_leg(doc: dict[str, Any]) -> None:
+    """A table stored before its scopes were opened ahead: leg 1's is not open."""
+    doc["fair"]["scopes"] = [s for s in doc["fair"]["scopes"] if not s["label"].endswith("/leg/1")]
+
+
+@pytest.mark.parametrize(("rolls", "label"), [(0, "leg/1"), (5, "leg/1.2")],
+                         ids=["no_open_scope", "undone_outcome_drawn_anew"])
+def test_a_scope_the_announce_opens_is_committed_before_any_link_and_the_draw_comes_from_it(
+        store: Store, rolls: int, label: str) -> None:
+    """Every scope a game names is opened ahead (``fairness.settle``), and an
+    undone outcome comes back as it was, so no table this server writes gets
+    here: the document is changed to what one would hold (a table stored
+    before its scopes were opened ahead; a kept roll that no longer applies).
+    The scope the announce opens is public (its commitment in the pending
+    draw and its ``draw`` frame) before any link, and the draw made after the
+    last link is derived from that scope's secret, never a newer one."""
+    tables = tables_with(store, 3600.0)
+    tid, phones = started(tables)
+    rolled_before = [roll(tables, tid, phones) for _ in range(rolls)]
+    dice = [r["die"] for r in rolled_before]
+    if rolls:
+        act(tables, tid, phones[0].token, "undo")
+        # The kept die made one the rules no longer allow: out of the pyramid already.
+        tamper(store, tid, lambda doc: doc["stash"][0].update(fields={"die": dice[0], "value": 1}))
+    else:
+        tamper(store, tid, _without_the_open_leg)
+    before = store.load_raw(tid)
+    with closing(store.r.pubsub()) as sub:
+        sub.ssubscribe(channel_key(tid))
+        out = act(tables, tid, turn(tables, tid, phones).token, "pyramid")
+        frame = _frame(sub, tid)
+    draw = out["events"][0]["draw"]
+    (opened,) = store.links(tid)["_pending"]["opened"]
+    assert opened["label"] == f"t/{tid}/g1/{label}" and not opened["outcomes"]
+    public = [{"scope": opened["label"], "commitment": opened["commitment"]}]
+    assert frame["pending"]["draw"] == draw and frame["pending"]["opened"] == public
+    assert snap(tables, tid, "p2")["fair"]["pending"]["opened"] == public
+    assert store.load_raw(tid) == before, "the announce writes no document"
+    links = [(p.seat, p.next_link()) for p in phones]
+    for p in phones:
+        done = p.answer(tables, tid, draw)
+    rolled = next(e for e in done["events"] if e["type"] == "die_rolled")
+    left = [d for d in ["blue", "green", "yellow", "red", "purple", "grey"] if d not in dice[:-1]]
+    for _ in range(4 - len(dice[:-1])):
+        roll(tables, tid, phones)  # to leg 1's end: its scope revealed
+    proof = tables.proof(tid)
+    scope = next(s for s in proof["scopes"] if s["label"] == opened["label"])
+    assert scope["commitment"] == opened["commitment"] and scope["secret"] == opened["secret"]
+    assert scope["outcomes"][0]["index"] == max(rolls - 1, 0)
+    assert scope["outcomes"][0]["links"] == [{"seat": s, "link": k, "anchor": phones[i].chain[0]}
+                                             for i, (s, k) in enumerate(links)]
+    rng = OutcomeRng.of(scope["secret"], scope["label"], [], scope["outcomes"][0]["index"], links)
+    assert rng.choice(left) == rolled["die"]
+    report = check(proof)
+    assert report.ok, report.first_mismatch
+    # The rules' checker holds the log to them: an undone roll comes back the
+    # same at its index, so one drawn anew is flagged if it differs, and nothing else is.
+    wrong = [(x.code, x.where) for x in verify(proof).lines if x.status == "mismatch"]
+    differs = rolls and any(rolled_before[-1][k] != rolled[k] for k in ("die", "value", "color"))
+    assert wrong == ([("index_mismatch", {"scope": opened["label"], "index": 4})] if differs else [])
