@@ -8,7 +8,8 @@ at that table, with the table's document in the message; the hub builds each
 seat's view of that version once, encodes it once (spectators share one), and
 sends it to the seat's phones. Presence
 (which seats have a live socket, on any instance) is pushed as ``presence``
-frames, coalesced per table, without a version bump.
+frames, coalesced per table, without a version bump; a draw that waits for
+the phones' links as ``draw`` frames (``drawwatch.py``).
 
 The hub is the service's fan-out (``wrote``, each commit of this process,
 registered with ``Tables.fan_out``) and the listener's callbacks
@@ -25,6 +26,7 @@ from typing import Any, Protocol, cast
 
 from server.errors import ServiceError, StoreDown, store_unavailable
 from server.live.connection import Connection
+from server.live.drawwatch import DrawWatch
 from server.live.frames import Frames
 from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
@@ -39,15 +41,6 @@ log = logging.getLogger(__name__)
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.
 PRESENCE_COALESCE = 0.05
-#: Seconds between two looks at a draw that still waits (``_watch_draw``):
-#: links publish nothing (a roll's come within milliseconds and its snapshot
-#: follows), so a slow draw's phones learn whom it still waits for from here,
-#: this late at most. The first look comes sooner: most draws are made by then.
-DRAW_WATCH = 0.5
-DRAW_WATCH_FIRST = 0.3
-#: Seconds a hub watches one draw at most (a draw waits
-#: ``TABLEMATE_DRAW_WAIT``, 3 s by default, before any phone may make it).
-DRAW_WATCH_FOR = 30.0
 
 
 class StoreParts(Protocol):
@@ -78,10 +71,8 @@ class Hub:
         #: The heartbeat and presence rounds over the sockets (``liveness.py``).
         self.liveness = Liveness(self.sockets, self.presence, tables, self.push, self.stop)
         self._presence_due: set[str] = set()
-        #: Per table, the waiting draw this hub watches (``_watch_draw``): its
-        #: id, the table's version at its announce, and whom the phones here
-        #: were last told it waits for.
-        self._watching: dict[str, tuple[int, int, list[str]]] = {}
+        #: The draws that wait for the phones' links, as this hub tells them (``drawwatch.py``).
+        self.draws = DrawWatch(self.sockets, tables, self.stop)
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         #: The listener's callbacks, once it runs: what ``deaf`` reads.
@@ -95,7 +86,7 @@ class Hub:
         with self.lock:
             if self._listener is None:
                 callbacks = self.callbacks = Callbacks(
-                    on_change=self.committed, on_presence=self.presence_changed, on_draw=self.linked,
+                    on_change=self.committed, on_presence=self.presence_changed, on_draw=self.draws.announced,
                     on_down=self.store_down, on_resync=self.resync_all,
                     on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
                 self._listener = threading.Thread(target=self.changes.listen, args=(callbacks, self.stop),
@@ -177,77 +168,6 @@ class Hub:
         if self._news(table_id, version):
             doc = cast(TableDoc, loads(raw)) if raw is not None else None
             start(self.push, table_id, False, doc)
-
-    def linked(self, table_id: str, version: int, frame: str) -> None:
-        """A draw announced (the listener's ``on_draw``): its ``draw`` frame,
-        encoded once by the store's script, to every phone here at once (their
-        links wait on it), off the listener's thread; then the draw is watched
-        until it is made (``_watch_draw``). A link frame (published by an
-        instance from before links published nothing) goes out the same way."""
-        with self.lock:
-            if version < self.sockets.versions.get(table_id, (0, 0.0))[0] or table_id not in self.sockets.conns:
-                return
-        p = loads(frame)["pending"]
-        start(self._push_draw, table_id, version, frame, int(p["draw"]), list(p["waiting"]))
-
-    def _tell_draw(self, table_id: str, version: int, frame: str) -> None:
-        with self.lock:
-            if version < self.sockets.versions.get(table_id, (0, 0.0))[0]:
-                return  # the draw was made meanwhile: its snapshot went out
-        data = frame.encode()
-        for c in self._local(table_id):
-            c.tell_encoded(data)
-
-    def _push_draw(self, table_id: str, version: int, frame: str, draw: int, waiting: list[str]) -> None:
-        self._tell_draw(table_id, version, frame)
-        with self.lock:
-            running = table_id in self._watching
-            self._watching[table_id] = (draw, version, waiting)
-        if not running:
-            self._watch_draw(table_id)
-
-    def _watch_draw(self, table_id: str) -> None:
-        """While the table's draw waits, a look at its links every ``DRAW_WATCH``
-        s: when whom it waits for changed, the phones here are told (a ``draw``
-        frame). Most draws are made before the first look: the version this
-        process was told of moved on, and the look reads nothing (a change that
-        passes a waiting draw, a rename say, ends the watch too: its snapshot
-        shows whom the draw waits for then). A draw announced meanwhile is
-        watched on (``_watching``)."""
-        with self.lock:
-            target = self._watching[table_id]
-        until = time.monotonic() + DRAW_WATCH_FOR
-        delay = DRAW_WATCH_FIRST
-        while True:
-            time.sleep(delay)
-            delay = DRAW_WATCH
-            here = bool(self._local(table_id))
-            with self.lock:
-                moved = self.sockets.versions.get(table_id, (0, 0.0))[0] > self._watching[table_id][1]
-            now = None
-            if here and not moved:
-                try:
-                    now = self.tables.draw_frame(table_id)
-                except Exception:  # a store fault: the next look may do
-                    log.warning("a look at table %s's waiting draw failed", table_id, exc_info=True)
-                    continue
-            with self.lock:
-                latest = self._watching[table_id]
-                if latest[0] != target[0]:
-                    # Another draw was announced since: watched from its start.
-                    target, until, delay = latest, time.monotonic() + DRAW_WATCH_FOR, DRAW_WATCH_FIRST
-                    continue
-                if (now is None or now.draw != target[0] or not here or moved or self.stop.is_set()
-                        or time.monotonic() >= until):
-                    # Made (its snapshot went out), or a newer draw (its own
-                    # announce starts its watch), or nobody here to tell.
-                    del self._watching[table_id]
-                    return
-                changed = now.waiting != target[2]
-                if changed:
-                    target = self._watching[table_id] = (target[0], target[1], now.waiting)
-            if changed:
-                self._tell_draw(table_id, now.version, now.frame)
 
     def presence_changed(self, table_id: str) -> None:
         if not self._local(table_id):
