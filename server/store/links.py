@@ -49,7 +49,7 @@ OVER, TAKEN, RECORDED, GIVEN, MISMATCH, RATED, STRANGER = 0, 1, 2, 3, 4, 5, 6
 # missing any more, every field (the draw's commit is then this caller's).
 # A link publishes nothing: a roll's links come within milliseconds and its
 # snapshot follows, so the phones learn whom a slow draw still waits for from
-# the hubs that watch it (``draw_frame``; live/hub.py ``_watch_draw``).
+# the hubs that watch it (``draw_frame``; live/drawwatch.py).
 LINK = OVER_LIMITS + """
 local rec = redis.call('HGET', KEYS[2], ARGV[4])
 if rec then return {2, rec} end

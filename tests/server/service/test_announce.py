@@ -106,7 +106,7 @@ def test_only_the_announce_is_published_and_the_waiting_draw_is_read_when_asked(
     """A roll's links publish nothing (they come within milliseconds, and the
     draw's snapshot follows): the table's channel carries the announce and
     the draw's change only. Whom a slow draw still waits for is read when a
-    hub looks (``Store.draw_frame``; live/hub.py ``_watch_draw``), as the
+    hub looks (``Store.draw_frame``; live/drawwatch.py), as the
     announce's frame with the links taken since."""
     tables = tables_with(store, 3600.0)
     tid, phones = started(tables)
