@@ -22,7 +22,7 @@ from engines.contract import (
     competition_ranks,
 )
 from engines.errors import COMMON_ERRORS, EngineError, refusal
-from engines.legality import Offers, Refused, Rule, dispatch
+from engines.legality import Offers, Refused, Rule, dispatch, refused_by
 from engines.schema import (
     SET_PAPER_SCHEMA,
     SET_PHONE_SCHEMA,
@@ -54,7 +54,7 @@ __all__ = [
     "COMMON_ERRORS", "JSON", "PAPER_UNTIL", "SEAT_EVENTS", "SET_PAPER_SCHEMA",
     "SET_PHONE_SCHEMA", "SKIP_SCHEMA", "Action", "Engine", "EngineError", "Event", "FairHooks",
     "Handler", "Modules", "Offers", "P", "Refused", "Rule", "PaperHold", "PaperState", "Rng", "S", "SkeletonEngine", "Step",
-    "T", "competition_ranks", "describe_seat_event", "dispatch", "host_names_seat",
+    "T", "competition_ranks", "describe_seat_event", "dispatch", "host_names_seat", "refused_by",
     "int_list_schema", "options_schema", "paper_handler", "paper_hold_error", "paper_until",
     "payload_schema", "phone_handler", "refusal", "seat_templates", "set_paper", "set_phone",
     "skip_seat",

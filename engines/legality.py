@@ -180,6 +180,17 @@ class Offers(Generic[S]):
         return None if gate(state, action) is not None else True
 
 
+def refused_by(step: Callable[[], object]) -> EngineError | None:
+    """The refusal ``step`` raises, or None: an action's checks asked without
+    acting on it (each game's ``draw_refusal``: what ``apply`` refuses a draw
+    with before its outcome is drawn)."""
+    try:
+        step()
+    except EngineError as exc:
+        return exc
+    return None
+
+
 def checker(rules: Mapping[str, Rule[S]]) -> Callable[[S, Action], None]:
     """A game's handlers' first check: the rule of the action's type in
     ``rules`` (raises its refusal), so no handler names its rule twice."""

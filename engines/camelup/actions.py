@@ -21,6 +21,7 @@ from engines.base import (
     paper_handler,
     phone_handler,
     refusal,
+    refused_by,
 )
 from engines.camelup import board, legal, race, stall
 from engines.camelup.constants import PILES, RACING, SPACES
@@ -319,11 +320,7 @@ def _dispatch(handlers: dict[str, Handler[State]], state: State, action: Action)
 def draw_refusal(state: State, action: Action) -> EngineError | None:
     """What ``apply`` refuses ``action`` (a ``pyramid``) with, whatever die
     it draws: the same checks in the same order, no die drawn, no camel moved."""
-    try:
-        _dispatch({"pyramid": _undrawn_pyramid}, state, action)
-    except EngineError as exc:
-        return exc
-    return None
+    return refused_by(lambda: _dispatch({"pyramid": _undrawn_pyramid}, state, action))
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:

@@ -13,6 +13,7 @@ from engines.base import (
     Handler,
     dispatch,
     phone_handler,
+    refused_by,
     set_paper,
 )
 from engines.countup import count as cnt
@@ -275,8 +276,4 @@ def _undrawn_next_round(state: State, action: Action) -> tuple[State, list[Event
 def draw_refusal(state: State, action: Action) -> EngineError | None:
     """What ``apply`` refuses ``action`` (a ``next_round``) with, whatever
     cards it draws: the same checks in the same order, no card drawn."""
-    try:
-        _dispatch({"next_round": _undrawn_next_round}, state, action)
-    except EngineError as exc:
-        return exc
-    return None
+    return refused_by(lambda: _dispatch({"next_round": _undrawn_next_round}, state, action))

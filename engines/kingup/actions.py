@@ -14,6 +14,7 @@ from engines.base import (
     dispatch,
     paper_handler,
     phone_handler,
+    refused_by,
 )
 from engines.kingup import castle, election, legal, scoring, stall
 from engines.kingup.constants import (
@@ -55,11 +56,7 @@ def _dispatch(handlers: dict[str, Handler[State]], state: State, action: Action)
 def draw_refusal(state: State, action: Action) -> EngineError | None:
     """What ``apply`` refuses ``action`` (a ``draw_goal``) with, whatever card
     it deals: the same checks in the same order, no card dealt."""
-    try:
-        _dispatch({"draw_goal": _undrawn_goal}, state, action)
-    except EngineError as exc:
-        return exc
-    return None
+    return refused_by(lambda: _dispatch({"draw_goal": _undrawn_goal}, state, action))
 
 
 # --- checks -------------------------------------------------------------------------

@@ -12,7 +12,6 @@ import logging
 import threading
 import time
 
-from server.live.connection import Connection
 from server.live.liveness import Sockets
 from server.runtime import start
 from server.service import Tables
@@ -42,10 +41,6 @@ class DrawWatch:
         #: at its announce, and whom the phones here were last told it waits for.
         self.watching: dict[str, tuple[int, int, list[str]]] = {}
 
-    def local(self, table_id: str) -> list[Connection]:
-        with self.lock:
-            return list(self.sockets.conns.get(table_id, ()))
-
     def announced(self, table_id: str, version: int, frame: str) -> None:
         """A draw announced (the listener's ``on_draw``): its ``draw`` frame,
         encoded once by the store's script, to every phone here at once (their
@@ -63,7 +58,7 @@ class DrawWatch:
             if version < self.sockets.versions.get(table_id, (0, 0.0))[0]:
                 return  # the draw was made meanwhile: its snapshot went out
         data = frame.encode()
-        for c in self.local(table_id):
+        for c in self.sockets.of(table_id):
             c.tell_encoded(data)
 
     def _push_draw(self, table_id: str, version: int, frame: str, draw: int, waiting: list[str]) -> None:
@@ -89,7 +84,7 @@ class DrawWatch:
         while True:
             time.sleep(delay)
             delay = DRAW_WATCH
-            here = bool(self.local(table_id))
+            here = bool(self.sockets.of(table_id))
             with self.lock:
                 moved = self.sockets.versions.get(table_id, (0, 0.0))[0] > self.watching[table_id][1]
             now = None

@@ -126,10 +126,6 @@ class Hub:
         with self.lock:
             return sum(len(v) for v in self.sockets.conns.values())
 
-    def _local(self, table_id: str) -> list[Connection]:
-        with self.lock:
-            return list(self.sockets.conns.get(table_id, ()))
-
     def _news(self, table_id: str, version: int) -> bool:
         """Whether ``version`` is newer than any this process was told of for
         a table with phones here; if so it is told of it now."""
@@ -170,7 +166,7 @@ class Hub:
             start(self.push, table_id, False, doc)
 
     def presence_changed(self, table_id: str) -> None:
-        if not self._local(table_id):
+        if not self.sockets.of(table_id):
             return
         with self.lock:
             if table_id in self._presence_due:
@@ -186,7 +182,7 @@ class Hub:
 
     def push_presence(self, table_id: str) -> None:
         """Tells the table's local phones who is connected, if that changed for them."""
-        conns = self._local(table_id)
+        conns = self.sockets.of(table_id)
         if not conns:
             return
         try:
@@ -216,7 +212,7 @@ class Hub:
         """One table's channel was lost (its master's fault): its phones show
         "reconnecting" until ``table_back``."""
         msg = {"type": "error", **store_unavailable().envelope()}
-        for c in self._local(table_id):
+        for c in self.sockets.of(table_id):
             c.tell(msg)
 
     def table_back(self, table_id: str) -> None:
@@ -236,7 +232,7 @@ class Hub:
         ``state``: its engine state when the caller has it decoded. It never
         waits on a phone: a socket that cannot take its frame at once is sent
         it later by its own writer (``Connection.offer``)."""
-        conns = self._local(table_id)
+        conns = self.sockets.of(table_id)
         if not conns:
             return
         seated = [self.still_seated(doc, c) for c in conns] if doc is not None else []

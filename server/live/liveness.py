@@ -119,6 +119,11 @@ class Sockets:
             self.slices[conn.slice].add(conn)
             self.next_slice = (self.next_slice + 1) % BEAT_SLICES
 
+    def of(self, table_id: str) -> list[Connection]:
+        """The table's sockets here, now (a copy: sends happen outside the lock)."""
+        with self.lock:
+            return list(self.conns.get(table_id, ()))
+
     def remove(self, conn: Connection) -> bool | None:
         """Whether ``conn`` was its table's last socket here; None when it was never added."""
         with self.lock:
