@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import select
 import shutil
 import subprocess
 import time
@@ -35,22 +36,28 @@ def minibrowser() -> str | None:
 
 @pytest.fixture(scope="session")
 def display() -> Iterator[str]:
-    """A private X display (Xvfb) for the browser, so `make test` needs no screen."""
+    """A private X display (Xvfb) for the browser, so `make test` needs no screen.
+
+    Xvfb picks a free display number itself (``-displayfd``) and writes it once it
+    listens: two test workers starting at once would both find the same free number
+    if the test looked for one, and the loser's browser would share, then lose, the
+    winner's display."""
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         skip_or_fail("Xvfb is not installed (Debian package xvfb)")
-    for n in range(90, 120):
-        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
-            break
-    disp = f":{n}"
-    proc = subprocess.Popen([xvfb, disp, "-screen", "0", "1024x1400x24", "-nolisten", "tcp"],
+    read, write = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1024x1400x24",
+                             "-nolisten", "tcp"], pass_fds=(write,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{n}").exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            skip_or_fail(f"Xvfb did not start on {disp}")
-        time.sleep(0.05)
-    yield disp
+    os.close(write)
+    number = ""
+    with os.fdopen(read) as told:
+        if select.select([told], [], [], 10)[0]:
+            number = told.readline().strip()  # EOF (empty) if Xvfb exits without a display
+    if not number.isdigit():
+        proc.kill()
+        skip_or_fail("Xvfb did not start")
+    yield f":{number}"
     proc.terminate()
     proc.wait(5)
 
