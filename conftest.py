@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,15 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 # One key for every server a test starts (instances, workers, restarts): each
 # must read the sheets another encrypted at rest (server/service/atrest.py).
 os.environ.setdefault("TABLEMATE_SEAL_KEY", os.urandom(32).hex())
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test its own node id: pytest-xdist (the Makefile's ``-n``) schedules by
+    node id, and tests that share one would run as one, the others silently never."""
+    twice = sorted(nodeid for nodeid, n in Counter(i.nodeid for i in items).items() if n > 1)
+    if twice:
+        raise pytest.UsageError(f"tests share a node id (give each its own): {twice[:5]}")
 
 
 def skip_or_fail(reason: str) -> None:
