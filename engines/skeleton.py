@@ -4,25 +4,64 @@ handed to the modules the subclass names, so it keeps only what is its own."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from engines.contract import Action, Engine, Event, Step
-from engines.history import Part
+from engines.contract import Action, Engine, Event, FairHooks, Step
+from engines.history import Part, Value
+
+
+class ActionsModule(Protocol):
+    def apply(self, state: Any, action: Action, /) -> tuple[Any, list[Event]]: ...
+
+
+class ViewsModule(Protocol):
+    def viewer(self, state: Any, /) -> Callable[[str | None], dict[str, Any]]: ...
+    def public_players(self, state: Any, /) -> dict[str, dict[str, Any]]: ...
+
+
+class ResultModule(Protocol):
+    def result(self, state: Any, steps: Iterable[Step], /) -> dict[str, Any] | None: ...
+
+
+class DescribeModule(Protocol):
+    """A game's history lines (engines/history.py): each event's line, a
+    retracted sealed choice's value, and where its history breaks into groups."""
+
+    @property
+    def BREAKS(self) -> frozenset[str]: ...  # noqa: N802 (a module's constant)
+    @property
+    def OPENERS(self) -> Mapping[str, str]: ...  # noqa: N802
+    def describe(self, event: Event, names: dict[str, str], /) -> list[Part]: ...
+    def sealed(self, action: Action, events: list[Event], /) -> Value | None: ...
+
+
+class SchemasModule(Protocol):
+    @property
+    def ACTION_SCHEMAS(self) -> dict[str, dict[str, Any]]: ...  # noqa: N802
+    @property
+    def RANDOM_ACTION_FIELDS(self) -> dict[str, tuple[str, ...]]: ...  # noqa: N802
+
+
+class OptionsModule(Protocol):
+    @property
+    def OPTIONS_SCHEMA(self) -> dict[str, Any]: ...  # noqa: N802
 
 
 @dataclass(frozen=True)
 class Modules:
-    """The functions of a game package's skeleton modules that its engine hands on:
-    ``actions.apply``, ``views.viewer``, ``views.public_players``, ``result.result``,
-    ``describe.describe``."""
+    """A game package's skeleton modules (docs/architecture.md, "A game's
+    package"), named once by its engine: ``SkeletonEngine`` hands the contract's
+    calls to them and reads its schemas, history groups and fair hooks from them."""
 
-    apply: Callable[[Any, Action], tuple[Any, list[Event]]]
-    viewer: Callable[[Any], Callable[[str | None], dict[str, Any]]]
-    public_players: Callable[[Any], dict[str, dict[str, Any]]]
-    result: Callable[[Any, Iterable[Step]], dict[str, Any] | None]
-    describe: Callable[[Event, dict[str, str]], list[Part]]
+    actions: ActionsModule
+    views: ViewsModule
+    result: ResultModule
+    describe: DescribeModule
+    schemas: SchemasModule
+    options: OptionsModule
+    fair: FairHooks
 
 
 class SkeletonEngine(Engine):
@@ -32,20 +71,33 @@ class SkeletonEngine(Engine):
 
     modules: Modules
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        m = cls.modules
+        cls.options_schema = m.options.OPTIONS_SCHEMA
+        cls.action_schemas = m.schemas.ACTION_SCHEMAS
+        cls.random_action_fields = m.schemas.RANDOM_ACTION_FIELDS
+        cls.history_breaks = m.describe.BREAKS
+        cls.round_openers = m.describe.OPENERS
+        cls.fair = m.fair
+
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
-        return self.modules.apply(state, action)
+        return self.modules.actions.apply(state, action)
 
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
-        return self.modules.viewer(state)(player)
+        return self.modules.views.viewer(state)(player)
 
     def viewer(self, state: Any) -> Callable[[str | None], dict[str, Any]]:
-        return self.modules.viewer(state)
+        return self.modules.views.viewer(state)
 
     def result(self, state: Any, steps: Iterable[Step]) -> dict[str, Any] | None:
-        return self.modules.result(state, steps)
+        return self.modules.result.result(state, steps)
 
     def public_players(self, state: Any) -> dict[str, dict[str, Any]]:
-        return self.modules.public_players(state)
+        return self.modules.views.public_players(state)
 
     def describe(self, event: Event, names: dict[str, str]) -> list[Part]:
-        return self.modules.describe(event, names)
+        return self.modules.describe.describe(event, names)
+
+    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
+        return self.modules.describe.sealed(action, events)

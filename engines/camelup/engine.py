@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Event, Modules, Rng, SkeletonEngine, refusal
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
 from engines.camelup import actions, board, describe, fair, options, result, schemas, stall, views
 from engines.camelup.constants import CRAZY, GREY, RACING, TICKET_STACK
 from engines.camelup.legal import offers
 from engines.camelup.state import OVER, PLAYING, Seat, State
-from engines.history import Value
 
 
 class CamelUpEngine(SkeletonEngine):
@@ -17,9 +16,6 @@ class CamelUpEngine(SkeletonEngine):
     title = {"ko": "카멜업 2판", "en": "Camel Up (Second Edition)"}
     #: The 2nd edition is its own BGG entry.
     bgg_id = 260605
-    options_schema = options.OPTIONS_SCHEMA
-    action_schemas = schemas.ACTION_SCHEMAS
-    random_action_fields = schemas.RANDOM_ACTION_FIELDS
     # Issue 38: the die an undo put back on the pyramid is anyone's to roll.
     open_redraws = ("pyramid",)
     random_option_fields = ("setup",)
@@ -31,15 +27,9 @@ class CamelUpEngine(SkeletonEngine):
     # (server/service/atrest.py), piles and the logged bet alike.
     at_rest_state = (("winner_pile",), ("loser_pile",))
     at_rest_actions = {"finish_bet": ("camel",)}
-    history_breaks = describe.BREAKS
-    round_openers = describe.OPENERS
     host_actions = ("next_round", "set_stack", "set_paper", "set_phone", "skip", "paper_cards")
     state_type = State
-    fair = fair
-    modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
-
-    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
-        return describe.sealed(action, events)
+    modules = Modules(actions, views, result, describe, schemas, options, fair)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         # Pyramid-only: the host's phone alone is enough.

@@ -6,30 +6,37 @@ from collections.abc import Sequence
 from typing import Any
 
 from engines.base import Action, Event, Modules, Rng, SkeletonEngine
-from engines.countup import actions, describe, fair, flow, legal, result, sample, stall, views
+from engines.countup import (
+    actions,
+    describe,
+    fair,
+    flow,
+    legal,
+    options,
+    result,
+    sample,
+    schemas,
+    stall,
+    views,
+)
 from engines.countup.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    OPTIONS_SCHEMA,
     RANDOM_OPTION_FIELDS,
     freeze,
     normalize,
 )
-from engines.countup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
 from engines.countup.state import (
     OVER,
     SCORED,
     State,
 )
-from engines.history import HistoryText, Part, Value
+from engines.history import HistoryText, Part
 
 
 class CountUpEngine(SkeletonEngine):
     name = "countup"
     title = {"ko": "카운트 업", "en": "Count Up"}
-    options_schema = OPTIONS_SCHEMA
-    action_schemas = ACTION_SCHEMAS
-    random_action_fields = RANDOM_ACTION_FIELDS
     random_option_fields = RANDOM_OPTION_FIELDS
     #: ``count_ready``: the phone sheets are locked for the round (R7); nothing
     #: may reopen entry once the count can show what is on them.
@@ -39,14 +46,8 @@ class CountUpEngine(SkeletonEngine):
     # the store keeps it encrypted (server/service/atrest.py).
     at_rest_state = (("seats", "*", "numbers"),)
     at_rest_actions = {"numbers": ("numbers",)}
-    history_breaks = describe.BREAKS
-    round_openers = describe.OPENERS
     state_type = State
-    fair = fair
-    modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
-
-    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
-        return describe.sealed(action, events)
+    modules = Modules(actions, views, result, describe, schemas, options, fair)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, MAX_PLAYERS

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Event, Modules, Rng, SkeletonEngine, refusal
-from engines.history import Value
-from engines.kingup import actions, describe, fair, legal, result, stall, views
+from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
+from engines.kingup import actions, describe, fair, legal, options, result, schemas, stall, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS
-from engines.kingup.options import OPTIONS_SCHEMA, normalize, parse
-from engines.kingup.schemas import ACTION_SCHEMAS, RANDOM_ACTION_FIELDS
+from engines.kingup.options import normalize, parse
 from engines.kingup.state import (
     OVER,
     State,
@@ -21,23 +19,14 @@ from engines.kingup.state import (
 class KingUpEngine(SkeletonEngine):
     name = "kingup"
     title = {"ko": "킹업!", "en": "King Up!"}
-    options_schema = OPTIONS_SCHEMA
-    action_schemas = ACTION_SCHEMAS
-    random_action_fields = RANDOM_ACTION_FIELDS
     # Deal mode draws each card with draw_goal, never in setup: the table's options are
     # shown to every phone, so a dealt card must not live there.
     random_option_fields = ()
     private_draws = ("draw_goal",)
     sealing_events = frozenset({"votes_revealed", "round_scored", "game_over"})
     sealed_choices = {"vote": ("vote",)}
-    history_breaks = describe.BREAKS
-    round_openers = describe.OPENERS
     state_type = State
-    fair = fair
-    modules = Modules(actions.apply, views.viewer, views.public_players, result.result, describe.describe)
-
-    def describe_sealed(self, action: Action, events: list[Event]) -> Value | None:
-        return describe.sealed(action, events)
+    modules = Modules(actions, views, result, describe, schemas, options, fair)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, parse(options).max_players()
