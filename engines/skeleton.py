@@ -10,6 +10,10 @@ from typing import Any, Protocol
 
 from engines.contract import Action, Engine, Event, FairHooks, Step
 from engines.history import Part, Value
+from engines.legality import Offers
+
+#: Every game's last phase (each package's ``state.OVER``): nothing is offered in it.
+OVER = "over"
 
 
 class ActionsModule(Protocol):
@@ -49,6 +53,15 @@ class OptionsModule(Protocol):
     def OPTIONS_SCHEMA(self) -> dict[str, Any]: ...  # noqa: N802
 
 
+class LegalModule(Protocol):
+    @property
+    def offers(self) -> Offers[Any]: ...
+
+
+class StallModule(Protocol):
+    def waiting(self, state: Any, /) -> tuple[str, ...]: ...
+
+
 @dataclass(frozen=True)
 class Modules:
     """A game package's skeleton modules (docs/architecture.md, "A game's
@@ -62,6 +75,8 @@ class Modules:
     schemas: SchemasModule
     options: OptionsModule
     fair: FairHooks
+    legal: LegalModule
+    stall: StallModule
 
 
 class SkeletonEngine(Engine):
@@ -83,6 +98,26 @@ class SkeletonEngine(Engine):
 
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
         return self.modules.actions.apply(state, action)
+
+    def seated(self, state: Any, player: str) -> bool:
+        """Whether ``player`` is one of the game's seats (``state.players``' ids)."""
+        return player in state.players
+
+    def legal_actions(self, state: Any, player: str | None) -> list[Action]:
+        """The offers the handlers' own rules derive (the package's ``legal.offers``).
+        Host-only ones carry ``"host": True`` (the engine does not know who the
+        host is; the server filters on it)."""
+        if player is None or state.phase == OVER or not self.seated(state, player):
+            return []
+        return self.modules.legal.offers(state, player)
+
+    def offered(self, state: Any, player: str, host: bool) -> list[Action]:
+        if state.phase == OVER or not self.seated(state, player):
+            return []
+        return self.modules.legal.offers.offered(state, player, host, self.host_actions)
+
+    def waiting(self, state: Any) -> tuple[str, ...]:
+        return self.modules.stall.waiting(state)
 
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
         return self.modules.views.viewer(state)(player)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
-from engines.camelup import actions, board, describe, fair, options, result, schemas, stall, views
+from engines.camelup import actions, describe, fair, legal, options, result, schemas, stall, views
+from engines.camelup.board import board_of, build_track
 from engines.camelup.constants import CRAZY, GREY, RACING, TICKET_STACK
-from engines.camelup.legal import offers
 from engines.camelup.state import OVER, PLAYING, Seat, State
 
 
@@ -29,7 +29,10 @@ class CamelUpEngine(SkeletonEngine):
     at_rest_actions = {"finish_bet": ("camel",)}
     host_actions = ("next_round", "set_stack", "set_paper", "set_phone", "skip", "paper_cards")
     state_type = State
-    modules = Modules(actions, views, result, describe, schemas, options, fair)
+    modules = Modules(actions, views, result, describe, schemas, options, fair, legal, stall)
+
+    def seated(self, state: State, player: str) -> bool:
+        return any(seat.id == player for seat in state.seats)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         # Pyramid-only: the host's phone alone is enough.
@@ -49,7 +52,7 @@ class CamelUpEngine(SkeletonEngine):
         if not lo <= len(players) <= hi or len(set(players)) != len(players):
             raise refusal("bad_options", f"This mode needs {lo} to {hi} different seats.")
         opts = options.Options.from_json(raw)
-        track = board.build_track(opts.racing_setup + opts.crazy_setup)
+        track = build_track(opts.racing_setup + opts.crazy_setup)
         return State(
             options=opts,
             seats=tuple(Seat(id=p) for p in players),
@@ -76,20 +79,6 @@ class CamelUpEngine(SkeletonEngine):
             out["value"] = rng.choice(options.FACES)
         return out
 
-    def legal_actions(self, state: State, player: str | None) -> list[Action]:
-        """The offers the handlers' own rules derive (``legal.py``)."""
-        if state.phase == OVER:
-            return []
-        for seat in state.seats:
-            if seat.id == player:
-                return offers(state, player)
-        return []
-
-    def offered(self, state: State, player: str, host: bool) -> list[Action]:
-        if state.phase == OVER or all(seat.id != player for seat in state.seats):
-            return []
-        return offers.offered(state, player, host, self.host_actions)
-
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "set_stack":
             return None  # a correction copies the physical board: entered by people, not sampled
@@ -110,15 +99,12 @@ class CamelUpEngine(SkeletonEngine):
 
         if state.phase != PLAYING:
             return None
-        b = board.board_of(state)
+        b = board_of(state)
         b["tickets"] = {c: list(t) for c, t in zip(RACING, state.tickets, strict=True)}
         seat = player if player is not None and any(s.id == player for s in state.seats) else None
         # Seeded by the position, so every instance and every phone sees the same estimate.
         seed = state.leg * 10 + len(state.tents)
         return odds.analyse(b, seat, state.options.to_json(), seed=seed)
-
-    def waiting(self, state: State) -> tuple[str, ...]:
-        return stall.waiting(state)
 
     def status(self, state: State) -> dict[str, Any]:
         return {"round": state.leg, "over": state.phase == OVER}

@@ -8,12 +8,7 @@ from engines.base import Action, Modules, Rng, SkeletonEngine, refusal
 from engines.kingup import actions, describe, fair, legal, options, result, schemas, stall, views
 from engines.kingup.constants import CHARACTERS, MIN_PLAYERS
 from engines.kingup.options import normalize, parse
-from engines.kingup.state import (
-    OVER,
-    State,
-    deck_left,
-    new_round,
-)
+from engines.kingup.state import OVER, State, deck_left, new_round
 
 
 class KingUpEngine(SkeletonEngine):
@@ -26,7 +21,7 @@ class KingUpEngine(SkeletonEngine):
     sealing_events = frozenset({"votes_revealed", "round_scored", "game_over"})
     sealed_choices = {"vote": ("vote",)}
     state_type = State
-    modules = Modules(actions, views, result, describe, schemas, options, fair)
+    modules = Modules(actions, views, result, describe, schemas, options, fair, legal, stall)
 
     def player_limits(self, options: dict[str, Any]) -> tuple[int, int]:
         return MIN_PLAYERS, parse(options).max_players()
@@ -53,20 +48,6 @@ class KingUpEngine(SkeletonEngine):
             return action
         left = deck_left(state)
         return {**action, "card": rng.choice(left)} if left else action
-
-    def legal_actions(self, state: State, player: str | None) -> list[Action]:
-        """The offers the handlers' own rules derive (``legal.py``)."""
-        if player not in state.players or state.phase == OVER:
-            return []
-        return legal.offers(state, player)
-
-    def offered(self, state: State, player: str, host: bool) -> list[Action]:
-        if player not in state.players or state.phase == OVER:
-            return []
-        return legal.offers.offered(state, player, host, self.host_actions)
-
-    def waiting(self, state: State) -> tuple[str, ...]:
-        return stall.waiting(state)
 
     def sample(self, state: State, player: str, template: Action, rng: Rng) -> Action | None:
         if template["type"] == "goal":
