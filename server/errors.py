@@ -20,10 +20,16 @@ import redis
 #: them, ``unavailable`` (503) the server, for now.
 ErrorKind = Literal["invalid", "unauthorized", "forbidden", "not_found", "conflict", "rate_limited", "unavailable"]
 
-#: What the store raises when Redis cannot be reached or fails (redis-py's
-#: error, which the store's own client raises too): the adapters tell their
-#: clients ``store_unavailable`` and never need the store's library.
-StoreDown = redis.RedisError
+#: What the store raises when Redis cannot be reached or fails: redis-py's
+#: error, which the store's own client raises too, and its cluster client's
+#: "no node answers at all" (``RedisClusterUnreachableError``, which is no
+#: ``RedisError``: with every master down a request was a 500 and the presence
+#: refresh logged a traceback a tick). A tuple, for ``except`` and ``isinstance``:
+#: the adapters tell their clients ``store_unavailable`` and never need the
+#: store's library.
+StoreDown: tuple[type[Exception], ...] = (redis.RedisError, redis.exceptions.RedisClusterUnreachableError)
+#: The same, or the socket under it (a listener's feed, the routing beat).
+StoreOrSocketDown: tuple[type[Exception], ...] = (*StoreDown, OSError)
 
 
 class ServiceError(Exception):

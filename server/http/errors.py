@@ -30,10 +30,12 @@ def init_app(app: Flask) -> None:
     def refused(exc: ServiceError) -> Any:
         return answer(exc)
 
-    @app.errorhandler(StoreDown)
-    def store_down(exc: StoreDown) -> Any:
+    def store_down(exc: Exception) -> Any:
         app.logger.warning("store error: %s: %s", type(exc).__name__, exc)
         return answer(store_unavailable())
+
+    for kind in StoreDown:
+        app.register_error_handler(kind, store_down)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from flask import Flask, Response, jsonify, request
 
-from server.errors import StoreDown
+from server.errors import StoreOrSocketDown
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class Router:
         not answer keeps the last members (the proxy skips a dead owner)."""
         try:
             members = tuple(self.beat(self.me))
-        except (StoreDown, OSError) as exc:
+        except StoreOrSocketDown as exc:
             if not self.down:
                 log.warning("table routing: the store did not answer (%s); routing by the last members", exc)
             self.down = True

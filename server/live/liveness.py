@@ -314,7 +314,9 @@ class Liveness:
     def _settle_host(self, table_id: str, away: bool) -> None:
         try:
             self.tables.settle_host(table_id, away)
-        except (ServiceError, StoreDown):
+        except ServiceError:
+            pass  # the next round tries again
+        except StoreDown:
             pass  # the next round tries again
         except Exception:
             log.exception("host hand-on failed")

@@ -29,6 +29,7 @@ from typing import Any
 
 import redis
 
+from server.errors import StoreOrSocketDown
 from server.store.cache import InFlight, Latest
 from server.store.feeds import ClusterFeed, Feed
 from server.store.keys import channel_key, split_change, table_of
@@ -156,7 +157,7 @@ class Listener:
             if feed is not None:
                 try:
                     feed.remove(channel)
-                except (redis.RedisError, OSError):
+                except StoreOrSocketDown:
                     pass  # the listener's reconnect subscribes only what is watched
         return True
 
@@ -233,7 +234,7 @@ class Listener:
                 self.latest.stop()
                 if callbacks.down_since is None:  # once per outage
                     callbacks.down_since = time.monotonic()
-                    if isinstance(exc, (redis.RedisError, OSError)):
+                    if isinstance(exc, StoreOrSocketDown):
                         log.warning("store listener: subscription lost (%s: %s); its tables are unheard "
                                     "until it reconnects", type(exc).__name__, exc)
                     else:

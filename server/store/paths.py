@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import redis
 
+from server.errors import StoreDown
 from server.store.feeds import ClusterFeed, Feed, LeanFeed, PubSubFeed
 from server.store.resp import Lean
 
@@ -118,7 +119,7 @@ class Cluster(Plain):
                 self.masters.pop(name, None)
                 try:
                     self.r.nodes_manager.initialize()
-                except redis.RedisError:
+                except StoreDown:
                     pass  # the cluster is not answering yet: the next attempt asks again
                 raise redis.ConnectionError(f"the table's master {name} moved or failed: {exc}") from exc
             raise

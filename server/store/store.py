@@ -19,6 +19,7 @@ from typing import Any, cast
 
 import redis
 
+from server.errors import StoreDown
 from server.model import LogEntry, TableDoc
 from server.store import instances
 from server.store.cache import InFlight, Latest, States
@@ -116,7 +117,7 @@ class Store:
     def ping(self) -> bool:
         try:
             return bool(self.r.ping())
-        except redis.RedisError:
+        except StoreDown:
             return False
 
     def instances_beat(self, me: str) -> list[str]:

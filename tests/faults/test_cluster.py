@@ -18,6 +18,7 @@ from tests.faults.heard import (
     heard_tables,
     recovered,
 )
+from tests.server.livehelpers import http
 
 
 def spread(cluster: RedisCluster, tables: list[Table]) -> tuple[Table, list[Table]]:
@@ -107,3 +108,34 @@ def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
     recovered(tables, one, two)
     healthy(one)
     healthy(two)
+
+
+def test_every_master_down_is_store_unavailable_then_the_tables_come_back(aof_cluster, two_instances) -> None:
+    """No node answers at all: redis-py's cluster client then raises its own
+    ``RedisClusterUnreachableError``, not a ``RedisError``. Every request is a
+    503 ``store_unavailable`` the phones retry (it was a 500 ``internal``), and
+    no instance logs a traceback a tick (the presence refresh did); once the
+    masters are back every table is heard again on both instances."""
+    one, two, tables = heard_tables(two_instances, aof_cluster.url, 4)
+    for node in aof_cluster.nodes:
+        node.kill()
+    try:
+        time.sleep(1.5)  # a few presence refreshes and heartbeats of both instances
+        for app in (one, two):
+            for method, path, body in (("GET", f"/api/tables/{tables[0].id}", None), ("GET", "/healthz", None),
+                                       ("POST", "/api/tables", {"game": "camelup", "name": "A"})):
+                status, answer = http(app.url, method, path, body, tables[0].host.token)
+                error = answer.get("error", answer) if isinstance(answer, dict) else answer
+                assert status == 503 and error["code"] == "store_unavailable", (app.url, path, status, answer)
+            status, answer = tables[1].guest.act_http("note", request_id="all-down", text="all down")
+            assert status == 503 and answer["error"]["code"] == "store_unavailable", (status, answer)
+    finally:
+        for node in aof_cluster.nodes:
+            node.start()
+    aof_cluster.wait_ok()
+    act(tables[1].guest, "all-down")  # a change is taken again
+    recovered(tables, one, two)
+    for app in (one, two):
+        healthy(app)
+        logs = app.logs()
+        assert "Traceback" not in logs and "unhandled error" not in logs, logs[-3000:]
