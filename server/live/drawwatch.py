@@ -73,10 +73,10 @@ class DrawWatch:
         """While the table's draw waits, a look at its links every ``DRAW_WATCH``
         s: when whom it waits for changed, the phones here are told (a ``draw``
         frame). Most draws are made before the first look: the version this
-        process was told of moved on, and the look reads nothing (a change that
-        passes a waiting draw, a rename say, ends the watch too: its snapshot
-        shows whom the draw waits for then). A draw announced meanwhile is
-        watched on (``watching``)."""
+        process was told of moved on, and the look reads nothing. A change that
+        passed the waiting draw (a rename say: its document, pushed here,
+        carries the draw, ``Sockets.passed``) does not end the watch. A draw
+        announced meanwhile is watched on (``watching``)."""
         with self.lock:
             target = self.watching[table_id]
         until = time.monotonic() + DRAW_WATCH_FOR
@@ -86,7 +86,8 @@ class DrawWatch:
             delay = DRAW_WATCH
             here = bool(self.sockets.of(table_id))
             with self.lock:
-                moved = self.sockets.versions.get(table_id, (0, 0.0))[0] > self.watching[table_id][1]
+                newest = self.sockets.versions.get(table_id, (0, 0.0))[0]
+                moved = newest > self.watching[table_id][1] and self.sockets.passed.get(table_id) != (newest, target[0])
             now = None
             if here and not moved:
                 try:

@@ -251,12 +251,24 @@ class Hub:
                 c.kick("table_not_found", "This table has expired.")
             return
         self.liveness.note_host(doc)
+        self._note_passed(table_id, doc)
         frames = Frames(self.tables, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if ok:
                 c.offer(doc["version"], frames.get(c.player), force, online)
             else:
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")
+
+    def _note_passed(self, table_id: str, doc: TableDoc) -> None:
+        """A document that carries a waiting draw (a change passed it): the
+        draw watch goes on past its version (``Sockets.passed``)."""
+        fair = doc.get("fair")
+        pending = fair.get("pending") if fair is not None else None
+        if pending is None:
+            return
+        with self.lock:
+            if doc["version"] > self.sockets.passed.get(table_id, (0, 0))[0]:
+                self.sockets.passed[table_id] = (doc["version"], int(pending["draw"]))
 
     def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""

@@ -109,6 +109,10 @@ class Sockets:
         self.online: dict[str, frozenset[str]] = {}
         #: Each local table's newest version this process was told of, and when.
         self.versions: dict[str, tuple[int, float]] = {}
+        #: Each local table's newest document pushed here that carries a waiting
+        #: draw (a change that passed it, a rename say): its version and the
+        #: draw's id. The draw watch goes on past that version (live/drawwatch.py).
+        self.passed: dict[str, tuple[int, int]] = {}
 
     def add(self, conn: Connection) -> None:
         with self.lock:
@@ -138,6 +142,7 @@ class Sockets:
             self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
             self.online.pop(conn.table_id, None)
             self.versions.pop(conn.table_id, None)
+            self.passed.pop(conn.table_id, None)
             return True
 
 

@@ -31,7 +31,10 @@ def until_state(phone: LivePhone, above: int) -> tuple[list[dict[str, Any]], dic
         seen.append(msg)
 
 
-def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_factory) -> None:
+def roll_announced(app_server_factory: Any) -> tuple[list[LivePhone], list[list[str]], LivePhone, int, int]:
+    """Three phones on two instances, each with a chain anchored, and a roll
+    announced: the phones, their chains, the roller, the draw's id and the
+    version the table had at the announce."""
     one, two = app_server_factory(), app_server_factory()
     phones = open_live_table(one.url, joiners=2, game="camelup")
     for p, base in zip(phones, (one.url, two.url, one.url), strict=True):
@@ -49,6 +52,11 @@ def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_fac
     assert status == 200, body
     draw = body["events"][0]["draw"]
     assert body["events"][0]["type"] == "draw_pending" and draw == anchored + 1
+    return phones, chains, roller, draw, anchored
+
+
+def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_factory) -> None:
+    phones, chains, roller, draw, anchored = roll_announced(app_server_factory)
     # The announce: one draw frame each, waiting for every phone; no snapshot.
     for p in phones:
         msg = told(p)
@@ -76,4 +84,32 @@ def test_links_go_out_as_draw_frames_and_the_draw_is_one_snapshot(app_server_fac
         assert snap["version"] == draw and "pending" not in snap["fair"]
         assert all(m["type"] == "draw" for m in before), before
     for p in phones:
+        p.close()
+
+
+def test_a_rename_while_a_draw_waits_does_not_end_its_watch(app_server_factory) -> None:
+    """A change that passes the waiting draw (a rename) goes out as a snapshot
+    showing the draw still waiting; the links after it still reach every phone
+    as draw frames (the hubs' watch of the draw went on past the rename's
+    version; it used to end there, and the phones kept the rename's waiting
+    list until the draw was made)."""
+    phones, chains, _, draw, anchored = roll_announced(app_server_factory)
+    for p in phones:
+        assert told(p)["type"] == "draw"
+    status, body = phones[2].act_http("rename", player=phones[2].id, name="Zed")
+    assert status == 200, body
+    for p in phones:
+        _, snap = until_state(p, anchored)
+        assert snap["fair"]["pending"]["draw"] == draw and snap["fair"]["pending"]["waiting"] == ["p1", "p2", "p3"]
+    for i in range(2):
+        status, body = phones[i].act_http("link", draw=draw, link=chains[i][1])
+        assert status == 200, body
+        for p in phones:
+            msg = told(p)
+            assert msg["type"] == "draw" and msg["pending"]["waiting"] == [q.id for q in phones[i + 1:]], msg
+    status, body = phones[2].act_http("link", draw=draw, link=chains[2][1])
+    assert status == 200 and any(e["type"] == "die_rolled" for e in body["events"]), body
+    for p in phones:
+        _, snap = until_state(p, anchored + 1)
+        assert "pending" not in snap["fair"] and snap["version"] == body["version"]
         p.close()
