@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
 
-from engines import registry
+from engines import registry, skeleton
 
 ENGINES = Path(__file__).resolve().parents[2] / "engines"
-CORE = {"__init__", "engine", "state", "options", "actions", "views", "describe", "schemas"}
+CORE = {"__init__", "engine", "state", "options", "actions", "views", "describe", "schemas", "result", "fair",
+        "legal", "stall"}
 BANNED = {"random", "time", "secrets", "flask", "flask_sock", "redis", "fakeredis", "server"}
 
 
@@ -37,3 +39,16 @@ def test_imports_stay_inside_the_game(game: str) -> None:
                 assert parts[0] not in BANNED, f"{path.name} imports {module}"
                 if parts[0] == "engines" and len(parts) > 1:
                     assert parts[1] not in others, f"{path.name} imports {module}"
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_the_skeleton_names_the_packages_own_modules_and_last_phase(game: str) -> None:
+    """``SkeletonEngine`` answers from the modules its engine names: they are
+    the game's own package's, and the phase in which it offers nothing is the
+    game's own ``state.OVER``."""
+    engine = registry.get(game)
+    assert isinstance(engine, skeleton.SkeletonEngine)
+    for name in ("actions", "views", "result", "describe", "schemas", "options", "fair", "legal", "stall"):
+        assert getattr(engine.modules, name) is importlib.import_module(f"engines.{game}.{name}"), name
+    assert importlib.import_module(f"engines.{game}.state").OVER == skeleton.OVER
+    assert engine.action_schemas is engine.modules.schemas.ACTION_SCHEMAS
