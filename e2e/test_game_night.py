@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import wait_for
 from e2e.camelup_helpers import call, open_as, send
 from e2e.phoneless_helpers import add_phoneless
 from e2e.test_results import BOARD, GOALS, finished_kingup
@@ -41,6 +42,8 @@ def test_an_entry_for_a_seat_without_a_phone_returns_to_the_own_seat(phone, serv
     host: Page = phone("ko-KR")
     open_as(host, table, host_token)
     host.get_by_role("button", name="add n=1").click()
+    # Taken once the host's turn is over on its screen (the click goes out over the socket).
+    expect(host.get_by_role("button", name="add n=1")).to_have_count(0)
     send(server, table, bora, {"type": "add", "n": 1})
 
     # 하린's turn: the host enters it for her.
@@ -51,7 +54,8 @@ def test_an_entry_for_a_seat_without_a_phone_returns_to_the_own_seat(phone, serv
     expect(host.locator(".proxy-now")).to_be_hidden()
     expect(host.locator(".proxy-bar button[data-proxy='self']")).to_have_attribute("aria-pressed", "true")
     expect(host.locator(".proxy-bar")).not_to_have_class(re.compile(r"\bactive\b"))
-    assert history_ko(server, table)[-1] == "하린 (민수 입력) +2"
+    # The switcher goes back at the tap; the entry itself lands a moment later.
+    wait_for(lambda: history_ko(server, table)[-1] == "하린 (민수 입력) +2", what="the entry for 하린 in the history")
 
     # The host's own powers and own turn work without tapping "나" first.
     host.get_by_role("button", name="next_round").click()
@@ -112,6 +116,8 @@ def test_play_again_shows_the_code_and_keeps_each_game_apart_in_the_history(phon
     assert call(server, "GET", f"/api/codes/{code.inner_text()}") == {"table": table, "status": "lobby"}
 
     host.get_by_role("button", name="게임 시작").click()
+    # The start goes out over the socket: taken once the table has left its lobby.
+    wait_for(lambda: call(server, "GET", f"/api/tables/{table}")["status"] != "lobby", what="the second game's start")
     send(server, table, host_token, {"type": "score_round", "board": BOARD,
                                      "goals": {p: list(g) for p, g in GOALS.items()}})
     host.locator("button[aria-controls='history-panel']").click()
