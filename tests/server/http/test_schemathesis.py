@@ -169,4 +169,3 @@ def test_api(case, data, app, pool) -> None:
     _substitute(case, data, pool)
     response = case.call_and_validate(app=app, checks=CHECKS)
     pool.track(case, response)
-
