@@ -15,7 +15,10 @@ encoding). Untimed: choosing the next action. Prints the median and mean CPU
 ms per action of this process (all threads) and Redis's CPU per action, and
 the same per action type (a Camel Up roll is ``pyramid``). Its seats anchor no
 hash chains, so every draw is made at once (docs/fairness.md: a roll the phones
-take part in is ``bench/load.py``'s to time); ``--seeds`` makes each seat first
+take part in is ``bench/load.py``'s to time) unless ``--chains``: then every
+seat anchors one at the start, and an action the phones take part in is timed
+from its announce through each waiting seat's link (``Tables.act``, one after
+the other, as their frames would come) to the draw's push; ``--seeds`` makes each seat first
 send its seed for every open scope it has not seeded, as phones did in builds
 from before issue 38 (time such a build with it).
 ``--root <checkout>`` (or ``PYTHONPATH=<tree>``) measures that checkout's
@@ -72,7 +75,11 @@ from server import live, runtime  # noqa: E402
 from server.config import Limits  # noqa: E402
 from server.service import Tables  # noqa: E402
 from server.store import Store  # noqa: E402
+from tablemate_verify.chain import make_chain  # noqa: E402
 from tests.sealed_votes import VOTE_TYPES, VoteSeals  # noqa: E402
+
+#: Links in each seat's chain with ``--chains``: one a draw, more than a run uses.
+CHAIN = 400
 
 
 class Socket:
@@ -134,6 +141,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seeds", action="store_true",
                     help="each seat seeds every open scope first, as phones did before issue 38 (a build from then)")
+    ap.add_argument("--chains", action="store_true",
+                    help="every seat anchors a hash chain, and a draw's timed action includes each waiting seat's link")
     ap.add_argument("--games", default="", help="comma-separated games to play (default: all three)")
     ap.add_argument("--prefer", default="", help="an action type played whenever it is legal (e.g. pyramid)")
     ap.add_argument("--settle", type=float, default=0.0,
@@ -183,6 +192,9 @@ def run(url: str, args: argparse.Namespace) -> None:
     wanted = set(filter(None, args.games.split(",")))
     games = [g for g in registry.names() if g in SEATS and (not wanted or g in wanted)]
     plans = []
+    #: (table, seat) → the seat's hash chain, and how many links it has given.
+    chains: dict[tuple[str, str], list[str]] = {}
+    used: dict[tuple[str, str], int] = {}
     for i in range(args.tables):
         game = games[i % len(games)]
         n = rng.randint(*SEATS[game])
@@ -190,6 +202,12 @@ def run(url: str, args: argparse.Namespace) -> None:
         tokens = [("p1", host)] + [(pid, tok) for pid, tok in
                                    (tables.join(doc["id"], {"name": f"P{k + 2}"}) for k in range(n - 1))]
         tables.act(doc["id"], host, {"action": {"type": "start"}, "request_id": "start"})
+        if args.chains:
+            for pid, tok in tokens:
+                chain = make_chain(CHAIN, f"{rng.getrandbits(256):064x}")
+                chains[(doc["id"], pid)] = chain
+                tables.act(doc["id"], tok, {"action": {"type": "anchor", "anchor": chain[0], "length": CHAIN},
+                                            "request_id": f"anchor-{pid}"})
         conns: list[live.Connection] = []
         for pid, tok in tokens:
             sock = Socket()
@@ -199,6 +217,9 @@ def run(url: str, args: argparse.Namespace) -> None:
             hub.add(conn)
             conns.append(conn)
             conn.send_state(tables.snapshot(tables.load(doc["id"]), pid))
+            if args.chains and conn.member is not None:
+                # Live, as a phone's socket is once it has said hello: a draw waits for its link.
+                store.presence.touch(doc["id"], conn.member)
         plans.append((doc["id"], game, conns, dict(zip([p for p, _ in tokens], [t for _, t in tokens], strict=True))))
     # The collector as a worker has it (server/gunicorn_conf.py): its default
     # thresholds would charge full collections over every table to whichever
@@ -207,7 +228,7 @@ def run(url: str, args: argparse.Namespace) -> None:
     r = redis.Redis.from_url(url)
     cpu: list[float] = []
     by_type: dict[str, list[float]] = {}
-    skipped = lost = 0
+    skipped = lost = linked = 0
     # King Up votes sealed and opened as the app does (a vote in the open is refused).
     seals = {tid: VoteSeals() for tid, *_ in plans}
     r0 = redis_cpu(r)
@@ -216,6 +237,7 @@ def run(url: str, args: argparse.Namespace) -> None:
         options = []
         seeds = []
         for conn in conns:
+            conn.heard = time.monotonic()  # as a phone's pings keep it (the hub's refresh reads it)
             conn.ws.drain()
             snap = orjson.loads(conn.ws.last) if conn.ws.last else None
             if snap is None or conn.player is None:
@@ -239,6 +261,16 @@ def run(url: str, args: argparse.Namespace) -> None:
             time.sleep(args.settle / 1e3)
         t0 = time.process_time()
         result = tables.act(tid, seat_tokens[player], {"action": action, "request_id": f"b{k}"})
+        held = next((e for e in result["events"] if e.get("type") == "draw_pending"), None)
+        if held is not None:
+            linked += 1
+            # Each waiting seat's link, as its phone sends it on the draw frame;
+            # the last one's result is the draw's.
+            for pid in held["waiting"]:
+                n = used[(tid, pid)] = used.get((tid, pid), 0) + 1
+                result = tables.act(tid, seat_tokens[pid], {
+                    "action": {"type": "link", "draw": held["draw"], "link": chains[(tid, pid)][n]},
+                    "request_id": f"b{k}-{pid}"})
         # The push is done when every seat's socket has been handed the version
         # (on the committing greenlet itself, or on one it started).
         deadline = time.monotonic() + 10
@@ -254,7 +286,8 @@ def run(url: str, args: argparse.Namespace) -> None:
     hub.stop.set()
     phones = sum(len(c) for _, _, c, _ in plans)
     print(f"load average {os.getloadavg()[0]:.1f}; {len(plans)} tables, {phones} seats, "
-          f"{len(cpu)} actions ({skipped} picks with nothing to play, {lost} fan-outs lost)")
+          f"{len(cpu)} actions ({skipped} picks with nothing to play, {lost} fan-outs lost, "
+          f"{linked} draws made from the seats' links)")
     print(f"server CPU per action: median {statistics.median(cpu) * 1e3:.2f} ms, "
           f"mean {statistics.fmean(cpu) * 1e3:.2f} ms")
     print(f"Redis CPU per action: {(r1 - r0) / max(1, len(cpu)) * 1e3:.2f} ms")

@@ -49,7 +49,7 @@ def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, d
     me = authenticate(doc0, token, seated=True)["id"]
     rid: str = body["request_id"]
     if call.atype == "draw_now":
-        now: ActionResult = pl.update(table_id, Primed(_draw_now(pl, call, token, rid), raw0), hits)
+        now: ActionResult = pl.update(table_id, Primed(_draw_now(pl, call, token, rid), raw0, doc0), hits)
         return now
     draw, link = int(call.action["draw"]), str(call.action["link"])
     try:
@@ -77,7 +77,7 @@ def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, d
     if taken.fields is None:
         return linked
     # The last link: this request makes the draw, and gets the draw's result.
-    made: ActionResult | None = pl.update(table_id, Primed(_make(pl, call, token, me, draw, rid, taken.fields), raw0))
+    made: ActionResult | None = pl.update(table_id, Primed(_make(pl, call, token, me, draw, rid, taken.fields), raw0, doc0))
     if made is not None:
         return made
     # Made already by a link that came at the same time: this one was in it.

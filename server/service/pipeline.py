@@ -26,7 +26,6 @@ from server.service.seats import authenticate, pin_hash, plausible_id
 from server.service.stall import StallRule
 from server.service.write import Conflict, RateLimited, Wrote
 from server.store import Commit, Primed, Store, Tx
-from server.wire import loads
 
 # Kept importable from here (joining.py, the service's facade).
 __all__ = ["Pipeline", "PipelineOptions", "log_entry", "logged"]
@@ -145,7 +144,8 @@ class Pipeline:
         for stored in (False, True):
             hits: list[tuple[str, str, int]] = []
             try:
-                doc0: TableDoc = loads(raw0)
+                # Shared, read only (the seat, the version): the change is made on Tx.copy().
+                doc0: TableDoc = self.store.parsed(table_id, raw0)
                 # Counted against the phone that sends it, even when entered for
                 # another seat: with the commit (write.update), or here when refused.
                 atype = body["action"]["type"]

@@ -5,11 +5,18 @@ change messages of the commits it awaits (``InFlight``)."""
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
+from server.store.keys import loads
+
 #: Tables whose latest document a process keeps (``Latest``): ~6 KB each.
 LATEST_TABLES = 4096
+#: Tables whose newest document a process keeps parsed (``Parsed``): a
+#: parsed document is ~10 times its text, and the actions that share one (a
+#: roll's links) come within milliseconds, so a few of the most recent do.
+PARSED_TABLES = 32
 
 
 class Latest:
@@ -76,6 +83,44 @@ class Latest:
     def drop(self, table_id: str) -> None:
         with self.lock:
             self.docs.pop(table_id, None)
+
+
+class Parsed:
+    """One parsed copy of the newest document, shared by every action that
+    starts from it (``Store.parsed``): the phones' links of one roll and the
+    roll after it all read the same version, and each parsed all ~14 KB of
+    it to find its seat (the ``Parsed`` row of docs/performance.md, "Why
+    each fast path exists"). Keyed by the raw JSON itself, so a copy is
+    only ever handed out for the very text it was parsed from.
+
+    Whoever gets one only reads it (the seat, the version; ``Tx.doc``): a
+    change is made on ``Tx.copy()``. ``TABLEMATE_CHECK_SHARED`` (set by the
+    test suite) compares each copy with its text again when handed out, so
+    a change in place fails a test instead of leaking into the next action."""
+
+    def __init__(self, size: int = PARSED_TABLES) -> None:
+        self.size = size
+        self.held: dict[str, tuple[str, Any]] = {}
+        self.lock = threading.Lock()
+        self.check = os.environ.get("TABLEMATE_CHECK_SHARED") == "1"
+
+    def get(self, table_id: str, raw: str) -> Any:
+        found = self.held.get(table_id)
+        if found is not None and (found[0] is raw or found[0] == raw):
+            if self.check and loads(raw) != found[1]:
+                raise AssertionError(f"table {table_id}: a shared parsed document was changed in place")
+            return found[1]
+        doc = loads(raw)
+        self.put(table_id, raw, doc)
+        return doc
+
+    def put(self, table_id: str, raw: str, doc: Any) -> None:
+        """``doc`` is ``raw`` parsed (a commit's own document, as it was encoded): shared from now on."""
+        with self.lock:
+            self.held.pop(table_id, None)
+            self.held[table_id] = (raw, doc)
+            if len(self.held) > self.size:
+                del self.held[next(iter(self.held))]  # the one parsed longest ago
 
 
 class States:

@@ -22,7 +22,7 @@ import redis
 from server.errors import StoreDown
 from server.model import LogEntry, TableDoc
 from server.store import instances
-from server.store.cache import InFlight, Latest, States
+from server.store.cache import InFlight, Latest, Parsed, States
 from server.store.commit import DONE, GONE, RATED, Change, Committer, encode
 from server.store.connect import client_for
 from server.store.keys import (
@@ -87,6 +87,7 @@ class Store:
         self.committer = Committer(self.path, replicas=wait)
         self.latest = Latest()
         self.states = States()
+        self.shared = Parsed()
         #: Who is connected (``presence.py``), the rate counters (``rates.py``)
         #: and the listener on the tables' changes (``listen.py``): the parts
         #: the live adapter and the limits use, each with its own job.
@@ -189,6 +190,11 @@ class Store:
                 self.latest.put(table_id, int(loads(raw)["version"]), raw)
         return raw
 
+    def parsed(self, table_id: str, raw: str) -> TableDoc:
+        """``raw`` parsed, shared with every other caller of the same text
+        (``cache.Parsed``): only to read, never to change."""
+        return cast(TableDoc, self.shared.get(table_id, raw))
+
     def stored(self, table_id: str, keep: bool = True) -> str:
         """The stored document (with ``keep``, kept in ``latest``: that parses
         it for its version); KeyError when gone."""
@@ -280,7 +286,10 @@ class Store:
         status, found = self._run(change, told)
         if status == DONE:
             self.commits += 1
-            self.latest.put(table_id, change.version, change.doc.decode())
+            raw = change.doc.decode()
+            self.latest.put(table_id, change.version, raw)
+            # The table's next action (the roll's links, the next roll) reads it parsed.
+            self.shared.put(table_id, raw, commit.doc)
             if commit.state is not None:
                 self.states.put(table_id, change.version, commit.state)
         elif status == GONE:

@@ -309,11 +309,14 @@ def test_an_action_takes_the_state_this_process_committed(redis_url: str, monkey
     assert one.store.states.get(tid, one.load(tid)["version"]) is not None
 
 
-def test_an_action_parses_its_document_once_to_check_and_once_to_change(
+def test_an_action_parses_its_document_only_to_change_it(
         redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The document the action checked the seat on is the commit's to read
-    (``Primed.doc``); only the copy it changes is parsed again."""
-    from server.service import pipeline, write
+    """The document the action checks the seat on is the one the last
+    commit encoded, shared (``cache.Parsed``), and it is the commit's to read
+    (``Primed.doc``); only the copy the action changes is parsed. A table
+    this process did not write is parsed once for every action on its version."""
+    from server.service import write
+    from server.store import cache as cache_module
     from server.store import store as store_module
     from server.store import tx as tx_module
 
@@ -322,6 +325,7 @@ def test_an_action_parses_its_document_once_to_check_and_once_to_change(
     tid, (host, _) = lobby(tables)
     store.latest.watch(tid)
     tables.act(tid, host, body("start"))
+    store.shared.check = False  # the suite's check parses each copy again
     parsed: list[str] = []
     real = store_module.loads
 
@@ -330,13 +334,26 @@ def test_an_action_parses_its_document_once_to_check_and_once_to_change(
             parsed.append(raw)
         return real(raw)
 
-    monkeypatch.setattr(store_module, "loads", counting)
-    monkeypatch.setattr(tx_module, "loads", counting)
-    monkeypatch.setattr(pipeline, "loads", counting)
-    monkeypatch.setattr(write, "loads", counting)
+    for module in (store_module, tx_module, cache_module, write):
+        monkeypatch.setattr(module, "loads", counting)
     tables.act(tid, host, body("note", text="hi"))
-    assert len(parsed) == 2 and parsed[0] == parsed[1]
+    assert len(parsed) == 1
     assert tables.load(tid)["version"] == 4
+    # Refused actions on the new version (a roll's links read it the same way).
+    parsed.clear()
+    for i in range(3):
+        with pytest.raises(ServiceError):
+            tables.act(tid, host, body("no_such_action", f"r-refused-{i}"))
+    assert parsed == []
+    # Written by another process: parsed once, for all three.
+    other = Tables(Store.connect(redis_url, ttl=600), engines, fixed_random=True, rng=random.Random(7))
+    other.act(tid, host, body("note", "r-other", text="from another"))
+    parsed.clear()
+    store.latest.drop(tid)
+    for i in range(3):
+        with pytest.raises(ServiceError):
+            tables.act(tid, host, body("no_such_action", f"r-refused-again-{i}"))
+    assert len(parsed) == 2  # the version read from the store (Latest) and the one shared parse
 
 
 def test_an_action_on_a_document_another_instance_changed(redis_url: str, round_trips: list[str]) -> None:
@@ -689,3 +706,25 @@ def test_json_with_a_key_that_is_not_a_string_is_still_written() -> None:
     assert dumps({"odds": {1: 0.5, 2: 0.25}}) == b'{"odds":{"1":0.5,"2":0.25}}'
     with pytest.raises(TypeError):
         dumps({"a": object()})
+
+
+def test_a_shared_parsed_document_is_handed_out_only_for_its_own_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Parsed`` hands out one parsed copy per text (an equal text found by
+    value too), parses a new text afresh, keeps a fixed few tables, and with
+    the suite's check on refuses a copy changed in place."""
+    from server.store.cache import Parsed
+
+    monkeypatch.setenv("TABLEMATE_CHECK_SHARED", "1")
+    shared = Parsed(size=2)
+    one = '{"id":"t1","version":1,"seats":[]}'
+    doc = shared.get("t1", one)
+    assert shared.get("t1", "".join(['{"id":"t1",', '"version":1,"seats":[]}'])) is doc
+    newer = shared.get("t1", '{"id":"t1","version":2,"seats":[]}')
+    assert newer is not doc and newer["version"] == 2
+    shared.get("t2", '{"id":"t2","version":1}')
+    shared.get("t3", '{"id":"t3","version":1}')
+    assert set(shared.held) == {"t2", "t3"}
+    held = shared.get("t3", '{"id":"t3","version":1}')
+    held["version"] = 9
+    with pytest.raises(AssertionError, match="changed in place"):
+        shared.get("t3", '{"id":"t3","version":1}')
