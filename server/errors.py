@@ -76,3 +76,8 @@ def rate_limited(wait: int, what: str = "requests") -> ServiceError:
     """Over a limit (``Rates.hit_many``): nothing was done; ``wait`` seconds on,
     the same request may be sent again."""
     return ServiceError("rate_limited", "rate_limited", f"Too many {what}; retry in {wait} s.", retry_after=wait)
+
+
+#: A refusal or the store down: what a background round (``Liveness``) lets
+#: pass and tries again at its next turn.
+RefusedOrDown: tuple[type[Exception], ...] = (ServiceError, *StoreDown)

@@ -15,7 +15,7 @@ import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from server.errors import ServiceError, StoreDown
+from server.errors import RefusedOrDown, StoreDown
 from server.live.connection import Connection
 from server.model import TableDoc
 from server.runtime import start
@@ -319,9 +319,7 @@ class Liveness:
     def _settle_host(self, table_id: str, away: bool) -> None:
         try:
             self.tables.settle_host(table_id, away)
-        except ServiceError:
-            pass  # the next round tries again
-        except StoreDown:
+        except RefusedOrDown:
             pass  # the next round tries again
         except Exception:
             log.exception("host hand-on failed")
