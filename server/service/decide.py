@@ -148,6 +148,18 @@ def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> 
     over from the version before when a table change left the game as it was."""
     engine, atype, action, proxy_for = call.engine, call.atype, call.action, call.proxy_for
     host = holds(doc, me)
+    fresh: Callable[[], TableDoc] = tx.copy
+    if draws.pending(doc) is not None:
+        # A draw waits only if the links key says so (linking.py); a document
+        # carries one only as a change that passed it copied it. One the key
+        # does not name (from a build that kept it in the document; a key lost
+        # on its own) refused every action for good: so the key is read here,
+        # in this case only, and this change's document is made without it.
+        fields = tx.links()
+        draws.overlay(doc, fields)
+
+        def fresh() -> TableDoc:
+            return draws.overlay(tx.copy(), fields)
     if call.handler is not None:
         game = doc["state"]
         hostship_guard(doc, me, atype, action)
@@ -176,7 +188,7 @@ def _outcome(tx: Tx, doc: TableDoc, me: str, call: ActionCall, ctx: Context) -> 
     # A draw the phones take part in waits for their links (draws.py).
     draws.refuse_while_pending(doc)
     held = draws.announce(engine, doc, actor, as_host, atype, action, ctx.rng, state, ctx.request_id,
-                          ctx.present, ctx.draw_wait, me, tx.copy)
+                          ctx.present, ctx.draw_wait, me, fresh)
     return held or game_outcome(engine, doc, actor, as_host, atype, action, ctx.rng, state), None
 
 

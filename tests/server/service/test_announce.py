@@ -207,3 +207,32 @@ def test_a_scope_the_announce_opens_is_committed_before_any_link_and_the_draw_co
     wrong = [(x.code, x.where) for x in verify(proof).lines if x.status == "mismatch"]
     differs = rolls and any(rolled_before[-1][k] != rolled[k] for k in ("die", "value", "color"))
     assert wrong == ([("index_mismatch", {"scope": opened["label"], "index": 4})] if differs else [])
+
+
+def test_a_document_that_names_a_draw_the_links_key_does_not_is_not_stuck(store: Store) -> None:
+    """The links key is the truth of a waiting draw. A document that still
+    carries one it does not name (a build from before the links key kept its
+    pending draw in the document; a links key lost on its own) refused every
+    game action with ``draw_pending`` and every link with ``draw_over``, for
+    the rest of the table's life: the decision now asks the links key."""
+    from server.store.keys import links_key
+
+    tables = tables_with(store, 3600.0)
+    tid, phones = started(tables)
+    roller = turn(tables, tid, phones)
+    out = dict(tables.act(tid, roller.token, {"action": {"type": "pyramid"}, "request_id": "r"}))
+    draw = out["events"][0]["draw"]
+    # A change that passes the draw copies it into the document...
+    tables.act(tid, phones[0].token, {"action": {"type": "rename", "player": "p2", "name": "Bo"},
+                                      "request_id": "n"})
+    assert store.load(tid)["fair"]["pending"]["draw"] == draw  # type: ignore[index, typeddict-item]
+    # ...and then the links key is gone.
+    store.r.delete(links_key(tid))
+    store.latest.drop(tid)
+    assert "pending" not in tables.load(tid)["fair"]  # type: ignore[index]
+    again = dict(tables.act(tid, roller.token, {"action": {"type": "pyramid"}, "request_id": "r2"}))
+    assert again["events"][0]["type"] == "draw_pending" and again["events"][0]["draw"] > draw
+    for p in phones:
+        last = p.answer(tables, tid, again["events"][0]["draw"])
+    assert any(e["type"] == "die_rolled" for e in last["events"])
+    assert "pending" not in store.load(tid)["fair"]  # type: ignore[index]
