@@ -14,8 +14,8 @@ from server.store.keys import loads
 #: Tables whose latest document a process keeps (``Latest``): ~6 KB each.
 LATEST_TABLES = 4096
 #: Tables whose newest document a process keeps parsed (``Parsed``): a
-#: parsed document is ~10 times its text, and the actions that share one (a
-#: roll's links) come within milliseconds, so a few of the most recent do.
+#: parsed document is several times its text, and the actions that share one
+#: (a roll's links) come within milliseconds, so a few of the most recent do.
 PARSED_TABLES = 32
 
 
@@ -88,8 +88,8 @@ class Latest:
 class Parsed:
     """One parsed copy of the newest document, shared by every action that
     starts from it (``Store.parsed``): the phones' links of one roll and the
-    roll after it all read the same version, and each parsed all ~14 KB of
-    it to find its seat (the ``Parsed`` row of docs/performance.md, "Why
+    roll after it all read the same version, and each parsed the whole
+    document to find its seat (the ``Parsed`` row of docs/performance.md, "Why
     each fast path exists"). Keyed by the raw JSON itself, so a copy is
     only ever handed out for the very text it was parsed from.
 
