@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from conftest import RedisCluster
+from conftest import AppServer, RedisCluster
 from tests.faults.heard import (
     CONVERGE,
     Table,
@@ -16,22 +16,31 @@ from tests.faults.heard import (
     all_heard,
     healthy,
     heard_tables,
+    open_tables,
     recovered,
 )
 from tests.server.livehelpers import http
 
 
-def spread(cluster: RedisCluster, tables: list[Table]) -> tuple[Table, list[Table]]:
-    """A table of the first table's master (the victim's), and those of the others."""
+def spread(cluster: RedisCluster, tables: list[Table], one: AppServer, two: AppServer) -> tuple[Table, list[Table]]:
+    """A table of the first table's master (the victim's), and those of the
+    others. Table ids are random: when every one landed on the same master
+    (one run in a few hundred for six tables on three masters), more are
+    opened, and heard, until one lands elsewhere; ``tables`` gets them too."""
     victim = cluster.master_of(tables[0].key)
-    others = [t for t in tables if cluster.master_of(t.key) is not victim]
-    assert others, "all tables on one master: open more"
-    return tables[0], others
+    for _ in range(50):
+        others = [t for t in tables if cluster.master_of(t.key) is not victim]
+        if others:
+            return tables[0], others
+        more = open_tables(one, two, 1)
+        all_heard(more, one, two, "before")
+        tables.extend(more)
+    raise AssertionError("fifty tables on one master: the cluster's slots are not spread")
 
 
 def test_a_master_killed_and_restarted(aof_cluster, two_instances) -> None:
     one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
-    victim_table, others = spread(aof_cluster, tables)
+    victim_table, others = spread(aof_cluster, tables, one, two)
     victim = aof_cluster.master_of(victim_table.key)
     victim.kill()
     # A change on a healthy master while the other is down (within the node
@@ -52,7 +61,7 @@ def test_the_other_masters_tables_are_heard_while_one_master_is_down(partial_clu
     wait for it; every other table is heard on both instances meanwhile (each
     instance also has phones at the down master's table)."""
     one, two, tables = heard_tables(two_instances, partial_cluster.url, 6)
-    down, others = spread(partial_cluster, tables)
+    down, others = spread(partial_cluster, tables, one, two)
     victim = partial_cluster.master_of(down.key)
     victim.kill()
     try:
@@ -84,7 +93,7 @@ def test_a_slot_moved(aof_cluster, two_instances) -> None:
     """Resharding: the old master unsubscribes every instance from the slot's
     channels; they find the new master and hear the table there."""
     one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
-    moved, others = spread(aof_cluster, tables)
+    moved, others = spread(aof_cluster, tables, one, two)
     aof_cluster.move_slot(moved.key, aof_cluster.master_of(others[0].key))
     # The first change after the move, made on one instance, reaches the other.
     v = act(moved.host, "after-the-move")
@@ -94,7 +103,7 @@ def test_a_slot_moved(aof_cluster, two_instances) -> None:
 
 def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
     one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
-    victim_table, others = spread(aof_cluster, tables)
+    victim_table, others = spread(aof_cluster, tables, one, two)
     victim = aof_cluster.master_of(victim_table.key)
     victim.pause()
     try:
