@@ -6,6 +6,7 @@ pass it (``draws.DURING``), which carry it in their document."""
 from __future__ import annotations
 
 import json
+import time
 from contextlib import closing
 from typing import Any
 
@@ -236,3 +237,46 @@ def test_a_document_that_names_a_draw_the_links_key_does_not_is_not_stuck(store:
         last = p.answer(tables, tid, again["events"][0]["draw"])
     assert any(e["type"] == "die_rolled" for e in last["events"])
     assert "pending" not in store.load(tid)["fair"]  # type: ignore[index]
+
+
+def test_a_store_writer_who_drops_a_draw_after_seeing_links_cannot_redraw_with_them(store: Store) -> None:
+    """The operator's try at a re-roll through the healing above: the links
+    key deleted once a phone's link is in (the document still names the
+    draw). The roll is drawn again, but the phone whose link was seen is not
+    asked for it again: its next link does not follow the chain the key
+    expects (``link_mismatch``), so the new draw is made without it, which
+    that phone and every checker see (docs/fairness.md, the server's row:
+    a link received and left out). An honest phone never sends a spent link
+    again (web/screens/fair-chain.js throws the chain away on a refusal)."""
+    from server.store.keys import links_key
+
+    tables = tables_with(store, 3600.0)
+    tid, phones = started(tables)
+    roller = turn(tables, tid, phones)
+    out = dict(tables.act(tid, roller.token, {"action": {"type": "pyramid"}, "request_id": "r"}))
+    draw = out["events"][0]["draw"]
+    tables.act(tid, phones[0].token, {"action": {"type": "rename", "player": "p2", "name": "Bo"},
+                                      "request_id": "n"})
+    seen = phones[1]
+    seen.answer(tables, tid, draw)  # its link is now in the store
+    store.r.delete(links_key(tid))
+    store.latest.drop(tid)
+    quick = tables_with(store, 0.05)  # the redraw waits a moment for the phones, not an hour
+    again = dict(quick.act(tid, roller.token, {"action": {"type": "pyramid"}, "request_id": "r2"}))
+    redraw = again["events"][0]["draw"]
+    assert again["events"][0]["type"] == "draw_pending" and redraw > draw
+    for p in phones:
+        if p is not seen:
+            p.answer(quick, tid, redraw)
+    # The link it gave is spent: the one after it is not what the chain expects.
+    with pytest.raises(ServiceError) as refused_link:
+        seen.answer(tables, tid, redraw)
+    assert refused_link.value.code == "link_mismatch"
+    # Made without it once the wait is over: the phone's link is missing from every
+    # outcome of the proof, and its export says so (own_link_missing).
+    time.sleep(0.1)
+    outcome = dict(quick.act(tid, roller.token, {"action": {"type": "draw_now", "draw": redraw},
+                                                  "request_id": "now"}))
+    assert any(e["type"] == "die_rolled" for e in outcome["events"])
+    kept = [o for s in tables.proof(tid)["scopes"] for o in s["outcomes"]]
+    assert all(link["seat"] != seen.seat for o in kept for link in o.get("links", []))
