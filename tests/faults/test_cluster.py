@@ -7,8 +7,9 @@ included (on the old main a restarted master left the instances deaf)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
-from conftest import AppServer, RedisCluster
+from conftest import AppServer, RedisCluster, RedisServer
 from tests.faults.heard import (
     CONVERGE,
     Table,
@@ -38,10 +39,17 @@ def spread(cluster: RedisCluster, tables: list[Table], one: AppServer, two: AppS
     raise AssertionError("fifty tables on one master: the cluster's slots are not spread")
 
 
+def a_victim(cluster: RedisCluster, two_instances: Callable[[str], tuple[AppServer, AppServer]]
+             ) -> tuple[AppServer, AppServer, list[Table], RedisServer, list[Table]]:
+    """Two instances with six tables heard, the master of the first table
+    (the fault's victim) and the tables of the other masters."""
+    one, two, tables = heard_tables(two_instances, cluster.url, 6)
+    target, others = spread(cluster, tables, one, two)
+    return one, two, tables, cluster.master_of(target.key), others
+
+
 def test_a_master_killed_and_restarted(aof_cluster, two_instances) -> None:
-    one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
-    victim_table, others = spread(aof_cluster, tables, one, two)
-    victim = aof_cluster.master_of(victim_table.key)
+    one, two, tables, victim, others = a_victim(aof_cluster, two_instances)
     victim.kill()
     # A change on a healthy master while the other is down (within the node
     # timeout the cluster still serves the healthy masters' slots).
@@ -60,9 +68,7 @@ def test_the_other_masters_tables_are_heard_while_one_master_is_down(partial_clu
     """A master down, no replica, cluster-require-full-coverage no: its tables
     wait for it; every other table is heard on both instances meanwhile (each
     instance also has phones at the down master's table)."""
-    one, two, tables = heard_tables(two_instances, partial_cluster.url, 6)
-    down, others = spread(partial_cluster, tables, one, two)
-    victim = partial_cluster.master_of(down.key)
+    one, two, tables, victim, others = a_victim(partial_cluster, two_instances)
     victim.kill()
     try:
         time.sleep(7)  # past the node timeout: the cluster marks it failed
@@ -102,9 +108,7 @@ def test_a_slot_moved(aof_cluster, two_instances) -> None:
 
 
 def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
-    one, two, tables = heard_tables(two_instances, aof_cluster.url, 6)
-    victim_table, others = spread(aof_cluster, tables, one, two)
-    victim = aof_cluster.master_of(victim_table.key)
+    one, two, tables, victim, others = a_victim(aof_cluster, two_instances)
     victim.pause()
     try:
         act(others[0].guest, "in-the-pause")

@@ -210,6 +210,19 @@ def test_a_scope_the_announce_opens_is_committed_before_any_link_and_the_draw_co
     assert wrong == ([("index_mismatch", {"scope": opened["label"], "index": 4})] if differs else [])
 
 
+def _passed_draw(store: Store) -> tuple[Tables, str, list[Phone], Phone, int]:
+    """A roll waiting for its links, and a change that passed it (which copies
+    the pending draw into the document): the tables, the table, its phones,
+    the roller and the draw's id."""
+    tables = tables_with(store, 3600.0)
+    tid, phones = started(tables)
+    roller = turn(tables, tid, phones)
+    out = dict(tables.act(tid, roller.token, {"action": {"type": "pyramid"}, "request_id": "r"}))
+    tables.act(tid, phones[0].token, {"action": {"type": "rename", "player": "p2", "name": "Bo"},
+                                      "request_id": "n"})
+    return tables, tid, phones, roller, int(out["events"][0]["draw"])
+
+
 def test_a_document_that_names_a_draw_the_links_key_does_not_is_not_stuck(store: Store) -> None:
     """The links key is the truth of a waiting draw. A document that still
     carries one it does not name (a build from before the links key kept its
@@ -218,14 +231,7 @@ def test_a_document_that_names_a_draw_the_links_key_does_not_is_not_stuck(store:
     the rest of the table's life: the decision now asks the links key."""
     from server.store.keys import links_key
 
-    tables = tables_with(store, 3600.0)
-    tid, phones = started(tables)
-    roller = turn(tables, tid, phones)
-    out = dict(tables.act(tid, roller.token, {"action": {"type": "pyramid"}, "request_id": "r"}))
-    draw = out["events"][0]["draw"]
-    # A change that passes the draw copies it into the document...
-    tables.act(tid, phones[0].token, {"action": {"type": "rename", "player": "p2", "name": "Bo"},
-                                      "request_id": "n"})
+    tables, tid, phones, roller, draw = _passed_draw(store)
     assert store.load(tid)["fair"]["pending"]["draw"] == draw  # type: ignore[index, typeddict-item]
     # ...and then the links key is gone.
     store.r.delete(links_key(tid))
@@ -250,13 +256,7 @@ def test_a_store_writer_who_drops_a_draw_after_seeing_links_cannot_redraw_with_t
     again (web/screens/fair-chain.js throws the chain away on a refusal)."""
     from server.store.keys import links_key
 
-    tables = tables_with(store, 3600.0)
-    tid, phones = started(tables)
-    roller = turn(tables, tid, phones)
-    out = dict(tables.act(tid, roller.token, {"action": {"type": "pyramid"}, "request_id": "r"}))
-    draw = out["events"][0]["draw"]
-    tables.act(tid, phones[0].token, {"action": {"type": "rename", "player": "p2", "name": "Bo"},
-                                      "request_id": "n"})
+    tables, tid, phones, roller, draw = _passed_draw(store)
     seen = phones[1]
     seen.answer(tables, tid, draw)  # its link is now in the store
     store.r.delete(links_key(tid))
