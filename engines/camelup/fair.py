@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, EngineError
+from engines.base import Action
 from engines.camelup import actions
 from engines.camelup.state import LEG_OVER, OVER, PAPER_CARDS, PLAYING, State
 
@@ -22,10 +22,9 @@ def draw(state: State, action: Action) -> tuple[str, int] | None:
     return f"leg/{state.leg}", len(state.tents)
 
 
-def refusal(state: State, action: Action) -> EngineError | None:
-    """What ``apply`` refuses a ``pyramid`` with, whatever it draws (checked
-    before the phones are asked for their links: ``actions.draw_refusal``)."""
-    return actions.draw_refusal(state, action)
+#: What ``apply`` refuses a ``pyramid`` with, whatever it draws (checked
+#: before the phones are asked for their links).
+refusal = actions.draw_refusal
 
 
 def scopes(state: State) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, EngineError
+from engines.base import Action
 from engines.kingup import actions
 from engines.kingup.options import DEAL
 from engines.kingup.state import OVER, SCORED, SEALED, VOTE, State
@@ -26,10 +26,9 @@ def draw(state: State, action: Action) -> tuple[str, int] | None:
     return f"round/{state.round}/goals", len(state.used_cards)
 
 
-def refusal(state: State, action: Action) -> EngineError | None:
-    """What ``apply`` refuses a ``draw_goal`` with, whatever it draws (checked
-    before the phones are asked for their links: ``actions.draw_refusal``)."""
-    return actions.draw_refusal(state, action)
+#: What ``apply`` refuses a ``draw_goal`` with, whatever it draws (checked
+#: before the phones are asked for their links).
+refusal = actions.draw_refusal
 
 
 def scopes(state: State) -> tuple[str, ...]:
