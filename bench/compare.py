@@ -13,6 +13,12 @@ taken to the LAST seat of the table. Prints both results and a table with the ra
 It prints the load average first: on a shared machine the figures mean little unless the
 machine was quiet (--wait-quiet waits, bounded, for a lower load). It runs `npm ci` in the
 peer folder when node_modules is missing. Only loopback traffic.
+
+The two do not keep the same watch on a link by default: a Tablemate phone notices a
+silent network within 5 s (its server sends a frame at least every ~3 s), boardgame.io's
+socket.io pings every 10 s and gives a link up after 30. `--peer-liveness tablemate`
+sets socket.io to the same bound (a ping every 3 s, answered within 2 s) for a side by
+side on equal terms; the default stays boardgame.io as it ships.
 """
 
 from __future__ import annotations
@@ -85,6 +91,8 @@ def run_peer(args: argparse.Namespace, sizes: dict[str, int] | None, out: Path) 
            "--out", str(out)]
     if sizes:
         cmd += ["--sizes", ",".join(f"{k}:{v}" for k, v in sizes.items())]
+    if args.peer_liveness != "default":
+        cmd += ["--liveness", args.peer_liveness]
     return run_json(cmd, out, timeout=args.duration + 600)
 
 
@@ -174,6 +182,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quiet", type=float, default=1.0, help="load average counted as quiet")
     ap.add_argument("--gap", type=float, default=3.0, help="seconds of rest between the two sides")
     ap.add_argument("--out", help="also write both results as JSON to this file")
+    ap.add_argument("--peer-liveness", choices=["default", "tablemate"], default="default",
+                    help="boardgame.io's socket.io pings: its own (a ping every 10 s, a dead link noticed "
+                         "within ~30 s), or at Tablemate's bound (every 3 s, answered within 2 s: noticed "
+                         "within 5 s by either side, as a Tablemate phone notices a silent network)")
     args = ap.parse_args(argv)
 
     # Both generators and both servers are started from here and inherit the limit.
@@ -198,7 +210,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             bg = run_peer(args, tm["table_sizes"] if tm else None, Path(tmp) / "boardgameio.json")
             bg["loadavg_before"] = before
     print(f"\n{args.phones:,} phones, {args.rate:g} actions/s, {args.duration:g} s each side; "
-          f"load average at end: {loadavg()}\n")
+          f"boardgame.io's liveness: {args.peer_liveness}; load average at end: {loadavg()}\n")
     print(table(tm, bg), flush=True)
     result = {"args": vars(args), "tablemate": tm, "boardgameio": bg}
     if args.out:

@@ -53,3 +53,20 @@ def test_compare_runs_both_sides_on_a_tiny_workload(redis_server, capsys) -> Non
         _clean(bg)
         assert bg["version"] == "0.50.2"
         assert bg["table_sizes"] == tm["table_sizes"]  # the same workload, seat for seat
+        assert bg["liveness"] == "default" and bg["ping_interval_ms"] == 10_000  # as boardgame.io ships
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_the_peer_pings_at_tablemates_bound_when_asked(capsys) -> None:
+    """``--peer-liveness tablemate``: socket.io's own handshake tells each
+    phone a ping every 3 s (and 2 s to answer), a silent link noticed within 5 s."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("no Node.js here: the boardgame.io peer cannot run")
+    compare = _load_compare()
+    result = compare.main(["--phones", "24", "--rate", "10", "--duration", "3", "--only", "boardgameio",
+                           "--peer-liveness", "tablemate"])
+    assert "boardgame.io's liveness: tablemate" in capsys.readouterr().out
+    bg = result["boardgameio"]
+    _clean(bg)
+    assert bg["liveness"] == "tablemate" and bg["ping_interval_ms"] == 3_000

@@ -1,6 +1,6 @@
 // The boardgame.io peer's load generator: the workload of bench/load.py on boardgame.io.
 //
-//   node load.js --phones 1000 --rate 50 --duration 30 [--sizes 3:40,4:50,...] [--out f.json]
+//   node load.js --phones 1000 --rate 50 --duration 30 [--sizes 3:40,4:50,...] [--out f.json] [--liveness tablemate]
 //
 // It starts server.js (one process, in-memory) on a free loopback port, creates tables
 // of 3-8 seats through the Lobby API (or exactly the table sizes given by --sizes, so
@@ -26,15 +26,25 @@ const GAME = 'tablemate-shape';
 function parseArgs(argv) {
   const args = {
     phones: 1000, rate: 50, duration: 30, seed: 1, sizes: null, out: null,
-    actionTimeout: 10, tickerMs: 1, connectWave: 200, warmup: 2,
+    actionTimeout: 10, tickerMs: 1, connectWave: 200, warmup: 2, liveness: 'default',
   };
   for (let i = 0; i < argv.length; i += 1) {
     const key = argv[i].replace(/^--/, '').replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     if (!(key in args)) throw new Error(`unknown option ${argv[i]}`);
     const value = argv[++i];
-    args[key] = ['sizes', 'out'].includes(key) ? value : Number(value);
+    args[key] = ['sizes', 'out', 'liveness'].includes(key) ? value : Number(value);
   }
   return args;
+}
+
+// --liveness: boardgame.io's own socket.io pings (default), or pings at Tablemate's
+// bound (tablemate): a ping every 3 s, answered within 2 s, so each side of a silent
+// link notices within 5 s, as a Tablemate phone does (its server sends a frame at least
+// every ~3 s and the phone gives up after 5 s of silence).
+const LIVENESS = { default: {}, tablemate: { BGIO_PING_MS: '3000,2000' } };
+
+function badLiveness(name) {
+  throw new Error(`--liveness must be one of ${Object.keys(LIVENESS).join(', ')}, not ${name}`);
 }
 
 // mulberry32: a small seeded PRNG, so a run's choices repeat with the same --seed.
@@ -178,6 +188,8 @@ function connectPhone(base, phone, stats) {
   let everConnected = false;
   let failures = 0;
   socket.on('connect', () => {
+    // What the server's handshake set (engine.io-client 6.6 keeps it as _pingInterval).
+    stats.pingIntervalMs = socket.io.engine._pingInterval;
     if (everConnected) stats.reconnects += 1;
     else {
       everConnected = true;
@@ -316,7 +328,7 @@ async function run(args) {
   const logFd = fs.openSync(logPath, 'w');
   const server = spawn(process.execPath, [path.join(__dirname, 'server.js'), String(port)], {
     // production: boardgame.io's own setting for a deployed server (no per-move info logs)
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', ...(LIVENESS[args.liveness] ?? badLiveness(args.liveness)) },
     stdio: ['ignore', logFd, logFd],
   });
   try {
@@ -382,6 +394,8 @@ async function run(args) {
       peer: 'boardgame.io',
       version: require('boardgame.io/package.json').version,
       node: process.version,
+      liveness: args.liveness,
+      ping_interval_ms: stats.pingIntervalMs ?? null,
       phones: phones.length,
       tables: tables.length,
       table_sizes: histogram,
