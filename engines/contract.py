@@ -57,7 +57,7 @@ def competition_ranks(keys: Mapping[str, Any]) -> dict[str, int]:
 
 def for_seat(templates: list[Action], host_types: Collection[str], host: bool) -> list[Action]:
     """``templates`` as a seat sees them (``Engine.host_actions``); an unmarked one
-    goes out as it is, not copied (that was 1.5 % of a push)."""
+    goes out as it is, not copied (a copy for every seat of every push)."""
     return [{k: v for k, v in t.items() if k != "host"} if "host" in t else t for t in templates
             if host or not (t.get("host") is True or t["type"] in host_types)]
 

@@ -75,7 +75,8 @@ def sheet_check(restricted: Iterable[int], top: int) -> dict[str, Any]:
     {'size': 5, 'distinct': True, 'range': [1, 12], 'refused': {'5': 5, '10': 0}}
     """
     # Each banned digit's numbers stepped to, not every number tested: built
-    # into every Count Up push's shared view (~8 µs a push, testing each).
+    # into every Count Up push's shared view (its row in docs/performance.md,
+    # "Why each fast path exists").
     refused = sorted(n for d in set(restricted) for n in range(d or 10, top + 1, 10))
     return {
         "size": SHEET_SIZE,

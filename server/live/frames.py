@@ -48,8 +48,8 @@ def close_frame(code: int, reason: str) -> bytes:
 class Frames:
     """One push's encoded ``state`` frames of a document, per seat (None:
     spectators): each built and encoded once, however many phones share it.
-    Not kept past the push: at ~5 KB a seat, keeping the latest version's
-    frames of every table cost ~7 KB per phone and saved little (presence
+    Not kept past the push: keeping the latest version's frames of every
+    table cost memory a phone and saved little (presence
     changes with every connect, so a connect storm would miss them anyway)."""
 
     def __init__(self, tables: Tables, doc: TableDoc, online: frozenset[str], state: Any = None) -> None:

@@ -66,10 +66,10 @@ REFRESH_SLICES = round(PRESENCE_REFRESH * BEAT_SLICES / REFRESH_TICKS)
 REFRESH_BATCH = 100
 #: Sockets a wake of the sweep visits, about, before it takes several slices a
 #: wake (at most ``MAX_STEP``): a wake is a fixed cost of every instance with a
-#: socket. Fifty a second cost an idle worker 6-9 ms of CPU a second on a loaded
-#: 2-core machine (a gevent wake ~115-190 us there), whatever its phones: at 4
-#: instances each paid it over a quarter of the actions, most of why CPU per own
-#: action grew from 1 to 4 instances (bench/scale.py; docs/performance.md). The
+#: socket, whatever its phones: at 4 instances each paid fifty a second over a
+#: quarter of the actions, most of why CPU per own action grew from 1 to 4
+#: instances (bench/scale.py; docs/performance.md, "Scaling out", and the
+#: slices row of "Why each fast path exists"). The
 #: slices and the refresh keep their order and rate; few sockets are visited in
 #: fewer, larger wakes, at most every 200 ms (a beat is sent 0.5 s early).
 PER_WAKE = 100

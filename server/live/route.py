@@ -180,8 +180,9 @@ def init_app(app: Flask, hub: Hub) -> None:
             raise ServiceError("forbidden", "bad_origin", "This socket must be opened from this site.")
         if not current_app.config["WS_COMPRESSION"]:
             # simple-websocket accepts permessage-deflate whenever a client
-            # offers it, and its compressor state costs ~190 KB per phone for
-            # messages of a few KB (docs/performance.md). Declining is the
+            # offers it, and its compressor state cost most of a phone's memory
+            # for messages of a few KB (docs/performance.md, "Why each fast path
+            # exists", the per-message deflate row). Declining is the
             # client's offer not reaching the handshake: no library patched.
             request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         if "token" in request.args:

@@ -155,9 +155,10 @@ def hide_state(engine: Engine, doc: TableDoc, old: Any = None, states: tuple[Any
     """Encrypts the engine's secret fields of ``doc["state"]`` in place.
     ``old``: the previous document's state at rest; ``states``: the engine
     state it holds and the one ``doc["state"]`` is the dump of. A field whose
-    plain value did not change keeps its ciphertext: a fresh seal of the same
-    value cost ~5 µs each (Count Up sealed every locked sheet at every
-    action), and the log already shows when each such value was sent
+    plain value did not change keeps its ciphertext: Count Up sealed every
+    locked sheet afresh at every action (the kept ciphertexts row of
+    docs/performance.md, "Why each fast path exists"), and the log already
+    shows when each such value was sent
     (docs/fairness.md, "Kept ciphertexts")."""
     for path in engine.at_rest_state:
         doc["state"] = _hide(doc["state"], old, path, [], doc["id"], states)

@@ -11,7 +11,7 @@ from typing import Any
 
 from server.store.keys import loads
 
-#: Tables whose latest document a process keeps (``Latest``): ~6 KB each.
+#: Tables whose latest document a process keeps (``Latest``), as text (a few KB each).
 LATEST_TABLES = 4096
 #: Tables whose newest document a process keeps parsed (``Parsed``): a
 #: parsed document is several times its text, and the actions that share one

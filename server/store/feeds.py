@@ -2,8 +2,9 @@
 (``listen.Listener``): one face, three connections.
 
 - ``LeanFeed``: the store's own client (``resp.Subscription``) on a plain
-  Redis, ``redis://`` or ``rediss://``: hiredis parses a 3 KB change in ~65 µs
-  of client CPU, redis-py in ~150 (``bench/resp.py``);
+  Redis, ``redis://`` or ``rediss://``: hiredis parses a change with less
+  client CPU than redis-py (``bench/resp.py``; the own RESP client's row of
+  docs/performance.md, "Why each fast path exists");
 - ``PubSubFeed``: redis-py's pub/sub on one Redis (the embedded store);
 - ``ClusterFeed`` (``clusterfeed.py``): the store's own client on a Redis
   Cluster, one subscription per master that holds a watched channel, each
