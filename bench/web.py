@@ -290,43 +290,55 @@ def precache_bytes(page: Page) -> int:
     }"""))
 
 
-def run_screen(browser: Browser, base: str, proxy: LieFiProxy, screen: str, first: str, again: str) -> dict[str, Visit]:
+def run_screen(browser: Browser, base: str, proxy: LieFiProxy, screen: str, path: str,
+               seat: str | None) -> dict[str, Visit]:
     ctx_args: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
                                 "is_mobile": True, "has_touch": True, "locale": "en-US",
                                 "ignore_https_errors": True}
     out: dict[str, Visit] = {}
     # First visit and repeat visit without the worker (HTTP cache only).
     ctx = browser.new_context(base_url=base, service_workers="block", **ctx_args)
+    if seat:
+        ctx.add_init_script(seat)
     try:
         phone = Phone.open(ctx)
-        out["first"] = phone.visit(first, USABLE[screen])
-        out["repeat_http"] = phone.visit(again, USABLE[screen])
+        out["first"] = phone.visit(path, USABLE[screen])
+        out["repeat_http"] = phone.visit(path, USABLE[screen])
     finally:
         ctx.close()
     # Repeat visit with the worker, then on lie-fi (through the proxy).
     proxy.silent = False
     ctx = browser.new_context(base_url=proxy.base, **ctx_args)
+    if seat:
+        ctx.add_init_script(seat)
     try:
         phone = Phone.open(ctx)
-        phone.visit(first, USABLE[screen])
+        phone.visit(path, USABLE[screen])
         worker_ready(phone.page)
         out["first"].sw_bytes = precache_bytes(phone.page)
-        out["repeat_sw"] = phone.visit(again, USABLE[screen])
+        out["repeat_sw"] = phone.visit(path, USABLE[screen])
         proxy.silent = True
-        out["liefi_sw"] = phone.visit(again, LIEFI_USABLE[screen])
+        out["liefi_sw"] = phone.visit(path, LIEFI_USABLE[screen])
     finally:
         proxy.silent = False
         ctx.close()
     return out
 
 
-def open_screens(base: str) -> dict[str, tuple[str, str]]:
-    """Per screen, the first-visit path (with the seat's token) and the repeat
-    one: home, a Camel Up lobby and a started three-seat table of every game."""
+def open_screens(base: str) -> dict[str, tuple[str, str | None]]:
+    """Per screen, its path and the script that puts the seat's token in the
+    phone's storage before the page loads (None: no seat): home, a Camel Up
+    lobby and a started three-seat table of every game. A token never rides
+    in a URL (docs/api.md); a phone that joined keeps it in localStorage
+    (web/tokens.js), so a first visit here is a seated phone opening its
+    table's link with nothing of the app cached."""
+    def seated(table: str, token: str) -> str:
+        return f"try {{ localStorage.setItem('tablemate.token.{table}', '{token}'); }} catch (e) {{}}"
+
     lobby = post(base, "/api/tables", {"game": "camelup", "name": "Host", "options": {}})
-    screens: dict[str, tuple[str, str]] = {
-        "home": ("/", "/"),
-        "lobby": (f"/t/{lobby['table']}#rejoin={lobby['player']['token']}", f"/t/{lobby['table']}"),
+    screens: dict[str, tuple[str, str | None]] = {
+        "home": ("/", None),
+        "lobby": (f"/t/{lobby['table']}", seated(lobby["table"], lobby["player"]["token"])),
     }
     for game in GAMES:
         r = post(base, "/api/tables", {"game": game, "name": "Host", "options": {}})
@@ -335,7 +347,7 @@ def open_screens(base: str) -> dict[str, tuple[str, str]]:
             post(base, f"/api/tables/{table}/players", {"name": f"P{i + 2}"})
         post(base, f"/api/tables/{table}/actions",
              {"action": {"type": "start"}, "request_id": f"start-{table}"}, token)
-        screens[game] = (f"/t/{table}#rejoin={token}", f"/t/{table}")
+        screens[game] = (f"/t/{table}", seated(table, token))
     return screens
 
 
@@ -374,8 +386,8 @@ def main() -> None:
             extra = ["--ignore-certificate-errors"] if edge else []
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + extra)
             try:
-                for screen, (first, again) in screens.items():
-                    runs = [run_screen(browser, page_base, proxy, screen, first, again) for _ in range(args.runs)]
+                for screen, (path, seat) in screens.items():
+                    runs = [run_screen(browser, page_base, proxy, screen, path, seat) for _ in range(args.runs)]
                     results[screen] = {
                         "wire_bytes": statistics.median(r["first"].wire for r in runs),
                         "requests": statistics.median(r["first"].requests for r in runs),
