@@ -107,10 +107,11 @@ def _encoder(t: type) -> _Encoder | None:
 def _dataclass_encoder(t: type) -> _Encoder:
     """A dataclass's encoder, each field dumped as its annotation says (a field
     annotated ``int`` or ``tuple[str, ...]`` costs no call per item): a state
-    is dumped on every action, and dumped value by value it took twice as
-    long (bench/codec.py; the annotated codec row of docs/performance.md). A field whose annotation is not one the codec
-    knows (``Any``, a forward reference it cannot resolve) is dumped by its
-    value's type, as ``dump`` does."""
+    is dumped on every action, and dumped value by value it took two to three
+    times as long (bench/codec.py; the annotated codec row of
+    docs/performance.md). A field whose annotation is not one the codec knows
+    (``Any``, a forward reference it cannot resolve) is dumped by its value's
+    type, as ``dump`` does."""
     try:
         hints = get_type_hints(t)
     except Exception:  # noqa: BLE001 - unresolvable annotations: by value only
