@@ -70,3 +70,21 @@ def test_a_seats_first_load_moves_nothing_on_screen(browser: Browser, server: st
             assert total < NOTHING, (game, "host" if token == host else "seat 2", shifts)
         finally:
             ctx.close()
+
+
+def test_scores_show_when_the_games_screen_cannot_load(browser: Browser, server: str) -> None:
+    """The scores wait for the game's screen, not for a module that never
+    comes: a failed download puts its retry in the game's place, and the
+    scores show with it."""
+    table, _, other = _started_table(server, "kingup")
+    ctx = browser.new_context(base_url=server, locale="en-US", service_workers="block")
+    ctx.add_init_script(f"localStorage.setItem('tablemate.token.{table}', '{other}');")
+    try:
+        page = ctx.new_page()
+        # Every try, the loader's own retry (a query of its own) too.
+        page.route(lambda url: "/kingup" in url and ".js" in url, lambda route: route.abort("connectionreset"))
+        page.goto(f"/t/{table}")
+        page.wait_for_selector("[data-game-unavailable='kingup']")
+        page.wait_for_selector(".table:not(.game-pending) #scoreboard li", state="visible")
+    finally:
+        ctx.close()

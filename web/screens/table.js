@@ -273,7 +273,11 @@ export function tableScreen(root, session) {
       turn.update();
       showMoment();
     }, 0);
-  }).catch((e) => showError({ code: 'error', message: String(e) }));
+  }).catch((e) => {
+    // No game's screen to wait for: the scores and the fair line show as they are.
+    screenEl.classList.remove('game-pending');
+    showError({ code: 'error', message: String(e) });
+  });
 
   offs.push(onLangChange(() => {
     if (!snap) return;
