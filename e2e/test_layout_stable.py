@@ -36,19 +36,19 @@ SLOW_NETWORK = {"offline": False, "latency": 560, "downloadThroughput": 1_500_00
 NOTHING = 0.005
 
 
-def _started_table(server: str, game: str) -> tuple[str, str, str]:
-    """A started three-seat table: its id, the host's token, a second seat's."""
+def _started_table(server: str, game: str) -> tuple[str, list[str]]:
+    """A started three-seat table: its id and its seats' tokens, the host's first."""
     r = api_client.call(server, "POST", "/api/tables", {"game": game, "name": "Host", "options": {}})
     table, host = r["table"], r["player"]["token"]
     joined = [api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": f"P{i}"}) for i in (2, 3)]
     api_client.call(server, "POST", f"/api/tables/{table}/actions",
                     {"action": {"type": "start"}, "request_id": f"start-{table}"}, host)
-    return table, host, joined[0]["player"]["token"]
+    return table, [host, *(j["player"]["token"] for j in joined)]
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seats_first_load_moves_nothing_on_screen(browser: Browser, server: str, game: str) -> None:
-    table, host, other = _started_table(server, game)
+    table, (host, other, _) = _started_table(server, game)
     # The host's seat has the first turn (its screen folds the scores), the other waits.
     for token in (host, other):
         ctx = browser.new_context(base_url=server, viewport={"width": 412, "height": 823}, is_mobile=True,
@@ -76,7 +76,7 @@ def test_scores_show_when_the_games_screen_cannot_load(browser: Browser, server:
     """The scores wait for the game's screen, not for a module that never
     comes: a failed download puts its retry in the game's place, and the
     scores show with it."""
-    table, _, other = _started_table(server, "kingup")
+    table, (_, other, _) = _started_table(server, "kingup")
     ctx = browser.new_context(base_url=server, locale="en-US", service_workers="block")
     ctx.add_init_script(f"localStorage.setItem('tablemate.token.{table}', '{other}');")
     try:
@@ -86,5 +86,47 @@ def test_scores_show_when_the_games_screen_cannot_load(browser: Browser, server:
         page.goto(f"/t/{table}")
         page.wait_for_selector("[data-game-unavailable='kingup']")
         page.wait_for_selector(".table:not(.game-pending) #scoreboard li", state="visible")
+    finally:
+        ctx.close()
+
+
+def test_the_bottom_bar_stays_put_as_this_phones_turn_comes_and_goes(browser: Browser, server: str) -> None:
+    """The waiting line rings this phone's own turn; the ring once made the bar
+    12 px taller, so the buttons under the thumb jumped at every turn."""
+    table, tokens = _started_table(server, "camelup")
+    seat_of = {api_client.call(server, "GET", f"/api/tables/{table}", None, tok)["me"]: tok for tok in tokens}
+    other = tokens[1]
+
+    def bet_by_whoever_is_waited_for(n: int) -> None:
+        view = api_client.call(server, "GET", f"/api/tables/{table}", None, other)["view"]
+        api_client.call(server, "POST", f"/api/tables/{table}/actions",
+                        {"action": {"type": "leg_bet", "camel": "blue"}, "request_id": f"bet-{n}"},
+                        seat_of[view["waiting"][0]])
+
+    ctx = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, locale="ko-KR", service_workers="block")
+    ctx.add_init_script(f"localStorage.setItem('tablemate.token.{table}', '{other}');")
+    try:
+        page = ctx.new_page()
+        page.goto(f"/t/{table}")
+        page.wait_for_selector(".table:not(.game-pending) .waiting-line:not([hidden])")
+        # Scrolled to the end, where the sticky bar sits in its own place and a
+        # taller bar moved its buttons; its height is what moved them anywhere.
+        page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+        seen: list[tuple[bool, float, float]] = []
+        for n in range(3):
+            mine = page.locator(".waiting-line.mine").count() == 1
+            bar = page.locator(".bottom-bar").bounding_box()
+            buttons = page.locator(".bottom-bar .bar-buttons").bounding_box()
+            assert bar is not None and buttons is not None
+            seen.append((mine, bar["height"], buttons["y"]))
+            before = page.evaluate("document.querySelector('.waiting-names').textContent")
+            bet_by_whoever_is_waited_for(n)
+            page.wait_for_function("(b) => document.querySelector('.waiting-names').textContent !== b", arg=before)
+            page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+        assert any(m for m, _, _ in seen) and not all(m for m, _, _ in seen), seen
+        # Within a pixel: the scroll to the end lands on a fraction of one.
+        for i in (1, 2):
+            assert max(v[i] for v in seen) - min(v[i] for v in seen) < 1, seen
     finally:
         ctx.close()
