@@ -1,18 +1,25 @@
-"""A seat's first load of its table moves nothing already on screen.
+"""What a phone shows does not move under the thumb unasked: as a seat's table
+first loads, as its turn comes and goes, and through Count Up's count.
 
 Lighthouse's CLS target (≤ 0.05, docs/performance.md) was only ever audited on
 screens without a seat; a seat's own table shifted 0.05-0.08 as it loaded: the
 fair line and the scores were drawn before the game's screen, which then came
 in above the one and reshaped the other. Measured here as the browser counts
-it (``layout-shift`` entries), on a slow phone (4x CPU), where the first
-snapshot comes before the game's module and the gap between them is widest.
+it (``layout-shift`` entries), on a slow phone on a slow network (bench/web.py's:
+4x CPU, 560 ms round trips), where the first snapshot comes before the game's
+module and the gap between them is widest. The bottom bar and the caller's
+controls were found the same way, on a phone watching a game.
 """
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Browser
+import random
+from typing import Any
 
+import pytest
+from playwright.sync_api import Browser, BrowserContext
+
+from e2e.countup_helpers import L, random_sheets
 from tests import api_client
 
 GAMES = ("camelup", "kingup", "countup")
@@ -36,14 +43,27 @@ SLOW_NETWORK = {"offline": False, "latency": 560, "downloadThroughput": 1_500_00
 NOTHING = 0.005
 
 
-def _started_table(server: str, game: str) -> tuple[str, list[str]]:
+def _act(server: str, table: str, token: str, action: dict[str, object], request_id: str) -> None:
+    api_client.call(server, "POST", f"/api/tables/{table}/actions",
+                    {"action": action, "request_id": request_id}, token)
+
+
+def _started_table(server: str, game: str, options: dict[str, object] | None = None) -> tuple[str, list[str]]:
     """A started three-seat table: its id and its seats' tokens, the host's first."""
-    r = api_client.call(server, "POST", "/api/tables", {"game": game, "name": "Host", "options": {}})
+    r = api_client.call(server, "POST", "/api/tables", {"game": game, "name": "Host", "options": options or {}})
     table, host = r["table"], r["player"]["token"]
     joined = [api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": f"P{i}"}) for i in (2, 3)]
-    api_client.call(server, "POST", f"/api/tables/{table}/actions",
-                    {"action": {"type": "start"}, "request_id": f"start-{table}"}, host)
+    _act(server, table, host, {"type": "start"}, f"start-{table}")
     return table, [host, *(j["player"]["token"] for j in joined)]
+
+
+def _phone(browser: Browser, server: str, table: str, token: str, **context: Any) -> BrowserContext:
+    """A phone seated at ``table`` (its token in storage, as after joining)."""
+    args: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+                               "locale": "ko-KR", "service_workers": "block", **context}
+    ctx = browser.new_context(base_url=server, **args)
+    ctx.add_init_script(f"localStorage.setItem('tablemate.token.{table}', '{token}');")
+    return ctx
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -51,9 +71,7 @@ def test_a_seats_first_load_moves_nothing_on_screen(browser: Browser, server: st
     table, (host, other, _) = _started_table(server, game)
     # The host's seat has the first turn (its screen folds the scores), the other waits.
     for token in (host, other):
-        ctx = browser.new_context(base_url=server, viewport={"width": 412, "height": 823}, is_mobile=True,
-                                  has_touch=True, locale="en-US", service_workers="block")
-        ctx.add_init_script(f"localStorage.setItem('tablemate.token.{table}', '{token}');")
+        ctx = _phone(browser, server, table, token, viewport={"width": 412, "height": 823}, locale="en-US")
         ctx.add_init_script(RECORD)
         try:
             page = ctx.new_page()
@@ -77,8 +95,7 @@ def test_scores_show_when_the_games_screen_cannot_load(browser: Browser, server:
     comes: a failed download puts its retry in the game's place, and the
     scores show with it."""
     table, (_, other, _) = _started_table(server, "kingup")
-    ctx = browser.new_context(base_url=server, locale="en-US", service_workers="block")
-    ctx.add_init_script(f"localStorage.setItem('tablemate.token.{table}', '{other}');")
+    ctx = _phone(browser, server, table, other, locale="en-US")
     try:
         page = ctx.new_page()
         # Every try, the loader's own retry (a query of its own) too.
@@ -99,13 +116,9 @@ def test_the_bottom_bar_stays_put_as_this_phones_turn_comes_and_goes(browser: Br
 
     def bet_by_whoever_is_waited_for(n: int) -> None:
         view = api_client.call(server, "GET", f"/api/tables/{table}", None, other)["view"]
-        api_client.call(server, "POST", f"/api/tables/{table}/actions",
-                        {"action": {"type": "leg_bet", "camel": "blue"}, "request_id": f"bet-{n}"},
-                        seat_of[view["waiting"][0]])
+        _act(server, table, seat_of[view["waiting"][0]], {"type": "leg_bet", "camel": "blue"}, f"bet-{n}")
 
-    ctx = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,
-                              has_touch=True, locale="ko-KR", service_workers="block")
-    ctx.add_init_script(f"localStorage.setItem('tablemate.token.{table}', '{other}');")
+    ctx = _phone(browser, server, table, other)
     try:
         page = ctx.new_page()
         page.goto(f"/t/{table}")
@@ -130,3 +143,48 @@ def test_the_bottom_bar_stays_put_as_this_phones_turn_comes_and_goes(browser: Br
             assert max(v[i] for v in seen) - min(v[i] for v in seen) < 1, seen
     finally:
         ctx.close()
+
+
+# Each number the count calls, what the caller's controls' top and the call's
+# line read then (the number card is drawn anew at every call).
+COUNT_WATCH = """() => {
+  window.__calls = [];
+  const area = document.querySelector('.game-area');
+  new MutationObserver(() => {
+    const n = document.querySelector('#cu-current');
+    const controls = document.querySelector('.cu-caller');
+    const flash = document.querySelector('.cu-flash');
+    if (!n || !controls || controls.hidden) return;
+    const last = window.__calls[window.__calls.length - 1];
+    if (last && last.n === n.textContent) return;
+    window.__calls.push({ n: n.textContent, top: controls.getBoundingClientRect().top,
+                          flash: flash ? flash.textContent : null });
+  }).observe(area, { subtree: true, childList: true });
+}"""
+
+
+def test_the_callers_controls_stay_put_through_the_count(browser: Browser, server: str) -> None:
+    """Count Up's number card said what each number did on a line of its own,
+    there only for a number someone declared, and its status took one line or
+    two: the caller's pause below it moved up and down through the count."""
+    table, tokens = _started_table(server, "countup", {"countIntervalMs": 150})
+    view = api_client.call(server, "GET", f"/api/tables/{table}", None, tokens[0])["view"]
+    # Sheets that share numbers: solo declarations and collisions both come up.
+    for i, (token, numbers) in enumerate(zip(tokens, random_sheets(view, random.Random(3)), strict=True)):
+        _act(server, table, token, {"type": "numbers", "numbers": numbers}, f"sheet-{i}")
+    ctx = _phone(browser, server, table, tokens[0])
+    try:
+        page = ctx.new_page()
+        page.goto(f"/t/{table}")
+        start = page.get_by_role("button", name=L["ko"]["start"])
+        start.wait_for()
+        page.evaluate(COUNT_WATCH)
+        start.click()
+        page.get_by_role("heading", name=L["ko"]["result"].format(round=1)).wait_for(timeout=60_000)
+        calls = page.evaluate("window.__calls")
+    finally:
+        ctx.close()
+    said = {bool(c["flash"]) for c in calls}
+    assert len(calls) > 10 and said == {True, False}, calls
+    tops = [c["top"] for c in calls]
+    assert max(tops) - min(tops) < 1, calls

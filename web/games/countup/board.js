@@ -119,7 +119,10 @@ export function numberCard(ctx, snap, prefs) {
     const cue = held;
     window.setTimeout(() => { cue.hidden = false; }, Math.max(3000, 3 * pace));
   }
-  const flash = hit && last && !c.end ? h('p', { class: `cu-flash${last.declared.length > 1 ? ' collision' : ''}`, text: callText(ctx, last) }) : null;
+  // The line of what the number did stays, empty, when it did nothing, and the
+  // status keeps two lines' room (countup.css): the card keeps its height through
+  // the count, so the caller's controls below it do not move under the thumb.
+  const flash = c.end ? null : h('p', { class: `cu-flash${collide ? ' collision' : ''}`, text: hit && last ? callText(ctx, last) : '' });
   return h('section', { class: 'card cu-number', 'aria-labelledby': 'cu-number-title' },
     h('h2', { id: 'cu-number-title', class: 'cu-visually-hidden', text: ctx.t('count.title') }),
     h('p', { class: 'cu-progress', text: ctx.t('count.progress', { n: value, max: v.max }) }),
