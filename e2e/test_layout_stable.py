@@ -126,20 +126,21 @@ def test_the_bottom_bar_stays_put_as_this_phones_turn_comes_and_goes(browser: Br
         # Scrolled to the end, where the sticky bar sits in its own place and a
         # taller bar moved its buttons; its height is what moved them anywhere.
         page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
-        seen: list[tuple[bool, float, float]] = []
+        seen: list[tuple[bool, float, float, float]] = []
         for n in range(3):
             mine = page.locator(".waiting-line.mine").count() == 1
             bar = page.locator(".bottom-bar").bounding_box()
+            line = page.locator(".waiting-line").bounding_box()
             buttons = page.locator(".bottom-bar .bar-buttons").bounding_box()
-            assert bar is not None and buttons is not None
-            seen.append((mine, bar["height"], buttons["y"]))
+            assert bar is not None and line is not None and buttons is not None
+            seen.append((mine, bar["height"], line["height"], buttons["y"]))
             before = page.evaluate("document.querySelector('.waiting-names').textContent")
             bet_by_whoever_is_waited_for(n)
             page.wait_for_function("(b) => document.querySelector('.waiting-names').textContent !== b", arg=before)
             page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
-        assert any(m for m, _, _ in seen) and not all(m for m, _, _ in seen), seen
+        assert any(v[0] for v in seen) and not all(v[0] for v in seen), seen
         # Within a pixel: the scroll to the end lands on a fraction of one.
-        for i in (1, 2):
+        for i in (1, 2, 3):
             assert max(v[i] for v in seen) - min(v[i] for v in seen) < 1, seen
     finally:
         ctx.close()
