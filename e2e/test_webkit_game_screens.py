@@ -1,6 +1,7 @@
 """The scoring moment and the turn in view in Safari's engine (issue 41):
 a WebKit phone shows a Camel Up leg's scoring, who gained what and why, until
-a tap puts it away. Runs with the other WebKit tests (``pytest -k webkit``)."""
+a tap puts it away; and its bottom bar stays put as its turn comes and goes.
+Runs with the other WebKit tests (``pytest -k webkit``)."""
 
 from __future__ import annotations
 
@@ -78,3 +79,33 @@ def test_webkit_camel_up_turn_in_view(webkit, server, games):
     for sel in (".cm-board .cm-track", ".cm-pyramid .cm-last", ".cm-actions .cm-tickets", "button.cm-roll"):
         phone.until(lambda sel=sel: phone.js(IN_VIEW, sel) is True, f"{sel} in view ({phone.js(IN_VIEW, sel)})")
     assert not phone.css(".scoreboard")[0].is_displayed()
+
+
+#: The bottom bar's height, its waiting line's, its buttons' top, and whether the line rings this phone's turn.
+BAR = """
+const bar = document.querySelector('.bottom-bar').getBoundingClientRect();
+const line = document.querySelector('.waiting-line');
+return [bar.height, line.getBoundingClientRect().height,
+        document.querySelector('.bottom-bar .bar-buttons').getBoundingClientRect().top,
+        line.classList.contains('mine'), document.querySelector('.waiting-names').textContent];
+"""
+
+
+def test_webkit_bottom_bar_stays_put_as_the_turn_comes_and_goes(webkit, server, games):
+    """Safari's engine keeps the ring's room as Chromium does (e2e/test_layout_stable.py)."""
+    table, tokens = seated_table(server, "camelup", ["Ada", "Grace", "Alan"])
+    seat_of = {call(server, "GET", f"/api/tables/{table}", token=t)["me"]: t for t in tokens}
+    phone = webkit()
+    open_seat(phone, table, tokens[1])
+    phone.until(lambda: shown(phone, ".waiting-names"), "whom the table waits for")
+    seen = []
+    for n in range(3):
+        phone.js("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+        seen.append(phone.js(BAR))
+        waited = call(server, "GET", f"/api/tables/{table}", token=tokens[1])["view"]["waiting"][0]
+        call(server, "POST", f"/api/tables/{table}/actions",
+             {"action": {"type": "leg_bet", "camel": "blue"}, "request_id": f"bet-{n}"}, seat_of[waited])
+        phone.until(lambda before=seen[-1][4]: phone.js(BAR)[4] != before, "the next seat waited for")
+    assert any(s[3] for s in seen) and not all(s[3] for s in seen), seen
+    for i in (0, 1, 2):
+        assert max(s[i] for s in seen) - min(s[i] for s in seen) < 1, seen
