@@ -1,5 +1,6 @@
 """What a phone shows does not move under the thumb unasked: as a seat's table
-first loads, as its turn comes and goes, and through Count Up's count.
+first loads, as its turn comes and goes, and through Count Up's count; and
+the longest names never make a small phone's page wider than its screen.
 
 Lighthouse's CLS target (≤ 0.05, docs/performance.md) was only ever audited on
 screens without a seat; a seat's own table shifted 0.05-0.08 as it loaded: the
@@ -189,3 +190,30 @@ def test_the_callers_controls_stay_put_through_the_count(browser: Browser, serve
     assert len(calls) > 10 and said == {True, False}, calls
     tops = [c["top"] for c in calls]
     assert max(tops) - min(tops) < 1, calls
+
+
+#: Names of the longest a seat may have (24 characters, server/service/seats.py), without a space.
+LONG_NAMES = ("MMMMMMMMMMMMMMMMMMMMMMMM", "가나다라마바사아자차카타파하가나다라마바사아자차", "Wolfeschlegelsteinhausen")
+
+
+def test_the_longest_names_never_widen_a_small_phone(browser: Browser, server: str) -> None:
+    """A 320-px phone (an iPhone SE) with three 24-letter names: the King Up!
+    chip of whose turn it is, and a history line, were wider than the screen,
+    so the whole page scrolled sideways (to 345 and 409 px)."""
+    r = api_client.call(server, "POST", "/api/tables", {"game": "kingup", "name": LONG_NAMES[0], "options": {}})
+    table, host = r["table"], r["player"]["token"]
+    other = api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": LONG_NAMES[1]})["player"]["token"]
+    api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": LONG_NAMES[2]})
+    _act(server, table, host, {"type": "start"}, "start")
+    ctx = _phone(browser, server, table, other, viewport={"width": 320, "height": 568})
+    try:
+        page = ctx.new_page()
+        page.goto(f"/t/{table}")
+        page.wait_for_selector(".table:not(.game-pending) .ku-chip")
+        wide = "() => document.scrollingElement.scrollWidth"
+        assert page.evaluate(wide) <= 320, "the table"
+        page.get_by_role("button", name="기록", exact=True).click()
+        page.wait_for_selector("#history-panel li")
+        assert page.evaluate(wide) <= 320, "the history"
+    finally:
+        ctx.close()
