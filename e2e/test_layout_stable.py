@@ -217,3 +217,37 @@ def test_the_longest_names_never_widen_a_small_phone(browser: Browser, server: s
         assert page.evaluate(wide) <= 320, "the history"
     finally:
         ctx.close()
+
+
+def test_the_longest_names_leave_the_score_pad_readable(browser: Browser, server: str) -> None:
+    """The results' score pad scrolls sideways with the names and the total
+    kept at its edges: a 24-letter name on one line made the names' column
+    wider than the screen (446 px of 254), and no leg's score could be seen."""
+    r = api_client.call(server, "POST", "/api/tables", {"game": "camelup", "name": LONG_NAMES[0], "options": {}})
+    table, host = r["table"], r["player"]["token"]
+    tokens = [host, *(api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": n})["player"]["token"]
+                      for n in LONG_NAMES[1:])]
+    _act(server, table, host, {"type": "start"}, "start")
+    # No phone is seated while the race is run: each roll is drawn at once.
+    for n in range(200):
+        if api_client.call(server, "GET", f"/api/tables/{table}", None, host)["status"] == "over":
+            break
+        for token in tokens:
+            legal = api_client.call(server, "GET", f"/api/tables/{table}", None, token)["legal"]
+            step = next((a for a in legal if a["type"] in ("pyramid", "next_leg")), None)
+            if step:
+                _act(server, table, token, step, f"step-{n}")
+                break
+    ctx = _phone(browser, server, table, tokens[1], viewport={"width": 320, "height": 568})
+    try:
+        page = ctx.new_page()
+        page.goto(f"/t/{table}")
+        page.wait_for_selector(".results .score-pad")
+        names, room = page.evaluate("""() => [
+          Math.max(...[...document.querySelectorAll('.results .score-pad tr > :first-child')]
+            .map((e) => e.getBoundingClientRect().width)),
+          document.querySelector('.results .table-scroll').clientWidth]""")
+        assert names < room / 2, (names, room)
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 320
+    finally:
+        ctx.close()
