@@ -212,6 +212,11 @@ def test_the_longest_names_never_widen_a_small_phone(browser: Browser, server: s
         page.wait_for_selector(".table:not(.game-pending) .ku-chip")
         wide = "() => document.scrollingElement.scrollWidth"
         assert page.evaluate(wide) <= 320, "the table"
+        # And the header's language switch each on one line ("한국어" broke after "한국").
+        lines = page.evaluate("""() => [...document.querySelectorAll('.lang-switch button')].map((b) => {
+          const r = document.createRange(); r.selectNodeContents(b);
+          return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; })""")
+        assert lines == [1, 1], lines
         page.get_by_role("button", name="기록", exact=True).click()
         page.wait_for_selector("#history-panel li")
         assert page.evaluate(wide) <= 320, "the history"
