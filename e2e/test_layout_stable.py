@@ -256,3 +256,21 @@ def test_the_longest_names_leave_the_score_pad_readable(browser: Browser, server
         assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 320
     finally:
         ctx.close()
+
+
+def test_every_games_rule_options_fit_a_small_phone(browser: Browser, server: str) -> None:
+    """Count Up's bonus table, five numbers a round at 4.2em each in a fieldset
+    (min-content wide by default), made the home 457 px wide on a 320-px phone."""
+    ctx = browser.new_context(base_url=server, viewport={"width": 320, "height": 568}, is_mobile=True,
+                              has_touch=True, locale="ko-KR", service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        games = page.locator("#home-game option").evaluate_all("os => os.map((o) => o.value)")
+        assert len(games) >= 3
+        for value in games:
+            page.select_option("#home-game", value)
+            page.locator("details.options").evaluate("(d) => { d.open = true; }")
+            assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 320, value
+    finally:
+        ctx.close()
