@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext
 
 from e2e.countup_helpers import L, random_sheets
+from e2e.test_webkit import seated_table
 from tests import api_client
 
 GAMES = ("camelup", "kingup", "countup")
@@ -42,20 +43,12 @@ SLOW_NETWORK = {"offline": False, "latency": 560, "downloadThroughput": 1_500_00
                 "uploadThroughput": 750_000 / 8}
 # The connection badge's words change width as it connects (~0.0002): under this.
 NOTHING = 0.005
+SEATS = ["Host", "P2", "P3"]
 
 
 def _act(server: str, table: str, token: str, action: dict[str, object], request_id: str) -> None:
     api_client.call(server, "POST", f"/api/tables/{table}/actions",
                     {"action": action, "request_id": request_id}, token)
-
-
-def _started_table(server: str, game: str, options: dict[str, object] | None = None) -> tuple[str, list[str]]:
-    """A started three-seat table: its id and its seats' tokens, the host's first."""
-    r = api_client.call(server, "POST", "/api/tables", {"game": game, "name": "Host", "options": options or {}})
-    table, host = r["table"], r["player"]["token"]
-    joined = [api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": f"P{i}"}) for i in (2, 3)]
-    _act(server, table, host, {"type": "start"}, f"start-{table}")
-    return table, [host, *(j["player"]["token"] for j in joined)]
 
 
 def _phone(browser: Browser, server: str, table: str, token: str, **context: Any) -> BrowserContext:
@@ -69,7 +62,7 @@ def _phone(browser: Browser, server: str, table: str, token: str, **context: Any
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seats_first_load_moves_nothing_on_screen(browser: Browser, server: str, game: str) -> None:
-    table, (host, other, _) = _started_table(server, game)
+    table, (host, other, _) = seated_table(server, game, SEATS)
     # The host's seat has the first turn (its screen folds the scores), the other waits.
     for token in (host, other):
         ctx = _phone(browser, server, table, token, viewport={"width": 412, "height": 823}, locale="en-US")
@@ -95,7 +88,7 @@ def test_scores_show_when_the_games_screen_cannot_load(browser: Browser, server:
     """The scores wait for the game's screen, not for a module that never
     comes: a failed download puts its retry in the game's place, and the
     scores show with it."""
-    table, (_, other, _) = _started_table(server, "kingup")
+    table, (_, other, _) = seated_table(server, "kingup", SEATS)
     ctx = _phone(browser, server, table, other, locale="en-US")
     try:
         page = ctx.new_page()
@@ -111,7 +104,7 @@ def test_scores_show_when_the_games_screen_cannot_load(browser: Browser, server:
 def test_the_bottom_bar_stays_put_as_this_phones_turn_comes_and_goes(browser: Browser, server: str) -> None:
     """The waiting line rings this phone's own turn; the ring once made the bar
     12 px taller, so the buttons under the thumb jumped at every turn."""
-    table, tokens = _started_table(server, "camelup")
+    table, tokens = seated_table(server, "camelup", SEATS)
     seat_of = {api_client.call(server, "GET", f"/api/tables/{table}", None, tok)["me"]: tok for tok in tokens}
     other = tokens[1]
 
@@ -169,7 +162,7 @@ def test_the_callers_controls_stay_put_through_the_count(browser: Browser, serve
     """Count Up's number card said what each number did on a line of its own,
     there only for a number someone declared, and its status took one line or
     two: the caller's pause below it moved up and down through the count."""
-    table, tokens = _started_table(server, "countup", {"countIntervalMs": 150})
+    table, tokens = seated_table(server, "countup", SEATS, {"countIntervalMs": 150})
     view = api_client.call(server, "GET", f"/api/tables/{table}", None, tokens[0])["view"]
     # Sheets that share numbers: solo declarations and collisions both come up.
     for i, (token, numbers) in enumerate(zip(tokens, random_sheets(view, random.Random(3)), strict=True)):
@@ -200,11 +193,7 @@ def test_the_longest_names_never_widen_a_small_phone(browser: Browser, server: s
     """A 320-px phone (an iPhone SE) with three 24-letter names: the King Up!
     chip of whose turn it is, and a history line, were wider than the screen,
     so the whole page scrolled sideways (to 345 and 409 px)."""
-    r = api_client.call(server, "POST", "/api/tables", {"game": "kingup", "name": LONG_NAMES[0], "options": {}})
-    table, host = r["table"], r["player"]["token"]
-    other = api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": LONG_NAMES[1]})["player"]["token"]
-    api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": LONG_NAMES[2]})
-    _act(server, table, host, {"type": "start"}, "start")
+    table, (_, other, _) = seated_table(server, "kingup", list(LONG_NAMES))
     ctx = _phone(browser, server, table, other, viewport={"width": 320, "height": 568})
     try:
         page = ctx.new_page()
@@ -227,12 +216,9 @@ def test_the_longest_names_never_widen_a_small_phone(browser: Browser, server: s
 def test_the_longest_names_leave_the_score_pad_readable(browser: Browser, server: str) -> None:
     """The results' score pad scrolls sideways with the names and the total
     kept at its edges: a 24-letter name on one line made the names' column
-    wider than the screen (446 px of 254), and no leg's score could be seen."""
-    r = api_client.call(server, "POST", "/api/tables", {"game": "camelup", "name": LONG_NAMES[0], "options": {}})
-    table, host = r["table"], r["player"]["token"]
-    tokens = [host, *(api_client.call(server, "POST", f"/api/tables/{table}/players", {"name": n})["player"]["token"]
-                      for n in LONG_NAMES[1:])]
-    _act(server, table, host, {"type": "start"}, "start")
+    wider than the screen (465 px of 254), and no leg's score could be seen."""
+    table, tokens = seated_table(server, "camelup", list(LONG_NAMES))
+    host = tokens[0]
     # No phone is seated while the race is run: each roll is drawn at once.
     for n in range(200):
         if api_client.call(server, "GET", f"/api/tables/{table}", None, host)["status"] == "over":
@@ -243,6 +229,7 @@ def test_the_longest_names_leave_the_score_pad_readable(browser: Browser, server
             if step:
                 _act(server, table, token, step, f"step-{n}")
                 break
+    assert api_client.call(server, "GET", f"/api/tables/{table}", None, host)["status"] == "over"
     ctx = _phone(browser, server, table, tokens[1], viewport={"width": 320, "height": 568})
     try:
         page = ctx.new_page()
