@@ -7,14 +7,16 @@ import io
 import json
 import re
 import urllib.request
+from typing import Any
 
 import zxingcpp
 from PIL import Image
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from conftest import skip_or_fail
 from e2e.lobby import create_table, join, title
 from e2e.table_helpers import open_history
+from e2e.test_results import api
 
 PREFERRED = ("countup", "kingup", "camelup")
 
@@ -128,6 +130,48 @@ def api_join(server: str, table: str, name: str) -> dict:
         headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(req, timeout=5) as r:
         return json.load(r)["player"]
+
+
+def test_a_reorder_lands_though_the_table_moved_on(phone, games, server):
+    """The host taps "move up" on a screen one change behind: here another
+    phone's chain anchor, which every phone sends right after it joins, so a
+    host who reorders as people come in often acts on a version the table has
+    just left. The tap names the order it was made from, and lands, since the
+    order is still that one; were it the version, it would be refused."""
+    game = pick_game(games, 3)
+    host = phone("ko-KR")
+    frames: dict[str, Any] = {"held": None, "page": None}
+
+    def hold_frames(ws: WebSocketRoute) -> None:
+        # The host's socket through a proxy whose frames to the page can be held.
+        frames["page"] = ws
+        to_server = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            if frames["held"] is None:
+                ws.send(message)
+            else:
+                frames["held"].append(message)
+        to_server.on_message(down)
+
+    host.route_web_socket(re.compile(r".*"), hold_frames)
+    table = create_table(host, game, "민수", "ko")
+    minji = api_join(server, table, "민지")
+    api_join(server, table, "Bora")
+    expect(seat_names(host, "좌석")).to_have_text(["민수", "민지", "Bora"])
+
+    frames["held"] = []  # what the server sends now reaches the page only below
+    body = {"action": {"type": "anchor", "anchor": "ab" * 32, "length": 16}, "request_id": "anchor-1"}
+    api(server, "POST", f"/api/tables/{table}/actions", body, minji["token"])
+    host.get_by_role("button", name="Bora 위로 이동").click()
+    held, frames["held"] = frames["held"], None
+    for message in held:
+        frames["page"].send(message)
+
+    expect(seat_names(host, "좌석")).to_have_text(["민수", "Bora", "민지"])
+    expect(host.get_by_role("alert")).to_have_count(0)
+    assert [p["id"] for p in api(server, "GET", f"/api/tables/{table}", None, minji["token"])["players"]] == \
+        ["p1", "p3", "p2"]
 
 
 def test_unknown_table_shows_a_clear_page(phone):

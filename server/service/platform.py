@@ -74,6 +74,11 @@ def reorder_seats(c: Call) -> Outcome:
     need_host(c.host, "reorder seats")
     need_lobby(c.doc, "reorder seats")
     order: list[str] = c.payload["order"]
+    # The order the host's screen showed: a tap made from an order since changed
+    # must not win, while a change elsewhere (a phone's anchor as it joins, a
+    # rename) must not refuse it, as the table's version would.
+    if "from" in c.payload and c.payload["from"] != [s["id"] for s in c.doc["seats"]]:
+        raise ServiceError("conflict", "seats_changed", "The seats changed in the meantime; look again and retry.")
     by_id = {s["id"]: s for s in c.doc["seats"]}
     if sorted(order) != sorted(by_id) or len(set(order)) != len(order):
         raise ServiceError("invalid", "bad_order", "The order must list every seat exactly once.")

@@ -144,6 +144,10 @@ def _player(*, budget: Budget = "game", **kw: Any) -> dict[str, Any]:
     return {"schema": payload_schema({"player": PLAYER_ID}, ["player"]), "budget": budget, **kw}
 
 
+#: A seat order: ``seats``' new order, and the one it was made from.
+_ORDER = {"type": "array", "items": PLAYER_ID, "minItems": 1, "maxItems": 64}
+
+
 def _start_offered(s: Seen) -> bool:
     return s.host and s.doc["status"] == "lobby" and s.doc["min_players"] <= len(s.doc["seats"]) <= s.doc["max_players"]
 
@@ -155,8 +159,7 @@ ACTIONS: dict[str, PlatformAction] = {
     "resume": PlatformAction(handler=resume_seat,
                              offer=lambda s: s.seat is not None and bool(s.seat.get("back")) and not s.sealed),
     "seats": PlatformAction(
-        schema=payload_schema({"order": {"type": "array", "items": PLAYER_ID, "minItems": 1, "maxItems": 64}},
-                              ["order"]),
+        schema=payload_schema({"order": _ORDER, "from": _ORDER}, ["order"]),
         handler=platform.reorder_seats, budget="chatter", offer=lambda s: s.host and s.doc["status"] == "lobby"),
     "start": PlatformAction(handler=platform.start_game, budget="period", offer=_start_offered),
     "undo": PlatformAction(handler=platform.undo_last, text=_undo_text,

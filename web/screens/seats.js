@@ -50,12 +50,15 @@ export function seatsComponent(session, mode) {
   /** @param {number} i @param {number} dir */
   function move(i, dir) {
     if (!snap) return;
-    const order = snap.players.map((p) => p.id);
+    const from = snap.players.map((p) => p.id);
     const j = i + dir;
-    if (j < 0 || j >= order.length) return;
+    if (j < 0 || j >= from.length) return;
+    const order = [...from];
     [order[i], order[j]] = [order[j], order[i]];
-    // With the version: a second tap computed from an older order must not win.
-    act({ type: 'seats', order }, { version: snap.version });
+    // With the order it was made from, not the version: a tap computed from an
+    // older order must not win, but the anchor each phone sends as it joins
+    // must not refuse a tap made just before this screen heard of it.
+    act({ type: 'seats', order, from });
   }
 
   /** @param {string} pid */

@@ -197,6 +197,15 @@ def test_lobby_reorder_rename_remove_transfer(table) -> None:
     assert r.json["error"]["code"] == "bad_order"
     r = host.act("seats", order=["p1", "p1", "p2"])
     assert r.json["error"]["code"] == "bad_order"
+    # `from`, the order the host's screen showed: a change elsewhere (this rename)
+    # does not refuse the tap; an order changed since does, and changes nothing.
+    assert a.act("rename", player="p2", name="Mina").status_code == 200
+    assert host.act("seats", order=["p1", "p3", "p2"], **{"from": ["p3", "p1", "p2"]}).status_code == 200
+    before = host.get().json
+    r = host.act("seats", order=["p3", "p1", "p2"], **{"from": ["p3", "p1", "p2"]})
+    assert r.status_code == 409 and r.json["error"]["code"] == "seats_changed"
+    after = host.get().json
+    assert (after["version"], after["players"]) == (before["version"], before["players"])
     assert a.act("rename", player="p2", name="  Bora ").status_code == 200
     assert a.act("rename", player="p3", name="X").json["error"]["code"] == "not_host"
     assert host.act("rename", player="p3", name="Chul").status_code == 200
