@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 
+from e2e.camelup_helpers import drawn
 from e2e.test_fair_webkit import open_seat, shown
 from e2e.test_webkit import call, display, game_moves, seated_table, webkit
 
@@ -20,7 +21,11 @@ def roll_until_leg_scored(server: str, table: str, tokens: list[str]) -> dict:
             return view["last_leg"]
         for t in tokens:
             if any(a["type"] == "pyramid" for a in game_moves(call(server, "GET", f"/api/tables/{table}", token=t))):
-                call(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "pyramid"}, "request_id": uuid.uuid4().hex}, t)
+                # The roll waits for the open phone's link (issue 38), and while it
+                # waits nobody may roll: twenty quick looks at a busy machine's late
+                # WebKit answer ended the loop before the leg did.
+                drawn(server, table, call(server, "POST", f"/api/tables/{table}/actions",
+                                          {"action": {"type": "pyramid"}, "request_id": uuid.uuid4().hex}, t))
                 break
     raise AssertionError("leg 1 did not end")
 
