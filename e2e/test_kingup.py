@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import urllib.request
 
 import redis
@@ -16,6 +17,7 @@ from playwright.sync_api import Page, expect
 from conftest import skip_or_fail
 from e2e.kingup_helpers import TITLES, Replica, Traffic, leaks, token_of
 from e2e.lobby import create_table, join
+from e2e.test_results import api
 
 SEATS = ["p1", "p2", "p3", "p4"]
 NAMES = {"p1": "민수", "p2": "Bora", "p3": "지훈", "p4": "Dana"}
@@ -262,3 +264,48 @@ def test_score_only_round_on_one_phone(phone, server, games):
         else:
             expect(tie).to_contain_text("Tied at 33: 민수, Bora.")
             expect(tie).to_contain_text("민수: 6 on the board · Bora: 0 on the board")
+
+
+#: Every frame a page sends leaves ~300 ms late: a phone on a slow Wi-Fi.
+SLOW_WIFI = """{ const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (m) { setTimeout(() => send.call(this, m), 300); }; }"""
+
+
+def test_goal_cards_drawn_at_once_on_slow_wifi_are_all_dealt(phone, server):
+    """The app deals the goal cards: everyone taps "draw" as the round opens.
+    Each card is a draw that waits for every phone's link, and a table holds one
+    draw at a time, so a tap made while another seat's card waits is refused
+    (409 draw_pending). The phone sends it again once that card is dealt, as
+    the server decides a change again when another committed first: no phone
+    shows an error, and every seat has its card."""
+    made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "민수",
+                                                 "options": {"goalCardMode": "deal"}})
+    table, tokens = made["table"], [made["player"]["token"]]
+    for name in ("Bora", "지훈"):
+        tokens.append(api(server, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
+    pages = []
+    for token, locale in zip(tokens, ("ko-KR", "en-US", "ko-KR"), strict=True):
+        page = phone(locale)
+        page.add_init_script(SLOW_WIFI)
+        page.goto("/")
+        page.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, token])
+        page.goto(f"/t/{table}")
+        pages.append(page)
+    for page in pages:  # every phone's chain anchored: each card waits for all three links
+        expect(page.locator("html")).to_have_attribute("data-connection", "open")
+    deadline = time.monotonic() + 10
+    while len(api(server, "GET", f"/api/tables/{table}").get("fair", {}).get("chains", {})) < 3:
+        assert time.monotonic() < deadline, "the phones never anchored their chains"
+        time.sleep(0.05)
+    api(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "start"}, "request_id": "start"}, tokens[0])
+    draws = [page.locator("button.ku-draw-card") for page in pages]
+    for button in draws:
+        expect(button).to_be_enabled()
+    for button in draws:  # one after another, as fast as people do
+        button.click()
+    for page in pages:
+        expect(page.locator(".ku-goal li")).to_have_count(6, timeout=15_000)
+        expect(page.get_by_role("alert")).to_have_count(0)
+    cards = [api(server, "GET", f"/api/tables/{table}", token=t)["view"]["me"]["goal_card"] for t in tokens]
+    assert None not in cards and len(set(cards)) == 3, cards
+

@@ -15,6 +15,12 @@ import { lobbyScreen } from './lobby.js';
 import { notFoundScreen } from './notfound.js';
 import { tableScreen } from './table.js';
 
+/** How many times a game action refused by another seat's waiting draw goes again (`sendPastDraws`). */
+const DRAW_RETRIES = 4;
+/** The longest a refused game action waits for that draw: past the server's wait for a
+ * missing link (3 s, `Limits.draw_wait`), after which any phone makes the draw. */
+const DRAW_PATIENCE_MS = 6000;
+
 /**
  * @typedef {import('../app.js').App} App
  * @typedef {import('../app.js').GameInfo} GameInfo
@@ -112,7 +118,7 @@ export function tableRoute(root, app, id) {
         // the connection is down and sends it, once, when it is back.
         const queued = live !== null && !live.isOpen();
         if (queued && !opts.quiet) toast(t('conn.queued'));
-        const res = live ? await live.act(action, opts) : await sendAction(id, session.token, action, opts);
+        const res = await sendPastDraws(action, opts);
         // The push normally arrives first; if it has not, ask for it.
         if (live && live.version < res.version) live.sync();
         return await drawn(res);
@@ -133,6 +139,55 @@ export function tableRoute(root, app, id) {
     // This phone's seeds and checks of the table's fair dice, lobby and game alike.
     fair: fairTable(id, () => session.token, (action) => session.act(action, { quiet: true })),
   };
+
+  /**
+   * Sends `action`; a game action refused because another seat's draw waits
+   * for the phones' links (409 `draw_pending`: a table holds one draw at a
+   * time) goes again once that draw is made, as the server decides a change
+   * again when another committed first. So four taps on "draw my card" as a
+   * King Up! round opens are four cards, not three errors. Not a platform
+   * action: an undo or a seat change sent again would act on a table its
+   * sender has not seen.
+   * @param {{type: string, [k: string]: unknown}} action
+   * @param {import('../net.js').ActOptions} opts
+   */
+  async function sendPastDraws(action, opts) {
+    // Without the list of platform actions (the games' list never loaded) nothing goes again.
+    const platform = gameInfo && gameInfo.platform_actions;
+    const gameAction = !!platform && !platform.includes(action.type);
+    for (let tries = 0; ; tries++) {
+      try {
+        return live ? await live.act(action, opts) : await sendAction(id, /** @type {string} */ (session.token), action, opts);
+      } catch (e) {
+        if (!gameAction || tries >= DRAW_RETRIES || /** @type {any} */ (e).code !== 'draw_pending') throw e;
+        await drawMade();
+      }
+    }
+  }
+
+  /**
+   * Resolves once this phone's snapshot shows no draw waiting: at once if it
+   * showed one that is now made, else after a moment (the refusal may come
+   * before the draw frame); after `DRAW_PATIENCE_MS` at the latest.
+   */
+  function drawMade() {
+    const since = Date.now();
+    let seen = false;
+    return new Promise((resolve) => {
+      /** @param {SessionState} st */
+      const check = (st) => {
+        const waiting = !!(st.snapshot && st.snapshot.fair && /** @type {any} */ (st.snapshot.fair).pending);
+        seen = seen || waiting;
+        if (waiting || (!seen && Date.now() - since < 300)) return;
+        done();
+      };
+      const off = store.subscribe(check);
+      const poll = setInterval(() => check(store.get()), 100);
+      const timer = setTimeout(() => done(), DRAW_PATIENCE_MS);
+      function done() { off(); clearInterval(poll); clearTimeout(timer); resolve(undefined); }
+      check(store.get());
+    });
+  }
 
   /**
    * An action that draws waits for the phones' links (docs/fairness.md,
