@@ -15,11 +15,11 @@ import { lobbyScreen } from './lobby.js';
 import { notFoundScreen } from './notfound.js';
 import { tableScreen } from './table.js';
 
-/** How many times a game action refused by another seat's waiting draw goes again (`sendPastDraws`). */
-const DRAW_RETRIES = 4;
-/** The longest a refused game action waits for that draw: past the server's wait for a
- * missing link (3 s, `Limits.draw_wait`), after which any phone makes the draw. */
-const DRAW_PATIENCE_MS = 6000;
+/** How long a game action refused by other seats' waiting draws goes on being sent again
+ * (`sendPastDraws`): each refusal means another seat's draw got in first, so six seats
+ * drawing at once wait five draws, each at most the server's wait for a missing link (3 s,
+ * `Limits.draw_wait`) after which any phone makes it. */
+const DRAW_PATIENCE_MS = 20000;
 
 /**
  * @typedef {import('../app.js').App} App
@@ -155,12 +155,13 @@ export function tableRoute(root, app, id) {
     // Without the list of platform actions (the games' list never loaded) nothing goes again.
     const platform = gameInfo && gameInfo.platform_actions;
     const gameAction = !!platform && !platform.includes(action.type);
-    for (let tries = 0; ; tries++) {
+    const until = Date.now() + DRAW_PATIENCE_MS;
+    for (;;) {
       try {
         return live ? await live.act(action, opts) : await sendAction(id, /** @type {string} */ (session.token), action, opts);
       } catch (e) {
-        if (!gameAction || tries >= DRAW_RETRIES || /** @type {any} */ (e).code !== 'draw_pending') throw e;
-        await drawMade();
+        if (!gameAction || Date.now() >= until || /** @type {any} */ (e).code !== 'draw_pending') throw e;
+        await drawMade(until);
       }
     }
   }
@@ -168,9 +169,10 @@ export function tableRoute(root, app, id) {
   /**
    * Resolves once this phone's snapshot shows no draw waiting: at once if it
    * showed one that is now made, else after a moment (the refusal may come
-   * before the draw frame); after `DRAW_PATIENCE_MS` at the latest.
+   * before the draw frame); at `until` at the latest.
+   * @param {number} until
    */
-  function drawMade() {
+  function drawMade(until) {
     const since = Date.now();
     let seen = false;
     return new Promise((resolve) => {
@@ -183,7 +185,7 @@ export function tableRoute(root, app, id) {
       };
       const off = store.subscribe(check);
       const poll = setInterval(() => check(store.get()), 100);
-      const timer = setTimeout(() => done(), DRAW_PATIENCE_MS);
+      const timer = setTimeout(() => done(), Math.max(0, until - since));
       function done() { off(); clearInterval(poll); clearTimeout(timer); resolve(undefined); }
       check(store.get());
     });
