@@ -156,23 +156,24 @@ export function tableRoute(root, app, id) {
     const platform = gameInfo && gameInfo.platform_actions;
     const gameAction = !!platform && !platform.includes(action.type);
     const until = Date.now() + DRAW_PATIENCE_MS;
-    for (;;) {
+    for (let tries = 0; ; tries++) {
       try {
         return live ? await live.act(action, opts) : await sendAction(id, /** @type {string} */ (session.token), action, opts);
       } catch (e) {
         if (!gameAction || Date.now() >= until || /** @type {any} */ (e).code !== 'draw_pending') throw e;
-        await drawMade(until);
+        await drawMade(until, Math.min(300 * 2 ** tries, 3000));
       }
     }
   }
 
   /**
    * Resolves once this phone's snapshot shows no draw waiting: at once if it
-   * showed one that is now made, else after a moment (the refusal may come
-   * before the draw frame); at `until` at the latest.
-   * @param {number} until
+   * showed one that is now made, else after `quiet` ms (the refusal may come
+   * before the draw frame, or no frame reaches this phone: then the sends back
+   * off, each refusal counting in the seat's rate limits); at `until` at the latest.
+   * @param {number} until @param {number} quiet
    */
-  function drawMade(until) {
+  function drawMade(until, quiet) {
     const since = Date.now();
     let seen = false;
     return new Promise((resolve) => {
@@ -180,7 +181,7 @@ export function tableRoute(root, app, id) {
       const check = (st) => {
         const waiting = !!(st.snapshot && st.snapshot.fair && /** @type {any} */ (st.snapshot.fair).pending);
         seen = seen || waiting;
-        if (waiting || (!seen && Date.now() - since < 300)) return;
+        if (waiting || (!seen && Date.now() - since < quiet)) return;
         done();
       };
       const off = store.subscribe(check);
