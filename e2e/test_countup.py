@@ -114,14 +114,14 @@ def play_game(phone, server: str, lang: str, plan: str) -> None:
             expect(page.locator("#cu-current")).not_to_have_text("–")
         if rnd == 1:
             # Pause and resume on the caller's phone; the count holds meanwhile.
-            host.get_by_role("button", name=t["pause"]).click()
+            host.get_by_role("button", name=t["pause"], exact=True).click()
             host.wait_for_timeout(300)  # a call already on its way still lands
             held = public_snapshot(server, table)["view"]
             if held["phase"] == "count":
                 host.wait_for_timeout(500)
                 assert public_snapshot(server, table)["view"]["count"]["value"] == held["count"]["value"]
                 expect(host.locator("#cu-current")).to_have_text(str(held["count"]["value"]))
-                host.get_by_role("button", name=t["resume"]).click()
+                host.get_by_role("button", name=t["resume"], exact=True).click()
         expect(host.get_by_role("heading", name=t["result"].format(round=rnd))).to_be_visible(timeout=30_000)
         snap = public_snapshot(server, table)
         check_round_on_phones(pages, lang, snap)

@@ -103,7 +103,7 @@ def test_create_scan_join_reorder_start_reload(phone, games, server):
     expect(bora.get_by_role("list", name="Players").locator(".seat-name")).to_have_text(["민수", "민지", "Bora"])
     # Undo is the host's alone.
     expect(host.get_by_role("button", name="되돌리기")).to_be_visible()
-    expect(bora.get_by_role("button", name="Undo")).to_be_hidden()
+    expect(bora.get_by_role("button", name="Undo", exact=True)).to_be_hidden()
 
     # A reload keeps the phone in its seat: straight back to the table, no join form.
     bora.reload()
@@ -116,7 +116,7 @@ def test_create_scan_join_reorder_start_reload(phone, games, server):
     # The language switch: English → Korean, remembered across a reload.
     bora.get_by_role("button", name="한국어").click()
     expect(bora.locator("html")).to_have_attribute("lang", "ko")
-    expect(bora.get_by_role("button", name="기록")).to_be_visible()
+    expect(bora.get_by_role("button", name="기록", exact=True)).to_be_visible()
     expect(bora.get_by_role("heading", level=1, name=game_ko)).to_be_visible()
     bora.reload()
     expect(bora.get_by_role("status").filter(has_text="연결됨")).to_be_visible()
@@ -222,7 +222,7 @@ def test_join_by_code_rejoin_qr_and_removal(phone, games):
     # The host removes the seat (its tools are still open); the new phone is
     # back at the join form.
     expect(host.get_by_role("button", name="Manage 지수")).to_have_attribute("aria-expanded", "true")
-    host.get_by_role("button", name="Remove").click()
+    host.get_by_role("button", name="Remove", exact=True).click()
     host.get_by_role("button", name="Tap again to remove 지수").click()
     expect(seat_names(host, "Seats")).to_have_text(["Host"])
     expect(new.get_by_role("heading", name="테이블에 참가")).to_be_visible()
@@ -253,7 +253,7 @@ def test_big_screen_is_read_only(phone, games, server):
     host.get_by_role("button", name="게임 시작").click()
     expect(tablet.get_by_role("heading", level=1, name=title(game, "en"))).to_be_visible()
     expect(tablet.get_by_text("Big screen view · read-only")).to_be_visible()
-    expect(tablet.get_by_role("button", name="Undo")).to_have_count(0)
+    expect(tablet.get_by_role("button", name="Undo", exact=True)).to_have_count(0)
     expect(tablet.get_by_role("heading", name="What you can do")).to_be_hidden()
 
 
@@ -298,13 +298,13 @@ def test_rename_and_hand_over_host(phone, games, server):
     # A seat may rename itself.
     guest.get_by_role("button", name="Manage Bo").click()
     guest.get_by_label("New name for Bo").fill("Bo <i>Kim</i>")
-    guest.get_by_role("button", name="Save").click()
+    guest.get_by_role("button", name="Save", exact=True).click()
     expect(seat_names(host, "Seats")).to_have_text(["Ann", "Bo <i>Kim</i>"])
 
     # The host renames another seat and hands over host powers.
     host.get_by_role("button", name="Manage Bo <i>Kim</i>").click()
     host.get_by_label("New name for Bo <i>Kim</i>").fill("Bona")
-    host.get_by_role("button", name="Save").click()
+    host.get_by_role("button", name="Save", exact=True).click()
     expect(seat_names(guest, "Seats")).to_have_text(["Ann", "Bona"])
     host.get_by_role("button", name="Manage Bona").click()
     host.get_by_role("button", name="Make host").click()
