@@ -206,6 +206,14 @@ def test_lobby_reorder_rename_remove_transfer(table) -> None:
     assert r.status_code == 409 and r.json["error"]["code"] == "seats_changed"
     after = host.get().json
     assert (after["version"], after["players"]) == (before["version"], before["players"])
+    # Only the host reorders, whatever `from` says (a guest learns nothing from it), and a
+    # `from` that is not a list of seat ids is refused as any bad payload.
+    r = a.act("seats", order=["p2", "p1", "p3"], **{"from": ["p1", "p3", "p2"]})
+    assert r.status_code == 403 and r.json["error"]["code"] == "not_host"
+    r = host.act("seats", order=["p2", "p1", "p3"], **{"from": "p1,p3,p2"})
+    assert r.status_code == 400 and r.json["error"]["code"] == "invalid_payload"
+    after = host.get().json
+    assert (after["version"], after["players"]) == (before["version"], before["players"])
     assert a.act("rename", player="p2", name="  Bora ").status_code == 200
     assert a.act("rename", player="p3", name="X").json["error"]["code"] == "not_host"
     assert host.act("rename", player="p3", name="Chul").status_code == 200
