@@ -6,6 +6,8 @@ checker run against the server says MISMATCH. (WebKit: test_fair_webkit.py.)"""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -116,3 +118,69 @@ def test_a_link_left_out_is_flagged_by_the_phone_that_sent_it(phone, server: str
         page.locator(".fair-export").click()
     mine = fh.verify(server, table, "--phone", str(download.value.path()))
     assert mine.returncode == 1 and "its part was not counted" in mine.stdout, mine.stdout + mine.stderr
+
+
+#: A page's script stopped (a tab asleep in the background) until the table
+#: reveals its next scope: a synchronous request blocks the page's only thread.
+ASLEEP_UNTIL_REVEALED = """([table, revealed]) => {
+  const until = Date.now() + 30000;
+  while (Date.now() < until) {
+    const x = new XMLHttpRequest();
+    x.open('GET', `/api/tables/${table}`, false);
+    x.send();
+    const fair = JSON.parse(x.responseText).fair;
+    if (fair.revealed >= revealed && !fair.pending) return;
+  }
+}"""
+
+
+def test_two_tabs_of_one_seat_share_its_chain(phone, server: str) -> None:
+    """One seat open in two tabs of the same browser (the QR scanned twice, a
+    tab restored beside another): they share the seat's chain (localStorage),
+    so two tabs opened at once do not anchor over each other again and again,
+    and a tab that slept through a leg (a background tab) sends the next link
+    of the chain, not one the other tab spent."""
+    table, tokens = fh.new_table(server, "camelup", ["민수", "Bora", "Dana"])
+    others = [phone("en-US") for _ in tokens[1:]]
+    for page, token in zip(others, tokens[1:], strict=True):
+        open_as(page, table, token)
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p2", "p3"]), "the other phones' chains")
+    before = fh.snap(server, table)["version"]
+    first = phone("ko-KR")
+    first.goto("/")
+    first.evaluate("([t, k]) => localStorage.setItem(`tablemate.token.${t}`, k)", [table, tokens[0]])
+    second = first.context.new_page()
+    first.goto(f"/t/{table}", wait_until="commit")
+    second.goto(f"/t/{table}")
+    for page in (first, second):
+        expect(page.locator("html")).to_have_attribute("data-connection", "open")
+    fh.wait_for(lambda: fh.anchored_by(server, table, ["p1"]), "p1's chain")
+    second.wait_for_timeout(1500)
+    # One chain for the seat (a second or third if both tabs anchored at the
+    # very same moment, before either saw the other's), not a tab anchoring
+    # over the other's again and again until the rate limit stops it (~100).
+    settled = fh.snap(server, table)["version"]
+    assert settled <= before + 4
+    second.wait_for_timeout(1000)
+    assert fh.snap(server, table)["version"] == settled
+    anchor = fh.snap(server, table)["fair"]["chains"]["p1"]["anchor"]
+
+    fh.start(server, table, tokens)
+    fh.roll_leg(server, table, tokens)
+    # The first tab sleeps (its script stopped, its frames waiting) while the
+    # second answers leg 2; then it wakes to every frame it missed.
+    revealed = fh.snap(server, table)["fair"]["revealed"]
+    leg = threading.Thread(target=fh.roll_leg, args=(server, table, tokens))
+    leg.start()
+    first.evaluate(ASLEEP_UNTIL_REVEALED, [table, revealed + 1])
+    leg.join()
+    fh.roll_leg(server, table, tokens)
+    proof = fh.call(server, "GET", f"/api/tables/{table}/proof")
+    legs = [s for s in proof["scopes"] if "/leg/" in s["label"]]
+    assert [sorted(e["seat"] for e in o["links"]) for s in legs[:3] for o in s["outcomes"]] == [["p1", "p2", "p3"]] * 15
+    assert fh.snap(server, table)["fair"]["chains"]["p1"]["anchor"] == anchor
+    for page in (first, second, *others):
+        expect(page.locator(".fair-status")).to_contain_text("✓")
+        expect(page.locator(".fair-warning")).to_be_hidden()
+    ok = fh.verify(server, table)
+    assert ok.returncode == 0 and "OK:" in ok.stdout, ok.stdout + ok.stderr

@@ -67,11 +67,15 @@ def fast(pl: Pipeline, table_id: str, token: str | None, body: Any, raw0: str, d
     if taken.status == RATED:
         raise rate_limited(taken.wait, "actions at this table")
     if taken.status == OVER:
+        # Counted before the walk down the chain (up to its length in hashes), so
+        # links sent again cost what any refused request does.
+        _count(pl, table_id, hits)
         counted = _counted(pl, table_id, me, draw, link)
         if counted is not None:
             return counted
     if taken.status != TAKEN:
-        _count(pl, table_id, hits)
+        if taken.status != OVER:
+            _count(pl, table_id, hits)
         raise _refusal(taken.status)
     linked: ActionResult = {"version": taken.version, "events": [event]}
     if taken.fields is None:
@@ -97,14 +101,22 @@ def _refusal(status: int) -> ServiceError:
 
 
 def _counted(pl: Pipeline, table_id: str, me: str, draw: int, link: str) -> ActionResult | None:
-    """A link sent again (a new request) after its draw was made with it:
-    the seat's chain ends in it, so it was counted; answered as taken, not
-    ``draw_over`` (which tells a phone its part was left out)."""
+    """A link sent again (a new request) after its draw was made with it, by
+    this page or by another tab of the same seat that answered first (one that
+    slept sends a draw's link late): a link of the seat's chain the table has
+    counted, so answered as taken, not ``draw_over`` (which tells a phone its
+    part was left out, and makes it throw its chain away). Counted links step
+    down from the chain's last one: at most ``k`` hashes, on this late path only."""
     doc = pl.store.load(table_id)
     chain = (doc or {}).get("fair", {}).get("chains", {}).get(me) if doc is not None else None
-    if doc is None or chain is None or chain["last"] != link or chain["k"] == 0:
+    if doc is None or chain is None:
         return None
-    return {"version": doc["version"], "events": [{"type": "linked", "player": me, "draw": draw}]}
+    at = chain["last"]
+    for _ in range(chain["k"]):
+        if at == link:
+            return {"version": doc["version"], "events": [{"type": "linked", "player": me, "draw": draw}]}
+        at = step(at)
+    return None
 
 
 def _count(pl: Pipeline, table_id: str, hits: list[tuple[str, str, int]]) -> None:

@@ -128,3 +128,81 @@ def test_a_phone_behind_its_own_anchor_does_not_make_the_draw_without_its_link()
     got = run_node(_BEHIND)
     assert got["before"] == ["anchor"]
     assert got["after"][:2] == ["anchor", "link"]
+
+
+# Two tabs of one seat in one browser: one storage (each tab reads it through
+# `localStorage`, swapped below to give one tab a view from before the other's writes).
+_TABS = """
+globalThis.window = globalThis;
+const live = new Map();
+const storage = (m) => ({getItem: (k) => m.get(k) ?? null, setItem: (k, v) => m.set(k, String(v)),
+                         removeItem: (k) => m.delete(k)});
+globalThis.localStorage = storage(live);
+const { phoneChain } = await import('./web/screens/fair-chain.js');
+const sent = [];
+let version = 1;
+const send = (tab) => async (a) => { sent.push({tab, ...a}); version += 1; return {version, events: []}; };
+const snap = (v, fair) => ({version: v, me: 'p2', fair: {open: [], sealed: [], revealed: 0, ...fair}});
+const a = phoneChain('t1', send('a'));
+const b = phoneChain('t1', send('b'));
+"""
+
+_AT_ONCE = _TABS + """
+// Both tabs open before either has a chain: each anchors (accepted at 2, then 3).
+await Promise.all([a.update(snap(1, {})), b.update(snap(1, {}))]);
+const anchors = sent.filter((s) => s.type === 'anchor');
+// The table kept the later anchor: the tab whose chain it replaced takes it up.
+const kept = anchors[1].anchor;
+const chains = {p2: {anchor: kept, length: 256, used: 0}};
+await a.update(snap(3, {chains}));
+await b.update(snap(3, {chains}));
+const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                 contributors: ['p1', 'p2'], waiting: ['p2'], at: 0, wait: 3600};
+await a.update(snap(4, {chains, pending}));
+await b.update(snap(4, {chains, pending}));
+process.stdout.write(JSON.stringify({
+  types: sent.map((s) => s.type), kept, links: sent.filter((s) => s.type === 'link').map((s) => s.link),
+  keys: [...live.keys()].filter((k) => k.startsWith('tablemate.links.')).length,
+  exported: [a.exported().chains.at(-1).anchor, b.exported().chains.at(-1).anchor],
+}));
+process.exit(0);
+"""
+
+
+def test_two_tabs_that_anchor_at_once_take_up_the_chain_the_table_kept() -> None:
+    """Without it each tab saw the other's anchor as not its own and anchored
+    again: a storm of anchors, each a version pushed to every phone, until the
+    seat's rate limit stopped it."""
+    got = run_node(_AT_ONCE)
+    assert got["types"] == ["anchor", "anchor", "link", "link"]
+    # Both tabs answer with the kept chain's first link: the same link, counted once.
+    assert got["links"][0] == got["links"][1] and step(got["links"][0]) == got["kept"]
+    assert got["exported"] == [got["kept"], got["kept"]]
+    assert got["keys"] == 1  # the replaced chain's links are forgotten
+
+
+_ASLEEP = _TABS + """
+await a.update(snap(1, {}));                           // tab a anchors (accepted at 2)
+const anchor = sent[0].anchor;
+await b.update(snap(2, {chains: {p2: {anchor, length: 256, used: 0}}}));
+const before = new Map(live);                          // what a sleeping tab a will read
+const pending = (draw, used) => ({chains: {p2: {anchor, length: 256, used}}, pending: {draw, scope: 's', index: 0,
+  action: 'pyramid', player: 'p1', contributors: ['p1', 'p2'], waiting: ['p2'], at: 0, wait: 3600}});
+await b.update(snap(4, pending(5, 0)));                // tab b answers two draws
+await b.update(snap(6, pending(7, 1)));
+globalThis.localStorage = storage(before);             // tab a wakes, the other tab's writes not yet in view
+await a.update(snap(8, pending(9, 2)));
+process.stdout.write(JSON.stringify(sent.filter((s) => s.type === 'link').map((s) => [s.tab, s.draw, s.link])));
+process.exit(0);
+"""
+
+
+def test_a_tab_that_slept_answers_with_the_link_after_those_the_table_counted() -> None:
+    """The draw's link is the chain's next after the links the table counted,
+    whichever tab sent them: a tab reading the record from before the other
+    tab's answers would send a spent link (``link_mismatch``: the phone calls
+    its part not counted and throws the chain away)."""
+    got = run_node(_ASLEEP)
+    assert [(tab, draw) for tab, draw, _ in got] == [("b", 5), ("b", 7), ("a", 9)]
+    first, second, third = (link for _, _, link in got)
+    assert step(third) == second and step(second) == first

@@ -85,3 +85,23 @@ def test_a_phone_anchors_its_chain_and_keeps_the_commitments_it_was_shown() -> N
     a reload is still caught)."""
     got = run_node(_KEPT)
     assert got == {"sent": ["anchor"], "shown": [["t/t1/g1/leg/1", "c"]], "kept": True}
+
+
+_TWO_TABS_SHOWN = """
+globalThis.window = globalThis;
+const store = new Map();
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
+const { shownHashes } = await import('./web/screens/fair-kept.js');
+const a = shownHashes('t1');
+const b = shownHashes('t1');
+a.set('leg/1', 'aa');
+b.set('leg/2', 'bb');                                  // tab b never read tab a's
+process.stdout.write(JSON.stringify([...shownHashes('t1')]));
+process.exit(0);
+"""
+
+
+def test_two_tabs_keep_every_commitment_either_was_shown() -> None:
+    """Each tab writes its whole map: without a merge the second write drops
+    what the other tab kept, and a reload holds the server to less."""
+    assert sorted(run_node(_TWO_TABS_SHOWN)) == [["leg/1", "aa"], ["leg/2", "bb"]]

@@ -2,7 +2,11 @@
 // draws"): a hash chain per table, made here, whose anchor alone goes to the
 // server; then, whenever a draw waits for this phone, its next link, sent at
 // once without a tap. Kept across reloads (localStorage), with the links it
-// revealed, so a reload neither repeats nor skips a link. When a draw was made
+// revealed, so a reload neither repeats nor skips a link. The seat may be open
+// in two tabs of one browser (the QR scanned twice, a tab that slept in the
+// background): they share that one record, read afresh before each step, and
+// a tab takes up the chain another made (its links kept by anchor), so neither
+// anchors over the other nor sends a link the other spent. When a draw was made
 // without this phone's link, or was announced without asking this live,
 // anchored phone for one (left out of its contributors), the phone says so loudly.
 
@@ -24,9 +28,12 @@ export const CHAIN_LENGTH = 256;
  *   contributors: string[], waiting: string[], at: number, wait: number}} Pending
  */
 
-/** A chain `[c_0 (anchor), c_1, ..., c_n]` from a fresh random top. @param {number} n */
-export async function makeChain(n) {
-  const links = [newSeed()];
+/**
+ * A chain `[c_0 (anchor), c_1, ..., c_n]` from its top `c_n` (a fresh random one).
+ * @param {number} n @param {string} [top]
+ */
+export async function makeChain(n, top = newSeed()) {
+  const links = [top];
   for (let i = 0; i < n; i += 1) links.push(await linkStep(links[links.length - 1]));
   return links.reverse();
 }
@@ -40,8 +47,28 @@ export function phoneChain(id, send) {
   const key = `tablemate.chain.${id}`;
   /** @type {Kept|null} */
   let kept = null;
-  try { kept = JSON.parse(localStorage.getItem(key) || 'null'); } catch { kept = null; }
-  const save = () => { try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ } };
+  /** Whether the record lives in localStorage: if a write failed (private
+   * mode, quota) this page's copy is the only one, and is not read over. */
+  let stored = true;
+  /** This page's copy made afresh from the shared record: another tab of the
+   * same seat may have anchored or answered since. */
+  const fresh = () => {
+    if (!stored) return;
+    try {
+      const now = JSON.parse(localStorage.getItem(key) || 'null');
+      if (now) kept = now;
+    } catch { /* this page's copy stands */ }
+  };
+  fresh();
+  const save = () => {
+    try { localStorage.setItem(key, JSON.stringify(kept)); } catch { stored = false; }
+  };
+  /** Where a chain's top is kept by its anchor, for another tab of this browser. @param {string} anchor */
+  const linksKey = (anchor) => `tablemate.links.${id}.${anchor}`;
+  /** @param {string} anchor */
+  const forget = (anchor) => { try { localStorage.removeItem(linksKey(anchor)); } catch { /* nothing kept */ } };
+  /** @param {Kept} k @returns {Spent} what a chain revealed, for the export */
+  const spent = (k) => ({ anchor: k.links[0], length: k.links.length - 1, links: k.links.slice(1, k.used + 1) });
   let busy = false;
   /** @type {import('../net.js').Snapshot|null} the newest snapshot that came while busy */
   let queued = null;
@@ -57,17 +84,55 @@ export function phoneChain(id, send) {
   let onMissed = () => {};
   /** @type {number|null} the first version seen since the socket (re)opened: live from then */
   let liveFrom = null;
+  /** The chain whose links kept for other tabs were last tidied up. */
+  let tidied = '';
 
   /** @param {string} me */
   async function anchor(me) {
     const links = await makeChain(CHAIN_LENGTH);
-    const res = /** @type {any} */ (await send({ type: 'anchor', anchor: links[0], length: CHAIN_LENGTH }));
+    // Before the anchor goes: a tab that sees the table name it can take it up (adopt).
+    try { localStorage.setItem(linksKey(links[0]), links[CHAIN_LENGTH]); } catch { /* this page only */ }
+    /** @type {any} */
+    let res;
+    try {
+      res = await send({ type: 'anchor', anchor: links[0], length: CHAIN_LENGTH });
+    } catch (e) {
+      forget(links[0]);
+      throw e;
+    }
+    fresh();
+    // A chain spent or run out is done with; any other may be another tab's, still the table's.
+    if (kept && (kept.burned || kept.used >= CHAIN_LENGTH)) forget(kept.links[0]);
     // The chain before keeps only what it revealed, for the export.
-    const old = kept ? [...(kept.old || []), { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) }] : [];
+    const old = kept ? [...(kept.old || []), spent(kept)] : [];
     kept = { seat: me, links, used: 0, answered: {}, missed: kept ? kept.missed : [], old, given: kept ? kept.given || [] : [],
       leftOut: kept ? kept.leftOut || [] : [] };
     if (res && typeof res.version === 'number') kept.at = res.version;
     save();
+  }
+
+  /**
+   * The seat's chain as the table knows it, made by another tab of this
+   * browser (two tabs that anchored at once: the table kept the later): taken
+   * up from its top, so this tab does not anchor over it. False when no tab
+   * here made it.
+   * @param {string} me @param {{anchor: string, length: number, used: number}} table
+   * @param {number} version the snapshot's
+   */
+  async function adopt(me, table, version) {
+    let top = null;
+    try { top = localStorage.getItem(linksKey(table.anchor)); } catch { top = null; }
+    if (!top || table.length !== CHAIN_LENGTH) return false;
+    const links = await makeChain(CHAIN_LENGTH, top);
+    if (links[0] !== table.anchor) return false;
+    fresh();
+    if (kept && kept.seat === me && kept.links[0] === table.anchor) return true;  // taken up meanwhile
+    if (kept && kept.links[0] !== table.anchor) forget(kept.links[0]);
+    kept = { seat: me, links, used: table.used, answered: {}, missed: kept ? kept.missed : [],
+      old: kept ? [...(kept.old || []), spent(kept)] : [], given: kept ? kept.given || [] : [],
+      leftOut: kept ? kept.leftOut || [] : [], at: version };
+    save();
+    return true;
   }
 
   /**
@@ -86,17 +151,27 @@ export function phoneChain(id, send) {
     onMissed('left_out');
   }
 
-  /** @param {Pending} p */
-  async function answer(p) {
+  /**
+   * @param {Pending} p
+   * @param {{used: number}} table this seat's chain as the snapshot that shows `p` waiting has it
+   */
+  async function answer(p, table) {
     if (!kept) return;
     if (sent.has(p.draw)) return;
     sent.add(p.draw);
     const k = String(p.draw);
+    // A snapshot late to this page (it slept while another tab answered): that
+    // draw was made before one this seat answered since.
+    if (!kept.answered[k] && (kept.given || []).some((g) => g.draw > p.draw)) return;
+    // The draw's link is the one after the links the table counted when it was
+    // announced, whichever tab sent them (a tab that slept may read the shared
+    // record before the other tab's writes reach it: its `used` may be behind).
     // A reload while a draw waited: the same link again, never the next one.
-    const link = kept.answered[k] || kept.links[kept.used + 1];
+    const index = table.used + 1;
+    const link = kept.answered[k] || kept.links[index];
     if (!kept.answered[k]) {
       kept.answered = { [k]: link };
-      kept.used += 1;
+      kept.used = Math.max(kept.used, index);
       kept.given = [...(kept.given || []), { draw: p.draw, scope: p.scope, link, made: null }];
       save();
     }
@@ -123,6 +198,7 @@ export function phoneChain(id, send) {
    * @param {import('../net.js').Snapshot} snap
    */
   function observe(snap) {
+    fresh();
     const p = snap.fair ? /** @type {any} */ (snap.fair).pending : undefined;
     waiting = p ? p.draw : null;
     let seen = false;
@@ -174,11 +250,21 @@ export function phoneChain(id, send) {
         const table = fair.chains ? fair.chains[me] : undefined;
         const p = /** @type {Pending|undefined} */ (fair.pending);
         observe(snap);
-        const mine = kept && kept.seat === me && table && table.anchor === kept.links[0];
+        let mine = Boolean(kept && kept.seat === me && table && table.anchor === kept.links[0]);
+        if (!mine && table) mine = await adopt(me, table, snap.version);
+        if (mine && kept && tidied !== kept.links[0]) {
+          // The table's chain is this one: the links kept of the others go (a
+          // chain another tab made at the same moment, one spent or run out).
+          tidied = kept.links[0];
+          for (const o of kept.old || []) if (o.anchor !== tidied) forget(o.anchor);
+        }
         if (p && mine && !snap.paused) leftOut(p, me);
-        if (p && p.waiting.includes(me) && mine) await answer(p);
+        if (p && p.waiting.includes(me) && mine && table) await answer(p, table);
         else if (!mine || !kept || kept.burned || kept.used >= CHAIN_LENGTH) {
-          if (!(p && p.contributors.includes(me))) await anchor(me);
+          // A chain accepted after this snapshot was made (this tab's or
+          // another's): the next snapshot shows it; anchoring now would throw it away.
+          const newer = kept && kept.seat === me && !kept.burned && kept.at !== undefined && kept.at > snap.version;
+          if (!newer && !(p && p.contributors.includes(me))) await anchor(me);
         }
         // A snapshot older than this phone's own chain (a push still on its way)
         // shows the draw waiting for a phone it cannot see answer: not a reason to
@@ -202,6 +288,7 @@ export function phoneChain(id, send) {
      * @returns {import('../fairness.js').Line[]}
      */
     check(scopes, version) {
+      fresh();
       if (!kept || version === null) return [];
       const seat = kept.seat;
       const counted = new Set();
@@ -214,9 +301,9 @@ export function phoneChain(id, send) {
       return lost.map((g) => ({ status: /** @type {const} */ ('mismatch'), code: 'own_link_missing', where: { scope: g.scope } }));
     },
     /** Draws made without this phone's link (its part not counted). */
-    missed: () => (kept ? kept.missed.length : 0),
+    missed: () => { fresh(); return kept ? kept.missed.length : 0; },
     /** Draws announced without asking this live, anchored phone (``left_out``). */
-    leftOut: () => (kept && kept.leftOut ? kept.leftOut.length : 0),
+    leftOut: () => { fresh(); return kept && kept.leftOut ? kept.leftOut.length : 0; },
     /** The socket closed: until it opens again this phone is not live. */
     offline() { liveFrom = null; },
     /**
@@ -225,6 +312,7 @@ export function phoneChain(id, send) {
      * @returns {{seat: string|null, chains: Spent[], missed: number[]}}
      */
     exported() {
+      fresh();
       if (!kept) return { seat: null, chains: [], missed: [] };
       const now = { anchor: kept.links[0], length: kept.links.length - 1, links: kept.links.slice(1, kept.used + 1) };
       return { seat: kept.seat, chains: [...(kept.old || []), now], missed: kept.missed };

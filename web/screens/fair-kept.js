@@ -19,7 +19,12 @@ export function shownHashes(id) {
   const set = shown.set.bind(shown);
   shown.set = (label, hash) => {
     set(label, hash);
-    try { localStorage.setItem(key, JSON.stringify(Object.fromEntries(shown))); } catch { /* this page only */ }
+    try {
+      // What another tab of this table kept since this page read it stays (first seen wins).
+      const now = JSON.parse(localStorage.getItem(key) || '{}') || {};
+      for (const [l, h] of Object.entries(now)) if (!shown.has(l) && typeof h === 'string') set(l, h);
+      localStorage.setItem(key, JSON.stringify(Object.fromEntries(shown)));
+    } catch { /* this page only */ }
     return shown;
   };
   return shown;

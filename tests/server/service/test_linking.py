@@ -5,11 +5,14 @@ the draw already made, a link of an old draw, a retried request."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from engines import registry
+from server.config import Limits
 from server.errors import ServiceError
 from server.service import Tables
 from server.store import Store
@@ -188,3 +191,44 @@ def test_a_link_sent_again_after_its_draw_was_made_with_it_is_answered_as_taken(
     assert store.load_raw(tid) == raw
     # A link never counted is still refused.
     refused("draw_over", tables, tid, phones[1].token, "link", draw=draw, link=phones[1].chain[2])
+
+
+def test_a_link_counted_draws_ago_sent_again_is_answered_as_taken(store: Store) -> None:
+    """A second tab of the same seat that slept through draws wakes to their
+    frames and sends a draw's link late: the link the other tab sent for it,
+    counted draws ago. Taken, not ``draw_over`` (the phone would call its part
+    lost and throw its chain away); the table is untouched. A link of the
+    chain never counted is still refused."""
+    tables = tables_with(store, 3600.0)
+    tid, phones, first = announced(tables)
+    for p in phones:
+        p.answer(tables, tid, first)
+    for _ in range(2):
+        draw = int(act(tables, tid, turn(tables, tid, phones).token, "pyramid")["events"][0]["draw"])
+        for p in phones:
+            p.answer(tables, tid, draw)
+    raw = store.load_raw(tid)
+    late = act(tables, tid, phones[1].token, "link", draw=first, link=phones[1].chain[1])
+    assert late["events"] == [{"type": "linked", "player": "p2", "draw": first}]
+    assert store.load_raw(tid) == raw
+    refused("draw_over", tables, tid, phones[1].token, "link", draw=first, link=phones[1].chain[4])
+    # Another seat's counted link is not this seat's.
+    refused("draw_over", tables, tid, phones[1].token, "link", draw=first, link=phones[0].chain[1])
+
+
+def test_a_counted_link_sent_again_and_again_is_rate_limited(store: Store) -> None:
+    """Each answer walks down the seat's chain (up to its length in hashes):
+    it counts in the seat's actions like any refused request, so a client that
+    repeats it is stopped like any flood."""
+    tables = Tables(store, registry.get, rng=random.Random(3), limits=Limits(draw_wait=3600.0, seat_actions=8))
+    tid, phones, draw = announced(tables)
+    for p in phones:
+        p.answer(tables, tid, draw)
+    codes = []
+    for _ in range(8):
+        try:
+            act(tables, tid, phones[0].token, "link", draw=draw, link=phones[0].chain[1])
+            codes.append("taken")
+        except ServiceError as exc:
+            codes.append(exc.code)
+    assert "taken" in codes and codes[-1] == "rate_limited"
