@@ -83,3 +83,32 @@ def test_both_checkers_accept_a_phone_made_seal_and_fail_a_changed_one(made: dic
         codes = [line.code for line in report.lines]
         assert js[name] == {"ok": report.ok, "codes": codes}, name
         assert codes == (["seal_ok"] if name == "honest" else ["seal_mismatch"]), (name, codes)
+
+
+_TWO_TABS = r"""
+globalThis.window = globalThis;
+const store = new Map();
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, setItem: (k, v) => store.set(k, String(v))};
+const { keptVotes, openings, voteAction } = await import('./web/games/kingup/sealing.js');
+const a = keptVotes('Ab3x');
+const b = keptVotes('Ab3x');                           // the same seat's other tab, opened before the vote
+const label = 't/Ab3x/g1/round/1/vote/D/p2';
+const snap = { version: 50, me: 'p2', table: 'Ab3x', fair: { to_seal: { p2: label }, sealed: [] }, view: {} };
+const action = await voteAction(snap, a, 'p2', 'no');  // cast in tab a
+const open = { ...snap, version: 52, fair: { sealed: [{ seal: label, hash: action.hash }] },
+               view: { election: { opening: ['p2'] } } };
+const owed = openings(open, b);                        // tab a asleep: tab b opens it
+b.clear(45);                                           // a snapshot of tab b's from before the vote
+const kept = b.get(label) !== null;
+b.clear(53);                                           // revealed: forgotten
+process.stdout.write(JSON.stringify({ owed: owed.map((o) => o.action.vote), kept, gone: a.get(label) }));
+process.exit(0);
+"""
+
+
+def test_the_seats_other_tab_opens_the_vote_and_a_late_snapshot_keeps_it() -> None:
+    """The seat open in two tabs: the vote sealed in one is opened by the other
+    when the first sleeps or was closed (else the election waits for it), and
+    a snapshot of the other tab's from before the vote does not forget it."""
+    got = run_node(_TWO_TABS, timeout=60)
+    assert got == {"owed": ["no"], "kept": True, "gone": None}

@@ -155,7 +155,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       if (!v.election) { ui.choice = null; ui.paperVote.clear(); }
       if (!kept && s.table) kept = keptVotes(s.table);
       if (kept) {
-        if (v.phase && v.phase !== 'vote') kept.clear();
+        if (v.phase && v.phase !== 'vote') kept.clear(s.version);
         ui.sealed = sealedVote(s, kept, actingFor(s) ? null : s.me);
         // Every vote is in: each seal this phone made is opened, by itself.
         for (const o of openings(s, kept)) {

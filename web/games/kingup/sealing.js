@@ -8,27 +8,45 @@
 
 import { newSeed, sealHash } from '../../fairness.js';
 
-/** @typedef {{seat: string, vote: 'yes'|'no', salt: string}} KeptVote */
+/** @typedef {{seat: string, vote: 'yes'|'no', salt: string, v?: number}} KeptVote
+ *  `v`: the version of the snapshot the vote was sealed on */
 
 /**
- * This phone's sealed votes at table `id`, by label.
+ * This phone's sealed votes at table `id`, by label. Read afresh each time:
+ * the seat may be open in another tab of this browser that sealed a vote
+ * (this one must open it if that tab sleeps or was closed).
  * @param {string} id
  */
 export function keptVotes(id) {
   const key = `tablemate.votes.${id}`;
   /** @type {Record<string, KeptVote>} */
   let kept = {};
-  try { kept = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { kept = {}; }
+  /** Whether the votes live in localStorage (a write failed: this page's copy only). */
+  let stored = true;
+  const load = () => {
+    if (!stored) return;
+    try { kept = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { /* this page's copy stands */ }
+  };
+  load();
   const save = () => {
-    try { localStorage.setItem(key, JSON.stringify(kept)); } catch { /* this page only */ }
+    try { localStorage.setItem(key, JSON.stringify(kept)); } catch { stored = false; }
   };
   return {
     /** @param {string} label @param {KeptVote} entry */
-    keep(label, entry) { kept[label] = entry; save(); },
+    keep(label, entry) { load(); kept[label] = entry; save(); },
     /** @param {string} label */
-    get(label) { return kept[label] || null; },
-    /** Forgets every vote once no election is under way (all revealed). */
-    clear() { if (Object.keys(kept).length) { kept = {}; save(); } },
+    get(label) { load(); return kept[label] || null; },
+    /**
+     * Forgets the votes sealed before `version`, a snapshot that shows no
+     * election under way (all revealed); not one another tab sealed on a
+     * snapshot newer than this page's.
+     * @param {number} version
+     */
+    clear(version) {
+      load();
+      const left = Object.entries(kept).filter(([, e]) => (e.v || 0) >= version);
+      if (left.length !== Object.keys(kept).length) { kept = Object.fromEntries(left); save(); }
+    },
   };
 }
 
@@ -48,7 +66,7 @@ export async function voteAction(snap, kept, seat, vote) {
   const salt = newSeed();
   const hash = await sealHash(label, salt, { vote });
   // Kept before it is sent: an answer lost on the way must not lose the opening.
-  kept.keep(label, { seat, vote, salt });
+  kept.keep(label, { seat, vote, salt, v: typeof snap.version === 'number' ? snap.version : 0 });
   return { type: 'vote', vote: 'sealed', hash, label };
 }
 
