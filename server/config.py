@@ -54,6 +54,12 @@ class Limits:
     #: Chatter (renames, PINs, seat order, ...: ``budget.CHATTER``) per seat and
     #: minute (``TABLEMATE_RATE_CHATTER``), within ``seat_actions``.
     chatter_rate: int = 10
+    #: Chain anchors per seat and minute (``TABLEMATE_RATE_ANCHORS``), within
+    #: ``seat_actions``. A phone anchors as it opens a table, when its chain of 256
+    #: links runs out, and after a link of its was not counted: a few an hour. Two
+    #: tabs of an app from before their fix anchored over each other ~100 times a
+    #: minute, each a version pushed to every phone and a line of the table's log.
+    anchor_rate: int = 10
     #: Chatter per seat and game (``TABLEMATE_MAX_CHATTER``).
     seat_chatter: int = 30
     #: Other logged changes per seat and game, the host twice as many (``TABLEMATE_MAX_SEAT_LOG``).
@@ -83,6 +89,7 @@ class Limits:
         return cls(
             seat_actions=int(cfg.get("RATE_ACTIONS_SEAT", cls.seat_actions)),
             chatter_rate=int(cfg.get("RATE_CHATTER", cls.chatter_rate)),
+            anchor_rate=int(cfg.get("RATE_ANCHORS", cls.anchor_rate)),
             seat_chatter=int(cfg.get("MAX_CHATTER", cls.seat_chatter)),
             seat_entries=int(cfg.get("MAX_SEAT_LOG", cls.seat_entries)),
             analyses=int(cfg.get("RATE_ANALYSIS", cls.analyses)),
@@ -129,6 +136,7 @@ def from_env() -> dict[str, Any]:
         # Per seat, per game and per table (server/config.py: Limits; server/service/budget.py).
         "RATE_ACTIONS_SEAT": int(os.environ.get("TABLEMATE_RATE_ACTIONS_SEAT", str(Limits.seat_actions))),
         "RATE_CHATTER": int(os.environ.get("TABLEMATE_RATE_CHATTER", str(Limits.chatter_rate))),
+        "RATE_ANCHORS": int(os.environ.get("TABLEMATE_RATE_ANCHORS", str(Limits.anchor_rate))),
         "MAX_CHATTER": int(os.environ.get("TABLEMATE_MAX_CHATTER", str(Limits.seat_chatter))),
         "MAX_SEAT_LOG": int(os.environ.get("TABLEMATE_MAX_SEAT_LOG", str(Limits.seat_entries))),
         "MAX_LOG": int(os.environ.get("TABLEMATE_MAX_LOG", str(Limits.log_entries))),

@@ -117,13 +117,16 @@ class Pipeline:
     def action_hits(self, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
         """The rate counters one action of ``player`` counts against
         (the commit counts them with the write, as the table's): the seat's, and for
-        chatter (``budget.CHATTER``) the seat's chatter counter too. No
+        chatter (``budget.CHATTER``) the seat's chatter counter too, for a chain's
+        anchor its anchor counter. No
         counter is shared by the table's seats: a shared one is what a few
         flooding seats used up for everyone."""
         lim = self.limits
         hits = [("act-seat", player, lim.seat_actions)]
         if atype in CHATTER:
             hits.append(("chat-seat", player, lim.chatter_rate))
+        elif atype == "anchor":
+            hits.append(("anchor-seat", player, lim.anchor_rate))
         return hits
 
     def refuse_random(self, fields: set[str], what: str) -> None:

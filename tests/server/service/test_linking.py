@@ -232,3 +232,18 @@ def test_a_counted_link_sent_again_and_again_is_rate_limited(store: Store) -> No
         except ServiceError as exc:
             codes.append(exc.code)
     assert "taken" in codes and codes[-1] == "rate_limited"
+
+
+def test_a_seat_anchoring_over_and_over_is_stopped_by_its_anchor_rate(store: Store) -> None:
+    """Two tabs of an app from before their fix anchored over each other until
+    the seat's action rate stopped them (~100 a minute, each a version pushed to
+    every phone and a log line): a seat's anchors have a rate of their own."""
+    tables = Tables(store, registry.get, rng=random.Random(3), limits=Limits(draw_wait=3600.0, anchor_rate=3))
+    tid, phones = seated(tables, 2)
+    for i in range(3):
+        act(tables, tid, phones[0].token, "anchor", anchor=f"{i + 1:02x}" * 32, length=64)
+    raw = store.load_raw(tid)
+    refused("rate_limited", tables, tid, phones[0].token, "anchor", anchor="aa" * 32, length=64)
+    assert store.load_raw(tid) == raw
+    # The other seats anchor as before.
+    act(tables, tid, phones[1].token, "anchor", anchor="bb" * 32, length=64)
