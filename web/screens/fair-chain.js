@@ -52,16 +52,18 @@ export function phoneChain(id, send) {
   let stored = true;
   /** This page's copy made afresh from the shared record: another tab of the
    * same seat may have anchored or answered since. */
+  /** The record as last read or written here: parsed again only when another tab changed it. */
+  let raw = '';
   const fresh = () => {
     if (!stored) return;
     try {
-      const now = JSON.parse(localStorage.getItem(key) || 'null');
-      if (now) kept = now;
+      const now = localStorage.getItem(key) || '';
+      if (now && now !== raw) { kept = JSON.parse(now); raw = now; }
     } catch { /* this page's copy stands */ }
   };
   fresh();
   const save = () => {
-    try { localStorage.setItem(key, JSON.stringify(kept)); } catch { stored = false; }
+    try { raw = JSON.stringify(kept); localStorage.setItem(key, raw); } catch { stored = false; }
   };
   /** Where a chain's top is kept by its anchor, for another tab of this browser. @param {string} anchor */
   const linksKey = (anchor) => `tablemate.links.${id}.${anchor}`;
