@@ -4,6 +4,7 @@
 // preloaded by a table page's index.html, see server/http/assets.py).
 
 import { LANGS, getLang, initI18n, onLangChange, setLang } from './i18n.js';
+import { tidyStorage } from './kept.js';
 import { api } from './net.js';
 import { homeScreen } from './screens/home.js';
 import { notFoundScreen } from './screens/notfound.js';
@@ -142,6 +143,8 @@ async function main() {
   shell();
   route();
   watchUpdates();
+  // Old tables' keys out of localStorage (kept.js), once the page has settled.
+  window.setTimeout(() => tidyStorage(), 5000);
 }
 
 main();

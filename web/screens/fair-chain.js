@@ -11,6 +11,7 @@
 // anchored phone for one (left out of its contributors), the phone says so loudly.
 
 import { linkStep, newSeed } from '../fairness.js';
+import { makeRoom } from '../kept.js';
 
 /** Links per chain: a new one is made when it runs out. */
 export const CHAIN_LENGTH = 256;
@@ -63,7 +64,16 @@ export function phoneChain(id, send) {
   };
   fresh();
   const save = () => {
-    try { raw = JSON.stringify(kept); localStorage.setItem(key, raw); } catch { stored = false; }
+    raw = JSON.stringify(kept);
+    try {
+      localStorage.setItem(key, raw);
+    } catch {
+      // Full: other tables' chains make room (kept.js); else this page's copy is the only one.
+      try {
+        if (!makeRoom(id)) throw new Error('full');
+        localStorage.setItem(key, raw);
+      } catch { stored = false; }
+    }
   };
   /** Where a chain's top is kept by its anchor, for another tab of this browser. @param {string} anchor */
   const linksKey = (anchor) => `tablemate.links.${id}.${anchor}`;
