@@ -51,6 +51,8 @@ function remove(k) {
  */
 export function touchTable(table, now = Date.now()) {
   const seen = seenMap();
+  // Read with every change (Camel Up's odds ask for the token): written once an hour at most.
+  if (seen[table] !== undefined && now - seen[table] < 3600 * 1000 && seen[table] <= now) return;
   seen[table] = now;
   try { localStorage.setItem(SEEN, JSON.stringify(seen)); } catch { /* kept another time */ }
 }
