@@ -280,6 +280,9 @@ def test_an_open_socket_keeps_no_table_document(redis_url: str) -> None:
         for p in phones:
             p.close()
         srv.shutdown()
+        # Its listener and watchers stop with the test: left running, they polled the
+        # session's cluster after it was torn down (a page of "Topology refresh failed").
+        app.extensions["tablemate"].hub.stop.set()
 
 
 def test_a_frame_goes_out_whole_when_the_first_send_takes_part_of_it() -> None:
