@@ -206,6 +206,13 @@ def phone(browser: Browser, server: str) -> Iterator[Phone]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(10_000)
+        if os.environ.get("E2E_LATENCY"):
+            # E2E_LATENCY=300 (ms): every phone behind Chromium's network emulation, a
+            # slow Wi-Fi; not in CI: for a hunt (it found the goal-card and reorder races).
+            cdp = ctx.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": int(os.environ["E2E_LATENCY"]),
+                                                         "downloadThroughput": -1, "uploadThroughput": -1})
         page.on("pageerror", lambda exc: errors.append(f"{locale}: {exc}"))
         # The strict CSP must never have to block anything the app does.
         page.on("console", lambda msg: errors.append(f"{locale}: {msg.text}")
