@@ -182,7 +182,11 @@ class RedisCluster:
                     "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                     "--cluster-port", str(free_port()),
                     "--cluster-node-timeout", str(node_timeout_ms),
-                    *(("--appendonly", "yes") if aof else ()),
+                    # Every write on disk before its reply: with the default (everysec) a
+                    # busy machine's slow fsync postpones the AOF write past the reply, and
+                    # a SIGKILL lost a table the app had been told was stored (a CI flake of
+                    # tests/faults/test_cluster.py's every-master-down test).
+                    *(("--appendonly", "yes", "--appendfsync", "always") if aof else ()),
                     *(() if full_coverage else ("--cluster-require-full-coverage", "no")))))
             addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
             made = subprocess.run(

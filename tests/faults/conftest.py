@@ -19,7 +19,7 @@ APP_ENV = {"TABLEMATE_FIXED_RANDOM": "1", "TABLEMATE_WS_SILENT": "600"}
 
 @pytest.fixture
 def aof_redis() -> Iterator[RedisServer]:
-    server = RedisServer(extra_args=("--appendonly", "yes"))
+    server = RedisServer(extra_args=("--appendonly", "yes", "--appendfsync", "always"))  # as RedisCluster(aof=True)
     yield server
     server.close()
 
