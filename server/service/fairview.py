@@ -38,7 +38,7 @@ def _chains_view(fair: FairDoc, linked: Collection[str]) -> dict[str, Any]:
     since when, and how long the table waits."""
     out: dict[str, Any] = {}
     if fair.get("chains"):
-        out["chains"] = {s: {"anchor": c["anchor"], "length": c["length"], "used": c["k"]}
+        out["chains"] = {s: {"anchor": c["anchor"], "length": c["length"], "used": c["k"], "last": c["last"]}
                          for s, c in fair["chains"].items()}
     p = fair.get("pending")
     if p is not None:

@@ -23,12 +23,12 @@ await chain.update(snap(1, {}));                       // no chain: it anchors
 const anchor = sent[0].anchor;
 const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
                  contributors: ['p1', 'p2'], waiting: ['p2'], at: 0, wait: 3600};
-const chains = {p2: {anchor, length: 256, used: 0}};
+const chains = {p2: {anchor, length: 256, used: 0, last: anchor}};
 await chain.update(snap(5, {chains, pending}));        // the draw waits for it: its first link
 // A reload while the draw still waits: the same link again, never the next one.
 const again = phoneChain('t1', send);
 await again.update(snap(5, {chains, pending}));
-await again.update(snap(7, {chains: {p2: {anchor, length: 256, used: 1}}}));  // made at 7
+await again.update(snap(7, {chains: {p2: {anchor, length: 256, used: 1, last: sent[1].link}}}));  // made at 7
 const links = sent.filter((a) => a.type === 'link').map((a) => a.link);
 const proof = (seat) => [{label: 's', outcomes: [{index: 0, links: [{seat, link: links[0], anchor}]}]}];
 process.stdout.write(JSON.stringify({
@@ -60,7 +60,7 @@ const reasons = [];
 chain.onMissed((r) => reasons.push(r));
 await chain.update(snap(2, {}));                       // anchors: accepted at version 3
 const anchor = sent[0].anchor;
-const chains = {p2: {anchor, length: 256, used: 0}};
+const chains = {p2: {anchor, length: 256, used: 0, last: anchor}};
 const pending = (draw, contributors) => ({draw, scope: 's', index: 0, action: 'pyramid', player: 'p1',
                                           contributors, waiting: contributors, at: 0, wait: 3600});
 await chain.update(snap(3, {chains, pending: pending(3, ['p1'])}));  // announced with the anchor: not yet its
@@ -88,7 +88,7 @@ def test_a_live_anchored_phone_left_out_of_a_draw_warns_once_and_keeps_it() -> N
 
 _ONCE = _PHONE + """
 await chain.update(snap(1, {}));
-const chains = {p2: {anchor: sent[0].anchor, length: 256, used: 0}};
+const chains = {p2: {anchor: sent[0].anchor, length: 256, used: 0, last: sent[0].anchor}};
 const pending = (waiting) => ({draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
                                contributors: ['p1', 'p2', 'p3'], waiting, at: 0, wait: 3600});
 await chain.update(snap(4, {chains, pending: pending(['p1', 'p2', 'p3'])}));  // the announce
@@ -116,7 +116,7 @@ const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
 await chain.update(snap(3, {pending}));
 await new Promise((r) => setTimeout(r, 600));          // past the nudge's delay
 const before = sent.map((a) => a.type);
-await chain.update(snap(5, {chains: {p2: {anchor, length: 256, used: 0}}, pending}));  // the newer snapshot
+await chain.update(snap(5, {chains: {p2: {anchor, length: 256, used: 0, last: anchor}}, pending}));  // the newer snapshot
 process.stdout.write(JSON.stringify({before, after: sent.map((a) => a.type)}));
 process.exit(0);
 """
@@ -153,7 +153,7 @@ await Promise.all([a.update(snap(1, {})), b.update(snap(1, {}))]);
 const anchors = sent.filter((s) => s.type === 'anchor');
 // The table kept the later anchor: the tab whose chain it replaced takes it up.
 const kept = anchors[1].anchor;
-const chains = {p2: {anchor: kept, length: 256, used: 0}};
+const chains = {p2: {anchor: kept, length: 256, used: 0, last: kept}};
 await a.update(snap(3, {chains}));
 await b.update(snap(3, {chains}));
 const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
@@ -184,9 +184,10 @@ def test_two_tabs_that_anchor_at_once_take_up_the_chain_the_table_kept() -> None
 _ASLEEP = _TABS + """
 await a.update(snap(1, {}));                           // tab a anchors (accepted at 2)
 const anchor = sent[0].anchor;
-await b.update(snap(2, {chains: {p2: {anchor, length: 256, used: 0}}}));
+await b.update(snap(2, {chains: {p2: {anchor, length: 256, used: 0, last: anchor}}}));
 const before = new Map(live);                          // what a sleeping tab a will read
-const pending = (draw, used) => ({chains: {p2: {anchor, length: 256, used}}, pending: {draw, scope: 's', index: 0,
+const last = () => { const l = sent.filter((s) => s.type === 'link'); return l.length ? l[l.length - 1].link : anchor; };
+const pending = (draw, used) => ({chains: {p2: {anchor, length: 256, used, last: last()}}, pending: {draw, scope: 's', index: 0,
   action: 'pyramid', player: 'p1', contributors: ['p1', 'p2'], waiting: ['p2'], at: 0, wait: 3600}});
 await b.update(snap(4, pending(5, 0)));                // tab b answers two draws
 await b.update(snap(6, pending(7, 1)));
@@ -206,3 +207,28 @@ def test_a_tab_that_slept_answers_with_the_link_after_those_the_table_counted() 
     assert [(tab, draw) for tab, draw, _ in got] == [("b", 5), ("b", 7), ("a", 9)]
     first, second, third = (link for _, _, link in got)
     assert step(third) == second and step(second) == first
+
+
+_LIAR = _PHONE + """
+await chain.update(snap(1, {}));                       // anchors
+const anchor = sent[0].anchor;
+const pending = {draw: 5, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                 contributors: ['p1', 'p2'], waiting: ['p2'], at: 0, wait: 3600};
+// A server that says two links of this chain were counted (none was), with a made-up last one:
+await chain.update(snap(5, {chains: {p2: {anchor, length: 256, used: 2, last: 'ab'.repeat(32)}}, pending}));
+const lied = sent.filter((a) => a.type === 'link').length;
+await chain.update(snap(6, {chains: {p2: {anchor, length: 256, used: 0, last: anchor}},
+                            pending: {...pending, draw: 7}}));
+process.stdout.write(JSON.stringify({lied, links: sent.filter((a) => a.type === 'link').map((a) => a.link), anchor}));
+process.exit(0);
+"""
+
+
+def test_a_server_that_overstates_the_links_counted_gets_no_link_ahead() -> None:
+    """The phone takes a draw's link index from the table's count (two tabs may
+    have sent links), but only with the last counted link, which the server
+    cannot make up: else it could make the phone reveal links ahead of their
+    draws and foresee them."""
+    got = run_node(_LIAR)
+    assert got["lied"] == 0
+    assert len(got["links"]) == 1 and step(got["links"][0]) == got["anchor"]  # c_1, the true next

@@ -51,10 +51,10 @@ export function phoneChain(id, send) {
   /** Whether the record lives in localStorage: if a write failed (private
    * mode, quota) this page's copy is the only one, and is not read over. */
   let stored = true;
-  /** This page's copy made afresh from the shared record: another tab of the
-   * same seat may have anchored or answered since. */
   /** The record as last read or written here: parsed again only when another tab changed it. */
   let raw = '';
+  /** This page's copy made afresh from the shared record: another tab of the
+   * same seat may have anchored or answered since. */
   const fresh = () => {
     if (!stored) return;
     try {
@@ -128,7 +128,7 @@ export function phoneChain(id, send) {
    * browser (two tabs that anchored at once: the table kept the later): taken
    * up from its top, so this tab does not anchor over it. False when no tab
    * here made it.
-   * @param {string} me @param {{anchor: string, length: number, used: number}} table
+   * @param {string} me @param {{anchor: string, length: number, used: number, last?: string}} table
    * @param {number} version the snapshot's
    */
   async function adopt(me, table, version) {
@@ -136,7 +136,7 @@ export function phoneChain(id, send) {
     try { top = localStorage.getItem(linksKey(table.anchor)); } catch { top = null; }
     if (!top || table.length !== CHAIN_LENGTH) return false;
     const links = await makeChain(CHAIN_LENGTH, top);
-    if (links[0] !== table.anchor) return false;
+    if (links[0] !== table.anchor || links[table.used] !== table.last) return false;
     fresh();
     if (kept && kept.seat === me && kept.links[0] === table.anchor) return true;  // taken up meanwhile
     if (kept && kept.links[0] !== table.anchor) forget(kept.links[0]);
@@ -165,10 +165,15 @@ export function phoneChain(id, send) {
 
   /**
    * @param {Pending} p
-   * @param {{used: number}} table this seat's chain as the snapshot that shows `p` waiting has it
+   * @param {{used: number, last?: string}} table this seat's chain as the snapshot that shows `p` waiting has it
    */
   async function answer(p, table) {
     if (!kept) return;
+    // The table's count is believed only with the last link it counted, which only
+    // this browser's tabs could have sent: a server that said more links were
+    // counted than were would make the phone reveal links ahead of their draws
+    // (foresight of the next ones).
+    if (!kept.answered[String(p.draw)] && kept.links[table.used] !== table.last) return;
     if (sent.has(p.draw)) return;
     sent.add(p.draw);
     const k = String(p.draw);
