@@ -228,6 +228,36 @@ def test_game_strings_in_both_languages(game: str) -> None:
     assert _param_gaps(d) == []
 
 
+# A sentence's last word, before its closing punctuation: the Korean speech level.
+_SENTENCE_END = re.compile(r"([가-힣]+)[.!?)…]*(?=\s|$)")
+
+
+def _register_slips(d: Strings) -> list[str]:
+    """Korean keys whose sentences leave the app's two speech levels: the screens
+    (buttons, notices, errors, the fair-dice lines) speak polite 해요체 ("끝났어요"),
+    the history, a record of the table, formal 합니다체 ("참가했습니다"). One string
+    mixing both, or an error in 합니다체 beside 150 in 해요체, reads as two voices."""
+    slips = []
+    for key, text in d["ko"].items():
+        history = key.startswith("history.") or ".history." in key
+        for word in _SENTENCE_END.findall(text):
+            formal = word.endswith(("니다", "니까"))
+            # "세요" (please do) belongs to both levels.
+            polite = word.endswith("요") and not word.endswith("세요")
+            if (history and polite) or (not history and formal):
+                slips.append(f"{key}: {text}")
+                break
+    return sorted(slips)
+
+
+def test_korean_keeps_one_speech_level_per_kind() -> None:
+    assert _register_slips(platform_strings()) == []
+    for game, d in game_strings().items():
+        assert _register_slips(d) == [], game
+    assert _register_slips({"ko": {"error.x": "끝났습니다.", "history.y": "쉬어요.",
+                                   "history.z": "참가했습니다. 다시 오세요.", "a.b": "끝났어요 ({n})."}}) == [
+        "error.x: 끝났습니다.", "history.y: 쉬어요."]
+
 def test_every_error_code_has_a_text() -> None:
     platform = platform_strings()
     games = game_strings()

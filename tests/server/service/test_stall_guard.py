@@ -194,7 +194,7 @@ def test_a_live_phone_is_taken_off_only_by_itself(app, client, monkeypatch) -> N
     assert "step" not in host.get().json, "its own choice is no host's step"
     assert "P2 chose to play without their phone. Their phone waits until the host hands the seat back to it." in (
         history(client, host.table))
-    assert "P2님이 휴대폰 없이 하기로 했습니다. 이 자리의 휴대폰은 호스트가 돌려줄 때까지 쉬어요." in history(
+    assert "P2님이 휴대폰 없이 하기로 했습니다. 이 자리의 휴대폰은 호스트가 돌려줄 때까지 쉽니다." in history(
         client, host.table, "ko")
 
 

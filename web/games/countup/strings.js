@@ -3,15 +3,15 @@
 /** @type {Record<string, string>} */
 const ko = {
   // The results screen's score pad (pad.js).
-  'pad.end_max': '{round}라운드는 {last}에서 끝났습니다.',
-  'pad.end_marker20': '{round}라운드는 마커가 20에 닿아 끝났습니다 ({last}).',
-  'pad.two_stars': '두 번째 ☆20으로 게임이 끝났습니다.',
-  'pad.last_round': '마지막 라운드 뒤에 게임이 끝났습니다.',
+  'pad.end_max': '{round}라운드는 {last}에서 끝났어요.',
+  'pad.end_marker20': '{round}라운드는 마커가 20에 닿아 끝났어요 ({last}).',
+  'pad.two_stars': '두 번째 ☆20으로 게임이 끝났어요.',
+  'pad.last_round': '마지막 라운드 뒤에 게임이 끝났어요.',
   'pad.round': '{round}라운드',
   // The fair dice line (screens/fair.js): Count Up has cards and sealed sheets, no dice.
   'fair.title': '공정한 카드·시트',
-  'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 뽑을 카드에 대해 같은 네 단어가 보입니다. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 시트가 공개되면 휴대폰마다 모든 결과를 직접 확인합니다.',
-  'fair.summary_ok': '✓ 공정한 카드·시트: 이 휴대폰에서 {n}개 확인을 모두 통과했습니다.',
+  'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 뽑을 카드에 대해 같은 네 단어가 보여요. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 시트가 공개되면 휴대폰마다 모든 결과를 직접 확인해요.',
+  'fair.summary_ok': '✓ 공정한 카드·시트: 이 휴대폰에서 {n}개 확인을 모두 통과했어요.',
 
   // Options (home and lobby screens)
 
@@ -27,10 +27,10 @@ const ko = {
   'cards.restriction': '제한카드',
   'cards.banned': '끝자리가 {digits}인 숫자는 쓸 수 없어요.',
   'cards.cover_zero': '3인 게임: 가림카드의 0도 금지예요.',
-  'cards.big_table': '8인 이상: 제한카드 없음, {max}까지 셉니다.',
+  'cards.big_table': '8인 이상: 제한카드 없음, {max}까지 세어요.',
   'cards.none': '이번 라운드는 제한 숫자가 없어요.',
   'cards.danger': '위험구간 {lo}–{hi}: 이 구간의 동시 선언은 보너스 0점.',
-  'cards.range': '1부터 {top}까지 적을 수 있어요 · {max}까지 셉니다.',
+  'cards.range': '1부터 {top}까지 적을 수 있어요 · {max}까지 세어요.',
   'cardsform.title': '{round}라운드 카드 입력',
   'cardsform.wait': '호스트가 이번 라운드 카드를 입력하는 중…',
   'cardsform.restriction': '제한카드',

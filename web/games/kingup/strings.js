@@ -8,13 +8,13 @@
 export const STRINGS = {
   ko: {
     // The results screen's score pad (pad.js).
-    'pad.rule33': '{round}라운드: 0점이 33점이 되었습니다 (33점 규칙).',
-    'pad.tie_break': '합계 동점: 타이브레이크로 정했습니다.',
+    'pad.rule33': '{round}라운드: 0점이 33점이 됐어요 (33점 규칙).',
+    'pad.tie_break': '합계 동점: 타이브레이크로 정했어요.',
     'pad.round': '{round}라운드',
     // The fair dice line (screens/fair.js): King Up! has goal cards and votes, no dice.
     'fair.title': '공정한 카드·투표',
-    'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 나눠 줄 목표 카드에 대해 같은 네 단어가 보입니다. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 투표가 공개되면 휴대폰마다 모든 결과를 직접 확인합니다.',
-    'fair.summary_ok': '✓ 공정한 카드·투표: 이 휴대폰에서 {n}개 확인을 모두 통과했습니다.',
+    'fair.explain': '이 테이블의 모든 휴대폰에는 앞으로 나눠 줄 목표 카드에 대해 같은 네 단어가 보여요. 소리 내어 비교해 보세요. 이 단어는 휴대폰들이 각자의 무작위 값을 더하기 전에 앱의 비밀 값을 고정하고, 카드와 투표가 공개되면 휴대폰마다 모든 결과를 직접 확인해요.',
+    'fair.summary_ok': '✓ 공정한 카드·투표: 이 휴대폰에서 {n}개 확인을 모두 통과했어요.',
 
     'phase.placement': '캐릭터 배치',
     'phase.movement': '캐릭터 이동',
