@@ -10,6 +10,7 @@ import random
 import re
 import time
 import urllib.request
+from typing import Any
 
 import redis
 from playwright.sync_api import Page, expect
@@ -309,3 +310,49 @@ def test_goal_cards_drawn_at_once_on_slow_wifi_are_all_dealt(phone, server):
     cards = [api(server, "GET", f"/api/tables/{table}", token=t)["view"]["me"]["goal_card"] for t in tokens]
     assert None not in cards and len(set(cards)) == 3, cards
 
+
+
+def test_sealed_votes_opened_at_once_on_slow_wifi_open_once_each(phone, server):
+    """Every vote is in: each phone opens its seal by itself, all at the same
+    moment. The slow phone's opening is still on its way when the others'
+    land, and the snapshots they bring still show its seal shut: it must not
+    open it again (the second came back `not_sealed`, or `wrong_phase` once the
+    votes were revealed, as an error on its screen at the reveal)."""
+    from e2e.test_stall import play_to_vote
+
+    made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "민수"})
+    table, tokens = made["table"], [made["player"]["token"]]
+    for name in ("Bora", "지훈"):
+        tokens.append(api(server, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
+    pages = []
+    for i, (token, locale) in enumerate(zip(tokens, ("ko-KR", "en-US", "ko-KR"), strict=True)):
+        page = phone(locale)
+        if i == 2:
+            page.add_init_script(SLOW_WIFI.replace("300", "600"))
+        page.goto("/")
+        page.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, token])
+        page.goto(f"/t/{table}")
+        pages.append(page)
+    sent: list[str] = []
+    refused: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda f: sent.append(f) if isinstance(f, str) else None)
+        ws.on("framereceived", lambda f: refused.append(f) if isinstance(f, str) and '"type":"error"' in f else None)
+    pages[2].on("websocket", watch)
+    for page in pages:
+        expect(page.locator("html")).to_have_attribute("data-connection", "open")
+    api(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "start"}, "request_id": "start"}, tokens[0])
+    play_to_vote(server, table, dict(zip(["p1", "p2", "p3"], tokens, strict=True)))
+    # The slow phone votes first; the last vote in asks every phone for its opening.
+    for page in (pages[2], pages[0], pages[1]):
+        page.locator("button.ku-vote[data-vote='yes']").click()
+        page.locator("button.ku-vote-final[data-vote='yes']").click()
+        expect(page.locator("button.ku-vote")).to_have_count(0)
+    for page in pages:
+        expect(page.locator(".ku-reveal-vote[data-player='p3']")).to_have_attribute("data-vote", "yes")
+    pages[2].wait_for_timeout(1500)  # a second opening, had one been sent, is answered by now
+    for page in pages:
+        expect(page.get_by_role("alert")).to_have_count(0)
+    assert sum('"open_vote"' in f for f in sent) == 1, [f for f in sent if "open_vote" in f]
+    assert refused == []

@@ -15,7 +15,7 @@ import { h } from './ui.js';
  *   me: string|null,
  *   game: string,
  *   name: (playerId: string) => string,
- *   act: (action: {type: string, [field: string]: unknown}, opts?: {as?: string}) => Promise<{version: number, events: unknown[]}>,
+ *   act: (action: {type: string, [field: string]: unknown}, opts?: {as?: string, quiet?: boolean}) => Promise<{version: number, events: unknown[]}>,
  *   vibrate: (pattern: number|number[]) => void,
  *   gameLegal: (snapshot: Snapshot) => Array<{type: string, [field: string]: unknown}>,
  *   title: () => string,

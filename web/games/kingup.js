@@ -81,7 +81,11 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
     /** This phone's sealed votes (value and salt) until the reveal: made on the first snapshot. */
     /** @type {ReturnType<typeof keptVotes>|null} */
     let kept = null;
-    /** Openings sent, by label → the version they were sent at (one try per version). */
+    /**
+     * Openings sent, by salt: the version of the snapshot that asked (or, once
+     * accepted, the version it made) and whether it is still on its way.
+     * @type {Map<string, {version: number, pending: boolean}>}
+     */
     const opened = new Map();
     const ui = {
       busy: false,
@@ -160,9 +164,24 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         // Every vote is in: each seal this phone made is opened, by itself.
         for (const o of openings(s, kept)) {
           const key = /** @type {string} */ (o.action.salt);
-          if (opened.get(key) === s.version) continue;
-          opened.set(key, s.version);
-          ctx.act(/** @type {{type: string}} */ (o.action), { as: o.seat }).catch(() => { /* shown; tried again on the next version */ });
+          const sent = opened.get(key);
+          // One opening on its way at a time: every phone opens at the same moment,
+          // and the snapshots of the others' openings, landing before this one,
+          // still show this seal shut. Sent again, it came back refused
+          // (`not_sealed`, or `wrong_phase` after the reveal) as an error at the reveal.
+          if (sent && (sent.pending || sent.version >= s.version)) continue;
+          const entry = { version: s.version, pending: true };
+          opened.set(key, entry);
+          ctx.act(/** @type {{type: string}} */ (o.action), { as: o.seat, quiet: true }).then((res) => {
+            entry.pending = false;
+            entry.version = Math.max(entry.version, res.version);
+          }, (/** @type {any} */ env) => {
+            // Tried again on the next version the seal shows shut.
+            entry.pending = false;
+            const err = env && env.error;
+            // Opened already (by another tab of this seat): nothing went wrong.
+            if (alive && err && err.code !== 'not_sealed' && err.code !== 'wrong_phase') showError(err, 'kingup');
+          });
         }
       }
       // A reveal this phone has not shown yet (not the one found on opening the table).

@@ -58,7 +58,8 @@ export function gameContext(session, proxies, current, shown, offs) {
       const may = (/** @type {string|null|undefined} */ pid) => (pid && snap && snap.proxies && snap.proxies[pid] ? pid : undefined);
       const once = may(opts.as);
       const as = once || may(proxies.entering);
-      const sent = session.act(/** @type {{type: string}} */ (payload), as ? { as } : {});
+      // `quiet`: an action the phone sends by itself (no tap) shows no refusal; its caller does.
+      const sent = session.act(/** @type {{type: string}} */ (payload), { ...(as ? { as } : {}), ...(opts.quiet ? { quiet: true } : {}) });
       // An entry made for the seat chosen in the switcher brings the phone back
       // to its own seat: on its own turn, a phone still "entering for" another
       // seat showed every button greyed.
