@@ -296,6 +296,44 @@ def test_webkit_kingup_one_turn(webkit, server, games):
                 "the character on its row")
 
 
+
+def test_webkit_kingup_votes_are_sealed_and_opened_on_the_phones(webkit, server, games):
+    """Safari seals a King Up vote on the phone (SHA-256 over label, salt and
+    value; the salt kept in localStorage) and, once every vote is in, opens it
+    by itself: two WebKit phones and a third seat through the API, the reveal
+    on both phones, every seal in the proof checked."""
+    if not any(g["name"] == "kingup" for g in games):
+        skip_or_fail("King Up! is not registered")
+    from e2e.test_stall import play_to_vote
+    from tablemate_verify import check
+    from tests.sealed_votes import VoteSeals
+
+    table, tokens = seated_table(server, "kingup", ["Ada", "Grace", "Alan"])
+    phones = [webkit(), webkit()]
+    for ph, token in zip(phones, tokens, strict=False):
+        open_seat(ph, table, token)
+    play_to_vote(server, table, dict(zip(["p1", "p2", "p3"], tokens, strict=True)))
+    seals = VoteSeals()
+    snap = call(server, "GET", f"/api/tables/{table}", token=tokens[2])
+    call(server, "POST", f"/api/tables/{table}/actions", {"action": seals.vote(snap, "p3", "yes"), "request_id": "v3"},
+         tokens[2])
+    for ph in phones:
+        ph.tap(ph.until(lambda ph=ph: ph.css("button.ku-vote[data-vote='yes']"), "the Yes card")[0])
+        ph.tap(ph.until(lambda ph=ph: ph.css("button.ku-vote-final[data-vote='yes']"), "the vote sent")[0])
+    # Every vote in: the API seat opens its own; the phones open theirs by themselves.
+    deadline = time.monotonic() + WAIT
+    while not (openings := seals.openings(snap := call(server, "GET", f"/api/tables/{table}", token=tokens[2]))):
+        assert time.monotonic() < deadline, snap["view"].get("election")
+        time.sleep(0.1)
+    for _seat, action in openings:
+        call(server, "POST", f"/api/tables/{table}/actions", {"action": action, "request_id": "o3"}, tokens[2])
+    for ph in phones:
+        for seat in ("p1", "p2", "p3"):
+            ph.until(lambda ph=ph, seat=seat: ph.css(f".ku-reveal-vote[data-player='{seat}'][data-vote='yes']"),
+                     f"{seat}'s vote revealed")
+    report = check(call(server, "GET", f"/api/tables/{table}/proof"))
+    assert report.ok and sum(line.code == "seal_ok" for line in report.lines) == 3, report.first_mismatch
+
 def test_webkit_countup_one_turn(webkit, server, games):
     if not any(g["name"] == "countup" for g in games):
         skip_or_fail("Count Up is not registered")
