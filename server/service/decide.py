@@ -100,7 +100,6 @@ def decide(tx: Tx, call: ActionCall, ctx: Context) -> Commit[ActionResult]:
     seat = authenticate(tx.doc, ctx.token, seated=True)
     if seat.get("sealed") and atype != "unlock":
         raise sealed_seat()
-    check_may_act(seat, atype)
     cached: RequestRecord | None = tx.cached_result(ctx.request_id)
     if cached is not None:
         if cached["by"] != seat["id"]:
@@ -108,7 +107,10 @@ def decide(tx: Tx, call: ActionCall, ctx: Context) -> Commit[ActionResult]:
         if cached.get("undone"):
             raise ServiceError("conflict", "request_undone",
                                "That action was undone; send it again as a new action if you still mean it.")
+        # Before the paused check: the retry of a `phoneless` whose answer was lost
+        # finds its own seat paused by it, and must get that first answer.
         return Commit(None, result=cached["result"])
+    check_may_act(seat, atype)
     if ctx.expected is not None and ctx.expected != tx.doc["version"]:
         raise ServiceError("conflict", "stale_version",
                            f"The table is at version {tx.doc['version']}, not {ctx.expected}; refresh and retry.")

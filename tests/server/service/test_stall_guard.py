@@ -198,6 +198,22 @@ def test_a_live_phone_is_taken_off_only_by_itself(app, client, monkeypatch) -> N
         client, host.table, "ko")
 
 
+
+def test_a_phone_that_paused_its_own_seat_gets_the_first_answer_when_it_retries(app, client) -> None:
+    """The web client sends an action whose answer was lost again, with its
+    request_id, on the next socket: a `phoneless` of its own seat must get its
+    first answer, not `seat_paused` from the pause that action made."""
+    host, p2, _p3 = open_table(client, joiners=2, game="countup")
+    assert host.act("start").status_code == 200
+    first = p2.act("phoneless", request_id="off-1", player=p2.id)
+    assert first.status_code == 200, first.json
+    before = doc_of(app, host.table)
+    again = p2.act("phoneless", request_id="off-1", player=p2.id)
+    assert (again.status_code, again.json) == (200, first.json)
+    assert doc_of(app, host.table) == before
+    # A new action from the paused seat is still refused.
+    refused(app, host, p2.act("rename", player=p2.id, name="Bo"), 409, "seat_paused", before)
+
 # -- a retracted choice is shown at the end; every step announced ---------------------------
 
 
