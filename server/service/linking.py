@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any
 from server.errors import ServiceError, rate_limited
 from server.model import ActionResult, RequestRecord, TableDoc
 from server.service import draws
-from server.service.change import Call
+from server.service.change import Call, sealed_seat
 from server.service.decide import ActionCall, Context, record_outcome
 from server.service.hostship import holds
 from server.service.seats import authenticate
+from server.service.stall import check_may_act
 from server.store import Commit, Primed, Tx
 from server.store.links import GIVEN, OVER, RATED, RECORDED, STRANGER, TAKEN, Link
 from tablemate_verify.chain import step
@@ -158,6 +159,11 @@ def _draw_now(pl: Pipeline, call: ActionCall, token: str | None, rid: str) -> An
             if cached["by"] != seat["id"]:
                 raise ServiceError("conflict", "request_id_reused", "This request_id belongs to another seat.")
             return Commit(None, result=cached["result"])
+        # As decide's: a sealed or paused seat does nothing (its link is refused
+        # already: ``draws.contributors`` leaves it out).
+        if seat.get("sealed"):
+            raise sealed_seat()
+        check_may_act(seat, call.atype)
         fields = tx.links()
         draws.check_draw_now(fields, int(call.action["draw"]))
         return _commit(pl, tx, call, token, seat["id"], int(call.action["draw"]), rid, fields)

@@ -247,3 +247,21 @@ def test_a_seat_anchoring_over_and_over_is_stopped_by_its_anchor_rate(store: Sto
     assert store.load_raw(tid) == raw
     # The other seats anchor as before.
     act(tables, tid, phones[1].token, "anchor", anchor="bb" * 32, length=64)
+
+
+def test_a_paused_or_sealed_seat_cannot_make_a_waiting_draw(store: Store) -> None:
+    """``draw_now`` is an action like any: a seat off its phone (paused) or
+    claimed by a rejoin code and not yet unlocked (sealed) may not make the
+    draw the table waits for, however long it waited; the table stays as it was."""
+    tables = tables_with(store, 0.0)  # draw_now in time at once
+    tid, phones = seated(tables, 4)
+    act(tables, tid, phones[0].token, "start")
+    anchor_all(tables, tid, phones[:2])
+    act(tables, tid, phones[2].token, "phoneless", player="p3")
+    code = tables.rejoin(tid, phones[0].token, "p4")
+    _pid, sealed = tables.claim(tid, {"claim": code})
+    draw = int(act(tables, tid, turn(tables, tid, phones).token, "pyramid")["events"][0]["draw"])
+    refused("seat_paused", tables, tid, phones[2].token, "draw_now", draw=draw)
+    refused("seat_sealed", tables, tid, sealed, "draw_now", draw=draw)
+    # A seat that may act makes it.
+    assert act(tables, tid, phones[1].token, "draw_now", draw=draw)["version"] == draw
