@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from engines.base import Engine
 from server import wire
@@ -38,7 +39,16 @@ def _json() -> Any:
     """The body's JSON, parsed without trusting its depth (server/wire.py)."""
     if not request.is_json:
         raise ServiceError("invalid", "invalid_json", "The body must be a JSON object (Content-Type: application/json).")
-    data = wire.parse(request.get_data(cache=False))
+    body = request.get_data(cache=False)
+    if request.content_length is None and len(body) >= (current_app.config["MAX_CONTENT_LENGTH"] or len(body) + 1):
+        # A chunked body (no Content-Length) is cut at the limit by werkzeug's
+        # stream, not refused. What follows is read and dropped, up to a bound:
+        # a socket closed with data unread is reset, and the reset loses the 413.
+        left, raw = 1 << 20, request.environ["wsgi.input"]
+        while left > 0 and (chunk := raw.read(min(left, 1 << 16))):
+            left -= len(chunk)
+        raise RequestEntityTooLarge()
+    data = wire.parse(body)
     if data is None:
         raise ServiceError("invalid", "invalid_json", "The body must be a JSON object.")
     return data
