@@ -232,3 +232,201 @@ def test_a_server_that_overstates_the_links_counted_gets_no_link_ahead() -> None
     got = run_node(_LIAR)
     assert got["lied"] == 0
     assert len(got["links"]) == 1 and step(got["links"][0]) == got["anchor"]  # c_1, the true next
+
+
+# A phone in node whose storage can fill up, and a small server that checks links
+# as the LINK script does (the draw pending, its chain's next link) and makes draws.
+_TABLE = """
+globalThis.window = globalThis;
+const store = new Map();
+let quota = Infinity;
+const size = () => [...store].reduce((n, [k, v]) => n + k.length + v.length, 0);
+globalThis.localStorage = {getItem: (k) => store.get(k) ?? null, removeItem: (k) => store.delete(k),
+  setItem: (k, v) => { const old = store.has(k) ? k.length + store.get(k).length : 0;
+    if (size() - old + k.length + String(v).length > quota) throw new Error('QuotaExceededError');
+    store.set(k, String(v)); },
+  get length() { return store.size; }, key: (i) => [...store.keys()][i] ?? null};
+const { phoneChain } = await import('./web/screens/fair-chain.js');
+const { linkStep } = await import('./web/fairness.js');
+const { nextSnapshot } = await import('./web/snapshot.js');
+const table = {version: 1, chain: null, pending: null, late: false};
+const sent = [];
+let hold = null;  // runs while an anchor is on its way
+const send = async (a) => {
+  sent.push(a);
+  if (a.type === 'anchor') {
+    if (hold) { const h = hold; hold = null; h(); }
+    table.version += 1;
+    table.chain = {anchor: a.anchor, length: a.length, used: 0, last: a.anchor};
+    return {version: table.version, events: []};
+  }
+  const p = table.pending;
+  if (table.late || !p || p.draw !== a.draw) { table.late = false; throw {error: {code: 'draw_over'}}; }
+  if (p.expect.last !== await linkStep(a.link)) throw {error: {code: 'link_mismatch'}};
+  p.links.push(a.link);
+  return {version: table.version, events: []};
+};
+const pend = (draw, contributors = ['p1', 'p2']) => ({draw, scope: 's', index: 0, action: 'pyramid',
+  player: 'p1', contributors, waiting: contributors, at: 0, wait: 3600});
+const view = () => ({version: table.version, me: 'p2', fair: {open: [], sealed: [], revealed: 0,
+  chains: {p2: {...table.chain}}, ...(table.pending ? {pending: pend(table.pending.draw)} : {})}});
+const announce = () => { table.pending = {draw: table.version + 1, expect: {...table.chain}, links: []}; };
+const make = () => { const p = table.pending; table.pending = null; table.version += 1;
+  if (p.links.length) { table.chain.used += 1; table.chain.last = p.links[0]; } };
+const reasons = [];
+const phone = () => { const c = phoneChain('t1', send); c.onMissed((r) => reasons.push(r)); return c; };
+const links = () => sent.filter((a) => a.type === 'link').map((a) => [a.draw, a.link]);
+"""
+
+_SPENT = _TABLE + """
+const chain = phone();
+await chain.update(view());                      // anchors (v2)
+announce(); table.late = true;                   // draw 3: made before this phone's link lands
+await chain.update(view());                      // link sent, draw_over: the chain is spent
+table.pending = null; table.version += 1;        // made without it (v3); the chain not counted
+announce();                                      // draw 4, before the phone anchors anew
+await chain.update(view());
+const during = links().length;
+make();
+await chain.update(view());                      // made without it: now it anchors anew
+process.stdout.write(JSON.stringify({during, types: sent.map((a) => a.type), reasons}));
+process.exit(0);
+"""
+
+
+def test_a_spent_chain_gives_no_link_to_the_next_draw() -> None:
+    """A link the table did not count (the draw was made already) was shown to
+    the server: the chain is spent, and its next link to give is that very
+    one. The next draw goes without this phone (nothing foreseen from it); the
+    phone anchors anew once the draw is made."""
+    got = run_node(_SPENT)
+    assert got["during"] == 1, "the spent link was given again"
+    assert got["types"] == ["anchor", "link", "anchor"]
+    assert got["reasons"] == ["draw_over"]
+
+
+_FRAME_AHEAD = _TABLE + """
+const chain = phone();
+let held = null;  // web/live.js's this.last
+const accept = async (s) => { const n = nextSnapshot(held, s); if (n) { held = n; await chain.update(held); } };
+const frame = async (version, pending) => {     // web/live.js draw()
+  if (!held || version < held.version) return;
+  held = {...held, fair: {...held.fair, pending}}; await chain.update(held);
+};
+await accept(view()); await accept(view());      // anchored (v2)
+announce(); await frame(2, pend(3));             // draw 3: its link
+make(); const v3 = view();                       // made at v3, its push on its way...
+announce(); await frame(3, pend(4));             // ...overtaken by draw 4's frame
+await accept(v3); await accept(view());
+make(); await accept(view());
+process.stdout.write(JSON.stringify({links: links(), reasons, used: table.chain.used}));
+process.exit(0);
+"""
+
+
+def test_a_draw_frame_ahead_of_the_last_snapshot_waits_for_it() -> None:
+    """Two draws back to back (King Up's goal cards): the second's frame may
+    land before the snapshot of the first one made, and the snapshot it is put
+    into counts this seat's links as before the first. Answered from it, the
+    phone gave the first draw's link again (link_mismatch: its part "not
+    counted", its chain thrown away); it answers from the next snapshot."""
+    got = run_node(_FRAME_AHEAD)
+    assert got["reasons"] == []
+    assert [d for d, _ in got["links"]] == [3, 4] and got["links"][0][1] != got["links"][1][1]
+    assert got["used"] == 2
+
+
+_NEW_CHAIN = _TABLE + """
+await phone().update(view());                    // chain A (v2)
+store.clear();                                   // this phone's record lost (storage cleared)
+const page = phone();
+hold = announce;                                 // a roll announced while chain B is on its way: it expects A
+await page.update(view());                       // anchors B (v3)
+await page.update(view());                       // draw 3 waits for p2
+process.stdout.write(JSON.stringify({types: sent.map((a) => a.type), reasons}));
+process.exit(0);
+"""
+
+
+def test_a_chain_accepted_after_a_draw_was_announced_does_not_answer_it() -> None:
+    """The draw expects the chain the table had at its announce: the new
+    chain's first link would be refused (link_mismatch) and spent for nothing."""
+    got = run_node(_NEW_CHAIN)
+    assert got["types"] == ["anchor", "anchor"]
+    assert got["reasons"] == []
+
+
+_MADE = _PHONE + """
+await chain.update(snap(1, {}));                 // anchored, accepted at 1
+const anchor = sent[0].anchor;
+const chains = {p2: {anchor, length: 256, used: 0, last: anchor}};
+const pend = (draw) => ({draw, scope: 's', index: 0, action: 'goal', player: 'p1', contributors: ['p1', 'p2'],
+                         waiting: ['p2'], at: 0, wait: 3600});
+await chain.update(snap(2, {chains, pending: pend(3)}));   // draw 3: its link
+await chain.update(snap(2, {chains, pending: pend(4)}));   // draw 4's frame in the snapshot of v2
+process.stdout.write(JSON.stringify({at2: chain.check([], 2).map((l) => l.code),
+                                     at3: chain.check([], 3).map((l) => l.code)}));
+process.exit(0);
+"""
+
+
+def test_a_draw_is_not_dated_made_before_its_own_version() -> None:
+    """A snapshot older than a draw that no longer shows it waiting (the next
+    draw's frame put into it) does not date the draw made there: a proof read
+    at that older version, when the draw still waited, must not be held to its
+    link (a false own_link_missing on an honest table)."""
+    got = run_node(_MADE)
+    assert got["at2"] == []
+    assert got["at3"] == ["own_link_missing"]
+
+
+_RECONNECT = _PHONE + """
+answered = 3;
+await chain.update(snap(2, {}));                 // live; anchored, accepted at 3
+const anchor = sent[0].anchor;
+const chains = {p2: {anchor, length: 256, used: 0, last: anchor}};
+const pending = {draw: 6, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                 contributors: ['p1', 'p3'], waiting: ['p3'], at: 0, wait: 3600};
+const held = snap(3, {chains});
+await chain.update(held);
+chain.offline(held);                             // the Wi-Fi drops; meanwhile draw 6 is announced without it
+await chain.update(held);                        // the socket reopens: the held snapshot shown again
+await chain.update(snap(5, {chains, pending}));  // the server's first: draw 6 waits, rightly without it
+const after = chain.leftOut();
+await chain.update(snap(6, {chains}));
+await chain.update(snap(6, {chains, pending: {...pending, draw: 7}}));  // now live, and left out
+process.stdout.write(JSON.stringify({after, then: chain.leftOut()}));
+process.exit(0);
+"""
+
+
+def test_a_draw_announced_while_the_phone_was_offline_is_not_called_left_out() -> None:
+    """As the socket reopens the screen draws the snapshot held through the
+    drop, before the server's first: it must not date the phone live from that
+    old version, or a draw announced during the drop (rightly without it) is
+    called `left_out`. One announced once it is back is."""
+    got = run_node(_RECONNECT)
+    assert got == {"after": 0, "then": 1}
+
+
+_FULL = _TABLE + """
+const chain = phone();
+await chain.update(view());                      // anchored (v2)
+quota = size() + 200;                            // storage full: the spent mark will not fit
+announce(); table.late = true;
+await chain.update(view());                      // its link came too late: spent
+table.pending = null; table.version += 1; announce();
+await phone().update(view());                    // a reload (or the seat's other tab), draw 4 waiting
+const rec = store.get('tablemate.chain.t1');
+process.stdout.write(JSON.stringify({links: links().length, spentOrGone: !rec || JSON.parse(rec).burned === true}));
+process.exit(0);
+"""
+
+
+def test_a_spent_chain_that_cannot_be_marked_so_is_not_left_for_a_reload() -> None:
+    """Storage full: the write that marks the chain spent fails. The record
+    left behind (not spent) would make a reload, or the seat's other tab, give
+    the server a link it saw already: the chain's top kept for other tabs goes
+    (room for the mark), else the record goes, and they anchor anew."""
+    got = run_node(_FULL)
+    assert got == {"links": 1, "spentOrGone": True}

@@ -72,7 +72,13 @@ export function phoneChain(id, send) {
       try {
         if (!makeRoom(id)) throw new Error('full');
         localStorage.setItem(key, raw);
-      } catch { stored = false; }
+      } catch {
+        stored = false;
+        // The record left in storage is older than this page's: a reload, or the
+        // seat's other tab, reading it would take a spent chain for a good one and
+        // give the server a link it saw already. Gone, it makes them anchor anew.
+        try { localStorage.removeItem(key); } catch { /* nothing kept */ }
+      }
     }
   };
   /** Where a chain's top is kept by its anchor, for another tab of this browser. @param {string} anchor */
@@ -96,6 +102,9 @@ export function phoneChain(id, send) {
   let onMissed = () => {};
   /** @type {number|null} the first version seen since the socket (re)opened: live from then */
   let liveFrom = null;
+  /** @type {import('../net.js').Snapshot|null} the snapshot held while the socket was down,
+   * once this page was live: draws may have been announced since, without this phone */
+  let stale = null;
   /** The chain whose links kept for other tabs were last tidied up. */
   let tidied = '';
 
@@ -166,9 +175,21 @@ export function phoneChain(id, send) {
   /**
    * @param {Pending} p
    * @param {{used: number, last?: string}} table this seat's chain as the snapshot that shows `p` waiting has it
+   * @param {number} version that snapshot's
    */
-  async function answer(p, table) {
+  async function answer(p, table, version) {
     if (!kept) return;
+    if (!kept.answered[String(p.draw)]) {
+      // Spent (a link shown to the server and not counted): its next link is that
+      // very link, which the server has seen; the next draw goes without this phone.
+      if (kept.burned) return;
+      // Accepted at or after the draw's announce: the draw expects the chain before.
+      if (kept.at !== undefined && kept.at >= p.draw) return;
+      // A draw frame ahead of the snapshot of the version it was announced at
+      // (pushes race): this snapshot's count of the seat's links may miss the
+      // last draw's, and would name a link already given. That snapshot answers.
+      if (version < p.draw - 1) return;
+    }
     // The table's count is believed only with the last link it counted, which only
     // this browser's tabs could have sent: a server that said more links were
     // counted than were would make the phone reveal links ahead of their draws
@@ -202,6 +223,8 @@ export function phoneChain(id, send) {
         kept.burned = true;
         kept.missed = [...kept.missed, p.draw];
         for (const g of kept.given || []) if (g.draw === p.draw) g.missed = true;
+        // No other tab, nor a reload, may take it up from its top (adopt).
+        forget(kept.links[0]);
         save();
         onMissed(code);
       }
@@ -220,7 +243,9 @@ export function phoneChain(id, send) {
     waiting = p ? p.draw : null;
     let seen = false;
     for (const g of (kept && kept.given) || []) {
-      if (g.made === null && (!p || p.draw !== g.draw)) { g.made = snap.version; seen = true; }
+      // A draw is made at its id's version at the earliest: a snapshot older than
+      // that (another tab's, a frame's) tells only that it is not waiting there.
+      if (g.made === null && (!p || p.draw !== g.draw)) { g.made = Math.max(snap.version, g.draw); seen = true; }
     }
     if (seen) save();
   }
@@ -255,8 +280,10 @@ export function phoneChain(id, send) {
       const me = snap.me;
       if (!fair || !me) return;
       // A draw shown waiting in the first snapshot was announced before this
-      // socket (an announce makes no version: its id is the version after).
-      if (liveFrom === null) liveFrom = snap.version + (fair.pending ? 1 : 0);
+      // socket (an announce makes no version: its id is the version after). Not
+      // the snapshot held through a drop: shown again as the socket reopens, before
+      // the server's first, it would date this phone live from before the drop.
+      if (liveFrom === null && snap !== stale) liveFrom = snap.version + (fair.pending ? 1 : 0);
       if (busy) {
         // Taken up once this one is done: a draw must not wait on a snapshot skipped.
         queued = snap;
@@ -276,7 +303,7 @@ export function phoneChain(id, send) {
           for (const o of kept.old || []) if (o.anchor !== tidied) forget(o.anchor);
         }
         if (p && mine && !snap.paused) leftOut(p, me);
-        if (p && p.waiting.includes(me) && mine && table) await answer(p, table);
+        if (p && p.waiting.includes(me) && mine && table) await answer(p, table, snap.version);
         else if (!mine || !kept || kept.burned || kept.used >= CHAIN_LENGTH) {
           // A chain accepted after this snapshot was made (this tab's or
           // another's): the next snapshot shows it; anchoring now would throw it away.
@@ -321,8 +348,14 @@ export function phoneChain(id, send) {
     missed: () => { fresh(); return kept ? kept.missed.length : 0; },
     /** Draws announced without asking this live, anchored phone (``left_out``). */
     leftOut: () => { fresh(); return kept && kept.leftOut ? kept.leftOut.length : 0; },
-    /** The socket closed: until it opens again this phone is not live. */
-    offline() { liveFrom = null; },
+    /**
+     * The socket is down: until it opens again this phone is not live.
+     * @param {import('../net.js').Snapshot} [snap] the snapshot shown meanwhile
+     */
+    offline(snap) {
+      if (liveFrom !== null || stale !== null) stale = snap || null;
+      liveFrom = null;
+    },
     /**
      * The chains' part of the export (docs/fairness.md, "Phone export"): each
      * anchor and the links revealed, never the links still to come.

@@ -165,7 +165,7 @@ export function fairTable(id, token, send) {
       chain.observe(snap);
       // Issue 38: a phone's part of a draw is its chain's next link (fair-chain.js), no seed.
       if (canSeed && !snap.sealed && token()) chain.update(snap);
-      else if (!canSeed) chain.offline();
+      else if (!canSeed) chain.offline(snap);
       if ((fair.revealed > 0 || changed.length) && (fair.revealed !== wanted || changed.length !== before || !checked)) {
         wanted = fair.revealed;
         if (changed.length !== before) checked = null;
