@@ -17,6 +17,9 @@ import { actingFor, gameRoot, partCache, place, proxyWaiting } from './shared.js
 import { castVote, keptVotes, openings, sealedVote } from './kingup/sealing.js';
 import { revealPanel, revealWords, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
+/** Refusals of a phone's own opening that say nothing about it: sent again shortly. */
+const AGAIN = new Set(['rate_limited', 'busy', 'store_unavailable', 'internal', 'network', 'error']);
+
 ensureCss();
 
 /**
@@ -179,8 +182,17 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
             // Tried again on the next version the seal shows shut.
             entry.pending = false;
             const err = env && env.error;
+            const code = err ? err.code : '';
             // Opened already (by another tab of this seat): nothing went wrong.
-            if (alive && err && err.code !== 'not_sealed' && err.code !== 'wrong_phase') showError(err, 'kingup');
+            if (!alive || code === 'not_sealed' || code === 'wrong_phase') return;
+            if (AGAIN.has(code)) {
+              // Not about the opening: tried again soon, the same version too. If it
+              // was the last one missing, no new version would come to try it.
+              entry.version = -1;
+              window.setTimeout(() => { if (alive && snap) noteSnapshot(snap); }, 2000);
+              return;
+            }
+            if (err) showError(err, 'kingup');
           });
         }
       }
