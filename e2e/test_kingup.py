@@ -10,6 +10,7 @@ import random
 import re
 import time
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -312,12 +313,21 @@ def test_goal_cards_drawn_at_once_on_slow_wifi_are_all_dealt(phone, server):
 
 
 
-def test_sealed_votes_opened_at_once_on_slow_wifi_open_once_each(phone, server):
-    """Every vote is in: each phone opens its seal by itself, all at the same
-    moment. The slow phone's opening is still on its way when the others'
-    land, and the snapshots they bring still show its seal shut: it must not
-    open it again (the second came back `not_sealed`, or `wrong_phase` once the
-    votes were revealed, as an error on its screen at the reveal)."""
+# Every error the page shows, even for a moment (an alert may be gone by the time a test looks).
+ALERTS_SEEN = """window.__alerts = [];
+new MutationObserver(() => {
+  for (const e of document.querySelectorAll('[role=alert]')) {
+    const text = e.textContent.trim();
+    if (text && e.getClientRects().length && !window.__alerts.includes(text)) window.__alerts.push(text);
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});"""
+
+
+def vote_with_a_slow_third_phone(phone, server: str, slow: Callable[[Page], None]) -> list[Page]:
+    """Three phones at a King Up table, the third made slow by ``slow``; played
+    to an election through the API; the slow phone votes Yes first and the
+    others after it, so the last vote asks every phone for its opening at once.
+    Returns the pages once p3's vote is revealed on each."""
     from e2e.test_stall import play_to_vote
 
     made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "민수"})
@@ -329,78 +339,7 @@ def test_sealed_votes_opened_at_once_on_slow_wifi_open_once_each(phone, server):
         page = phone(locale)
         page.add_init_script(ALERTS_SEEN)
         if i == 2:
-            page.add_init_script(SLOW_WIFI.replace("300", "600"))
-        page.goto("/")
-        page.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, token])
-        page.goto(f"/t/{table}")
-        pages.append(page)
-    sent: list[str] = []
-    refused: list[str] = []
-
-    def watch(ws: Any) -> None:
-        ws.on("framesent", lambda f: sent.append(f) if isinstance(f, str) else None)
-        ws.on("framereceived", lambda f: refused.append(f) if isinstance(f, str) and '"type":"error"' in f else None)
-    pages[2].on("websocket", watch)
-    for page in pages:
-        expect(page.locator("html")).to_have_attribute("data-connection", "open")
-    api(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "start"}, "request_id": "start"}, tokens[0])
-    play_to_vote(server, table, dict(zip(["p1", "p2", "p3"], tokens, strict=True)))
-    # The slow phone votes first; the last vote in asks every phone for its opening.
-    for page in (pages[2], pages[0], pages[1]):
-        page.locator("button.ku-vote[data-vote='yes']").click()
-        page.locator("button.ku-vote-final[data-vote='yes']").click()
-        expect(page.locator("button.ku-vote")).to_have_count(0)
-    for page in pages:
-        expect(page.locator(".ku-reveal-vote[data-player='p3']")).to_have_attribute("data-vote", "yes")
-    pages[2].wait_for_timeout(1500)  # a second opening, had one been sent, is answered by now
-    for page in pages:
-        expect(page.get_by_role("alert")).to_have_count(0)
-    assert sum('"open_vote"' in f for f in sent) == 1, [f for f in sent if "open_vote" in f]
-    assert refused == []
-    assert [page.evaluate("window.__alerts") for page in pages] == [[], [], []]
-
-
-# Every error the page shows, even for a moment (an alert may be gone by the time a test looks).
-ALERTS_SEEN = """window.__alerts = [];
-new MutationObserver(() => {
-  for (const e of document.querySelectorAll('[role=alert]')) {
-    const text = e.textContent.trim();
-    if (text && e.getClientRects().length && !window.__alerts.includes(text)) window.__alerts.push(text);
-  }
-}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});"""
-
-
-def test_an_opening_refused_for_a_busy_table_is_sent_again(phone, server):
-    """The last opening missing comes back refused for a reason that is not
-    about it (`busy`: the store was slow): no new version will come to try it
-    again, so the phone sends it again by itself, and the votes are revealed."""
-    from e2e.test_stall import play_to_vote
-
-    made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "민수"})
-    table, tokens = made["table"], [made["player"]["token"]]
-    for name in ("Bora", "지훈"):
-        tokens.append(api(server, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"])
-    refused: list[str] = []
-
-    def busy_once(ws: Any) -> None:
-        to_server = ws.connect_to_server()
-
-        def from_page(message: str | bytes) -> None:
-            if not refused and isinstance(message, str) and '"open_vote"' in message:
-                refused.append(json.loads(message)["request_id"])
-                ws.send(json.dumps({"type": "error", "request_id": refused[0], "error": {
-                    "code": "busy", "message": "This table is busy right now; try again in a moment."}}))
-                return
-            to_server.send(message)
-        ws.on_message(from_page)
-
-    pages = []
-    for i, (token, locale) in enumerate(zip(tokens, ("ko-KR", "en-US", "ko-KR"), strict=True)):
-        page = phone(locale)
-        if i == 2:  # the last to open: its opening lands after the others'
-            page.add_init_script(SLOW_WIFI)
-            page.add_init_script(ALERTS_SEEN)
-            page.route_web_socket("**/ws", busy_once)
+            slow(page)
         page.goto("/")
         page.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, token])
         page.goto(f"/t/{table}")
@@ -416,6 +355,53 @@ def test_an_opening_refused_for_a_busy_table_is_sent_again(phone, server):
     for page in pages:
         expect(page.locator(".ku-reveal-vote[data-player='p3']")).to_have_attribute("data-vote", "yes",
                                                                                     timeout=15_000)
-        expect(page.get_by_role("alert")).to_have_count(0)
+    return pages
+
+
+def test_sealed_votes_opened_at_once_on_slow_wifi_open_once_each(phone, server):
+    """Every vote is in: each phone opens its seal by itself, all at the same
+    moment. The slow phone's opening is still on its way when the others'
+    land, and the snapshots they bring still show its seal shut: it must not
+    open it again (the second came back `not_sealed`, or `wrong_phase` once the
+    votes were revealed, as an error on its screen at the reveal)."""
+    sent: list[str] = []
+    refused: list[str] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda f: sent.append(f) if isinstance(f, str) else None)
+        ws.on("framereceived", lambda f: refused.append(f) if isinstance(f, str) and '"type":"error"' in f else None)
+
+    def slow(page: Page) -> None:
+        page.add_init_script(SLOW_WIFI.replace("300", "600"))
+        page.on("websocket", watch)
+    pages = vote_with_a_slow_third_phone(phone, server, slow)
+    pages[2].wait_for_timeout(1500)  # a second opening, had one been sent, is answered by now
+    assert sum('"open_vote"' in f for f in sent) == 1, [f for f in sent if "open_vote" in f]
+    assert refused == []
+    assert [page.evaluate("window.__alerts") for page in pages] == [[], [], []]
+
+
+def test_an_opening_refused_for_a_busy_table_is_sent_again(phone, server):
+    """The last opening missing comes back refused for a reason that is not
+    about it (`busy`: the store was slow): no new version will come to try it
+    again, so the phone sends it again by itself, and the votes are revealed."""
+    refused: list[str] = []
+
+    def busy_once(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if not refused and isinstance(message, str) and '"open_vote"' in message:
+                refused.append(json.loads(message)["request_id"])
+                ws.send(json.dumps({"type": "error", "request_id": refused[0], "error": {
+                    "code": "busy", "message": "This table is busy right now; try again in a moment."}}))
+                return
+            to_server.send(message)
+        ws.on_message(from_page)
+
+    def slow(page: Page) -> None:  # the last to open: its opening lands after the others'
+        page.add_init_script(SLOW_WIFI)
+        page.route_web_socket("**/ws", busy_once)
+    pages = vote_with_a_slow_third_phone(phone, server, slow)
     assert len(refused) == 1
-    assert pages[2].evaluate("window.__alerts") == [], "a refusal of the phone's own opening was shown"
+    assert [page.evaluate("window.__alerts") for page in pages] == [[], [], []], "a refusal was shown"
