@@ -54,7 +54,7 @@ def viewer(state: State) -> Callable[[str | None], dict[str, Any]]:
         "players": list(state.players),
         "turn": _pid(state, state.turn),
         "start_player": _pid(state, state.start) if c.play_mode == FULL else None,
-        "crown": _pid(state, state.crown),
+        "crown": _pid(state, _crown_holder(state)),
         "king": _king(state),
         "castle": _castle(state.positions),
         "positions": _positions(state.positions),
@@ -99,6 +99,15 @@ def public_players(state: State) -> dict[str, dict[str, Any]]:
 
 def _pid(state: State, seat: int | None) -> str | None:
     return None if seat is None else state.players[seat]
+
+
+def _crown_holder(state: State) -> int | None:
+    """Who holds the crown token: the last nominator (R12). A new round's crown
+    is set by its first nomination; until then the token stays where the last
+    round left it, with the King's nominator (R22), as on the table."""
+    if state.crown is not None:
+        return state.crown
+    return state.results[-1].crown if state.results else None
 
 
 def _king(state: State) -> str | None:

@@ -115,6 +115,8 @@ def test_round_waits_for_goals_then_scores(table):
     t.act("p1", "next_round", host=True)
     v = t.view("p2")
     assert (v["round"], v["turn"], v["me"]["goal"], v["me"]["no_left"]) == (2, "p1", None, 4)
+    # The crown token stays with the King's nominator until the round's first nomination.
+    assert (v["crown"], v["start_player"]) == ("p3", "p1")
     assert v["positions"]["A"] is None
     assert ENGINE.status(t.state) == {"round": 2, "over": False}
 
