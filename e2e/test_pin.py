@@ -4,9 +4,12 @@ secret, no move) until the PIN chosen in the lobby unlocks it there."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
+import urllib.error
 
+import pytest
 from playwright.sync_api import expect
 
 from e2e.test_results import api
@@ -39,8 +42,20 @@ def test_the_lobby_pin_unlocks_a_seat_taken_over_mid_game(phone, server):
         time.sleep(0.1)
     assert card is not None
 
+    # While Mina's phone is connected nobody moves her seat to another phone.
+    with pytest.raises(urllib.error.HTTPError) as live:
+        api(server, "POST", f"/api/tables/{table}/players/{a['id']}/rejoin", token=host)
+    assert live.value.code == 409 and json.load(live.value)["error"]["code"] == "phone_live"
     # Mina's phone dies; the host makes a rejoin code: a code, not a token.
-    rejoin = api(server, "POST", f"/api/tables/{table}/players/{a['id']}/rejoin", token=host)
+    mina.close()
+    for _ in range(100):
+        try:
+            rejoin = api(server, "POST", f"/api/tables/{table}/players/{a['id']}/rejoin", token=host)
+            break
+        except urllib.error.HTTPError:  # its socket's close not heard yet
+            time.sleep(0.1)
+    else:
+        raise AssertionError("the seat's phone never stopped counting as connected")
     assert "token" not in rejoin["player"] and rejoin["rejoin_url"].endswith(f"#claim={rejoin['claim']}")
 
     new = phone("ko-KR")

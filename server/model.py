@@ -34,6 +34,10 @@ class Seat(TypedDict):
     #: token sees no secret and may only ``unlock`` until the seat's own PIN
     #: proves its owner holds it (the host saw the code first).
     sealed: NotRequired[bool]
+    #: The host's seat opened by a code another seat made (``hostship.seal_claim``):
+    #: its seal guards the host's powers, not a game's secrets, so it outlives
+    #: ``play_again``; only the seat's PIN lifts it.
+    seal_kept: NotRequired[bool]
     #: This game's logged changes by this seat: chatter (``budget.CHATTER``)
     #: and the rest (``server/service/budget.py``; absent: none yet).
     chat: NotRequired[int]

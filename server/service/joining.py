@@ -32,6 +32,7 @@ from server.service.seats import (
     plausible_code,
     token_hash,
 )
+from server.service.stall import check_not_live
 from server.store import Commit, Tx
 
 
@@ -139,6 +140,7 @@ class Joining:
         code = new_claim()
         claim: Claim = {"h": token_hash(code), "exp": time.time() + CLAIM_TTL}
         sender = authenticate(self.pipeline.load(table_id), token, seated=True)["id"]
+        online = frozenset(self.pipeline.store.presence.present(table_id))
 
         def fn(tx: Tx) -> Commit[None]:
             doc = tx.copy()
@@ -146,6 +148,11 @@ class Joining:
             if seat.get("sealed"):
                 raise sealed_seat()
             me = seat["id"]
+            # Mid-game a code moves the seat off the phone that holds it, as phoneless
+            # does: not off a live one (the host would redeem it, then play the seat
+            # from paper). In the lobby there is nothing to play for it.
+            if doc["status"] != "lobby":
+                check_not_live(doc, me, player, online)
             # The stand-in brings the host's seat back this way (``hostship``).
             out = issue_rejoin(doc, holds(doc, me), player, {**claim, "by": me})
             # A code made or redeemed while a draw waits moves no game nor seat it was checked against.
@@ -162,6 +169,7 @@ class Joining:
         schemas.validate(schemas.CLAIM_BODY, body, "claim")
         new = new_token()
         self.pipeline.load(table_id)
+        online = frozenset(self.pipeline.store.presence.present(table_id))
 
         def fn(tx: Tx) -> Commit[str]:
             doc = tx.copy()
@@ -169,13 +177,20 @@ class Joining:
             if seat is None:
                 raise ServiceError("not_found", "claim_not_found",
                                "This rejoin code was used already or has expired; ask the host for a new one.")
+            # A code made while the seat's phone was away, redeemed once it is back:
+            # the seat's own phone plays it (the code stays for when it is gone).
+            if doc["status"] != "lobby":
+                check_not_live(doc, "", seat["id"], online)
             pending = seat.get("claim")
             issuer = pending.get("by") if pending is not None else None
             out = claim_seat(doc, seat, token_hash(new))
-            if seal_claim(doc, seat, issuer) and not seat.get("sealed"):
-                # Sealed in the lobby too: a stand-in must not make itself the host.
-                seat["sealed"] = True
-                out.events[0]["sealed"] = True
+            if seal_claim(doc, seat, issuer):
+                # Sealed in the lobby too, and past play_again: a stand-in must
+                # not make itself the host.
+                seat["seal_kept"] = True
+                if not seat.get("sealed"):
+                    seat["sealed"] = True
+                    out.events[0]["sealed"] = True
             return Commit(out.doc, logged(out, seat["id"]), result=seat["id"], links=PASS)
 
         return self.pipeline.update(table_id, fn), new

@@ -192,9 +192,11 @@ def play_again(c: Call) -> Outcome:
     doc.pop("stash", None)
     doc.pop("sealed_at", None)
     # A seal guards the secrets dealt before a mid-game rejoin; the next game
-    # deals new ones to whoever holds the seat now.
+    # deals new ones to whoever holds the seat now. Not the host's seat opened by
+    # another's code: lifted, its holder would be the host (a stand-in's own phone).
     for seat in doc["seats"]:
-        seat.pop("sealed", None)
+        if not seat.get("seal_kept"):
+            seat.pop("sealed", None)
     fairness.begin(c.engine, doc, c.rng)
     return Outcome(doc, {"type": "play_again"}, [{"type": "new_game", "finished": finished}])
 
@@ -258,6 +260,7 @@ def unlock_seat(c: Call) -> Outcome:
     if not ok:
         raise ServiceError("forbidden", "bad_pin", "That PIN is not this seat's.")
     del seat["sealed"]
+    seat.pop("seal_kept", None)
     return Outcome(c.doc, {"type": "unlock"}, [{"type": "unlocked", "player": c.me}])
 
 

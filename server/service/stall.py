@@ -111,6 +111,16 @@ def check_phoneless(doc: TableDoc, me: str, target: str, online: set[str] | froz
     or that chooses again after an undo (``seat_reopened``)."""
     if target in doc.get("reopened", ()):
         raise reopened_error(doc, target)
+    check_not_live(doc, me, target, online)
+
+
+def check_not_live(doc: TableDoc, me: str, target: str, online: set[str] | frozenset[str] | None) -> None:
+    """Refuses moving ``target``'s seat off a phone that is live, but by that
+    phone itself (``phone_live``): taking it off (``phoneless``) or handing it
+    to another phone (a rejoin code, and its redeeming). A seat off its phone
+    already (on paper, its phone paused) is no live phone's."""
+    if seat_of(doc, target).get("phone") is False:
+        return
     if target != me and online is not None and target in online:
         raise ServiceError("conflict", "phone_live",
                            f"{name_of(doc, target)}'s phone is connected: only that phone can take its seat off "

@@ -186,9 +186,10 @@ export function phoneChain(id, send) {
       // Accepted at or after the draw's announce: the draw expects the chain before.
       if (kept.at !== undefined && kept.at >= p.draw) return;
       // A draw frame ahead of the snapshot of the version it was announced at
-      // (pushes race): this snapshot's count of the seat's links may miss the
-      // last draw's, and would name a link already given. That snapshot answers.
-      if (version < p.draw - 1) return;
+      // (pushes race): this snapshot's count of the seat's links misses those
+      // given for draws made since, and would name one of them again. The next
+      // snapshot answers (nextSnapshot keeps the draw in it).
+      if ((kept.given || []).some((g) => g.draw > version && g.draw < p.draw)) return;
     }
     // The table's count is believed only with the last link it counted, which only
     // this browser's tabs could have sent: a server that said more links were

@@ -140,3 +140,32 @@ def test_a_code_the_stand_in_made_dies_when_the_host_is_back(app, client) -> Non
     c = client.post(f"/api/tables/{host.table}/claim", json={"claim": code})
     assert c.status_code == 404 and c.json["error"]["code"] == "claim_not_found"
     assert host.get().status_code == 200, "the host's own phone keeps its seat"
+
+
+def test_a_stand_in_that_opens_the_host_seat_stays_locked_out_past_play_again(app, client) -> None:
+    """The stand-in may bring the host's seat back with a code, but whoever
+    redeems it is sealed until the host's PIN: `play_again`, which lifts the
+    seals of a game's secrets, must not lift this one, or the stand-in's own
+    second phone would hold the host's seat and its powers for good."""
+    from tests.server.service.test_rejoin_secrecy import redeem
+
+    host, a, _b = open_table(client, options={"target": 2})
+    assert host.act("pin", pin="2468").status_code == 200
+    assert host.act("start").status_code == 200
+    assert host.act("add", n=3).status_code == 200          # the toy game is over at once
+    online(app, host.table, "p2", "p3")
+    assert tables(app).settle_host(host.table, True) is True
+    assert doc_of(app, host.table)["stand_in"] == "p2"
+    r = client.post(f"/api/tables/{host.table}/players/p1/rejoin", headers=a.auth, json={})
+    assert r.status_code == 200, r.json
+    c = redeem(client, host.table, r.json["claim"])
+    held = Phone(client, host.table, "p1", c.json["player"]["token"])
+    assert held.get().json["sealed"] is True
+    assert a.act("play_again").status_code == 200
+    assert held.get().json["sealed"] is True, "play_again unsealed the host's seat"
+    online(app, host.table, "p1", "p2", "p3")
+    tables(app).settle_host(host.table, False)
+    assert held.act("host", player="p2").json["error"]["code"] == "seat_sealed"
+    # The host's PIN opens it, and the seat plays as before.
+    assert held.act("unlock", pin="2468").status_code == 200
+    assert held.get().json["sealed"] is False and "seal_kept" not in doc_of(app, host.table)["seats"][0]

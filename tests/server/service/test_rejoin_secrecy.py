@@ -257,3 +257,34 @@ def test_pin_stretching_runs_off_the_event_loop_and_is_limited(client, monkeypat
     r = new.act("pin", pin="6789")
     assert r.status_code == 429 and r.json["error"]["code"] == "rate_limited" and int(r.headers["Retry-After"]) > 0
     assert host.get().json["version"] == before["version"]
+
+
+def test_a_seat_whose_phone_is_live_is_not_moved_to_another_phone(app, client) -> None:
+    """The host may not take a live phone's seat off it (`phoneless`: 409
+    phone_live), nor by a rejoin code it redeems itself: that shut the live
+    phone out, left the seat with no live phone, and the host then took it
+    off its phone and played it from paper. A code is made, and redeemed,
+    only while the seat's phone is gone; the table is unchanged otherwise."""
+    from tests.server.service.test_hostship import doc_of, online
+
+    host, p2, _p3 = open_table(client, options={"target": 50})
+    assert host.act("start").status_code == 200
+    online(app, host.table, "p1", "p2", "p3")
+    before = doc_of(app, host.table)
+    r = client.post(f"/api/tables/{host.table}/players/p2/rejoin", headers=host.auth)
+    assert (r.status_code, r.json["error"]["code"]) == (409, "phone_live")
+    assert doc_of(app, host.table) == before
+    # Its phone gone, a code is made; back before the code is used, the code waits.
+    online(app, host.table, "p1", "p3")
+    code = rejoin_code(client, host, p2)
+    online(app, host.table, "p1", "p2", "p3")
+    before = doc_of(app, host.table)
+    r = redeem(client, host.table, code)
+    assert (r.status_code, r.json["error"]["code"]) == (409, "phone_live")
+    assert doc_of(app, host.table) == before
+    assert p2.get().status_code == 200
+    online(app, host.table, "p1", "p3")
+    assert redeem(client, host.table, code).status_code == 201
+    # The seat's own phone may still hand itself on: a code for one's own seat.
+    online(app, host.table, "p1", "p2", "p3")
+    assert client.post(f"/api/tables/{host.table}/players/p1/rejoin", headers=host.auth).status_code == 200
