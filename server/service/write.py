@@ -70,7 +70,8 @@ def update(store: Store, table_id: str, fn: Callable[[Tx], Commit[R]],
     ``hits`` (as for ``Rates.hit_many``) are counted once per call: with the
     write, in the same round trip, or by ``hit_many`` when nothing is
     written (a refusal, a retry answered from its record). Over a limit,
-    nothing is written and ``RateLimited`` is raised instead.
+    nothing is written and ``RateLimited`` is raised instead, but for a
+    retry: it gets its record's answer.
 
     ``wrote`` is told what was committed as soon as Redis has it, before
     this returns (the listener skips that change's message; it hands it on
@@ -132,7 +133,11 @@ def _update(store: Store, table_id: str, fn: Callable[[Tx], Commit[R]],
             if refused is not None:
                 raise refused
             assert commit is not None
-            _count_unwritten(store, hits, table_id)
+            # An answer, not a refusal (a retry of an applied request, answered from
+            # its record): counted, never refused for the rate. Refused, the phone
+            # would take its action for not applied, and the player tap it again.
+            if hits:
+                store.rates.hit_many(hits, table=table_id)
             return commit.result
         verdict = store.commit(table_id, int(tx.doc["version"]), commit, tx.assumed, hits,
                                told=wrote is not None)

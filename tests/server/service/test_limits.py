@@ -173,6 +173,23 @@ def test_limits_hold_across_two_instances_on_one_redis(app_server_factory, any_r
 
 # -- the log, request ids, history -------------------------------------------------
 
+def test_a_retry_of_an_applied_action_gets_its_answer_whatever_the_rate(redis_url: str) -> None:
+    """An action applied, its answer lost, the phone sends it again with its
+    request_id (web/outbox.js) after its budget ran out meanwhile: the retry
+    gets the first answer. Refused `rate_limited` ("nothing is applied"), the
+    phone took the rename for not done, and the player tapped it again."""
+    _, client = make_client(redis_url, RATE_CHATTER=3)
+    host, p2, _ = started(client)
+    first = p2.act("rename", request_id="ren-1", player=p2.id, name="Bo")
+    assert first.status_code == 200
+    for i in range(2):
+        assert p2.act("rename", player=p2.id, name=f"Bo{i}").status_code == 200
+    assert_rate_limited(p2.act("rename", player=p2.id, name="Bo-flood"))
+    again = p2.act("rename", request_id="ren-1", player=p2.id, name="Bo")
+    assert (again.status_code, again.json) == (200, first.json)
+    # Still counted: the seat's next new action waits out the window.
+    assert_rate_limited(p2.act("rename", player=p2.id, name="Bo-again"))
+
 def test_renames_have_a_rate_of_their_own(redis_url: str) -> None:
     """Issue 30: 2,995 self-renames in 3 minutes filled the log, and then no
     action, not even undo, worked. Chatter (renames, PINs, seat order, host,
