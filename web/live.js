@@ -28,6 +28,8 @@ const QUIET_MS = 2500;
 const DEAD_MS = 5000;
 /** A socket that has not opened by then is given up (a silent network never fails it). */
 const CONNECT_MS = 5000;
+/** An open socket whose first snapshot has not come by then is given up too. */
+const FIRST_STATE_MS = 10000;
 const BACKOFF_BASE_MS = 300;
 const BACKOFF_MAX_MS = 10000;
 
@@ -62,6 +64,10 @@ export class Live {
     /** stop() ran: an action now has nowhere to go (before start() it waits for the socket). */
     this.ended = false;
     this.everOpened = false;
+    /** The table is heard on this socket: its first snapshot came, and no store outage since (the indicator's 'open'). */
+    this.live = false;
+    /** This socket's first snapshot came. */
+    this.greeted = false;
     this.retryTimer = 0;
     this.watchTimer = 0;
     this.lastSeen = 0;
@@ -177,16 +183,16 @@ export class Live {
       return;
     }
     this.ws = ws;
+    this.live = false;
+    this.greeted = false;
     this.openedAt = Date.now();
     ws.onopen = () => {
       if (this.ws !== ws) return;
-      this.attempts = 0;
-      this.everOpened = true;
       this.lastSeen = Date.now();
       this.lastPing = 0;
-      this.setStatus('open');
-      // The server's first message is the snapshot; what waited goes after it.
-      this.outbox.flush();
+      // Not 'open' yet: the server's first message is the snapshot, and until it
+      // comes nothing of the table is heard on this socket (a server that cannot
+      // load it closes with 1013; its heartbeat may come first all the same).
     };
     ws.onmessage = (ev) => {
       if (this.ws !== ws) return;
@@ -218,6 +224,9 @@ export class Live {
     switch (msg && msg.type) {
       case 'state':
         heardClock(msg);
+        // Live before the snapshot is drawn: the screen drawn 'open' with it, not
+        // with the one held while the socket was down.
+        if (!this.live) this.heard();
         this.accept(msg);
         break;
       case 'presence':
@@ -240,15 +249,31 @@ export class Live {
         const err = msg.error || {};
         const e = new ApiError(err.code === 'table_not_found' ? 404 : 0, err.code || 'error', err.message || '');
         if (this.outbox.refuse(msg.request_id, e)) break;
-        if (e.code === 'bad_token') this.fatal(e);
+        if (e.code === 'bad_token') { this.fatal(e); break; }
+        if (e.code === 'store_unavailable' && this.live) {
+          // The server cannot reach its store: nothing of the table is heard until
+          // its fresh snapshot once it is back. Taps wait in the outbox meanwhile.
+          this.live = false;
+          this.setStatus('offline');
+        }
         // Not about one action (rate_limited, store_unavailable, …): what is
         // pending goes again once the outbox's resend time has passed, with the same request_id.
-        else this.opts.onError(e);
+        this.opts.onError(e);
         break;
       }
       default:
         break;
     }
+  }
+
+  /** This socket's first snapshot came: open, the backoff over, what waited sent. @private */
+  heard() {
+    this.live = true;
+    this.greeted = true;
+    this.attempts = 0;
+    this.everOpened = true;
+    this.setStatus('open');
+    this.outbox.flush();
   }
 
   /**
@@ -274,7 +299,7 @@ export class Live {
       return;
     }
     if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (now - this.lastSeen > DEAD_MS) {
+    if (now - this.lastSeen > DEAD_MS || (!this.greeted && now - this.openedAt > FIRST_STATE_MS)) {
       this.dead();
       return;
     }

@@ -172,6 +172,7 @@ globalThis.WebSocket = class {
   send(data) { this.sent.push(JSON.parse(data)); }
   close() { this.readyState = 3; }
   open() { this.readyState = 1; this.onopen(); }
+  greet(version = 0) { this.open(); this.hear({type: 'state', version}); }  // the server's first frame
   hear(msg) { if (this.onmessage) this.onmessage({data: JSON.stringify(msg)}); }
 };
 const later = (ms) => { clock += ms; };
@@ -194,6 +195,8 @@ httpReached(true);                 // an HTTP answer says nothing of the socket
 out.http_while_connecting = html.dataset.connection;
 out.handshake = [sockets[0].url, sockets[0].protocols];
 sockets[0].open();
+out.opened_unheard = html.dataset.connection;   // open, but nothing of the table heard yet
+sockets[0].hear({type: 'state', version: 0});
 out.opened = html.dataset.connection;
 later(4000); sockets[0].hear({type: 'pong', version: -1}); later(4000);
 live.watch();                      // heard 4 s ago: alive
@@ -223,10 +226,11 @@ def test_the_indicator_never_says_open_while_the_socket_is_not() -> None:
     assert got["home"] == "open"
     assert got["starting"] == "connecting" and got["http_while_connecting"] == "connecting"
     assert got["handshake"] == ["ws://test/api/tables/t/ws", ["tablemate", "tablemate.token.tok"]], "the token never in the URL"
+    assert got["opened_unheard"] == "connecting", "open before the table's first snapshot came"
     assert got["opened"] == "open" and got["heard_recently"] == "open"
     assert got["silent"] == "offline" and got["dropped"] == 3
     assert got["http_while_offline"] == "offline"
-    assert got["late_frame"] == ["offline", -1]
+    assert got["late_frame"] == ["offline", 0]
     assert got["after_stop"] == "offline", "stopped, HTTP says again: here, unreached"
     assert got["said"] == ["open", "connecting", "open", "offline"]
     assert got["statuses"] == ["connecting", "open", "offline"]
@@ -241,7 +245,7 @@ live.start();
 const first = live.act({type: 'roll'});         // not open yet: waits
 const second = live.act({type: 'bet', camel: 'red'}, {version: 3});
 got.unsent = sockets[0].sent.length;
-sockets[0].open();                             // both go, in the order made
+sockets[0].greet();                            // both go, in the order made
 const frames = sockets[0].sent.map((f) => [f.type, f.action.type, f.version ?? null]);
 const [a, b] = sockets[0].sent.map((f) => f.request_id);
 sockets[0].hear({type: 'result', request_id: a, version: 4, events: [{type: 'rolled'}]});
@@ -256,7 +260,7 @@ live.watch();                                  // unanswered 8.5 s: again, same 
 got.resent = sockets[0].sent.filter((f) => f.type === 'action').map((f) => f.request_id === c);
 later(1000); live.watch(); later(1000); live.watch(); later(4000); live.watch();   // silent: dead
 live.connect();                                // the backoff's timer
-sockets[1].open();                             // the new socket carries it again
+sockets[1].greet();                            // the new socket carries it again
 got.on_new_socket = sockets[1].sent.filter((f) => f.type === 'action').map((f) => f.request_id === c);
 got.queued = live.queued;
 live.stop();
@@ -278,6 +282,66 @@ def test_an_action_waits_for_the_socket_and_goes_again_until_answered() -> None:
     assert got["queued"] == 1
     assert got["third"] == "network" and got["after_stop"] == 0
 
+
+
+_UNHEARD = _BROWSER + """
+import { Live } from './web/live.js';
+const delays = [];
+window.setTimeout = (fn, ms) => { delays.push(Math.round(ms)); return 1; };
+globalThis.fetch = async () => { throw new Error('offline'); };
+const statuses = [];
+const live = new Live({table: 't', token: 'tok', onState: () => {}, onStatus: (s) => statuses.push(s),
+                       onFatal: () => {}, onError: () => {}});
+const out = {};
+live.start();
+// A server that opens the socket and closes it before its first snapshot (1013:
+// it cannot load the table), again and again: the backoff grows.
+for (let i = 0; i < 6; i += 1) {
+  const ws = sockets[sockets.length - 1];
+  ws.open();
+  ws.onclose({code: 1013});
+  live.connect();                                // the backoff's timer fired
+}
+out.delays = delays;
+out.never_open = !statuses.includes('open');
+// A socket open and beaten by the heartbeat, its first snapshot never coming: given up.
+const ws = sockets[sockets.length - 1];
+ws.open();
+for (let t = 0; t < 10; t += 1) { later(1000); ws.hear({type: 'pong', version: -1}); live.watch(); }
+later(1000); live.watch();
+out.given_up = [ws.readyState, html.dataset.connection];
+// The next one says it: open with its snapshot, then not while the store is down.
+live.connect();
+const next = sockets[sockets.length - 1];
+next.greet(4);
+out.greeted = html.dataset.connection;
+next.hear({type: 'error', error: {code: 'store_unavailable', message: 'down'}});
+out.store_down = html.dataset.connection;
+const tap = live.act({type: 'pass'});
+out.held = next.sent.filter((f) => f.type === 'action').length;
+next.hear({type: 'state', version: 4});          // back: the same table, a fresh snapshot
+out.store_back = [html.dataset.connection, next.sent.filter((f) => f.type === 'action').length];
+live.stop();
+await tap.catch(() => {});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_the_indicator_says_open_only_once_the_table_is_heard() -> None:
+    """A socket is not the table: 'open' waits for the server's first
+    snapshot on it. A server that opens sockets and closes them before that
+    (1013) gets a growing backoff, not a reconnect at once each time (one phone
+    opened 450 sockets in 10 s); a socket whose first snapshot never comes is
+    given up; a store outage says 'offline' until the fresh snapshot, and a
+    tap made meanwhile waits for it."""
+    got = run_node(_UNHEARD)
+    assert got["never_open"] is True
+    delays = [d for d in got["delays"] if d != 15_000]  # the backoff's, not the HTTP fetch's timeout
+    assert delays[0] == 0 and delays[-1] >= 2000 and sorted(delays[:4]) == delays[:4], delays
+    assert got["given_up"] == [3, "connecting"]
+    assert got["greeted"] == "open"
+    assert got["store_down"] == "offline" and got["held"] == 0
+    assert got["store_back"] == ["open", 1]
 
 _DRAW_FRAME = """
 import { Live } from './web/live.js';
