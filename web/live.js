@@ -64,10 +64,9 @@ export class Live {
     /** stop() ran: an action now has nowhere to go (before start() it waits for the socket). */
     this.ended = false;
     this.everOpened = false;
-    /** The table is heard on this socket: its first snapshot came, and no store outage since (the indicator's 'open'). */
-    this.live = false;
-    /** This socket's first snapshot came. */
-    this.greeted = false;
+    // `greeted`: this socket's first snapshot came; `live`: and no store outage
+    // since, the table heard on it (the indicator's 'open').
+    this.greeted = this.live = false;
     this.retryTimer = 0;
     this.watchTimer = 0;
     this.lastSeen = 0;
