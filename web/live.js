@@ -348,7 +348,10 @@ export class Live {
     this.retryTimer = window.setTimeout(() => this.connect(), delay);
     if (attempt > 1) {
       try {
-        this.accept(await fetchSnapshot(this.opts.table, this.opts.token));
+        const snap = await fetchSnapshot(this.opts.table, this.opts.token);
+        // A socket heard meanwhile is newer, or as new: the HTTP answer, read while
+        // this phone had no socket, would say its own seat is not connected.
+        if (!this.live) this.accept(snap);
       } catch (e) {
         if (this.failed(/** @type {ApiError} */ (e))) return;
       }

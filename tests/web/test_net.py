@@ -343,6 +343,34 @@ def test_the_indicator_says_open_only_once_the_table_is_heard() -> None:
     assert got["store_down"] == "offline" and got["held"] == 0
     assert got["store_back"] == ["open", 1]
 
+
+_LATE_HTTP = _BROWSER + """
+import { Live } from './web/live.js';
+let answer;
+globalThis.fetch = () => new Promise((resolve) => { answer = resolve; });
+let shown = null;
+const live = new Live({table: 't', token: 'tok', onState: (s) => { shown = s; }, onStatus: () => {},
+                       onFatal: () => {}, onError: () => {}});
+const snap = (me) => ({version: 9, status: 'playing', view: {}, legal: [],
+  players: [{id: 'p1', name: 'Me', connected: me}, {id: 'p2', name: 'Bo', connected: true}]});
+live.start();
+sockets[0].open(); sockets[0].hear({type: 'state', ...snap(true)});
+sockets[0].onclose({code: 1006});                // a blip: the first retry goes at once
+live.connect(); sockets[1].onclose({code: 1006}); // the second fetches HTTP meanwhile
+live.connect(); sockets[2].open(); sockets[2].hear({type: 'state', ...snap(true)});
+answer({ok: true, status: 200, json: async () => snap(false), headers: {get: () => null}});
+await new Promise((r) => setTimeout(r, 0));
+process.stdout.write(JSON.stringify(shown.players.map((p) => p.connected)));
+"""
+
+
+def test_an_http_snapshot_that_lands_after_the_socket_is_heard_is_dropped() -> None:
+    """Between attempts the phone reads the table over HTTP, as it was with
+    no socket of this phone: landing after the new socket's first snapshot of
+    the same version, it said this phone's own seat was not connected, and no
+    presence frame came to say otherwise."""
+    assert run_node(_LATE_HTTP) == [True, True]
+
 _DRAW_FRAME = """
 import { Live } from './web/live.js';
 const states = [];
