@@ -64,7 +64,7 @@ def test_the_phone_that_rolls_says_the_die_and_can_be_muted(phone, server) -> No
     expect(switch).to_have_attribute("aria-pressed", "true")
     ko.locator(".cm-roll").click()
     expect(ko.locator(".cm-tents .cm-die")).to_have_count(1)
-    ko.wait_for_function("window.__said.length > 0")
+    ko.wait_for_function("() => window.__said.length > 0")  # a function: an expression string is eval'd, which the CSP refuses
     assert said(ko) == [die_words(ko, "ko")]
     # Only the phone that rolled speaks: Bora's phone shows the die, silently.
     expect(en.locator(".cm-tents .cm-die")).to_have_count(1)
@@ -123,7 +123,7 @@ def test_the_host_phone_says_the_vote_reveal(phone, server) -> None:
     host = snapshot(server, table, tokens[0])["me"]
     vote_all({host: "no"}, lambda seat: snapshot(server, table, seats[seat]),
              lambda seat, action: send(server, table, seats[seat], action), seals)
-    ko.wait_for_function("window.__said.length > 0")
+    ko.wait_for_function("() => window.__said.length > 0")  # a function: an expression string is eval'd, which the CSP refuses
     assert said(ko) == [f"찬성 2, 반대 1. {candidate}, 성에서 쫓겨남"]
     expect(en.locator(".ku-reveal")).to_be_visible()
     assert said(en) == []

@@ -40,7 +40,7 @@ def hold_seat(ctx: BrowserContext, table: str, token: str) -> None:
 
 def wait_controlled(page: Page) -> None:
     page.evaluate("navigator.serviceWorker.ready")
-    page.wait_for_function("!!navigator.serviceWorker.controller")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller")
 
 
 def test_offline_reload_of_each_game_shows_the_real_game(phone, server, games):
