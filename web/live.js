@@ -111,6 +111,8 @@ export class Live {
 
   /** Accepts a snapshot from any source if it is not older than the one we have. @param {Snapshot} snap */
   accept(snap) {
+    // Stopped (the seat lost, the table left): an HTTP answer still on its way says nothing to anyone.
+    if (this.ended) return;
     const next = nextSnapshot(this.last, snap);
     if (!next) return;
     this.version = next.version;
@@ -360,6 +362,7 @@ export class Live {
 
   /** @private @param {ApiError} e @returns {boolean} true when it ended the connection */
   failed(e) {
+    if (this.ended) return true;
     if (e && (e.status === 401 || e.status === 404)) {
       this.fatal(e);
       return true;

@@ -371,6 +371,33 @@ def test_an_http_snapshot_that_lands_after_the_socket_is_heard_is_dropped() -> N
     presence frame came to say otherwise."""
     assert run_node(_LATE_HTTP) == [True, True]
 
+
+_STOPPED = _BROWSER + """
+import { Live } from './web/live.js';
+const answers = [];
+globalThis.fetch = () => new Promise((resolve, reject) => { answers.push({resolve, reject}); });
+const seen = {states: 0, fatal: 0};
+const live = new Live({table: 't', token: 'tok', onState: () => { seen.states += 1; }, onStatus: () => {},
+                       onFatal: () => { seen.fatal += 1; }, onError: () => {}});
+live.start();
+sockets[0].greet(3);
+const start = seen.states;
+sockets[0].onclose({code: 1006}); live.connect(); sockets[1].onclose({code: 1006});  // an HTTP read on its way
+live.connect(); sockets[2].onclose({code: 1006});                                     // and another
+live.stop();                                     // the seat lost, the table left
+answers[0].resolve({ok: true, status: 200, json: async () => ({version: 9, players: []}), headers: {get: () => null}});
+answers[1].resolve({ok: false, status: 401, json: async () => ({error: {code: 'bad_token', message: 'x'}}), headers: {get: () => null}});
+await new Promise((r) => setTimeout(r, 0));
+process.stdout.write(JSON.stringify({states: seen.states - start, fatal: seen.fatal}));
+"""
+
+
+def test_a_stopped_socket_tells_nothing_of_an_http_answer_still_on_its_way() -> None:
+    """A table left (or its seat lost) while a reconnect's HTTP read was on
+    its way: the answer must not reach the screen of whatever came next, nor
+    end it a second time."""
+    assert run_node(_STOPPED) == {"states": 0, "fatal": 0}
+
 _DRAW_FRAME = """
 import { Live } from './web/live.js';
 const states = [];
