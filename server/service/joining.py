@@ -148,13 +148,14 @@ class Joining:
             if seat.get("sealed"):
                 raise sealed_seat()
             me = seat["id"]
-            # Mid-game a code moves the seat off the phone that holds it, as phoneless
-            # does: not off a live one (the host would redeem it, then play the seat
-            # from paper). In the lobby there is nothing to play for it.
-            if doc["status"] != "lobby":
-                check_not_live(doc, me, player, online)
             # The stand-in brings the host's seat back this way (``hostship``).
             out = issue_rejoin(doc, holds(doc, me), player, {**claim, "by": me})
+            # Mid-game a code moves the seat off the phone that holds it, as phoneless
+            # does: not off a live one (the host would redeem it, then play the seat
+            # from paper). In the lobby there is nothing to play for it. Checked after
+            # the sender's powers and the seat (not_host, no_such_player come first).
+            if doc["status"] != "lobby":
+                check_not_live(doc, me, player, online)
             # A code made or redeemed while a draw waits moves no game nor seat it was checked against.
             return Commit(out.doc, logged(out, me), links=PASS)
 

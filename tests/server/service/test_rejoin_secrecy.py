@@ -267,13 +267,16 @@ def test_a_seat_whose_phone_is_live_is_not_moved_to_another_phone(app, client) -
     only while the seat's phone is gone; the table is unchanged otherwise."""
     from tests.server.service.test_hostship import doc_of, online
 
-    host, p2, _p3 = open_table(client, options={"target": 50})
+    host, p2, p3 = open_table(client, options={"target": 50})
     assert host.act("start").status_code == 200
     online(app, host.table, "p1", "p2", "p3")
     before = doc_of(app, host.table)
     r = client.post(f"/api/tables/{host.table}/players/p2/rejoin", headers=host.auth)
     assert (r.status_code, r.json["error"]["code"]) == (409, "phone_live")
     assert doc_of(app, host.table) == before
+    # Who may not make codes at all is told so first.
+    r = client.post(f"/api/tables/{host.table}/players/p2/rejoin", headers=p3.auth)
+    assert (r.status_code, r.json["error"]["code"]) == (403, "not_host")
     # Its phone gone, a code is made; back before the code is used, the code waits.
     online(app, host.table, "p1", "p3")
     code = rejoin_code(client, host, p2)
