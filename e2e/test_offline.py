@@ -61,3 +61,33 @@ def test_phone_offline_for_a_minute(phone, toy, server):
     notes = [t for t in texts if t.startswith("Late: noted")]
     assert len(notes) <= 1, f"the offline tap was applied twice: {texts}"
     assert "Late +1" in texts and "Host +2" in texts and "Mid +3" in texts
+
+
+def test_a_tap_made_offline_survives_a_reload(phone, toy, server):
+    """The toast says an offline tap will be sent once the connection is back;
+    iOS may reload the page (or the player does) before it is: the next page
+    of that tab sends it, once, and says so."""
+    host = phone("en-US")
+    table = create_table(host, toy, "Host", "en")
+    expect(host.get_by_text("Connected", exact=True)).to_be_visible()
+    # The reload below is offline: the service worker must already serve the app.
+    host.wait_for_function("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+
+    host.context.set_offline(True)
+    expect(host.get_by_text("Connected", exact=True)).to_have_count(0, timeout=10_000)
+    host.get_by_label("Reminder for a late player", exact=True).select_option(label="30 s")
+    expect(host.get_by_text(re.compile("your move will be sent once", re.I)).first).to_be_visible()
+
+    host.reload()   # offline: the worker's app, the tab's kept snapshot
+    expect(host.get_by_role("heading", name="Lobby")).to_be_visible()
+    expect(host.get_by_text("Your move from before the reload will be sent", exact=False).first).to_be_visible()
+    host.context.set_offline(False)
+    expect(host.get_by_text("Connected", exact=True)).to_be_visible(timeout=30_000)
+    expect(host.locator(".reminder-value")).to_have_text("30 s", timeout=10_000)
+
+    with urllib.request.urlopen(f"{server}/api/tables/{table}", timeout=5) as r:
+        assert json.load(r)["reminder"] == 30
+    texts = history_texts(server, table)
+    assert [t for t in texts if "reminder" in t] == ["Host set the reminder for a late player: 30 s."], texts
+    # Answered: a further reload sends nothing again.
+    assert host.evaluate("() => sessionStorage.getItem(`tablemate.outbox.${location.pathname.split('/')[2]}`)") is None

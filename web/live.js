@@ -5,7 +5,7 @@
 
 import { socketOwner } from './connection.js';
 import { ApiError, fetchSnapshot, openSocket } from './net.js';
-import { Outbox } from './outbox.js';
+import { Outbox, tabKeeper } from './outbox.js';
 import { heardClock, nextSnapshot, withPresence } from './snapshot.js';
 
 /**
@@ -76,7 +76,8 @@ export class Live {
     this.status = 'connecting';
     /** @type {ReturnType<typeof socketOwner>|null} the indicator, while started */
     this.indicator = null;
-    this.outbox = new Outbox((frame) => this.send(frame));
+    // A spectator sends nothing: nothing of it to keep.
+    this.outbox = new Outbox((frame) => this.send(frame), opts.token ? tabKeeper(opts.table, opts.token) : null);
     this.wake = this.wake.bind(this);
     this.sleepy = this.sleepy.bind(this);
   }
@@ -150,6 +151,17 @@ export class Live {
   act(action, opts = {}) {
     if (this.ended) return Promise.reject(new ApiError(0, 'network', 'Not connected to the table.'));
     return this.outbox.add(action, opts, this.isOpen());
+  }
+
+  /**
+   * The taps an earlier page of this tab and seat left unanswered (a reload,
+   * iOS discarding the page), sent first thing once the socket is heard: the
+   * caller tells the player of each. Before `start`, once.
+   * @returns {import('./outbox.js').Resumed}
+   */
+  resume() {
+    if (this.ended || !this.stopped) return { waiting: [], stale: 0 };
+    return this.outbox.resume(Date.now());
   }
 
   /** How many actions wait for an answer. */

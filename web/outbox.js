@@ -3,6 +3,10 @@
 // lost (what waits goes again, in order, on every new socket, and again when
 // unanswered too long), and never doubled (the server applies a request id
 // once). How the bytes travel is the socket's (live.js): it hands `send` in.
+// What a tap waits for outlives the page too: iOS reloads a backgrounded PWA
+// (and a player reloads a page that looks stuck) while the toast still says
+// the move will be sent. The tab's sessionStorage keeps each tap's frame until
+// it is answered, and the next page of that table and seat sends it again.
 
 import { ApiError, actionBody } from './net.js';
 
@@ -10,16 +14,62 @@ import { ApiError, actionBody } from './net.js';
  * @typedef {import('./net.js').ActionResult} ActionResult
  * @typedef {import('./net.js').ActOptions} ActOptions
  * @typedef {{type: 'action', action: {type: string}, request_id: string, version?: number, as?: string}} ActionFrame
- * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number}} Pending
+ * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number, at: number, kept: boolean}} Pending
+ * @typedef {{frame: ActionFrame, at: number}} Kept
+ * @typedef {{load: () => Kept[], save: (kept: Kept[]) => void}} Keeper
+ * @typedef {{waiting: Promise<ActionResult>[], stale: number}} Resumed
  */
 
 /** An action unanswered this long on an open socket is sent again (same request_id). */
 const RESEND_MS = 8000;
+/**
+ * A tap older than this when a new page finds it is not sent: the table has
+ * moved on at the real table too, and its player may well have made it again
+ * by hand. (The server forgets a request id after 500 versions.)
+ */
+export const KEEP_MS = 10 * 60 * 1000;
+
+/**
+ * The taps of one table and seat in this tab's sessionStorage. A tab's own:
+ * two tabs never replay each other's, and it goes with the tab.
+ * @param {string} table @param {string|null} token
+ * @returns {Keeper}
+ */
+export function tabKeeper(table, token) {
+  const key = `tablemate.outbox.${table}`;
+  return {
+    load() {
+      try {
+        const got = JSON.parse(sessionStorage.getItem(key) || 'null');
+        return got && got.token === token && Array.isArray(got.kept) ? got.kept : [];
+      } catch {
+        return [];
+      }
+    },
+    save(kept) {
+      try {
+        if (kept.length) sessionStorage.setItem(key, JSON.stringify({ token, kept }));
+        else sessionStorage.removeItem(key);
+      } catch { /* storage blocked or full: this page only, as before */ }
+    },
+  };
+}
+
+/** @param {unknown} k @returns {k is Kept} */
+function isKept(k) {
+  const f = k && typeof k === 'object' ? /** @type {any} */ (k).frame : null;
+  return !!f && f.type === 'action' && typeof f.request_id === 'string' && !!f.action
+    && typeof f.action.type === 'string' && typeof /** @type {any} */ (k).at === 'number';
+}
 
 export class Outbox {
-  /** @param {(frame: ActionFrame) => void} send puts a frame on the socket open now */
-  constructor(send) {
+  /**
+   * @param {(frame: ActionFrame) => void} send puts a frame on the socket open now
+   * @param {Keeper|null} [keeper] where unanswered taps outlive the page
+   */
+  constructor(send, keeper = null) {
     this.send = send;
+    this.keeper = keeper;
     /** @type {Map<string, Pending>} */
     this.pending = new Map();
   }
@@ -40,12 +90,25 @@ export class Outbox {
   add(action, opts, now) {
     /** @type {ActionFrame} */
     const frame = { type: 'action', ...actionBody(action, opts) };
-    return new Promise((resolve, reject) => {
-      /** @type {Pending} */
-      const p = { frame, resolve, reject, sentAt: 0 };
-      this.pending.set(frame.request_id, p);
-      if (now) this.transmit(p);
-    });
+    // A quiet action (a fair-dice seed or link, a vote's opening) is its
+    // screen's, which sends it again by itself from what it keeps.
+    return this.wait(frame, Date.now(), !opts.quiet, now);
+  }
+
+  /**
+   * The taps an earlier page of this tab left unanswered, waiting again in
+   * the order they were made (sent with the next `flush`); those older than
+   * KEEP_MS are forgotten and counted. Each waiting one's promise is the
+   * caller's to tell the player of.
+   * @param {number} now @returns {Resumed}
+   */
+  resume(now) {
+    if (!this.keeper) return { waiting: [], stale: 0 };
+    const kept = this.keeper.load().filter(isKept);
+    const fresh = kept.filter((k) => now - k.at <= KEEP_MS && k.at <= now && !this.pending.has(k.frame.request_id));
+    const waiting = fresh.map((k) => this.wait(k.frame, k.at, true, false));
+    this.save();
+    return { waiting, stale: kept.length - fresh.length };
   }
 
   /** Every waiting action, in the order it was made (a new socket). */
@@ -79,10 +142,29 @@ export class Outbox {
     return !!p;
   }
 
-  /** Nothing will carry what waits: each is told. @param {ApiError} e */
+  /**
+   * Nothing will carry what waits (the table left on this phone): each is
+   * told, and none is sent by a later page either. @param {ApiError} e
+   */
   rejectAll(e) {
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
+    this.save();
+  }
+
+  /**
+   * @private @param {ActionFrame} frame @param {number} at when it was made
+   * @param {boolean} kept @param {boolean} now
+   * @returns {Promise<ActionResult>}
+   */
+  wait(frame, at, kept, now) {
+    return new Promise((resolve, reject) => {
+      /** @type {Pending} */
+      const p = { frame, resolve, reject, sentAt: 0, at, kept };
+      this.pending.set(frame.request_id, p);
+      if (kept) this.save();
+      if (now) this.transmit(p);
+    });
   }
 
   /** @private @param {unknown} requestId */
@@ -90,7 +172,17 @@ export class Outbox {
     if (typeof requestId !== 'string') return undefined;
     const p = this.pending.get(requestId);
     this.pending.delete(requestId);
+    if (p && p.kept) this.save();
     return p;
+  }
+
+  /** @private What waits, as the next page would send it. */
+  save() {
+    if (!this.keeper) return;
+    /** @type {Kept[]} */
+    const kept = [];
+    for (const p of this.pending.values()) if (p.kept) kept.push({ frame: p.frame, at: p.at });
+    this.keeper.save(kept);
   }
 
   /** @private @param {Pending} p */

@@ -448,3 +448,73 @@ def test_a_snapshot_pushed_after_the_draw_frame_keeps_the_draw_waiting() -> None
     snapshot, at its id, ends it."""
     got = run_node(_FRAME_FIRST)
     assert got == [[5, None], [5, 7], [6, 7], [7, None]]
+
+
+_RELOAD = _BROWSER + """
+const stored = new Map();
+globalThis.sessionStorage = {getItem: (k) => stored.get(k) ?? null, setItem: (k, v) => stored.set(k, String(v)),
+                             removeItem: (k) => stored.delete(k)};
+import { Live } from './web/live.js';
+const opts = (token) => ({table: 't', token, onState: () => {}, onStatus: () => {}, onFatal: () => {}, onError: () => {}});
+const out = {};
+// A page offline: a tap waits, and a quiet one (a fair-dice link) that its screen keeps itself.
+const before = new Live(opts('tok'));
+before.start();
+before.act({type: 'bet', camel: 'red'}).catch(() => {});
+before.act({type: 'link', draw: 'd', link: 'ab'}, {quiet: true}).catch(() => {});
+const made = JSON.parse(stored.get('tablemate.outbox.t'));
+out.kept = made.kept.map((k) => k.frame.action.type);
+const rid = made.kept[0].frame.request_id;
+// The page reloads (nothing of it runs again: no stop). The next page of that seat sends it.
+later(60_000);
+const after = new Live(opts('tok'));
+const resumed = after.resume();
+out.resumed = [resumed.waiting.length, resumed.stale];
+out.again = after.resume().waiting.length;              // once only
+after.start();
+const ws = sockets[sockets.length - 1];
+out.before_heard = ws.sent.length;
+ws.greet(4);
+out.sent = ws.sent.filter((f) => f.type === 'action').map((f) => [f.action.type, f.request_id === rid]);
+ws.hear({type: 'result', request_id: rid, version: 5, events: []});
+out.answered = (await resumed.waiting[0]).version;
+out.left = stored.has('tablemate.outbox.t');
+// A tap too old when the next page finds it is dropped and counted.
+const offline = (token) => { const page = new Live(opts(token)); page.start(); return page; };
+offline('tok').act({type: 'bet', camel: 'blue'}).catch(() => {});
+later(10 * 60_000 + 1);
+const late = new Live(opts('tok'));
+const stale = late.resume();
+out.late = [stale.waiting.length, stale.stale, stored.has('tablemate.outbox.t')];
+// A page of another seat in this tab (a rejoin code redeemed) sends none of the old seat's taps.
+offline('tok').act({type: 'bet', camel: 'green'}).catch(() => {});
+out.other_seat = [new Live(opts('other')).resume().waiting.length, new Live(opts('tok')).resume().waiting.length];
+// A page that leaves the table (stop) takes what waits with it.
+const leaving = new Live(opts('tok'));
+leaving.start();
+leaving.act({type: 'pass'}).catch(() => {});
+out.while_waiting = stored.has('tablemate.outbox.t');
+leaving.stop();
+out.after_leaving = stored.has('tablemate.outbox.t');
+// Storage that throws: the tap waits in the page as before.
+globalThis.sessionStorage = {getItem: () => { throw new Error('blocked'); }, setItem: () => { throw new Error('full'); }, removeItem: () => {}};
+const blocked = new Live(opts('tok'));
+blocked.start();
+blocked.act({type: 'pass'}).catch(() => {});
+out.blocked = [blocked.queued, blocked.resume().waiting.length];
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_a_tap_waiting_when_the_page_reloads_is_sent_by_the_next_page() -> None:
+    got = run_node(_RELOAD)
+    assert got["kept"] == ["bet"], "a quiet action is its screen's to send again"
+    assert got["resumed"] == [1, 0] and got["again"] == 0
+    assert got["before_heard"] == 0, "it waits for the socket's first snapshot"
+    assert got["sent"] == [["bet", True]], "the same request id: the server applies it once"
+    assert got["answered"] == 5 and got["left"] is False
+    assert got["other_seat"] == [0, 0], "not sent for the new seat, and forgotten"
+    assert got["late"] == [0, 1, False], "older than KEEP_MS: counted, forgotten, not sent"
+
+    assert got["while_waiting"] is True and got["after_leaving"] is False
+    assert got["blocked"] == [1, 0]

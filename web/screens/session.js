@@ -361,6 +361,18 @@ export function tableRoute(root, app, id) {
     });
     store.set({ snapshot: null, conn: 'connecting' });
     live.accept(snap);
+    // Taps an earlier page of this tab left unanswered (a reload, iOS
+    // discarding the page) go first on the socket; the toast said they would.
+    const resumed = live.resume();
+    if (resumed.stale) toast(t('conn.resumed_stale'));
+    if (resumed.waiting.length) toast(t('conn.resumed'));
+    for (const w of resumed.waiting) {
+      w.catch((e) => {
+        if (!alive) return;
+        if (e.code === 'bad_token') lostSeat();
+        else if (e.code !== 'network') showError(e, snap.game);
+      });
+    }
     // The socket opens in a task of its own: on a slow phone creating it is
     // ~30 ms that would otherwise lengthen the first render's task.
     const opening = live;
