@@ -67,6 +67,8 @@ export class Live {
     // `greeted`: this socket's first snapshot came; `live`: and no store outage
     // since, the table heard on it (the indicator's 'open').
     this.greeted = this.live = false;
+    /** @type {number|null} the version of this socket's first snapshot, once heard */
+    this.heardVersion = null;
     this.retryTimer = 0;
     this.watchTimer = 0;
     this.lastSeen = 0;
@@ -198,6 +200,7 @@ export class Live {
     this.ws = ws;
     this.live = false;
     this.greeted = false;
+    this.heardVersion = null;
     this.openedAt = Date.now();
     ws.onopen = () => {
       if (this.ws !== ws) return;
@@ -239,7 +242,7 @@ export class Live {
         heardClock(msg);
         // Live before the snapshot is drawn: the screen drawn 'open' with it, not
         // with the one held while the socket was down.
-        if (!this.live) this.heard();
+        if (!this.live) this.heard(msg.version);
         this.accept(msg);
         break;
       case 'presence':
@@ -279,8 +282,12 @@ export class Live {
     }
   }
 
-  /** This socket's first snapshot came: open, the backoff over, what waited sent. @private */
-  heard() {
+  /**
+   * This socket's first snapshot came: open, the backoff over, what waited sent.
+   * @private @param {unknown} version
+   */
+  heard(version) {
+    this.heardVersion = typeof version === 'number' ? version : null;
     this.live = true;
     this.greeted = true;
     this.attempts = 0;

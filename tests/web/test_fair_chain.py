@@ -409,6 +409,32 @@ def test_a_draw_announced_while_the_phone_was_offline_is_not_called_left_out() -
     assert got == {"after": 0, "then": 1}
 
 
+
+_RECONNECT_SAME = _PHONE + """
+answered = 3;
+await chain.update(snap(2, {}));                 // live; anchored, accepted at 3
+const anchor = sent[0].anchor;
+const chains = {p2: {anchor, length: 256, used: 0, last: anchor}};
+const held = snap(3, {chains});
+await chain.update(held);
+chain.offline(held);                             // the Wi-Fi drops; nothing happens at the table
+await chain.update(held, 3);                     // the socket's first snapshot is at 3 too: the same, not drawn again
+const pending = {draw: 4, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                 contributors: ['p1', 'p3'], waiting: ['p3'], at: 0, wait: 3600};
+await chain.update(snap(3, {chains, pending}), 3);   // the next draw, announced without this live phone
+process.stdout.write(JSON.stringify({left_out: chain.leftOut()}));
+process.exit(0);
+"""
+
+
+def test_the_first_draw_after_a_reconnect_to_an_unchanged_table_is_checked() -> None:
+    """The socket's first snapshot repeats the one held through the drop (the
+    table did not move): no other snapshot is drawn, and the next draw, which
+    leaves this live phone out, must still be called `left_out`."""
+    got = run_node(_RECONNECT_SAME)
+    assert got == {"left_out": 1}
+
+
 _FULL = _TABLE + """
 const chain = phone();
 await chain.update(view());                      // anchored (v2)

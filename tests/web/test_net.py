@@ -314,7 +314,7 @@ out.given_up = [ws.readyState, html.dataset.connection];
 live.connect();
 const next = sockets[sockets.length - 1];
 next.greet(4);
-out.greeted = html.dataset.connection;
+out.greeted = [html.dataset.connection, live.heardVersion];
 next.hear({type: 'error', error: {code: 'store_unavailable', message: 'down'}});
 out.store_down = html.dataset.connection;
 const tap = live.act({type: 'pass'});
@@ -339,7 +339,7 @@ def test_the_indicator_says_open_only_once_the_table_is_heard() -> None:
     delays = [d for d in got["delays"] if d != 15_000]  # the backoff's, not the HTTP fetch's timeout
     assert delays[0] == 0 and delays[-1] >= 2000 and sorted(delays[:4]) == delays[:4], delays
     assert got["given_up"] == [3, "connecting"]
-    assert got["greeted"] == "open"
+    assert got["greeted"] == ["open", 4], "and the version it was heard at (fair-chain.js dates the phone live from it)"
     assert got["store_down"] == "offline" and got["held"] == 0
     assert got["store_back"] == ["open", 1]
 

@@ -275,16 +275,19 @@ export function phoneChain(id, send) {
      * table knows (or it ran out, or was spent), answers a draw that waits
      * for it, and asks for a draw to be made once the wait is over.
      * @param {import('../net.js').Snapshot} snap
+     * @param {number|null} [heard] the version of the open socket's first snapshot
      */
-    async update(snap) {
+    async update(snap, heard = null) {
       const fair = /** @type {any} */ (snap.fair);
       const me = snap.me;
       if (!fair || !me) return;
       // A draw shown waiting in the first snapshot was announced before this
       // socket (an announce makes no version: its id is the version after). Not
       // the snapshot held through a drop: shown again as the socket reopens, before
-      // the server's first, it would date this phone live from before the drop.
-      if (liveFrom === null && snap !== stale) liveFrom = snap.version + (fair.pending ? 1 : 0);
+      // the server's first, it would date this phone live from before the drop;
+      // unless the server's first is at its very version (nothing changed: no
+      // other snapshot comes, and the next draw must be checked).
+      if (liveFrom === null && (snap !== stale || heard === snap.version)) liveFrom = snap.version + (fair.pending ? 1 : 0);
       if (busy) {
         // Taken up once this one is done: a draw must not wait on a snapshot skipped.
         queued = snap;

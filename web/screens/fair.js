@@ -24,7 +24,7 @@ import { phrase } from '../words.js';
  * @typedef {{lines: Line[], first: Line|null, groups: Map<string, 'ok'|'bad'|'server'>,
  *   places: Map<string, Place>, checked: number, unavailable?: boolean}} Checked
  * @typedef {{
- *   update: (snap: import('../net.js').Snapshot, canSeed: boolean) => void,
+ *   update: (snap: import('../net.js').Snapshot, canSeed: boolean, heard?: number|null) => void,
  *   result: () => Checked|null,
  *   mark: (game: number, round: number) => HTMLElement|null,
  *   problem: (game: string, name: (pid: string) => string) => string|null,
@@ -156,7 +156,7 @@ export function fairTable(id, token, send) {
   }
 
   return {
-    update(snap, canSeed) {
+    update(snap, canSeed, heard = null) {
       const fair = snap.fair;
       if (!fair) return;
       const before = changed.length;
@@ -164,7 +164,7 @@ export function fairTable(id, token, send) {
       // Before the check below: a draw this phone answered, made by now, is one the proof must count.
       chain.observe(snap);
       // Issue 38: a phone's part of a draw is its chain's next link (fair-chain.js), no seed.
-      if (canSeed && !snap.sealed && token()) chain.update(snap);
+      if (canSeed && !snap.sealed && token()) chain.update(snap, heard);
       else if (!canSeed) chain.offline(snap);
       if ((fair.revealed > 0 || changed.length) && (fair.revealed !== wanted || changed.length !== before || !checked)) {
         wanted = fair.revealed;
