@@ -6,6 +6,7 @@
 // a vote before that. A forced Yes (no No card left) is sealed like any vote,
 // so nothing tells the seat's No count (KU-9).
 
+import { makeRoom } from '../../kept.js';
 import { newSeed, sealHash } from '../../fairness.js';
 
 /** @typedef {{seat: string, vote: 'yes'|'no', salt: string, v?: number}} KeptVote
@@ -14,22 +15,40 @@ import { newSeed, sealHash } from '../../fairness.js';
 /**
  * This phone's sealed votes at table `id`, by label. Read afresh each time:
  * the seat may be open in another tab of this browser that sealed a vote
- * (this one must open it if that tab sleeps or was closed).
+ * (this one must open it if that tab sleeps or was closed). Storage full:
+ * the other tables' chains make room; failing that, the tab's sessionStorage
+ * keeps the votes (a reload of this tab, iOS discarding it, still opens them;
+ * without either, only this page could, and the election would wait on it).
  * @param {string} id
  */
 export function keptVotes(id) {
   const key = `tablemate.votes.${id}`;
   /** @type {Record<string, KeptVote>} */
   let kept = {};
-  /** Whether the votes live in localStorage (a write failed: this page's copy only). */
-  let stored = true;
+  /** @param {Storage} where @returns {Record<string, KeptVote>|null} null: nothing kept there */
+  const read = (where) => {
+    try {
+      const raw = where.getItem(key);
+      return raw === null ? null : JSON.parse(raw) || {};
+    } catch { return null; }
+  };
   const load = () => {
-    if (!stored) return;
-    try { kept = JSON.parse(localStorage.getItem(key) || '{}') || {}; } catch { /* this page's copy stands */ }
+    const local = read(localStorage);
+    const tab = read(sessionStorage);
+    // Neither keeps any (storage blocked, or nothing sealed yet): this page's copy stands.
+    if (local || tab) kept = { ...tab, ...local };
   };
   load();
+  /** @param {Storage} where */
+  const write = (where) => {
+    try { where.setItem(key, JSON.stringify(kept)); return true; } catch { return false; }
+  };
   const save = () => {
-    try { localStorage.setItem(key, JSON.stringify(kept)); } catch { stored = false; }
+    if (write(localStorage) || (makeRoom(id) && write(localStorage))) {
+      try { sessionStorage.removeItem(key); } catch { /* none kept there */ }
+      return;
+    }
+    write(sessionStorage);
   };
   return {
     /** @param {string} label @param {KeptVote} entry */
