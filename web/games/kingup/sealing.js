@@ -6,7 +6,6 @@
 // a vote before that. A forced Yes (no No card left) is sealed like any vote,
 // so nothing tells the seat's No count (KU-9).
 
-import { makeRoom } from '../../kept.js';
 import { newSeed, sealHash } from '../../fairness.js';
 
 /** @typedef {{seat: string, vote: 'yes'|'no', salt: string, v?: number}} KeptVote
@@ -15,10 +14,10 @@ import { newSeed, sealHash } from '../../fairness.js';
 /**
  * This phone's sealed votes at table `id`, by label. Read afresh each time:
  * the seat may be open in another tab of this browser that sealed a vote
- * (this one must open it if that tab sleeps or was closed). Storage full:
- * the other tables' chains make room; failing that, the tab's sessionStorage
- * keeps the votes (a reload of this tab, iOS discarding it, still opens them;
- * without either, only this page could, and the election would wait on it).
+ * (this one must open it if that tab sleeps or was closed). localStorage
+ * full: the tab's sessionStorage keeps the votes (a reload of this tab, iOS
+ * discarding it, still opens them; without either, only this page could, and
+ * the election would wait on it).
  * @param {string} id
  */
 export function keptVotes(id) {
@@ -44,7 +43,7 @@ export function keptVotes(id) {
     try { where.setItem(key, JSON.stringify(kept)); return true; } catch { return false; }
   };
   const save = () => {
-    if (write(localStorage) || (makeRoom(id) && write(localStorage))) {
+    if (write(localStorage)) {
       try { sessionStorage.removeItem(key); } catch { /* none kept there */ }
       return;
     }
