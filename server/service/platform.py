@@ -133,6 +133,11 @@ def undo_last(c: Call) -> Outcome:
     if doc["status"] == "lobby" or not doc["undoable"] or doc["start"] is None:
         raise ServiceError("conflict", "nothing_to_undo", "There is no game action to undo.")
     target = doc["undoable"][-1]
+    # The action the host's sheet named: an undo sent while another landed (a
+    # tap queued offline, a reload) must not take back one the host never saw,
+    # while a change that is no action (an anchor, a seat's seed) must not refuse it.
+    if "target" in c.payload and c.payload["target"] != target:
+        raise ServiceError("conflict", "undo_moved", "Another action came since; look at what undo takes back now.")
     chooser = reopens(c, target)
     doc["undoable"].pop()
     # Every game action of this game but those undone, this one included;

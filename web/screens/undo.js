@@ -86,7 +86,8 @@ export function undoSheet(session, current) {
   yes.addEventListener('click', async () => {
     yes.disabled = true;
     try {
-      await session.act({ type: 'undo' });
+      // The action this sheet named, and no other (`undo_moved` if another came since).
+      await session.act(typeof shown === 'number' ? { type: 'undo', target: shown } : { type: 'undo' });
       toast(t('table.undone_toast'));
     } catch { /* shown already */ }
     close();

@@ -212,6 +212,25 @@ def test_undo_replays_the_log(tables: Tables) -> None:
     expect("nothing_to_undo", tables.act, tid, host, body("undo"))
 
 
+def test_undo_takes_back_only_the_action_its_sheet_named(tables: Tables) -> None:
+    """The sheet says what undo takes back (`snap.undo.target`) and sends it:
+    an undo queued while another action landed (offline, a reload) is refused
+    rather than take back one the host never saw."""
+    tid, (host, guest) = lobby(tables)
+    tables.act(tid, host, body("start"))
+    tables.act(tid, host, body("add", n=2))
+    seen = tables.snapshot(tables.load(tid), "p1")["undo"]["target"]
+    tables.act(tid, guest, body("add", n=3))                  # lands before the host's undo
+    doc = tables.load(tid)
+    assert expect("undo_moved", tables.act, tid, host, body("undo", target=seen)).kind == "conflict"
+    assert tables.load(tid) == doc, "refused: the table exactly as it was"
+    now = tables.snapshot(doc, "p1")["undo"]["target"]
+    assert now != seen
+    result = tables.act(tid, host, body("undo", target=now))
+    assert result["events"][0]["target"] == now
+    expect("invalid_payload", tables.act, tid, host, body("undo", target="last"))
+
+
 # -- reads -------------------------------------------------------------------------
 
 
