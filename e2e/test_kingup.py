@@ -405,3 +405,48 @@ def test_an_opening_refused_for_a_busy_table_is_sent_again(phone, server):
     pages = vote_with_a_slow_third_phone(phone, server, slow)
     assert len(refused) == 1
     assert [page.evaluate("window.__alerts") for page in pages] == [[], [], []], "a refusal was shown"
+
+
+def test_a_vote_sealed_offline_and_reloaded_is_cast_once_and_opened(phone, server):
+    """A vote sealed while the Wi-Fi is down waits to be sent; iOS reloads the
+    page before it is. The next page sends it and, until it is answered, does
+    not offer the vote again: sealed a second time (a new salt over the first,
+    whose hash the server then takes), it could never be opened and the
+    election would wait for the host's skip."""
+    from e2e.test_stall import play_to_vote
+
+    made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "Ann"})
+    table, tokens = made["table"], {"p1": made["player"]["token"]}
+    for seat, name in (("p2", "Bo"), ("p3", "Cy")):
+        tokens[seat] = api(server, "POST", f"/api/tables/{table}/players", {"name": name})["player"]["token"]
+    pages = {}
+    for seat in tokens:
+        page = phone("en-US")
+        page.add_init_script(ALERTS_SEEN)
+        page.goto("/")
+        page.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, tokens[seat]])
+        page.goto(f"/t/{table}")
+        pages[seat] = page
+    for page in pages.values():
+        expect(page.locator("html")).to_have_attribute("data-connection", "open")
+    ann = pages["p1"]
+    ann.wait_for_function("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    api(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "start"}, "request_id": "start"}, tokens["p1"])
+    play_to_vote(server, table, tokens)
+    expect(ann.locator("button.ku-vote[data-vote='yes']")).to_be_visible()
+
+    ann.context.set_offline(True)
+    expect(ann.locator("html")).not_to_have_attribute("data-connection", "open")
+    ann.locator("button.ku-vote[data-vote='yes']").click()
+    ann.locator("button.ku-vote-final[data-vote='yes']").click()
+    ann.reload()
+    expect(ann.get_by_role("status").filter(has_text="Sending your move from before the reload")).to_be_visible()
+    assert ann.locator("button.ku-vote[data-vote='yes']").evaluate("e => getComputedStyle(e).pointerEvents") == "none"
+    ann.context.set_offline(False)
+    expect(ann.locator("button.ku-vote")).to_have_count(0, timeout=20_000)   # cast: nothing to vote again
+    for seat in ("p2", "p3"):
+        pages[seat].locator("button.ku-vote[data-vote='no']").click()
+        pages[seat].locator("button.ku-vote-final[data-vote='no']").click()
+    for page in pages.values():
+        expect(page.locator(".ku-reveal-vote[data-player='p1']")).to_have_attribute("data-vote", "yes", timeout=15_000)
+    assert [page.evaluate("window.__alerts") for page in pages.values()] == [[], [], []]

@@ -80,9 +80,14 @@ def test_a_tap_made_offline_survives_a_reload(phone, toy, server):
 
     host.reload()   # offline: the worker's app, the tab's kept snapshot
     expect(host.get_by_role("heading", name="Lobby")).to_be_visible()
-    expect(host.get_by_text("Your move from before the reload will be sent", exact=False).first).to_be_visible()
+    # It says the move is on its way, and the controls wait for it: tapped again, it would be a second move.
+    note = host.get_by_role("status").filter(has_text="Sending your move from before the reload")
+    expect(note).to_be_visible()
+    assert host.get_by_label("Reminder for a late player", exact=True).evaluate(
+        "e => getComputedStyle(e.closest('.card')).pointerEvents") == "none"
     host.context.set_offline(False)
     expect(host.get_by_text("Connected", exact=True)).to_be_visible(timeout=30_000)
+    expect(note).to_be_hidden()
     expect(host.locator(".reminder-value")).to_have_text("30 s", timeout=10_000)
 
     with urllib.request.urlopen(f"{server}/api/tables/{table}", timeout=5) as r:

@@ -14,18 +14,21 @@ import { ApiError, actionBody } from './net.js';
  * @typedef {import('./net.js').ActionResult} ActionResult
  * @typedef {import('./net.js').ActOptions} ActOptions
  * @typedef {{type: 'action', action: {type: string}, request_id: string, version?: number, as?: string}} ActionFrame
- * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number, at: number, kept: boolean}} Pending
- * @typedef {{frame: ActionFrame, at: number}} Kept
+ * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number, at: number, kept: boolean, sent: boolean}} Pending
+ * @typedef {{frame: ActionFrame, at: number, sent?: boolean}} Kept
+ *   `sent`: it went out at least once (it may have been applied, its answer lost)
  * @typedef {{load: () => Kept[], save: (kept: Kept[]) => void}} Keeper
- * @typedef {{waiting: Promise<ActionResult>[], stale: number}} Resumed
+ * @typedef {{waiting: Array<{frame: ActionFrame, done: Promise<ActionResult>}>, stale: number}} Resumed
  */
 
 /** An action unanswered this long on an open socket is sent again (same request_id). */
 const RESEND_MS = 8000;
 /**
- * A tap older than this when a new page finds it is not sent: the table has
- * moved on at the real table too, and its player may well have made it again
- * by hand. (The server forgets a request id after 500 versions.)
+ * A tap never sent, older than this when a new page finds it, is not sent: the
+ * table has moved on at the real table too, and its player may well have made
+ * it again by hand. One that went out is sent again whatever its age: it may
+ * have been applied, and only its request id tells (the server remembers one
+ * for 500 versions).
  */
 export const KEEP_MS = 10 * 60 * 1000;
 
@@ -50,7 +53,10 @@ export function tabKeeper(table, token) {
       try {
         if (kept.length) sessionStorage.setItem(key, JSON.stringify({ token, kept }));
         else sessionStorage.removeItem(key);
-      } catch { /* storage blocked or full: this page only, as before */ }
+      } catch {
+        // Full: what it kept before may be answered by now, and must not be sent by the next page.
+        try { sessionStorage.removeItem(key); } catch { /* storage blocked: this page only */ }
+      }
     },
   };
 }
@@ -105,8 +111,9 @@ export class Outbox {
   resume(now) {
     if (!this.keeper) return { waiting: [], stale: 0 };
     const kept = this.keeper.load().filter(isKept);
-    const fresh = kept.filter((k) => now - k.at <= KEEP_MS && k.at <= now && !this.pending.has(k.frame.request_id));
-    const waiting = fresh.map((k) => this.wait(k.frame, k.at, true, false));
+    const fresh = kept.filter((k) => (k.sent === true || (now - k.at <= KEEP_MS && k.at <= now))
+      && !this.pending.has(k.frame.request_id));
+    const waiting = fresh.map((k) => ({ frame: k.frame, done: this.wait(k.frame, k.at, true, false, k.sent === true) }));
     this.save();
     return { waiting, stale: kept.length - fresh.length };
   }
@@ -154,13 +161,13 @@ export class Outbox {
 
   /**
    * @private @param {ActionFrame} frame @param {number} at when it was made
-   * @param {boolean} kept @param {boolean} now
+   * @param {boolean} kept @param {boolean} now @param {boolean} [sent] it went out before
    * @returns {Promise<ActionResult>}
    */
-  wait(frame, at, kept, now) {
+  wait(frame, at, kept, now, sent = false) {
     return new Promise((resolve, reject) => {
       /** @type {Pending} */
-      const p = { frame, resolve, reject, sentAt: 0, at, kept };
+      const p = { frame, resolve, reject, sentAt: 0, at, kept, sent };
       this.pending.set(frame.request_id, p);
       if (kept) this.save();
       if (now) this.transmit(p);
@@ -181,7 +188,7 @@ export class Outbox {
     if (!this.keeper) return;
     /** @type {Kept[]} */
     const kept = [];
-    for (const p of this.pending.values()) if (p.kept) kept.push({ frame: p.frame, at: p.at });
+    for (const p of this.pending.values()) if (p.kept) kept.push({ frame: p.frame, at: p.at, ...(p.sent ? { sent: true } : {}) });
     this.keeper.save(kept);
   }
 
@@ -189,5 +196,10 @@ export class Outbox {
   transmit(p) {
     p.sentAt = Date.now();
     this.send(p.frame);
+    if (!p.sent) {
+      // Before a reload, a frame that went out may have been applied: the next page must know.
+      p.sent = true;
+      if (p.kept) this.save();
+    }
   }
 }

@@ -477,7 +477,7 @@ out.before_heard = ws.sent.length;
 ws.greet(4);
 out.sent = ws.sent.filter((f) => f.type === 'action').map((f) => [f.action.type, f.request_id === rid]);
 ws.hear({type: 'result', request_id: rid, version: 5, events: []});
-out.answered = (await resumed.waiting[0]).version;
+out.answered = [(await resumed.waiting[0].done).version, resumed.waiting[0].frame.action.type];
 out.left = stored.has('tablemate.outbox.t');
 // A tap too old when the next page finds it is dropped and counted.
 const offline = (token) => { const page = new Live(opts(token)); page.start(); return page; };
@@ -489,6 +489,20 @@ out.late = [stale.waiting.length, stale.stale, stored.has('tablemate.outbox.t')]
 // A page of another seat in this tab (a rejoin code redeemed) sends none of the old seat's taps.
 offline('tok').act({type: 'bet', camel: 'green'}).catch(() => {});
 out.other_seat = [new Live(opts('other')).resume().waiting.length, new Live(opts('tok')).resume().waiting.length];
+// One that went out before the reload, its answer lost, may have been applied:
+// sent again whatever its age, under its request id, never dropped as unsent.
+const online = new Live(opts('tok'));
+online.start();
+const sock = sockets[sockets.length - 1];
+sock.greet(5);
+online.act({type: 'bet', camel: 'white'}).catch(() => {});
+out.marked_sent = JSON.parse(stored.get('tablemate.outbox.t')).kept.map((k) => k.sent === true);
+later(60 * 60_000);
+const hour = new Live(opts('tok'));
+const old = hour.resume();
+out.sent_long_ago = [old.waiting.length, old.stale];
+for (const w of old.waiting) w.done.catch(() => {});
+hour.stop();
 // A page that leaves the table (stop) takes what waits with it.
 const leaving = new Live(opts('tok'));
 leaving.start();
@@ -496,6 +510,16 @@ leaving.act({type: 'pass'}).catch(() => {});
 out.while_waiting = stored.has('tablemate.outbox.t');
 leaving.stop();
 out.after_leaving = stored.has('tablemate.outbox.t');
+// Storage full: what it kept before (answered since) must not be left for the next page.
+const full = new Live(opts('tok'));
+full.start();
+full.act({type: 'pass'}).catch(() => {});
+const setItem = sessionStorage.setItem;
+sessionStorage.setItem = () => { throw new Error('QuotaExceededError'); };
+full.act({type: 'bet', camel: 'yellow'}).catch(() => {});
+out.full = stored.has('tablemate.outbox.t');
+sessionStorage.setItem = setItem;
+full.stop();
 // Storage that throws: the tap waits in the page as before.
 globalThis.sessionStorage = {getItem: () => { throw new Error('blocked'); }, setItem: () => { throw new Error('full'); }, removeItem: () => {}};
 const blocked = new Live(opts('tok'));
@@ -512,9 +536,12 @@ def test_a_tap_waiting_when_the_page_reloads_is_sent_by_the_next_page() -> None:
     assert got["resumed"] == [1, 0] and got["again"] == 0
     assert got["before_heard"] == 0, "it waits for the socket's first snapshot"
     assert got["sent"] == [["bet", True]], "the same request id: the server applies it once"
-    assert got["answered"] == 5 and got["left"] is False
+    assert got["answered"] == [5, "bet"] and got["left"] is False
     assert got["other_seat"] == [0, 0], "not sent for the new seat, and forgotten"
     assert got["late"] == [0, 1, False], "older than KEEP_MS: counted, forgotten, not sent"
 
+    assert got["marked_sent"] == [True]
+    assert got["sent_long_ago"] == [1, 0], "it went out: sent again, never called unsent"
     assert got["while_waiting"] is True and got["after_leaving"] is False
+    assert got["full"] is False, "a write that failed leaves no older list behind"
     assert got["blocked"] == [1, 0]

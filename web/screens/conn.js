@@ -2,7 +2,10 @@
 // The same state is on <html data-connection> (connection.js), for styles and tests.
 // A phone that cannot hear the server may show an old table: then a banner
 // pinned to the top of the screen says so wherever the page is scrolled, and
-// the screen it covers is greyed (style.css, `.stale`).
+// the screen it covers is greyed (style.css, `.stale`). A move an earlier page
+// left unanswered (a reload) is on its way: a note says so until it is
+// answered, and the screen's controls wait for it (`.sending`), or a tap made
+// again meanwhile would be a second move.
 
 import { h } from '../ui.js';
 import { translateElement } from '../i18n.js';
@@ -16,6 +19,7 @@ export function connBadge() {
   const el = h('span', { class: 'conn connecting', role: 'status', t: KEYS.connecting });
   const banner = h('div', { class: 'stale-banner', role: 'alert', hidden: true },
     h('strong', { t: 'conn.stale_title' }), ' ', h('span', { t: 'conn.stale_body' }));
+  const note = h('p', { class: 'banner sending-note', role: 'status', hidden: true, t: 'conn.resumed' });
   /** @type {HTMLElement|null} the screen that greys while stale */
   let screen = null;
   let last = '';
@@ -28,6 +32,17 @@ export function connBadge() {
   return {
     el,
     banner,
+    note,
+    /** @param {boolean} on a move from before the reload still waits for its answer */
+    sending(on) {
+      if (note.hidden !== on) return;
+      note.hidden = !on;
+      if (screen) {
+        screen.classList.toggle('sending', on);
+        if (on) screen.setAttribute('aria-busy', 'true');
+        else screen.removeAttribute('aria-busy');
+      }
+    },
     /** @param {HTMLElement} s the screen to grey while it may be out of date */
     covers(s) { screen = s; },
     /** @param {import('../net.js').ConnStatus} conn */

@@ -92,6 +92,7 @@ export function lobbyScreen(root, session) {
   const screenEl = h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
     conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, gameName, h('h1', { id: 'lobby-title', t: 'lobby.title' })), conn.el),
+    conn.note,
     session.spectator ? h('p', { class: 'tag', t: 'lobby.spectator' }) : null,
     hostAway.el,
     eveningLine,
@@ -124,6 +125,7 @@ export function lobbyScreen(root, session) {
   function update(state, prev) {
     last = state;
     conn.set(state.conn);
+    conn.sending(state.resumed > 0);
     const snap = state.snapshot;
     // Only the connection changed (the socket opened, say): nothing else to draw.
     if (!snap || (prev && prev.snapshot === snap)) return;

@@ -26,7 +26,8 @@ const DRAW_PATIENCE_MS = 20000;
  * @typedef {import('../app.js').GameInfo} GameInfo
  * @typedef {import('../net.js').Snapshot} Snapshot
  * @typedef {import('../net.js').ConnStatus} ConnStatus
- * @typedef {{snapshot: Snapshot|null, conn: ConnStatus}} SessionState
+ * @typedef {{snapshot: Snapshot|null, conn: ConnStatus, resumed: number}} SessionState
+ *   `resumed`: moves an earlier page of this tab left unanswered, still on their way
  * @typedef {{update: (state: SessionState, prev: SessionState) => void, destroy: () => void}} View
  * @typedef {{
  *   id: string, spectator: boolean, token: string|null, app: App,
@@ -67,7 +68,7 @@ export function tableRoute(root, app, id) {
   let unsubscribe = null;
   let retryTimer = 0;
 
-  const store = createStore(/** @type {SessionState} */ ({ snapshot: null, conn: 'connecting' }));
+  const store = createStore(/** @type {SessionState} */ ({ snapshot: null, conn: 'connecting', resumed: 0 }));
 
   // The last snapshot this tab saw: a reload opens the table on it at once
   // (the socket brings the current one a round trip later), so a reload
@@ -139,6 +140,30 @@ export function tableRoute(root, app, id) {
     // This phone's seeds and checks of the table's fair dice, lobby and game alike.
     fair: fairTable(id, () => session.token, (action) => session.act(action, { quiet: true })),
   };
+
+  /**
+   * What becomes of a move an earlier page left unanswered: the screen waits
+   * for it (`resumed`), and a refusal says which move it was about. One
+   * refused only because another seat's draw waited goes again, as a tap does.
+   * @param {Live} from @param {import('../outbox.js').ActionFrame} frame
+   * @param {Promise<unknown>} done
+   */
+  function resumedAnswer(from, frame, done) {
+    const settled = () => { if (alive && live === from) store.set({ resumed: Math.max(0, store.get().resumed - 1) }); };
+    done.then(settled, (/** @type {import('../net.js').ApiError} */ e) => {
+      settled();
+      if (!alive || live !== from || e.code === 'network') return;
+      if (e.code === 'bad_token') { lostSeat(); return; }
+      const platform = gameInfo && gameInfo.platform_actions;
+      if (e.code === 'draw_pending' && platform && !platform.includes(frame.action.type)) {
+        session.act(frame.action, frame.as ? { as: frame.as } : {}).catch(() => { /* shown by act */ });
+        return;
+      }
+      toast(t('conn.resumed_refused'));
+      const snap = store.get().snapshot;
+      showError(e, snap ? snap.game : undefined);
+    });
+  }
 
   /**
    * Sends `action`; a game action refused because another seat's draw waits
@@ -259,7 +284,7 @@ export function tableRoute(root, app, id) {
       clearError();
       view = kind === 'lobby' ? lobbyScreen(root, session) : tableScreen(root, session);
       viewKind = kind;
-      view.update(state, { snapshot: null, conn: state.conn });
+      view.update(state, { snapshot: null, conn: state.conn, resumed: 0 });
       return;
     }
     // Someone else changed the table: a short buzz tells a phone lying on the table
@@ -359,20 +384,13 @@ export function tableRoute(root, app, id) {
       },
       onError: (e) => showError(e, snap.game),
     });
-    store.set({ snapshot: null, conn: 'connecting' });
-    live.accept(snap);
     // Taps an earlier page of this tab left unanswered (a reload, iOS
-    // discarding the page) go first on the socket; the toast said they would.
+    // discarding the page) go first on the socket: the toast said they would.
     const resumed = live.resume();
+    store.set({ snapshot: null, conn: 'connecting', resumed: resumed.waiting.length });
+    live.accept(snap);
     if (resumed.stale) toast(t('conn.resumed_stale'));
-    if (resumed.waiting.length) toast(t('conn.resumed'));
-    for (const w of resumed.waiting) {
-      w.catch((e) => {
-        if (!alive) return;
-        if (e.code === 'bad_token') lostSeat();
-        else if (e.code !== 'network') showError(e, snap.game);
-      });
-    }
+    for (const w of resumed.waiting) resumedAnswer(live, w.frame, w.done);
     // The socket opens in a task of its own: on a slow phone creating it is
     // ~30 ms that would otherwise lengthen the first render's task.
     const opening = live;

@@ -91,6 +91,7 @@ export function tableScreen(root, session) {
   const screenEl = h('section', { class: 'table game-pending', 'aria-labelledby': 'table-title' },
     conn.banner,
     h('div', { class: 'screen-head' }, h('div', null, roundEl, titleEl), conn.el),
+    conn.note,
     session.spectator ? h('p', { class: 'tag', t: 'table.spectator' }) : null,
     overBanner,
     hostAway.el,
@@ -167,6 +168,7 @@ export function tableScreen(root, session) {
    */
   function update(state, prev) {
     conn.set(state.conn);
+    conn.sending(state.resumed > 0);
     if (!state.snapshot) return;
     // Only the connection changed (the socket opened, say): the badge is all
     // there is to draw (the actions' availability follows <html data-connection>).
