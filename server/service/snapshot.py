@@ -165,9 +165,10 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
     snap["proxies_who"] = doc.get("proxies", "host")
     if c.fair is not None:
         made = doc["fair"].get("made")
-        if made is not None and made["player"] == player:
+        if made is not None and made["player"] == player and not shut:
             # The events of this seat's own last draw, made by others' links (draws.py):
-            # its phone shows them as its action's answer (a private card is its own).
+            # its phone shows them as its action's answer (a private card is its own;
+            # not to a sealed or paused token, which sees what a spectator sees).
             snap["fair"] = {**c.fair, "made": {"draw": made["draw"], "version": made["v"], "events": made["events"]}}
         else:
             snap["fair"] = c.fair

@@ -319,3 +319,19 @@ def test_while_a_draw_waits_no_phone_is_offered_a_game_action_and_the_roller_get
     assert all("made" not in snap(tables, tid, s)["fair"] for s in others)
     assert "made" not in tables.snapshot(tables.load(tid), None)["fair"]
     assert snap(tables, tid, turn(tables, tid, phones).seat)["legal"]
+
+
+def test_a_seat_gone_to_paper_is_not_told_its_last_draws_events(tables: Tables) -> None:
+    """A paused seat's token sees what a spectator sees: not the events of the
+    seat's last draw either (a game whose draw dealt a private card would show
+    it to whoever holds that token)."""
+    tid, phones = seated(tables)
+    act(tables, tid, phones[0].token, "start")
+    anchor_all(tables, tid, phones)
+    while turn(tables, tid, phones).seat == "p1":   # the host keeps a phone: another seat rolls
+        roll(tables, tid, phones)
+    roller = turn(tables, tid, phones)
+    roll(tables, tid, phones)
+    assert "made" in snap(tables, tid, roller.seat)["fair"]
+    act(tables, tid, roller.token, "phoneless", player=roller.seat)
+    assert "made" not in snap(tables, tid, roller.seat)["fair"]
