@@ -91,7 +91,11 @@ def _goal(state: State, action: Action) -> Refused:
 
 
 def _draw_goal(state: State, action: Action) -> Refused:
-    if state.on_paper(state.seat(action["player"])):
+    seat = state.seat(action["player"])
+    if state.on_paper(seat):
+        # A seat gone to paper after the app dealt its card holds that card.
+        if refused := goal_open(state, seat):
+            return refused
         return EngineError(
             "goal_on_paper",
             f"{action['player']} plays on paper with a printed goal card: enter it with goal "

@@ -125,6 +125,13 @@ def test_phones_never_see_a_paper_vote_before_the_reveal(table):
     assert revealed["votes"]["p2"] == "no" and revealed["result"] == "eliminated"
 
 
+def test_a_seat_gone_to_paper_after_its_card_was_dealt_is_told_it_has_it(table):
+    t = table(4, goalCardMode="deal")
+    t.act("p3", "draw_goal", card=2)
+    t.state = replace(t.state, paper=("p3",))       # the platform's phoneless, mid-round
+    t.refused("goal_already_recorded", "p3", "draw_goal", card=4)
+
+
 def test_a_paper_seat_records_its_printed_card_even_when_the_table_deals(table):
     t = paper_table(table, goalCardMode="deal")
     assert ENGINE.legal_actions(t.state, "p3") == []  # no draw for it: not its turn either
