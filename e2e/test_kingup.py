@@ -313,6 +313,10 @@ def test_goal_cards_drawn_at_once_on_slow_wifi_are_all_dealt(phone, server):
 
 
 
+# The page is served by the app's service worker (what an offline reload needs).
+SW_CONTROLS = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
+
+
 # Every error the page shows, even for a moment (an alert may be gone by the time a test looks).
 ALERTS_SEEN = """window.__alerts = [];
 new MutationObserver(() => {
@@ -430,10 +434,12 @@ def test_a_vote_sealed_offline_and_reloaded_is_cast_once_and_opened(phone, serve
     for page in pages.values():
         expect(page.locator("html")).to_have_attribute("data-connection", "open")
     ann = pages["p1"]
-    ann.wait_for_function("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
     api(server, "POST", f"/api/tables/{table}/actions", {"action": {"type": "start"}, "request_id": "start"}, tokens["p1"])
     play_to_vote(server, table, tokens)
     expect(ann.locator("button.ku-vote[data-vote='yes']")).to_be_visible()
+    # The reload below is offline: the service worker must serve the app. Its first
+    # install fetches the whole shell, one per phone here: slow on a busy machine.
+    ann.wait_for_function(SW_CONTROLS, timeout=60_000)
 
     ann.context.set_offline(True)
     expect(ann.locator("html")).not_to_have_attribute("data-connection", "open")

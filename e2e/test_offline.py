@@ -71,7 +71,8 @@ def test_a_tap_made_offline_survives_a_reload(phone, toy, server):
     table = create_table(host, toy, "Host", "en")
     expect(host.get_by_text("Connected", exact=True)).to_be_visible()
     # The reload below is offline: the service worker must already serve the app.
-    host.wait_for_function("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    # Its first install fetches the whole shell: slow on a busy machine.
+    host.wait_for_function("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)", timeout=60_000)
 
     host.context.set_offline(True)
     expect(host.get_by_text("Connected", exact=True)).to_have_count(0, timeout=10_000)

@@ -24,30 +24,32 @@ export function keptVotes(id) {
   const key = `tablemate.votes.${id}`;
   /** @type {Record<string, KeptVote>} */
   let kept = {};
-  /** @param {Storage} where @returns {Record<string, KeptVote>|null} null: nothing kept there */
+  // Each storage is reached inside a try: where it is blocked (a sandboxed
+  // frame, a browser's setting) even naming it throws.
+  /** @param {() => Storage} where @returns {Record<string, KeptVote>|null} null: nothing kept there */
   const read = (where) => {
     try {
-      const raw = where.getItem(key);
+      const raw = where().getItem(key);
       return raw === null ? null : JSON.parse(raw) || {};
     } catch { return null; }
   };
   const load = () => {
-    const local = read(localStorage);
-    const tab = read(sessionStorage);
+    const local = read(() => localStorage);
+    const tab = read(() => sessionStorage);
     // Neither keeps any (storage blocked, or nothing sealed yet): this page's copy stands.
     if (local || tab) kept = { ...tab, ...local };
   };
   load();
-  /** @param {Storage} where */
+  /** @param {() => Storage} where */
   const write = (where) => {
-    try { where.setItem(key, JSON.stringify(kept)); return true; } catch { return false; }
+    try { where().setItem(key, JSON.stringify(kept)); return true; } catch { return false; }
   };
   const save = () => {
-    if (write(localStorage)) {
+    if (write(() => localStorage)) {
       try { sessionStorage.removeItem(key); } catch { /* none kept there */ }
       return;
     }
-    write(sessionStorage);
+    write(() => sessionStorage);
   };
   return {
     /** @param {string} label @param {KeptVote} entry */
