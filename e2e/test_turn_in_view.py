@@ -57,6 +57,25 @@ def test_a_camel_up_turn_shows_the_board_the_last_die_and_every_action(phone, se
     expect(page.locator(".turn-fold")).to_be_hidden()
 
 
+def test_on_a_small_phone_a_camel_up_turn_shows_its_actions(phone, server):
+    """On a 320×568 phone the board, the die and the actions do not all fit:
+    the actions do, above the bar (the roll was under it); the board is a
+    short scroll up."""
+    table, tokens = seat_table(server, "camelup")
+    send(server, table, tokens[0], {"type": "start"})
+    pages = [phone("ko-KR") for _ in tokens]
+    for page, tok in zip(pages, tokens, strict=True):
+        page.set_viewport_size({"width": 320, "height": 568})
+        open_as(page, table, tok)
+        expect(page.locator(".game-camelup .cm-status")).to_be_visible()
+    first = snapshot(server, table)["view"]["current_player"]
+    send(server, table, tokens[int(first[1:]) - 1], {"type": "pyramid"})
+    now = snapshot(server, table)["view"]["current_player"]
+    page = pages[int(now[1:]) - 1]
+    expect(page.locator(".cm-actions.my-turn")).to_be_visible()
+    in_view(page, "button.cm-roll")
+
+
 def test_a_king_up_vote_is_in_view(phone, server):
     table, tokens = seat_table(server, "kingup")
     send(server, table, tokens[0], {"type": "start"})

@@ -36,6 +36,8 @@ export function tableScreen(root, session) {
   // nobody scans again) comes first there.
   const hostAway = hostAwayBanner();
   const overBanner = h('div', { class: 'banner over', hidden: true }, h('strong', { t: 'table.over' }));
+  /** @type {string|null} the status last drawn (null: none yet, the table just opened) */
+  let lastStatus = null;
   const scoreboard = h('ul', { class: 'scoreboard', id: 'scoreboard', label: 'table.players' });
   // The game's own screen is built off the page and put in place of the
   // loading line once drawn (see loadGame below).
@@ -73,9 +75,12 @@ export function tableScreen(root, session) {
     }
     panel.hidden = !show;
     btn.setAttribute('aria-expanded', String(show));
-    if (show && panel === hist.el) hist.load();
     if (show && panel === playersPanel) renderPlayers();
-    if (show) panel.scrollIntoView({ block: 'nearest' });
+    // Its top in view, once it has its lines: scrolled while the history was still
+    // loading, the panel was a heading and came to rest behind the bottom bar.
+    const inView = () => { if (!panel.hidden) panel.scrollIntoView({ block: 'start' }); };
+    if (show && panel === hist.el) hist.load().then(inView, inView);
+    else if (show) inView();
   };
   const historyBtn = h('button', { type: 'button', t: 'table.history', 'aria-expanded': 'false', 'aria-controls': 'history-panel' });
   const playersBtn = h('button', { type: 'button', t: 'table.players', 'aria-expanded': 'false', 'aria-controls': 'players-panel' });
@@ -205,6 +210,8 @@ export function tableScreen(root, session) {
       roundEl.textContent = '';
     }
     overBanner.hidden = snap.status !== 'over';
+    const ended = snap.status === 'over' && lastStatus !== null && lastStatus !== 'over';
+    lastStatus = snap.status;
     hostAway.update(snap);
     const isHost = !session.spectator && snap.me !== null && snap.me === snap.host;
     undo.update(snap, isHost);
@@ -224,6 +231,9 @@ export function tableScreen(root, session) {
     turn.update();
     showMoment();
     fair.render();
+    // The game ended while this phone watched the board, scrolled down to it: the
+    // results and "play again" are at the top, thousands of pixels away.
+    if (ended) overBanner.scrollIntoView({ block: 'start' });
   }
 
   /** The game's latest scoring, said aloud by the host's phone (./moment.js). */

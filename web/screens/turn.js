@@ -5,7 +5,10 @@
 // number and call: none of them need be a "your turn"). When such a turn
 // begins, the scores and the "enter for" bar fold away behind one button
 // (style.css: `.table.my-turn`) and the screen scrolls the turn between the
-// top and the bottom bar, from its start where it does not all fit.
+// top and the bottom bar; where it does not all fit, from its start, unless
+// the game marked where its buttons end (`data-turn-end`: Camel Up's roll,
+// under the bar on a 320×568 phone): that end just above the bar, the board a
+// short scroll up.
 
 import { h } from '../ui.js';
 
@@ -39,11 +42,13 @@ export function turnFold(area) {
     const top = marked[0].getBoundingClientRect().top;
     // Where the turn's last part ends early (a setting below it), its mark says so.
     const last = marked[marked.length - 1];
-    const end = (last.querySelector('[data-turn-end]') || last).getBoundingClientRect().bottom;
+    const endMark = last.querySelector('[data-turn-end]');
+    const end = (endMark || last).getBoundingClientRect().bottom;
     if (top >= 0 && end <= bottom) return;
     const margin = 8;
-    // All of it when it fits (its end just above the bar), else from its start.
-    const by = end - top <= bottom - margin ? Math.max(end - bottom + margin, Math.min(top - margin, 0)) : top - margin;
+    const fits = end - top <= bottom - margin;
+    // All of it when it fits; else its marked end just above the bar, or its start.
+    const by = fits ? Math.max(end - bottom + margin, Math.min(top - margin, 0)) : endMark ? end - bottom + margin : top - margin;
     window.scrollBy({ top: by, behavior: 'instant' });
   }
 
