@@ -30,11 +30,14 @@ def in_view(page: Page, *selectors: str) -> None:
     assert not problems, problems
 
 
-def test_a_camel_up_turn_shows_the_board_the_last_die_and_every_action(phone, server):
+def camel_turn(phone, server: str, size: tuple[int, int] | None = None) -> Page:
+    """A Camel Up table on phones (of ``size``), one roll made: the page whose turn it is."""
     table, tokens = seat_table(server, "camelup")
     send(server, table, tokens[0], {"type": "start"})
     pages = [phone("ko-KR") for _ in tokens]
     for page, tok in zip(pages, tokens, strict=True):
+        if size:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
         open_as(page, table, tok)
         expect(page.locator(".game-camelup .cm-status")).to_be_visible()
     first = snapshot(server, table)["view"]["current_player"]
@@ -42,6 +45,11 @@ def test_a_camel_up_turn_shows_the_board_the_last_die_and_every_action(phone, se
     now = snapshot(server, table)["view"]["current_player"]
     page = pages[int(now[1:]) - 1]
     expect(page.locator(".cm-actions.my-turn")).to_be_visible()
+    return page
+
+
+def test_a_camel_up_turn_shows_the_board_the_last_die_and_every_action(phone, server):
+    page = camel_turn(phone, server)
     expect(page.locator(".cm-last")).to_be_visible()
     in_view(page, ".cm-board .cm-track", ".cm-pyramid .cm-last", ".cm-actions .cm-tickets", ".cm-actions .cm-toggles",
             "button.cm-roll")
@@ -61,19 +69,7 @@ def test_on_a_small_phone_a_camel_up_turn_shows_its_actions(phone, server):
     """On a 320×568 phone the board, the die and the actions do not all fit:
     the actions do, above the bar (the roll was under it); the board is a
     short scroll up."""
-    table, tokens = seat_table(server, "camelup")
-    send(server, table, tokens[0], {"type": "start"})
-    pages = [phone("ko-KR") for _ in tokens]
-    for page, tok in zip(pages, tokens, strict=True):
-        page.set_viewport_size({"width": 320, "height": 568})
-        open_as(page, table, tok)
-        expect(page.locator(".game-camelup .cm-status")).to_be_visible()
-    first = snapshot(server, table)["view"]["current_player"]
-    send(server, table, tokens[int(first[1:]) - 1], {"type": "pyramid"})
-    now = snapshot(server, table)["view"]["current_player"]
-    page = pages[int(now[1:]) - 1]
-    expect(page.locator(".cm-actions.my-turn")).to_be_visible()
-    in_view(page, "button.cm-roll")
+    in_view(camel_turn(phone, server, (320, 568)), "button.cm-roll")
 
 
 def test_a_king_up_vote_is_in_view(phone, server):
