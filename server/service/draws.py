@@ -306,8 +306,10 @@ def make(c: Call, p: PendingDraw, state: Any = None) -> Outcome:
         _note_chains(out.draw.scope, p)
     out.by, out.entered_for = p["by"], p["proxy"]
     out.rid = p["rid"]
-    # What the seat that asked gets as its action's answer (the snapshot shows it to that seat only).
-    fair["made"] = {"draw": p["draw"], "player": p["player"], "v": c.doc["version"] + 1, "events": out.events}
+    # What the phone that asked gets as its action's answer (the snapshot shows it to that
+    # seat only): the sender's, the host's for a paper seat's roll entered with `as` (that
+    # seat has no token, and the host's tap waited 30 s for an answer that never came).
+    fair["made"] = {"draw": p["draw"], "player": p["by"], "v": c.doc["version"] + 1, "events": out.events}
     return out
 
 

@@ -300,6 +300,9 @@ def test_a_roll_entered_for_a_seat_without_a_phone_is_logged_as_entered_for_it(t
         p.answer(tables, tid, draw)
     line = tables.history(tid)["rounds"][-1]["entries"][-1]
     assert (line["by"], line.get("entered_for")) == ("p1", paper)
+    # The host's tap gets the roll as its answer: the paper seat has no token to take it.
+    assert snap(tables, tid, "p1")["fair"]["made"]["draw"] == draw
+    assert "made" not in snap(tables, tid, "p2")["fair"]
 
 
 def test_while_a_draw_waits_no_phone_is_offered_a_game_action_and_the_roller_gets_its_events(tables: Tables) -> None:
