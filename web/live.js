@@ -67,8 +67,9 @@ export class Live {
     // `greeted`: this socket's first snapshot came; `live`: and no store outage
     // since, the table heard on it (the indicator's 'open').
     this.greeted = this.live = false;
-    /** @type {number|null} the version of this socket's first snapshot, once heard */
-    this.heardVersion = null;
+    /** @type {number|null} the first draw this socket can have heard announced: its first
+     * snapshot's version, one more if a draw already waited then (fair-chain.js) */
+    this.heardFrom = null;
     this.retryTimer = 0;
     this.watchTimer = 0;
     this.lastSeen = 0;
@@ -200,7 +201,7 @@ export class Live {
     this.ws = ws;
     this.live = false;
     this.greeted = false;
-    this.heardVersion = null;
+    this.heardFrom = null;
     this.openedAt = Date.now();
     ws.onopen = () => {
       if (this.ws !== ws) return;
@@ -242,7 +243,7 @@ export class Live {
         heardClock(msg);
         // Live before the snapshot is drawn: the screen drawn 'open' with it, not
         // with the one held while the socket was down.
-        if (!this.live) this.heard(msg.version);
+        if (!this.live) this.heard(msg);
         this.accept(msg);
         break;
       case 'presence':
@@ -284,10 +285,11 @@ export class Live {
 
   /**
    * This socket's first snapshot came: open, the backoff over, what waited sent.
-   * @private @param {unknown} version
+   * @private @param {any} msg
    */
-  heard(version) {
-    this.heardVersion = typeof version === 'number' ? version : null;
+  heard(msg) {
+    const pending = msg.fair && msg.fair.pending;
+    this.heardFrom = typeof msg.version === 'number' ? msg.version + (pending ? 1 : 0) : null;
     this.live = true;
     this.greeted = true;
     this.attempts = 0;

@@ -409,30 +409,40 @@ def test_a_draw_announced_while_the_phone_was_offline_is_not_called_left_out() -
     assert got == {"after": 0, "then": 1}
 
 
-
 _RECONNECT_SAME = _PHONE + """
 answered = 3;
 await chain.update(snap(2, {}));                 // live; anchored, accepted at 3
 const anchor = sent[0].anchor;
 const chains = {p2: {anchor, length: 256, used: 0, last: anchor}};
+const pending = (draw) => ({draw, scope: 's', index: 0, action: 'pyramid', player: 'p1',
+                            contributors: ['p1', 'p3'], waiting: ['p3'], at: 0, wait: 3600});
 const held = snap(3, {chains});
-await chain.update(held);
-chain.offline(held);                             // the Wi-Fi drops; nothing happens at the table
-await chain.update(held, 3);                     // the socket's first snapshot is at 3 too: the same, not drawn again
-const pending = {draw: 4, scope: 's', index: 0, action: 'pyramid', player: 'p1',
-                 contributors: ['p1', 'p3'], waiting: ['p3'], at: 0, wait: 3600};
-await chain.update(snap(3, {chains, pending}), 3);   // the next draw, announced without this live phone
-process.stdout.write(JSON.stringify({left_out: chain.leftOut()}));
+const phoneAfter = async (first, heard) => {     // a drop at 3, then the socket's first snapshot
+  const c = phoneChain('t1', send);
+  await c.update(held);
+  c.offline(held);
+  await c.update(held, heard);                   // the held snapshot shown again as the socket opens
+  await c.update(first, heard);                  // the server's first (not drawn when it repeats the held one)
+  return c;
+};
+// A draw announced during the drop (no new version): rightly without it, not left_out.
+const during = await phoneAfter(snap(3, {chains, pending: pending(4)}), 4);
+const duringCount = during.leftOut();
+// Nothing happened during the drop: the next draw, announced without this live phone, is left_out.
+const same = await phoneAfter(held, 3);
+await same.update(snap(3, {chains, pending: pending(4)}), 3);
+process.stdout.write(JSON.stringify({same: same.leftOut(), during: duringCount}));
 process.exit(0);
 """
 
 
 def test_the_first_draw_after_a_reconnect_to_an_unchanged_table_is_checked() -> None:
-    """The socket's first snapshot repeats the one held through the drop (the
-    table did not move): no other snapshot is drawn, and the next draw, which
-    leaves this live phone out, must still be called `left_out`."""
+    """Live is dated from the socket's first snapshot (Live.heardFrom), even when
+    it repeats the one held through the drop and is not drawn: the next draw,
+    which leaves this live phone out, is called `left_out`; one announced during
+    the drop (the same version, a draw waiting) is not."""
     got = run_node(_RECONNECT_SAME)
-    assert got == {"left_out": 1}
+    assert got == {"same": 1, "during": 0}
 
 
 _FULL = _TABLE + """

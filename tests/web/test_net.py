@@ -314,13 +314,15 @@ out.given_up = [ws.readyState, html.dataset.connection];
 live.connect();
 const next = sockets[sockets.length - 1];
 next.greet(4);
-out.greeted = [html.dataset.connection, live.heardVersion];
+out.greeted = [html.dataset.connection, live.heardFrom];
 next.hear({type: 'error', error: {code: 'store_unavailable', message: 'down'}});
 out.store_down = html.dataset.connection;
 const tap = live.act({type: 'pass'});
 out.held = next.sent.filter((f) => f.type === 'action').length;
-next.hear({type: 'state', version: 4});          // back: the same table, a fresh snapshot
-out.store_back = [html.dataset.connection, next.sent.filter((f) => f.type === 'action').length];
+// Back: the same table, a fresh snapshot, a draw announced meanwhile waiting in it
+// (its id is the next version): heard from that draw on, not before.
+next.hear({type: 'state', version: 4, fair: {pending: {draw: 5}}});
+out.store_back = [html.dataset.connection, next.sent.filter((f) => f.type === 'action').length, live.heardFrom];
 live.stop();
 await tap.catch(() => {});
 process.stdout.write(JSON.stringify(out));
@@ -341,7 +343,8 @@ def test_the_indicator_says_open_only_once_the_table_is_heard() -> None:
     assert got["given_up"] == [3, "connecting"]
     assert got["greeted"] == ["open", 4], "and the version it was heard at (fair-chain.js dates the phone live from it)"
     assert got["store_down"] == "offline" and got["held"] == 0
-    assert got["store_back"] == ["open", 1]
+    assert got["store_back"] == ["open", 1, 5], "a draw already waiting was announced before this phone heard"
+
 
 
 _LATE_HTTP = _BROWSER + """

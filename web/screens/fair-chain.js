@@ -275,19 +275,24 @@ export function phoneChain(id, send) {
      * table knows (or it ran out, or was spent), answers a draw that waits
      * for it, and asks for a draw to be made once the wait is over.
      * @param {import('../net.js').Snapshot} snap
-     * @param {number|null} [heard] the version of the open socket's first snapshot
+     * @param {number|null} [heard] the first draw the open socket can have heard
+     *   announced (Live.heardFrom): live from there
      */
     async update(snap, heard = null) {
       const fair = /** @type {any} */ (snap.fair);
       const me = snap.me;
       if (!fair || !me) return;
-      // A draw shown waiting in the first snapshot was announced before this
-      // socket (an announce makes no version: its id is the version after). Not
-      // the snapshot held through a drop: shown again as the socket reopens, before
-      // the server's first, it would date this phone live from before the drop;
-      // unless the server's first is at its very version (nothing changed: no
-      // other snapshot comes, and the next draw must be checked).
-      if (liveFrom === null && (snap !== stale || heard === snap.version)) liveFrom = snap.version + (fair.pending ? 1 : 0);
+      // Live from the socket's first snapshot: a draw it showed waiting was announced
+      // before (an announce makes no version: its id is the version after). Not
+      // from the snapshot held through a drop, shown again as the socket reopens
+      // before the server's first is drawn: that would date this phone live from
+      // before the drop, and a draw announced meanwhile (rightly without it) would be
+      // called left_out. When the server's first repeats the held one it is not
+      // drawn at all: only `heard` dates the phone then.
+      if (liveFrom === null) {
+        if (heard !== null) liveFrom = heard;
+        else if (snap !== stale) liveFrom = snap.version + (fair.pending ? 1 : 0);
+      }
       if (busy) {
         // Taken up once this one is done: a draw must not wait on a snapshot skipped.
         queued = snap;

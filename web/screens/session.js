@@ -276,7 +276,7 @@ export function tableRoute(root, app, id) {
     if (!snap) return;
     if (snap !== prev.snapshot) keep(snap);
     // A seed goes out once the socket is up (queued, it could outlive its scope).
-    session.fair.update(snap, !spectator && state.conn === 'open', live ? live.heardVersion : null);
+    session.fair.update(snap, !spectator && state.conn === 'open', live ? live.heardFrom : null);
     const kind = snap.status === 'lobby' ? 'lobby' : 'table';
     if (kind !== viewKind) {
       if (view) view.destroy();
