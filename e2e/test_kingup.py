@@ -317,10 +317,11 @@ def test_goal_cards_drawn_at_once_on_slow_wifi_are_all_dealt(phone, server):
 SW_CONTROLS = "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
 
 
-# Every error the page shows, even for a moment (an alert may be gone by the time a test looks).
+# Every error the page shows, even for a moment (an alert may be gone by the time a test looks);
+# not the banner that says the phone is offline (a page loaded offline shows it after 4 s).
 ALERTS_SEEN = """window.__alerts = [];
 new MutationObserver(() => {
-  for (const e of document.querySelectorAll('[role=alert]')) {
+  for (const e of document.querySelectorAll('[role=alert]:not(.stale-banner)')) {
     const text = e.textContent.trim();
     if (text && e.getClientRects().length && !window.__alerts.includes(text)) window.__alerts.push(text);
   }
