@@ -163,7 +163,7 @@ export class Live {
    * @returns {import('./outbox.js').Resumed}
    */
   resume() {
-    if (this.ended || !this.stopped) return { waiting: [], stale: 0 };
+    if (this.ended || !this.stopped) return { waiting: [], stale: 0, unsure: 0 };
     return this.outbox.resume(Date.now());
   }
 

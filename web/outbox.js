@@ -14,27 +14,35 @@ import { ApiError, actionBody } from './net.js';
  * @typedef {import('./net.js').ActionResult} ActionResult
  * @typedef {import('./net.js').ActOptions} ActOptions
  * @typedef {{type: 'action', action: {type: string}, request_id: string, version?: number, as?: string}} ActionFrame
- * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number, at: number, kept: boolean, sent: boolean}} Pending
- * @typedef {{frame: ActionFrame, at: number, sent?: boolean}} Kept
- *   `sent`: it went out at least once (it may have been applied, its answer lost)
+ * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number, at: number, kept: boolean, sent: boolean, pages: number}} Pending
+ * @typedef {{frame: ActionFrame, at: number, sent?: boolean, pages?: number}} Kept
+ *   `sent`: it went out at least once (it may have been applied, its answer lost);
+ *   `pages`: how many pages after the first took it up
  * @typedef {{load: () => Kept[], save: (kept: Kept[]) => void}} Keeper
- * @typedef {{waiting: Array<{frame: ActionFrame, done: Promise<ActionResult>}>, stale: number}} Resumed
+ * @typedef {{waiting: Array<{frame: ActionFrame, done: Promise<ActionResult>}>, stale: number, unsure: number}} Resumed
+ *   `stale`: dropped, never sent; `unsure`: dropped, sent before (it may have been applied)
  */
 
 /** An action unanswered this long on an open socket is sent again (same request_id). */
 const RESEND_MS = 8000;
 /**
- * A tap never sent, older than this when a new page finds it, is not sent: the
- * table has moved on at the real table too, and its player may well have made
- * it again by hand. One that went out is sent again whatever its age: it may
- * have been applied, and only its request id tells (the server remembers one
- * for 500 versions).
+ * A tap older than this when a new page finds it is not sent: the table has
+ * moved on at the real table too, and its player may well have made it again
+ * by hand; and the server remembers a request id for 500 versions only, after
+ * which one that went out and was applied would be applied again.
  */
 export const KEEP_MS = 10 * 60 * 1000;
+/** Pages that may take a tap up: one the server never answers (it closes the
+ * socket on it) must not hold every page after it. */
+const KEEP_PAGES = 3;
+/** Actions whose payload is a secret of the player's: never kept. */
+const SECRET = new Set(['pin', 'unlock']);
 
 /**
  * The taps of one table and seat in this tab's sessionStorage. A tab's own:
- * two tabs never replay each other's, and it goes with the tab.
+ * two tabs never replay each other's (a duplicated tab copies them, harmless:
+ * the server applies a request id once), and it goes with the tab. A PIN is
+ * never kept (see `add`).
  * @param {string} table @param {string|null} token
  * @returns {Keeper}
  */
@@ -97,8 +105,10 @@ export class Outbox {
     /** @type {ActionFrame} */
     const frame = { type: 'action', ...actionBody(action, opts) };
     // A quiet action (a fair-dice seed or link, a vote's opening) is its
-    // screen's, which sends it again by itself from what it keeps.
-    return this.wait(frame, Date.now(), !opts.quiet, now);
+    // screen's, which sends it again by itself from what it keeps. A PIN is
+    // never written to storage (the browser saves a tab's to disk), nor sent
+    // again by a later page (each try counts against the seat's five).
+    return this.wait(frame, Date.now(), !opts.quiet && !SECRET.has(action.type), now);
   }
 
   /**
@@ -109,13 +119,16 @@ export class Outbox {
    * @param {number} now @returns {Resumed}
    */
   resume(now) {
-    if (!this.keeper) return { waiting: [], stale: 0 };
-    const kept = this.keeper.load().filter(isKept);
-    const fresh = kept.filter((k) => (k.sent === true || (now - k.at <= KEEP_MS && k.at <= now))
-      && !this.pending.has(k.frame.request_id));
-    const waiting = fresh.map((k) => ({ frame: k.frame, done: this.wait(k.frame, k.at, true, false, k.sent === true) }));
+    if (!this.keeper) return { waiting: [], stale: 0, unsure: 0 };
+    const kept = this.keeper.load().filter(isKept).filter((k) => !this.pending.has(k.frame.request_id));
+    const ok = (/** @type {Kept} */ k) => now - k.at <= KEEP_MS && k.at <= now && (k.pages || 0) < KEEP_PAGES;
+    const fresh = kept.filter(ok);
+    const waiting = fresh.map((k) => ({
+      frame: k.frame, done: this.wait(k.frame, k.at, true, false, k.sent === true, (k.pages || 0) + 1),
+    }));
     this.save();
-    return { waiting, stale: kept.length - fresh.length };
+    const unsure = kept.filter((k) => !ok(k) && k.sent === true).length;
+    return { waiting, stale: kept.length - fresh.length - unsure, unsure };
   }
 
   /** Every waiting action, in the order it was made (a new socket). */
@@ -162,12 +175,13 @@ export class Outbox {
   /**
    * @private @param {ActionFrame} frame @param {number} at when it was made
    * @param {boolean} kept @param {boolean} now @param {boolean} [sent] it went out before
+   * @param {number} [pages] pages after the first that took it up
    * @returns {Promise<ActionResult>}
    */
-  wait(frame, at, kept, now, sent = false) {
+  wait(frame, at, kept, now, sent = false, pages = 0) {
     return new Promise((resolve, reject) => {
       /** @type {Pending} */
-      const p = { frame, resolve, reject, sentAt: 0, at, kept, sent };
+      const p = { frame, resolve, reject, sentAt: 0, at, kept, sent, pages };
       this.pending.set(frame.request_id, p);
       if (kept) this.save();
       if (now) this.transmit(p);
@@ -188,7 +202,9 @@ export class Outbox {
     if (!this.keeper) return;
     /** @type {Kept[]} */
     const kept = [];
-    for (const p of this.pending.values()) if (p.kept) kept.push({ frame: p.frame, at: p.at, ...(p.sent ? { sent: true } : {}) });
+    for (const p of this.pending.values()) {
+      if (p.kept) kept.push({ frame: p.frame, at: p.at, ...(p.sent ? { sent: true } : {}), ...(p.pages ? { pages: p.pages } : {}) });
+    }
     this.keeper.save(kept);
   }
 

@@ -29,6 +29,17 @@ out.tab = [localStorage.m.has('tablemate.votes.t3'), sessionStorage.m.has('table
 // Cleared once its election is revealed, wherever it was kept.
 keptVotes('t3').clear(8);
 out.cleared = keptVotes('t3').get('L3');
+// Both full, an older vote still in localStorage: this page's new one is not lost
+// under it, and a clear is not undone by the older copy.
+localStorage.quota = 1e9;
+keptVotes('t5').keep('OLD', {...vote('p5'), v: 1});
+localStorage.quota = 0; sessionStorage.quota = 0;
+const both = keptVotes('t5');
+both.keep('NEW', {...vote('p5'), v: 9});
+out.both_full = [both.get('NEW')?.v, both.get('OLD')?.v];
+both.clear(5);
+out.both_cleared = [both.get('NEW')?.v, both.get('OLD')];
+sessionStorage.quota = 1e9;
 // No storage at all: the page's own copy still opens it.
 globalThis.localStorage = {getItem() { throw new Error('blocked'); }, setItem() { throw new Error('blocked'); }, removeItem() {}, length: 0, key: () => null};
 globalThis.sessionStorage = localStorage;
@@ -44,4 +55,6 @@ def test_a_sealed_vote_is_kept_where_a_reload_finds_it_even_with_storage_full() 
     assert got["local"] == ["p1", True]
     assert got["tab"] == [False, True, "p3"], "localStorage full: the tab keeps it"
     assert got["cleared"] is None
+    assert got["both_full"] == [9, 1], "the page keeps what no storage would"
+    assert got["both_cleared"] == [9, None]
     assert got["page_only"] == "p4"

@@ -11,6 +11,8 @@ import { h } from '../ui.js';
 import { translateElement } from '../i18n.js';
 
 const KEYS = { open: 'table.connected', connecting: 'table.connecting', offline: 'table.reconnecting' };
+/** What takes no input while a move from before a reload is on its way (style.css `.sending`). */
+const SENDING_HELD = '.game-area, .card, .undo-sheet, button[aria-controls="undo-sheet"]';
 /** A first connection this slow is shown as stale too: a reload without a
  * network opens on the snapshot kept from before and may never connect. */
 const SLOW_FIRST_MS = 4000;
@@ -41,6 +43,8 @@ export function connBadge() {
         screen.classList.toggle('sending', on);
         if (on) screen.setAttribute('aria-busy', 'true');
         else screen.removeAttribute('aria-busy');
+        // style.css stops the taps; `inert` the keyboard and switch access too.
+        for (const el of screen.querySelectorAll(SENDING_HELD)) el.toggleAttribute('inert', on);
       }
     },
     /** @param {HTMLElement} s the screen to grey while it may be out of date */

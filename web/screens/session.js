@@ -15,6 +15,9 @@ import { lobbyScreen } from './lobby.js';
 import { notFoundScreen } from './notfound.js';
 import { tableScreen } from './table.js';
 
+
+/** How long a move from before a reload may hold the screen once the socket is open. */
+const RESUMED_HOLD_MS = 15000;
 /** How long a game action refused by other seats' waiting draws goes on being sent again
  * (`sendPastDraws`): each refusal means another seat's draw got in first, so six seats
  * drawing at once wait five draws, each at most the server's wait for a missing link (3 s,
@@ -151,17 +154,21 @@ export function tableRoute(root, app, id) {
   function resumedAnswer(from, frame, done) {
     const settled = () => { if (alive && live === from) store.set({ resumed: Math.max(0, store.get().resumed - 1) }); };
     done.then(settled, (/** @type {import('../net.js').ApiError} */ e) => {
-      settled();
-      if (!alive || live !== from || e.code === 'network') return;
-      if (e.code === 'bad_token') { lostSeat(); return; }
+      if (!alive || live !== from || e.code === 'network') { settled(); return; }
       const platform = gameInfo && gameInfo.platform_actions;
       if (e.code === 'draw_pending' && platform && !platform.includes(frame.action.type)) {
-        session.act(frame.action, frame.as ? { as: frame.as } : {}).catch(() => { /* shown by act */ });
+        // Still that move, on its way: the screen keeps waiting for it.
+        session.act(frame.action, frame.as ? { as: frame.as } : {}).then(settled, settled);
         return;
       }
-      toast(t('conn.resumed_refused'));
-      const snap = store.get().snapshot;
-      showError(e, snap ? snap.game : undefined);
+      settled();
+      if (e.code === 'bad_token') lostSeat();
+      else if (e.status === 404) showNotFound();
+      else {
+        toast(t('conn.resumed_refused'));
+        const snap = store.get().snapshot;
+        showError(e, snap ? snap.game : undefined);
+      }
     });
   }
 
@@ -374,6 +381,13 @@ export function tableRoute(root, app, id) {
       onStatus: (c) => {
         // Taps still waiting when the connection drops: say they are not lost.
         if (c === 'offline' && store.get().conn !== 'offline' && live && live.queued > 0) toast(t('conn.queued'));
+        if (c === 'open' && store.get().resumed > 0) {
+          // A move from before the reload that the server has not answered in this
+          // long on an open socket (it may never: a frame it closes the socket on)
+          // no longer holds the screen; it still waits in the outbox.
+          const opened = live;
+          window.setTimeout(() => { if (alive && live === opened) store.set({ resumed: 0 }); }, RESUMED_HOLD_MS);
+        }
         store.set({ conn: c });
       },
       onFatal: (e) => {
@@ -389,7 +403,8 @@ export function tableRoute(root, app, id) {
     const resumed = live.resume();
     store.set({ snapshot: null, conn: 'connecting', resumed: resumed.waiting.length });
     live.accept(snap);
-    if (resumed.stale) toast(t('conn.resumed_stale'));
+    if (resumed.unsure) toast(t('conn.resumed_unsure'));
+    else if (resumed.stale) toast(t('conn.resumed_stale'));
     for (const w of resumed.waiting) resumedAnswer(live, w.frame, w.done);
     // The socket opens in a task of its own: on a slow phone creating it is
     // ~30 ms that would otherwise lengthen the first render's task.

@@ -37,9 +37,12 @@ export function undoSheet(session, current) {
     const info = infoOf(snap);
     const target = info ? info.target : undefined;
     shown = target;
-    const none = target === null;
+    // No target named (a server without `undo` in its snapshot): nothing to confirm.
+    const none = typeof target !== 'number';
     yes.hidden = none;
-    yes.disabled = none;
+    // Until the sheet names the action it would take back: a tap must not undo
+    // one the host has not read (the table moved while the sheet was open).
+    yes.disabled = true;
     // Nothing to take back: the sheet says so, and asks nothing (issue 41
     // item 14: "Undo the last action?" above "there is nothing to undo").
     say(title, none ? 'table.undo_none_title' : 'table.undo_title');
@@ -51,10 +54,12 @@ export function undoSheet(session, current) {
       return;
     }
     what.textContent = t('common.loading');
-    yes.focus();
+    no.focus();
     const line = await actionLine(target);
     if (shown !== target) return;
     what.textContent = line ? t('table.undo_what', { what: line }) : t('table.undo_last');
+    yes.disabled = false;
+    yes.focus();
   }
 
   /**
@@ -85,9 +90,11 @@ export function undoSheet(session, current) {
   no.addEventListener('click', () => { close(); button.focus(); });
   yes.addEventListener('click', async () => {
     yes.disabled = true;
+    // The action this sheet named, and no other (`undo_moved` if another came since).
+    const target = shown;
+    if (typeof target !== 'number') { close(); return; }
     try {
-      // The action this sheet named, and no other (`undo_moved` if another came since).
-      await session.act(typeof shown === 'number' ? { type: 'undo', target: shown } : { type: 'undo' });
+      await session.act({ type: 'undo', target });
       toast(t('table.undone_toast'));
     } catch { /* shown already */ }
     close();

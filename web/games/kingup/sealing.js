@@ -33,11 +33,13 @@ export function keptVotes(id) {
       return raw === null ? null : JSON.parse(raw) || {};
     } catch { return null; }
   };
+  /** @type {Record<string, KeptVote>|null} what neither storage would take: this page's only */
+  let pageOnly = null;
   const load = () => {
     const local = read(() => localStorage);
     const tab = read(() => sessionStorage);
     // Neither keeps any (storage blocked, or nothing sealed yet): this page's copy stands.
-    if (local || tab) kept = { ...tab, ...local };
+    if (local || tab) kept = { ...tab, ...local, ...(pageOnly || {}) };
   };
   load();
   /** @param {() => Storage} where */
@@ -46,10 +48,18 @@ export function keptVotes(id) {
   };
   const save = () => {
     if (write(() => localStorage)) {
+      pageOnly = null;
       try { sessionStorage.removeItem(key); } catch { /* none kept there */ }
       return;
     }
-    write(() => sessionStorage);
+    if (write(() => sessionStorage)) {
+      // The tab holds the whole set: localStorage's older copy (full, it could not
+      // take this one) must not come back over it. A removal needs no room.
+      pageOnly = null;
+      try { localStorage.removeItem(key); } catch { /* storage blocked */ }
+      return;
+    }
+    pageOnly = { ...kept };
   };
   return {
     /** @param {string} label @param {KeptVote} entry */
@@ -65,7 +75,13 @@ export function keptVotes(id) {
     clear(version) {
       load();
       const left = Object.entries(kept).filter(([, e]) => (e.v || 0) >= version);
-      if (left.length !== Object.keys(kept).length) { kept = Object.fromEntries(left); save(); }
+      if (left.length !== Object.keys(kept).length) {
+        kept = Object.fromEntries(left);
+        save();
+        // Neither storage took the shorter set: the copies they hold would bring
+        // the forgotten votes back; this page holds what is left.
+        if (pageOnly) for (const s of [() => localStorage, () => sessionStorage]) { try { s().removeItem(key); } catch { /* blocked */ } }
+      }
     },
   };
 }
