@@ -114,8 +114,8 @@ export class Outbox {
   /**
    * The taps an earlier page of this tab left unanswered, waiting again in
    * the order they were made (sent with the next `flush`); those older than
-   * KEEP_MS are forgotten and counted. Each waiting one's promise is the
-   * caller's to tell the player of.
+   * KEEP_MS, or taken up by KEEP_PAGES pages already, are forgotten and
+   * counted. Each waiting one's promise is the caller's to tell the player of.
    * @param {number} now @returns {Resumed}
    */
   resume(now) {
