@@ -15,7 +15,6 @@ import { lobbyScreen } from './lobby.js';
 import { notFoundScreen } from './notfound.js';
 import { tableScreen } from './table.js';
 
-
 /** How long a move from before a reload may hold the screen once the socket is open. */
 const RESUMED_HOLD_MS = 15000;
 /** How long a game action refused by other seats' waiting draws goes on being sent again
