@@ -382,3 +382,31 @@ def test_webkit_iphone_fallbacks_vibrate_and_wake_lock(webkit, server, games):
     has_ko, how = said
     assert has_ko != "error", how
     assert how == ("voice" if has_ko else "tick"), said
+
+
+def test_webkit_a_move_left_by_a_page_that_went_away_is_sent_by_the_next(webkit, games, server):
+    """Safari's engine keeps a tab's sessionStorage through a reload (iOS
+    reloads a backgrounded PWA): a move the page still owed the server when
+    it went is sent by the next page, once."""
+    game = next((g for g in games if g["name"] == "toy"), None) or games[0]
+    body = call(server, "POST", "/api/tables", {"game": game["name"], "name": "Ada"})
+    table, token = body["table"], body["player"]["token"]
+    phone = webkit()
+    phone.go("/")
+    phone.js(f"localStorage.setItem('tablemate.token.{table}', {json.dumps(token)})")
+    phone.go(f"/t/{table}")
+    phone.until(lambda: phone.connection() == "open", "an open connection")
+    # What web/outbox.js keeps of a tap still unanswered when the page goes.
+    kept = {"token": token, "kept": [{"frame": {"type": "action", "action": {"type": "reminder", "seconds": 30},
+                                                 "request_id": "webkit-kept-1"}, "at": 0}]}
+    phone.js(f"const k = {json.dumps(kept)}; k.kept[0].at = Date.now();"
+             f"sessionStorage.setItem('tablemate.outbox.{table}', JSON.stringify(k))")
+    phone.d.refresh()
+    phone.until(lambda: call(server, "GET", f"/api/tables/{table}").get("reminder") == 30, "the kept move applied")
+    phone.until(lambda: phone.js(f"return sessionStorage.getItem('tablemate.outbox.{table}')") is None,
+                "answered: nothing left to send")
+    phone.d.refresh()
+    phone.until(lambda: phone.connection() == "open", "an open connection")
+    history = call(server, "GET", f"/api/tables/{table}/history", token=token)
+    lines = [json.dumps(e) for r in history["rounds"] for e in r["entries"]]
+    assert len([line for line in lines if "reminder" in line]) == 1, lines
