@@ -14,10 +14,10 @@ import { ApiError, actionBody } from './net.js';
  * @typedef {import('./net.js').ActionResult} ActionResult
  * @typedef {import('./net.js').ActOptions} ActOptions
  * @typedef {{type: 'action', action: {type: string}, request_id: string, version?: number, as?: string}} ActionFrame
- * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number, at: number, kept: boolean, sent: boolean, pages: number}} Pending
+ * @typedef {{frame: ActionFrame, resolve: (r: ActionResult) => void, reject: (e: ApiError) => void, sentAt: number, at: number, kept: boolean, sent: boolean, pages: number, sentHere: boolean}} Pending
  * @typedef {{frame: ActionFrame, at: number, sent?: boolean, pages?: number}} Kept
  *   `sent`: it went out at least once (it may have been applied, its answer lost);
- *   `pages`: how many pages after the first took it up
+ *   `pages`: how many pages sent it (a page reloaded offline, never reaching the server, counts none)
  * @typedef {{load: () => Kept[], save: (kept: Kept[]) => void}} Keeper
  * @typedef {{waiting: Array<{frame: ActionFrame, done: Promise<ActionResult>}>, stale: number, unsure: number}} Resumed
  *   `stale`: dropped, never sent; `unsure`: dropped, sent before (it may have been applied)
@@ -32,8 +32,9 @@ const RESEND_MS = 8000;
  * which one that went out and was applied would be applied again.
  */
 export const KEEP_MS = 10 * 60 * 1000;
-/** Pages that may take a tap up: one the server never answers (it closes the
- * socket on it) must not hold every page after it. */
+/** Pages that may send a tap: one the server never answers (it closes the
+ * socket on it) must not hold every page after it. A page that never reached
+ * the server (reloaded again while offline) does not count. */
 const KEEP_PAGES = 3;
 /** Actions whose payload is a secret of the player's: never kept. */
 const SECRET = new Set(['pin', 'unlock']);
@@ -114,8 +115,8 @@ export class Outbox {
   /**
    * The taps an earlier page of this tab left unanswered, waiting again in
    * the order they were made (sent with the next `flush`); those older than
-   * KEEP_MS, or taken up by KEEP_PAGES pages already, are forgotten and
-   * counted. Each waiting one's promise is the caller's to tell the player of.
+   * KEEP_MS, or sent by KEEP_PAGES pages already, are forgotten and counted.
+   * Each waiting one's promise is the caller's to tell the player of.
    * @param {number} now @returns {Resumed}
    */
   resume(now) {
@@ -124,7 +125,7 @@ export class Outbox {
     const ok = (/** @type {Kept} */ k) => now - k.at <= KEEP_MS && k.at <= now && (k.pages || 0) < KEEP_PAGES;
     const fresh = kept.filter(ok);
     const waiting = fresh.map((k) => ({
-      frame: k.frame, done: this.wait(k.frame, k.at, true, false, k.sent === true, (k.pages || 0) + 1),
+      frame: k.frame, done: this.wait(k.frame, k.at, true, false, k.sent === true, k.pages || 0),
     }));
     this.save();
     const unsure = kept.filter((k) => !ok(k) && k.sent === true).length;
@@ -175,13 +176,13 @@ export class Outbox {
   /**
    * @private @param {ActionFrame} frame @param {number} at when it was made
    * @param {boolean} kept @param {boolean} now @param {boolean} [sent] it went out before
-   * @param {number} [pages] pages after the first that took it up
+   * @param {number} [pages] pages before this one that sent it
    * @returns {Promise<ActionResult>}
    */
   wait(frame, at, kept, now, sent = false, pages = 0) {
     return new Promise((resolve, reject) => {
       /** @type {Pending} */
-      const p = { frame, resolve, reject, sentAt: 0, at, kept, sent, pages };
+      const p = { frame, resolve, reject, sentAt: 0, at, kept, sent, pages, sentHere: false };
       this.pending.set(frame.request_id, p);
       if (kept) this.save();
       if (now) this.transmit(p);
@@ -212,9 +213,12 @@ export class Outbox {
   transmit(p) {
     p.sentAt = Date.now();
     this.send(p.frame);
-    if (!p.sent) {
-      // Before a reload, a frame that went out may have been applied: the next page must know.
+    if (!p.sentHere) {
+      // Before a reload, a frame that went out may have been applied: the next page
+      // must know, and how many pages sent it.
+      p.sentHere = true;
       p.sent = true;
+      p.pages += 1;
       if (p.kept) this.save();
     }
   }

@@ -510,14 +510,25 @@ const hour = new Live(opts('tok'));
 const old = hour.resume();
 out.sent_long_ago = [old.waiting.length, old.stale, old.unsure];
 hour.stop();
-// One the server never answers is taken up by three pages at most.
-const pages = [];
+// Pages reloaded while still offline never reached the server: they do not count.
 offline('tok').act({type: 'pass'}).catch(() => {});
+const reloads = [];
+for (let i = 0; i < 5; i += 1) {
+  const page = new Live(opts('tok'));
+  const got = page.resume();
+  reloads.push(got.waiting.length);
+  for (const w of got.waiting) w.done.catch(() => {});
+}
+out.offline_reloads = reloads;
+// One the server never answers (it closes the socket on it) is sent by three pages at most.
+const pages = [];
 for (let i = 0; i < 4; i += 1) {
   const page = new Live(opts('tok'));
   const got = page.resume();
-  pages.push([got.waiting.length, got.stale]);
+  pages.push([got.waiting.length, got.stale, got.unsure]);
   for (const w of got.waiting) w.done.catch(() => {});
+  page.start();
+  sockets[sockets.length - 1].greet(7);          // sent on the open socket, never answered
 }
 out.pages = pages;
 // A page that leaves the table (stop) takes what waits with it.
@@ -560,7 +571,8 @@ def test_a_tap_waiting_when_the_page_reloads_is_sent_by_the_next_page() -> None:
     assert got["marked_sent"] == [True]
     assert got["pin_kept"] is False
     assert got["sent_long_ago"] == [0, 0, 1], "it went out: not called unsent, not sent again"
-    assert got["pages"] == [[1, 0], [1, 0], [1, 0], [0, 1]]
+    assert got["offline_reloads"] == [1, 1, 1, 1, 1], "a page that never reached the server does not count"
+    assert got["pages"] == [[1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 0, 1]], "sent by three pages: maybe applied"
     assert got["while_waiting"] is True and got["after_leaving"] is False
     assert got["full"] is False, "a write that failed leaves no older list behind"
     assert got["blocked"] == [1, 0]

@@ -402,8 +402,9 @@ export function tableRoute(root, app, id) {
     const resumed = live.resume();
     store.set({ snapshot: null, conn: 'connecting', resumed: resumed.waiting.length });
     live.accept(snap);
-    if (resumed.unsure) toast(t('conn.resumed_unsure'));
-    else if (resumed.stale) toast(t('conn.resumed_stale'));
+    // In the alert, not the toast: the first snapshot's "Your turn" would replace it at once.
+    if (resumed.unsure) showError({ code: 'resumed_unsure', message: t('conn.resumed_unsure') });
+    else if (resumed.stale) showError({ code: 'resumed_stale', message: t('conn.resumed_stale') });
     for (const w of resumed.waiting) resumedAnswer(live, w.frame, w.done);
     // The socket opens in a task of its own: on a slow phone creating it is
     // ~30 ms that would otherwise lengthen the first render's task.
