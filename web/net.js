@@ -145,8 +145,10 @@ export async function sendAction(table, token, action, opts = {}) {
 /**
  * `version`: refused unless the table is still at it; `as`: a seat without a
  * phone this action is entered for (the server checks who may); `quiet`: a
- * refusal is the caller's to handle, not shown (a phone's fair-dice seed).
- * @typedef {{version?: number, as?: string, quiet?: boolean}} ActOptions
+ * refusal is the caller's to handle, not shown (a phone's fair-dice seed);
+ * `secret`: its payload is the player's own secret (a PIN), never written to
+ * storage nor sent again by a later page.
+ * @typedef {{version?: number, as?: string, quiet?: boolean, secret?: boolean}} ActOptions
  */
 
 /**

@@ -36,14 +36,12 @@ export const KEEP_MS = 10 * 60 * 1000;
  * socket on it) must not hold every page after it. A page that never reached
  * the server (reloaded again while offline) does not count. */
 const KEEP_PAGES = 3;
-/** Actions whose payload is a secret of the player's: never kept. */
-const SECRET = new Set(['pin', 'unlock']);
 
 /**
  * The taps of one table and seat in this tab's sessionStorage. A tab's own:
  * two tabs never replay each other's (a duplicated tab copies them, harmless:
- * the server applies a request id once), and it goes with the tab. A PIN is
- * never kept (see `add`).
+ * the server applies a request id once), and it goes with the tab. A secret
+ * (a PIN) is never kept (see `add`).
  * @param {string} table @param {string|null} token
  * @returns {Keeper}
  */
@@ -106,10 +104,10 @@ export class Outbox {
     /** @type {ActionFrame} */
     const frame = { type: 'action', ...actionBody(action, opts) };
     // A quiet action (a fair-dice seed or link, a vote's opening) is its
-    // screen's, which sends it again by itself from what it keeps. A PIN is
-    // never written to storage (the browser saves a tab's to disk), nor sent
-    // again by a later page (each try counts against the seat's five).
-    return this.wait(frame, Date.now(), !opts.quiet && !SECRET.has(action.type), now);
+    // screen's, which sends it again by itself from what it keeps. A secret (a
+    // PIN) is never written to storage (the browser saves a tab's to disk), nor
+    // sent again by a later page (each unlock try counts against the seat's five).
+    return this.wait(frame, Date.now(), !opts.quiet && !opts.secret, now);
   }
 
   /**

@@ -501,7 +501,7 @@ const sock = sockets[sockets.length - 1];
 sock.greet(5);
 online.act({type: 'bet', camel: 'white'}).catch(() => {});
 // A PIN is never written to storage, nor sent again by a later page.
-online.act({type: 'unlock', pin: '4821'}).catch(() => {});
+online.act({type: 'unlock', pin: '4821'}, {secret: true}).catch(() => {});
 const keptNow = stored.get('tablemate.outbox.t');
 out.marked_sent = JSON.parse(keptNow).kept.map((k) => k.sent === true);
 out.pin_kept = keptNow.includes('4821');

@@ -35,7 +35,8 @@ export function pinCard(session, where) {
     }
     button.disabled = true;
     try {
-      await session.act({ type: mode === 'unlock' ? 'unlock' : 'pin', pin });
+      // A secret: never kept across a reload (outbox.js).
+      await session.act({ type: mode === 'unlock' ? 'unlock' : 'pin', pin }, { secret: true });
       input.value = '';
       toast(t(mode === 'unlock' ? 'pin.unlocked' : 'pin.saved'));
     } catch {
