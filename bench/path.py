@@ -202,7 +202,7 @@ def run(base: str, args: argparse.Namespace, out: str, fill: Any, http: Any, web
         n = sum(1 for k, _ in traced if k == kind)
         print(f"\n{kind} ({n} traced): {len(union)} server files, in the order first entered")
         for name, funcs in union.items():
-            print(f"  {name:34} {', '.join(funcs[:6])}{' …' if len(funcs) > 6 else ''}")
+            print(f"  {name:34} {', '.join(funcs)}")
     print("\nper action type, files (every traced action of the type together):")
     for kind, union in sorted(by_type.items()):
         print(f"  {kind:14} {len(union):3}")

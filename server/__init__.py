@@ -27,20 +27,23 @@ class Services:
     store: Store
     tables: Tables
     hub: live.Hub
-    extra: dict[str, Engine]
+    #: Every game this app serves by name (``games``).
+    by_name: dict[str, Engine]
 
     def engine(self, name: str) -> Engine | None:
-        return find_engine(self.extra, name)
+        return self.by_name.get(name)
 
     def engines(self) -> list[Engine]:
-        found = {n: registry.get(n) for n in registry.names()}
-        found.update(self.extra)
-        return [e for _, e in sorted(found.items()) if e is not None]
+        return [e for _, e in sorted(self.by_name.items())]
 
 
-def find_engine(extra: dict[str, Engine], name: str) -> Engine | None:
-    """A test-only engine from ``EXTRA_ENGINES`` first, then the registry."""
-    return extra.get(name) or registry.get(name)
+def games(extra: list[Engine]) -> dict[str, Engine]:
+    """The registry's games and the test-only ones of ``EXTRA_ENGINES``
+    (which win a name), fixed at start: the service looks a table's game up
+    on every action, in this dict itself, with no layer of ours between."""
+    found = {n: e for n in registry.names() if (e := registry.get(n)) is not None}
+    found.update({e.name: e for e in extra})
+    return found
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -55,12 +58,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.json.ensure_ascii = False  # Korean names stay readable
 
     store = Store.connect(app.config["REDIS_URL"], app.config["TABLE_TTL"])
-    extra = {e.name: e for e in app.config["EXTRA_ENGINES"]}
-    tables = Tables(store, lambda name: find_engine(extra, name),
+    by_name = games(app.config["EXTRA_ENGINES"])
+    tables = Tables(store, by_name.get,
                     fixed_random=app.config["FIXED_RANDOM"], limits=config.Limits.from_config(app.config))
     hub = live.Hub(tables, store)
     tables.fan_out(hub.wrote)
-    app.extensions["tablemate"] = Services(store, tables, hub, extra)
+    app.extensions["tablemate"] = Services(store, tables, hub, by_name)
 
     if app.config["FIXED_RANDOM"]:
         log.warning("!" * 72)

@@ -39,16 +39,15 @@ from typing import TYPE_CHECKING, Any
 
 from engines.base import Engine
 from server.errors import rate_limited
-from server.model import ActionResult, Analysis, GameResult, History, Seat, Snapshot, TableDoc
-from server.service import draws, fairview, history, hostship, results, snapshot
+from server.model import Analysis, GameResult, History, Seat, TableDoc
+from server.service import draws, fairview, history, hostship, results
 from server.service.analysis import AnalysisCache
 from server.service.change import Outcome
 from server.service.decide import PASS
-from server.service.draws import pending
 from server.service.joining import Joining
 from server.service.pipeline import Pipeline, PipelineOptions, logged
 from server.service.seats import authenticate
-from server.service.snapshot import Common, host_filter
+from server.service.snapshot import Views, host_filter
 from server.service.write import Wrote
 from server.store import Callbacks, Commit, DrawFrame, Store, Tx
 
@@ -68,6 +67,14 @@ class Tables:
         self.joining = Joining(self.pipeline)
         self.limits = self.pipeline.limits
         self.analyses = AnalysisCache(before_compute=self._limit_analysis)
+        # The adapters call the job's own object: no forwarder between.
+        #: An action through the one pipeline (``Pipeline.act``).
+        self.act = self.pipeline.act
+        self.views = Views(store, self.pipeline.engine, self.pipeline.stall)
+        #: What a seat sees (``Views.snapshot``), and what every seat's snapshot
+        #: of one version shares (``Views.common``), built once a push.
+        self.snapshot = self.views.snapshot
+        self.common = self.views.common
 
     def fan_out(self, wrote: Wrote | None) -> None:
         """Whom each commit of this process is told, once Redis has it and
@@ -107,9 +114,6 @@ class Tables:
     def claim(self, table_id: str, body: Any) -> tuple[str, str]:
         return self.joining.claim(table_id, body)
 
-    def act(self, table_id: str, token: str | None, body: Any) -> ActionResult:
-        return self.pipeline.act(table_id, token, body)
-
     def settle_host(self, table_id: str, holder_away: bool) -> bool:
         """Host powers as presence says (``hostship.change``), read here from
         the store, never from a phone: to a stand-in when the hub has seen the
@@ -130,31 +134,6 @@ class Tables:
         return self.pipeline.update(table_id, fn)
 
     # -- reads -----------------------------------------------------------------
-
-    def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
-                 online: set[str] | None = None, shared: Common | None = None) -> Snapshot:
-        """``online`` defaults to the table's presence, read from the store;
-        ``shared``: what every seat's snapshot of this document shows alike
-        (``common``), when built once for many."""
-        if online is None:
-            online = self.store.presence.present(doc["id"])
-        return snapshot.snapshot(self.engine(doc["game"]), doc, player, state, online,
-                                 stall=self.pipeline.stall, shared=shared,
-                                 linked=self.linked(doc) if shared is None else ())
-
-    def common(self, doc: TableDoc, state: Any, online: set[str]) -> Common:
-        """What every seat's snapshot of ``doc`` shares (``snapshot.common``)."""
-        return snapshot.common(self.engine(doc["game"]), doc, state, online, stall=self.pipeline.stall,
-                               linked=self.linked(doc))
-
-    def linked(self, doc: TableDoc) -> list[str]:
-        """The seats whose link of ``doc``'s pending draw is in: read beside
-        the document (``Store.links``) only while a draw is pending."""
-        p = pending(doc)
-        if p is None:
-            return []
-        fields = self.store.links(doc["id"])
-        return [s for s in p["contributors"] if fields.get("_draw") == p["draw"] and s in fields]
 
     def draw_frame(self, table_id: str) -> DrawFrame | None:
         """The ``draw`` frame of the table's waiting draw as it stands now, or

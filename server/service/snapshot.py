@@ -16,6 +16,7 @@ from server.fairdoc import FairView
 from server.model import Action, Snapshot, Stashed, TableDoc
 from server.service import atrest, evening
 from server.service import stall as stalls
+from server.service.draws import pending
 from server.service.fairview import public as fair_public
 from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
@@ -23,6 +24,7 @@ from server.service.platform_actions import Seen, offers
 from server.service.seals import to_seal
 from server.service.seats import hidden, paused
 from server.service.stall import StallRule
+from server.store import Store
 
 
 def host_filter(engine: Engine, templates: list[Action], host: bool) -> list[Action]:
@@ -204,3 +206,35 @@ def proxies(engine: Engine, doc: TableDoc, player: str | None, state: Any) -> di
         if s.get("phone") is False:
             out[s["id"]] = engine.offered(state, s["id"], False) if state is not None else []
     return out
+
+
+class Views:
+    """The snapshots a service gives: each seat's view of a document, with the
+    table's presence read from the store when the caller has none, and a
+    pending draw's links read beside the document (``Store.links``)."""
+
+    def __init__(self, store: Store, engine: Callable[[str], Engine], stall: StallRule) -> None:
+        self.store, self.engine, self.stall = store, engine, stall
+
+    def snapshot(self, doc: TableDoc, player: str | None, state: Any = None,
+                 online: set[str] | None = None, shared: Common | None = None) -> Snapshot:
+        """``online`` defaults to the table's presence, read from the store;
+        ``shared``: what every seat's snapshot of this document shows alike
+        (``common``), when built once for many."""
+        if online is None:
+            online = self.store.presence.present(doc["id"])
+        return snapshot(self.engine(doc["game"]), doc, player, state, online, stall=self.stall, shared=shared,
+                        linked=self.linked(doc) if shared is None else ())
+
+    def common(self, doc: TableDoc, state: Any, online: set[str]) -> Common:
+        """What every seat's snapshot of ``doc`` shares (``common``)."""
+        return common(self.engine(doc["game"]), doc, state, online, stall=self.stall, linked=self.linked(doc))
+
+    def linked(self, doc: TableDoc) -> list[str]:
+        """The seats whose link of ``doc``'s pending draw is in: read beside
+        the document only while a draw is pending."""
+        p = pending(doc)
+        if p is None:
+            return []
+        fields = self.store.links(doc["id"])
+        return [s for s in p["contributors"] if fields.get("_draw") == p["draw"] and s in fields]
