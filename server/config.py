@@ -34,7 +34,7 @@ def trust_proxy(value: str | None) -> str | int:
 
 @dataclass(frozen=True)
 class Limits:
-    """What one seat and one table may use (``server/service/budget.py``); the rates
+    """What one seat and one table may use (``server/service/pipeline.py``: ``charge``); the rates
     are per minute and shared by every instance through Redis
     (``Rates.hit_many``). Every budget is a seat's own: a shared pool lets a
     few flooding seats lock the others out.
@@ -51,7 +51,7 @@ class Limits:
     # Count Up's caller sends one action per number, as fast as one every 100 ms
     # (countIntervalMs' minimum): 600 a minute from one seat is real play.
     seat_actions: int = 900
-    #: Chatter (renames, PINs, seat order, ...: ``budget.CHATTER``) per seat and
+    #: Chatter (renames, PINs, seat order, ...: ``pipeline.CHATTER``) per seat and
     #: minute (``TABLEMATE_RATE_CHATTER``), within ``seat_actions``.
     chatter_rate: int = 10
     #: Chain anchors per seat and minute (``TABLEMATE_RATE_ANCHORS``), within
@@ -133,7 +133,7 @@ def from_env() -> dict[str, Any]:
         "RATE_CREATE": int(os.environ.get("TABLEMATE_RATE_CREATE", "30")),
         "RATE_JOIN": int(os.environ.get("TABLEMATE_RATE_JOIN", "60")),
         "RATE_CODE": int(os.environ.get("TABLEMATE_RATE_CODE", "30")),
-        # Per seat, per game and per table (server/config.py: Limits; server/service/budget.py).
+        # Per seat, per game and per table (server/config.py: Limits; server/service/pipeline.py: charge).
         "RATE_ACTIONS_SEAT": int(os.environ.get("TABLEMATE_RATE_ACTIONS_SEAT", str(Limits.seat_actions))),
         "RATE_CHATTER": int(os.environ.get("TABLEMATE_RATE_CHATTER", str(Limits.chatter_rate))),
         "RATE_ANCHORS": int(os.environ.get("TABLEMATE_RATE_ANCHORS", str(Limits.anchor_rate))),

@@ -38,8 +38,8 @@ class Seat(TypedDict):
     #: its seal guards the host's powers, not a game's secrets, so it outlives
     #: ``play_again``; only the seat's PIN lifts it.
     seal_kept: NotRequired[bool]
-    #: This game's logged changes by this seat: chatter (``budget.CHATTER``)
-    #: and the rest (``server/service/budget.py``; absent: none yet).
+    #: This game's logged changes by this seat: chatter (``pipeline.CHATTER``)
+    #: and the rest (``server/service/pipeline.py``: ``charge``; absent: none yet).
     chat: NotRequired[int]
     n: NotRequired[int]
     #: A pending rejoin code for this seat (``claim``), kept as its SHA-256;

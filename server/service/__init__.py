@@ -4,7 +4,7 @@
 call; it only routes to the modules that do the work. The live adapter's hub
 registers itself as the fan-out of this process's commits (``fan_out``).
 
-- ``pipeline.py``  every write (``Pipeline.update``) and the action path (``act``)
+- ``pipeline.py``  every write (``Pipeline.update``, with the seats' log budgets) and the action path (``act``)
 - ``decide.py``    one action's decision, with no I/O (``decide``)
 - ``write.py``     the write loop over the store's compare-and-set, and the fan-out told
 - ``joining.py``   create, join, seats without a phone, rejoin codes and their claim
@@ -13,7 +13,6 @@ registers itself as the fan-out of this process's commits (``fan_out``).
 - ``change.py``    what a handler is given and decides (``Call``, ``Outcome``)
 - ``game_step.py`` one game action: who may enter it, the engine's draw and apply
 - ``replay.py``    a game rebuilt from its log (start, undo, results)
-- ``budget.py``    what each seat may write into the log
 - ``hostship.py``  who holds host powers: the host, or a stand-in while its phone is away
 - ``seats.py``     tokens, join codes, seat names, ``authenticate``; ``names.py``
   when a name is visible and when two are the same

@@ -4,7 +4,27 @@ authenticate → validate the payload against its schema → decide (``decide.py
 a platform handler or the engine, no I/O) → commit with the next version
 (``write.py``'s loop over the store's compare-and-set) → the fan-out told.
 Every write goes through ``Pipeline.update``, so a missing table is always 404
-and a contended one always 503 ``busy``.
+and a contended one always 503 ``busy``, and every log entry past the seat's
+budget is refused there (``charge``).
+
+What one seat may write into a table's log, so no seat can silence the others:
+three budgets, each a seat's own (a shared pool is what two flooding seats used
+up for everyone):
+
+- per minute, every action of a seat (``Limits.seat_actions``), counted in
+  Redis with the commit (``Pipeline.action_hits``), plus a tighter rate for
+  the platform's *chatter* (renames, PINs, seat order, host, proxies, rejoin
+  codes, the reminder: ``Limits.chatter_rate``), which no game needs often;
+- per game (since its ``start``; the lobby since the table's creation or the
+  last ``play_again``), a seat's chatter (``Limits.seat_chatter``) and its
+  other changes (``Limits.seat_entries``; the host twice that, for undo and
+  the seats it enters for), counted in the seat itself (``Seat.n``/``chat``);
+- the table's whole log (``Limits.log_entries``), over every game: past it a
+  new game cannot start, but the one being played can always be finished.
+
+Chatter is refused with ``429``/``409 chatter_limit`` long before it could
+fill anything, and a seat at its game share gets ``409 seat_log_full`` while
+every other seat plays on.
 """
 
 from __future__ import annotations
@@ -16,19 +36,19 @@ from typing import Any, TypedDict, TypeVar
 from engines.base import Engine, Rng
 from server.config import Limits
 from server.errors import ServiceError, busy, not_found, rate_limited
-from server.model import ActionResult, PinHash, Seat, TableDoc
+from server.model import ActionResult, LogEntry, PinHash, Seat, TableDoc
 from server.runtime import offload
 from server.service import draws, linking, schemas, write
-from server.service.budget import CHATTER, charge
 from server.service.decide import ActionCall, Context, decide, log_entry, logged
-from server.service.platform_actions import HANDLERS, action_schema
+from server.service.hostship import holds
+from server.service.platform_actions import HANDLERS, action_schema, budget_types
 from server.service.seats import authenticate, pin_hash, plausible_id
 from server.service.stall import StallRule
 from server.service.write import Conflict, RateLimited, Wrote
 from server.store import Commit, Primed, Store, Tx
 
 # Kept importable from here (joining.py, the service's facade).
-__all__ = ["Pipeline", "PipelineOptions", "log_entry", "logged"]
+__all__ = ["CHATTER", "FREE", "NEW_PERIOD", "Pipeline", "PipelineOptions", "charge", "log_entry", "logged"]
 
 R = TypeVar("R")
 
@@ -39,6 +59,47 @@ STEP_IN = frozenset({"skip", "phoneless"})
 #: The actions that carry a PIN, and how many of each a seat may send per window (s).
 PIN_ACTIONS = frozenset({"pin", "unlock"})
 PIN_TRIES, PIN_WINDOW = 5, 600
+
+# Each platform change's budget is its record's (``platform_actions``).
+#: Platform changes no game needs often: they never count against a seat's
+#: game share, and have their own, smaller, budgets.
+CHATTER = budget_types("chatter")
+#: Changes that begin a new budget period (their own entry is the first of it).
+NEW_PERIOD = budget_types("period")
+#: Changes no budget counts: a phone's anchor and links (``draws.py``) and the
+#: announce of a draw: a seat must never be kept from taking part in a draw.
+FREE = budget_types("free")
+
+
+def charge(doc: TableDoc, entry: LogEntry, limits: Limits) -> None:
+    """Counts ``entry`` against its seat in ``doc`` (the document about to be
+    written), or refuses it with the budget it would exceed: nothing is
+    written then."""
+    atype: str = entry["action"]["type"]
+    if atype in NEW_PERIOD:
+        if entry["v"] > limits.log_entries:
+            raise ServiceError("conflict", "table_log_full",
+                           f"This table has logged {limits.log_entries} changes, its limit: finish this "
+                           "game here, and open a new table for the next one.")
+        for s in doc["seats"]:
+            s.pop("n", None)
+            s.pop("chat", None)
+    seat = next((s for s in doc["seats"] if s["id"] == entry["by"]), None)
+    if seat is None or atype in FREE:
+        return  # the seat left with this very change
+    if atype in CHATTER:
+        seat["chat"] = seat.get("chat", 0) + 1
+        if seat["chat"] > limits.seat_chatter:
+            raise ServiceError("conflict", "chatter_limit",
+                           f"A seat may make {limits.seat_chatter} changes like this one (names, PINs, "
+                           "seats, rejoin codes) per game; this seat has used them all.")
+        return
+    seat["n"] = seat.get("n", 0) + 1
+    cap = limits.seat_entries * (2 if holds(doc, seat["id"]) else 1)
+    if seat["n"] > cap:
+        raise ServiceError("conflict", "seat_log_full",
+                       f"This seat has made {cap} changes this game, its share of the table's log; "
+                       "the other seats play on.")
 
 
 class PipelineOptions(TypedDict, total=False):
@@ -88,7 +149,7 @@ class Pipeline:
                hits: Sequence[tuple[str, str, int]] = ()) -> R:
         """The one write path: ``write.update`` with its failures as service
         errors, every logged change counted against its seat's budgets
-        (``server/service/budget.py``), and every commit pushed through the
+        (``charge``), and every commit pushed through the
         fan-out as soon as Redis has it; ``hits``: rate counters, counted
         once, 429 ``rate_limited`` when over."""
         limits = self.limits
@@ -117,7 +178,7 @@ class Pipeline:
     def action_hits(self, player: str, atype: str | None = None) -> list[tuple[str, str, int]]:
         """The rate counters one action of ``player`` counts against
         (the commit counts them with the write, as the table's): the seat's, and for
-        chatter (``budget.CHATTER``) the seat's chatter counter too, for a chain's
+        chatter (``CHATTER``) the seat's chatter counter too, for a chain's
         anchor its anchor counter. No
         counter is shared by the table's seats: a shared one is what a few
         flooding seats used up for everyone."""

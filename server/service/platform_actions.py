@@ -24,7 +24,7 @@ from server.service.change import Handler
 from server.service.schemas import NAME, PIN, PLAYER_ID
 from server.service.stall import phone_back, resume_seat, set_reminder
 
-#: What a change costs a seat (``budget.charge``): a game change counts in the
+#: What a change costs a seat (``pipeline.charge``): a game change counts in the
 #: seat's share of the log; ``chatter`` in the seat's smaller chatter budget;
 #: ``free`` nowhere (a phone must never be kept from giving its seed);
 #: ``period`` starts a new budget period (its own entry is the first of it).

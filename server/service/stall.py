@@ -12,7 +12,7 @@ its own phone.
   once its owner confirms there (``resume``). A phone really gone still takes
   the rejoin QR, sealed until its PIN (issue 30).
 - ``reminder``: the host's choice of how long a wait is before the late phone
-  rings (chatter: ``budget.CHATTER``).
+  rings (chatter: ``pipeline.CHATTER``).
 - When the host may step in (issue 37, ``StallRule``): ``skip`` only for a
   seat the game has waited for long enough (the reminder's time, else
   ``TABLEMATE_STALL_AFTER``; sooner when its phone has no live socket), and

@@ -15,7 +15,7 @@ import pytest
 from engines import registry
 from server.http import openapi
 from server.model import LogEntry
-from server.service import budget, pipeline, platform_actions
+from server.service import pipeline, platform_actions
 from server.service.platform_actions import ACTIONS, LOGGED, Budget, text_keys, text_parts
 from tests.server.service.test_results import EX5_ROUNDS, kingup_table, play_kingup
 from tests.web.test_strings import LANGS, platform_strings
@@ -61,7 +61,7 @@ def test_every_action_has_a_schema_and_a_handler(atype: str) -> None:
 def test_every_record_has_a_budget_and_its_strings(atype: str) -> None:
     rec = ALL[atype]
     assert rec.budget in get_args(Budget)
-    kinds = {"chatter": budget.CHATTER, "free": budget.FREE, "period": budget.NEW_PERIOD}
+    kinds = {"chatter": pipeline.CHATTER, "free": pipeline.FREE, "period": pipeline.NEW_PERIOD}
     for kind, types in kinds.items():
         assert (atype in types) == (rec.budget == kind), kind
     strings = platform_strings()
