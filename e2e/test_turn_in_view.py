@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 
 from e2e.camelup_helpers import open_as, seat_table, send, snapshot
 from e2e.countup_helpers import random_sheets
+from e2e.test_evening import kingup_table
+from e2e.test_results import BOARD, GOALS
 from e2e.test_stall import play_to_vote
 
 #: Whether an element stands whole between the top of the screen and the bottom bar.
@@ -97,3 +99,21 @@ def test_a_count_up_call_is_in_view(phone, server):
     expect(host.locator(".cu-caller button.cu-main")).to_be_enabled()
     in_view(host, ".cu-top", ".cu-caller .cu-main", ".cu-caller .cu-controls")
     expect(host.locator(".scoreboard")).to_be_hidden()
+
+
+def test_the_host_s_next_round_is_in_view_when_a_king_up_round_is_scored(phone, server):
+    """Scored, the round's results stand above the host's "Start round 2",
+    which was just under the bottom bar on a 390×844 phone: what the host
+    does next is this phone's turn, in view as it begins (the guests wait)."""
+    table, tokens = kingup_table(server)
+    send(server, table, tokens[0], {"type": "start"})
+    host, guest = phone("ko-KR"), phone("ko-KR")
+    open_as(host, table, tokens[0])
+    open_as(guest, table, tokens[1])
+    expect(host.locator(".game-kingup")).to_be_visible()
+    send(server, table, tokens[0], {"type": "score_round", "board": BOARD,
+                                    "goals": {p: list(g) for p, g in GOALS.items()}})
+    expect(host.locator("button.ku-next")).to_be_visible()
+    in_view(host, "button.ku-next")
+    expect(guest.locator(".ku-next-wait")).to_be_visible()
+    expect(guest.locator(".scoreboard")).to_be_visible()  # a guest's turn it is not

@@ -257,11 +257,13 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       speaker.render();
       if (full && v.phase !== 'over' && snap.me !== null) parts.push(speaker.el);
       if (done) {
+        const next = part('next', [base, v.phase, v.round, legal, snap.host], () => nextRound(ctx, snap, ui));
+        // The host's next round is this phone's turn (screens/turn.js): in view
+        // as the round is scored, its results just above (it was under the bar).
+        if (next) next.toggleAttribute('data-turn-view', next.tagName === 'BUTTON');
         parts.push(
           part('final', [base, v.result], () => finalStandings(ctx, snap)),
-          ...latest,
-          part('next', [base, v.phase, v.round, legal, snap.host], () => nextRound(ctx, snap, ui)),
-          totals, reveal, ...board);
+          ...latest, next, totals, reveal, ...board);
       } else {
         if (v.phase === 'vote' && v.election) parts.push(voteBox(v, acting ? [] : legal, me));
         // This phone's turn (screens/table.js: turnView): its vote, or the castle it places or moves on.
