@@ -1,7 +1,7 @@
 """Which server files one WebSocket action runs, in the order it first enters
 them, from the phone's frame to the other phones' frames:
 
-    .venv/bin/python bench/path.py [--game camelup] [--actions 12] [--phones 3] [--root DIR]
+    .venv/bin/python bench/path.py [--game camelup] [--actions 12] [--phones 3]
 
 It starts its own redis-server and one server instance in its production
 serving model (gunicorn + gevent, ``server/gunicorn_conf.py``), with a
@@ -19,25 +19,18 @@ A file counts when code defined in it runs (a call event in it), so a module
 of types (a ``TypedDict``, a ``dataclass`` whose generated methods are defined
 elsewhere) is not counted unless a function of it runs. The engine's own
 modules are left out (``engines/``): the issue's path is the server's.
-``--root <checkout>`` traces that checkout's server with its own .venv.
+Another checkout's path: run that checkout's copy of this script (it traces
+the server beside it).
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
-if "--root" in sys.argv:
-    at = sys.argv.index("--root")
-    root = os.path.abspath(sys.argv[at + 1])
-    rest = sys.argv[1:at] + sys.argv[at + 2:]
-    os.execve(os.path.join(root, ".venv/bin/python"), [os.path.join(root, ".venv/bin/python"), __file__, *rest],
-              {**os.environ, "PYTHONPATH": root})
-
 import argparse
 import json
+import os
 import random
 import subprocess
+import sys
 import tempfile
 import threading
 import time
