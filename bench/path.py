@@ -9,7 +9,7 @@ profiler (``sys.setprofile``) in the worker. A table of ``--phones`` seats
 plays ``--actions`` real actions over the seats' sockets, each the acting
 seat's first offer (free inputs filled as ``bench/load.py`` fills them), after a
 few untraced ones. For a traced action the profiler follows the greenlet that
-read its frame, from ``live/wsread.py``'s ``receive`` handing it over until
+read its frame, from ``live/route.py``'s ``receive`` handing it over until
 ``live/route.py``'s ``_handle`` returns: the commit, the push to every phone
 of the table and the actor's result run there (``live/hub.py``'s ``wrote``).
 It prints, for each action type, the files every traced action of that type
@@ -59,11 +59,11 @@ def serve(out: str) -> None:
     def prof(frame: FrameType, event: str, arg: Any) -> None:
         code = frame.f_code
         if not active:
-            if (event == "return" and code.co_name == "receive" and code.co_filename.endswith("live/wsread.py")
+            if (event == "return" and code.co_name == "receive" and code.co_filename.endswith("live/route.py")
                     and isinstance(arg, str) and MARK in arg):
                 active.append(greenlet.getcurrent())
                 files.clear()
-                files["server/live/wsread.py"] = ["receive"]
+                files["server/live/route.py"] = ["receive"]
             return
         if greenlet.getcurrent() is not active[0]:
             return

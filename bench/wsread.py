@@ -3,9 +3,9 @@
     .venv/bin/python bench/wsread.py [--frames 20000] [--rounds 3]
 
 Under gevent's monkey-patching, as the server runs: a real
-``simple_websocket.Server`` (made as the server makes it, ``server/live/wsread.py``'s
+``simple_websocket.Server`` (made as the server makes it, ``server/live/route.py``'s
 ``NoThread``) on one end of a socket pair, a client sending masked frames on
-the other, one frame per read as a phone's come. Times ``wsread.receive`` alone
+the other, one frame per read as a phone's come. Times ``route.receive`` alone
 (the recv, the parse, the decode) per frame, for the web client's ping and for
 a typical action, with the whole-frame path on, and off (the socket marked as
 read by the library: wsproto and simple-websocket's event handling, as before).
@@ -31,7 +31,7 @@ from wsproto.frame_protocol import FrameProtocol  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.live import wsread  # noqa: E402
+from server.live import route  # noqa: E402
 
 PING = '{"type":"ping"}'
 ACTION = ('{"type":"action","request_id":"r-7f3a9c2e","version":41,'
@@ -40,22 +40,22 @@ KEY = "dGhlIHNhbXBsZSBub25jZQ=="
 
 
 def per_frame(text: str, frames: int, library: bool) -> float:
-    """µs of CPU in ``wsread.receive`` per frame."""
+    """µs of CPU in ``route.receive`` per frame."""
     server_end, phone_end = socket.socketpair()
     environ = {"werkzeug.socket": server_end, "HTTP_HOST": "x", "HTTP_UPGRADE": "websocket",
                "HTTP_CONNECTION": "Upgrade", "HTTP_SEC_WEBSOCKET_KEY": KEY,
                "HTTP_SEC_WEBSOCKET_VERSION": "13"}
-    ws = simple_websocket.Server(environ, max_message_size=64 * 1024, thread_class=wsread.NoThread)
+    ws = simple_websocket.Server(environ, max_message_size=64 * 1024, thread_class=route.NoThread)
     phone_end.recv(65536)  # the 101
     if library:
-        setattr(ws, wsread.LIBRARY_READS, True)
+        setattr(ws, route.LIBRARY_READS, True)
     encoder = FrameProtocol(client=True, extensions=[])
     data = [encoder.send_data(text, fin=True) for _ in range(frames)]  # each its own mask
     spent = 0.0
     for frame in data:
         phone_end.sendall(frame)
         t = time.process_time()
-        got = wsread.receive(ws, 1.0)
+        got = route.receive(ws, 1.0)
         spent += time.process_time() - t
         assert got == text
     server_end.close()

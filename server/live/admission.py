@@ -1,5 +1,7 @@
-"""Who may open a socket on this process: caps per seat, per client address
-and in all, so no phone, and no address, can take what the others need.
+"""Who may open a socket on this process: the handshake's checks before the
+upgrade (Origin, the seat's token, no token in the URL: ``check_handshakes``), and
+caps per seat, per client address and in all, so no phone, and no address,
+can take what the others need.
 
 Checked before the upgrade (a refusal is a real HTTP answer with the error
 envelope). The process cap stays below gunicorn's ``worker_connections``
@@ -15,13 +17,44 @@ from __future__ import annotations
 import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from flask import Flask, current_app, g, request
+
+from server.client import client_address, origin_ok
 from server.errors import ServiceError
+from server.service import Tables
 
 #: The close code of a socket pushed out by a newer one of the same seat
 #: (``SEAT_SOCKETS`` reached): the phone says so instead of reconnecting.
 CLOSE_TOO_MANY = 4409
+
+#: The socket's subprotocol. A seated phone also offers ``TOKEN_PROTOCOL`` +
+#: its seat token (``new WebSocket(url, ["tablemate", "tablemate.token." +
+#: token])``): the handshake's headers, unlike its URL, are not kept by
+#: proxies, browser histories or access logs. Seat tokens are URL-safe base64,
+#: which a subprotocol may hold as it is.
+PROTOCOL = "tablemate"
+TOKEN_PROTOCOL = "tablemate.token."
+
+
+def socket_token(header: str | None) -> str | None:
+    """The seat token a handshake's ``Sec-WebSocket-Protocol`` offers, None
+    for a spectator.
+
+    >>> socket_token("tablemate, tablemate.token.abc_D-1")
+    'abc_D-1'
+    >>> socket_token("tablemate") is None, socket_token(None) is None
+    (True, True)
+    >>> socket_token("tablemate.token.")  # an empty token opens no seat
+    '\\x00invalid'
+    """
+    for entry in (header or "").split(","):
+        entry = entry.strip()
+        if entry.startswith(TOKEN_PROTOCOL):
+            # Like a malformed Authorization header: a bad token, never the spectator.
+            return entry[len(TOKEN_PROTOCOL):] or "\x00invalid"
+    return None
 
 
 class Seated(Protocol):
@@ -91,3 +124,53 @@ class Admission:
                     held.remove(conn)
                 if not held:
                     del self.by_seat[key]
+
+
+def check_handshakes(app: Flask, tables: Tables) -> Admission:
+    """Checks every socket's handshake before its upgrade (``table_socket``'s
+    endpoint) and takes its place under the caps until its request ends; the
+    socket's handler finds its seat and token in ``g.ws_auth``."""
+    admission = Admission(Caps(per_seat=int(app.config["WS_PER_SEAT"]),
+                               per_address=int(app.config["WS_PER_ADDRESS"]),
+                               total=int(app.config["WS_MAX"])))
+    app.extensions["tablemate.admission"] = admission
+
+    @app.before_request
+    def authenticate_socket() -> Any:
+        # Refuse before the upgrade, so a client sees a real 401/404/403.
+        if request.endpoint != "table_socket":
+            return None
+        if not origin_ok():
+            raise ServiceError("forbidden", "bad_origin", "This socket must be opened from this site.")
+        if not current_app.config["WS_COMPRESSION"]:
+            # simple-websocket accepts permessage-deflate whenever a client
+            # offers it, and its compressor state cost most of a phone's memory
+            # for messages of a few KB (docs/performance.md, "Why each fast path
+            # exists", the per-message deflate row). Declining is the
+            # client's offer not reaching the handshake: no library patched.
+            request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        if "token" in request.args:
+            # A URL is kept by proxies, browser histories and access logs: the
+            # seat token travels in the handshake's subprotocol list instead.
+            raise ServiceError("invalid", "token_in_url",
+                           f"Send the seat token as the subprotocol '{TOKEN_PROTOCOL}<token>', not in the URL.")
+        table_id = request.view_args["table_id"] if request.view_args else ""
+        doc = tables.load(table_id)
+        token = socket_token(request.headers.get("Sec-WebSocket-Protocol"))
+        seat = tables.authenticate(doc, token)
+        address = client_address()
+        admission.admit(address)  # released when the request ends (below)
+        g.ws_address = address
+        # Not the document: ``g`` lives as long as the socket, and a decoded
+        # document per phone was about half of a phone's server memory
+        # (docs/performance.md, "Why each fast path exists").
+        g.ws_auth = (seat["id"] if seat else None, token)
+        return None
+
+    @app.teardown_request
+    def release_socket(_exc: BaseException | None) -> None:
+        address = g.pop("ws_address", None)
+        if address is not None:
+            admission.release(address)
+
+    return admission

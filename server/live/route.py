@@ -1,8 +1,7 @@
-"""WebSocket adapter: the socket route, its messages, liveness.
-
-The fan-out (which sockets this process holds, what a change sends them) is
-``server/live/hub.py``; this module is one socket's life: authenticate before the
-upgrade, the first snapshot, then actions, syncs and pings until it closes.
+"""WebSocket adapter: one socket's life, from its upgrade to its close: the
+first snapshot, then its frames read and handled (actions, syncs, pings)
+until it closes. Who may open one is ``admission.py``; the fan-out (which
+sockets this process holds, what a change sends them) is ``hub.py``.
 
 Liveness: the server sends every socket a frame at least every ``liveness.BEAT`` s
 (a ``pong`` when nothing else went out, a fiftieth of the sockets every 20 ms or, with
@@ -14,6 +13,37 @@ socket, on any instance) is kept in the store: written on connect and close,
 and refreshed for all of a process's recently heard sockets together
 (``hub.refresh``); a change is pushed to the table's phones as a ``presence``
 frame, without a version bump.
+
+A socket's frames are read by the socket's own handler, not by a reader thread.
+simple-websocket starts a reader thread per connection (a greenlet under
+gevent): it reads the socket, feeds wsproto, queues whole messages and wakes
+the handler, which takes them off the queue. For a phone that sends a ping
+every ~8 s and an action now and then, that second greenlet was ~11 KB of the
+phone's server memory and every frame paid a wake-up and a hand-over
+(docs/performance.md, "Why each fast path exists"). Here the handler reads:
+
+- ``NoThread`` is the library's documented ``thread_class`` hook (flask-sock
+  passes it through ``SOCK_SERVER_OPTIONS``): the reader it is given is
+  never started;
+- ``receive`` is ``Server.receive`` with the reading done in the caller's own
+  greenlet: recv, feed wsproto, and let the library's own event handling
+  (``_handle_events``: answering protocol pings and the close handshake,
+  assembling fragments, enforcing the size limit) queue the messages.
+  It is the one private name used; tests/server/live/test_wsread.py runs it on the
+  real library, so an upgrade that renames it fails there, not on a phone;
+- a read that is exactly one whole, small, masked text frame, as a phone's
+  ping or action is, is unmasked and decoded here (``whole_text``), at a
+  fraction of wsproto's and the library's cost a frame (the ``wsread.py``
+  row of docs/performance.md, "Why each fast path exists"; ``bench/wsread.py``). Anything
+  else (a fragment, two frames in one read, a control frame, a bad frame,
+  invalid UTF-8, over the size limit) goes to wsproto, which from then on
+  reads that socket for good (it may hold part of a frame);
+- ``finish`` closes the socket once the handler is done (the reader thread
+  used to, after the peer answered the close frame; RFC 6455 §7.1.1 lets the
+  server close the TCP connection first).
+
+Sends are unchanged: the fan-out writes while the handler waits in ``recv``
+(gevent lets one greenlet read a socket while another writes it).
 """
 
 from __future__ import annotations
@@ -23,15 +53,13 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from flask import Flask, current_app, g, request
+from flask import Flask, g
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from server import wire
-from server.client import client_address, origin_ok
 from server.errors import ServiceError, StoreDown, envelope, store_unavailable
-from server.live import wsread
-from server.live.admission import CLOSE_TOO_MANY, Admission, Caps
+from server.live.admission import CLOSE_TOO_MANY, PROTOCOL, check_handshakes
 from server.live.connection import Connection
 from server.live.hub import Hub
 from server.live.liveness import BEAT, SILENT_LIMIT
@@ -47,32 +75,93 @@ PING = '{"type":"ping"}'
 
 SocketView = Callable[[Any, str], None]
 
-#: The socket's subprotocol. A seated phone also offers ``TOKEN_PROTOCOL`` +
-#: its seat token (``new WebSocket(url, ["tablemate", "tablemate.token." +
-#: token])``): the handshake's headers, unlike its URL, are not kept by
-#: proxies, browser histories or access logs. Seat tokens are URL-safe base64,
-#: which a subprotocol may hold as it is.
-PROTOCOL = "tablemate"
-TOKEN_PROTOCOL = "tablemate.token."
+#: The shortest wait ``receive`` hands the socket: 0 would make it non-blocking.
+MIN_WAIT = 0.001
+#: Set on a ``simple_websocket.Server`` once wsproto has read from its socket.
+LIBRARY_READS = "tablemate_library_reads"
+#: The first byte of an unfragmented text frame (FIN, no RSV bits, opcode 1).
+FIN_TEXT = 0x81
+
+class NoThread:
+    """simple-websocket's ``thread_class``: the reader it is given never runs."""
+
+    def __init__(self, target: Callable[[], None]) -> None:
+        self.target = target
+        self.name = "simple_websocket.Base._thread (not started: server/live/route.py)"
+
+    def start(self) -> None:
+        pass
 
 
-def socket_token(header: str | None) -> str | None:
-    """The seat token a handshake's ``Sec-WebSocket-Protocol`` offers, None
-    for a spectator.
+def receive(ws: Any, timeout: float | None) -> str | bytes | None:
+    """The next whole message of ``ws`` (a ``simple_websocket.Server`` made
+    with ``NoThread``), or None when none came within ``timeout`` seconds.
+    Raises ``ConnectionClosed`` when the peer closed or the socket failed."""
+    while not ws.input_buffer:
+        if not ws.connected:
+            raise ConnectionClosed(ws.close_reason, ws.close_message)
+        ws.sock.settimeout(None if timeout is None else max(MIN_WAIT, timeout))
+        try:
+            data = ws.sock.recv(ws.receive_bytes)
+        except TimeoutError:
+            return None
+        except OSError:
+            data = b""
+        if not data:
+            ws.connected = False
+            raise ConnectionClosed(ws.close_reason, ws.close_message)
+        if not getattr(ws, LIBRARY_READS, False):
+            text = whole_text(data, ws.max_message_size)
+            if text is not None:
+                return text
+            setattr(ws, LIBRARY_READS, True)
+        ws.ws.receive_data(data)
+        try:
+            ws.connected = ws._handle_events()
+        except OSError:
+            # Answering a close or a ping of a phone that already hung up breaks
+            # the pipe: the phone is gone, which is a close, not a failure.
+            ws.connected = False
+            raise ConnectionClosed(ws.close_reason, ws.close_message) from None
+    message: str | bytes = ws.input_buffer.pop(0)
+    return message
 
-    >>> socket_token("tablemate, tablemate.token.abc_D-1")
-    'abc_D-1'
-    >>> socket_token("tablemate") is None, socket_token(None) is None
-    (True, True)
-    >>> socket_token("tablemate.token.")  # an empty token opens no seat
-    '\\x00invalid'
-    """
-    for entry in (header or "").split(","):
-        entry = entry.strip()
-        if entry.startswith(TOKEN_PROTOCOL):
-            # Like a malformed Authorization header: a bad token, never the spectator.
-            return entry[len(TOKEN_PROTOCOL):] or "\x00invalid"
-    return None
+
+def whole_text(data: bytes, limit: int | None) -> str | None:
+    """The text of ``data`` when it is exactly one unfragmented, masked text
+    frame (RFC 6455 §5.2) with a payload under 64 KB and ``limit``, and valid
+    UTF-8; else None (and the library parses it)."""
+    if len(data) < 6 or data[0] != FIN_TEXT or not data[1] & 0x80:
+        return None
+    size, head = data[1] & 0x7F, 6
+    if size == 126:
+        size, head = int.from_bytes(data[2:4], "big"), 8
+        if size < 126:  # not the shortest length encoding: the library refuses it
+            return None
+    elif size == 127:
+        return None
+    if len(data) != head + size or (limit and size > limit):
+        return None
+    # Unmasking as one big-integer XOR: a loop over the bytes costs ~50× more.
+    mask = data[head - 4:head] * (size // 4 + 1)
+    payload = (int.from_bytes(data[head:], "big") ^ int.from_bytes(mask[:size], "big")).to_bytes(size, "big")
+    try:
+        return payload.decode()
+    except UnicodeDecodeError:
+        return None
+
+
+def finish(ws: Any, reason: int | None = None, message: str | None = None) -> None:
+    """Sends the close frame (if not sent yet) and closes the socket."""
+    try:
+        if ws.connected:
+            ws.close(reason=reason, message=message)
+    except Exception:  # noqa: BLE001 - a dead peer: nothing left to tell it
+        pass
+    try:
+        ws.sock.close()
+    except OSError:
+        pass
 
 
 class TokenBucket:
@@ -154,10 +243,7 @@ def leave(conn: Connection, hub: Hub) -> None:
 
 def init_app(app: Flask, hub: Hub) -> None:
     sock = Sock(app)
-    admission = Admission(Caps(per_seat=int(app.config["WS_PER_SEAT"]),
-                               per_address=int(app.config["WS_PER_ADDRESS"]),
-                               total=int(app.config["WS_MAX"])))
-    app.extensions["tablemate.admission"] = admission
+    admission = check_handshakes(app, hub.tables)
     silent_limit = hub.liveness.silent_limit = float(app.config.get("WS_SILENT_LIMIT", SILENT_LIMIT))
     # The phones' own pings (each a frame to parse) can be rare: the server's
     # heartbeat tells a phone it is there (liveness.BEAT).
@@ -167,47 +253,9 @@ def init_app(app: Flask, hub: Hub) -> None:
         "max_message_size": app.config["WS_MAX_MESSAGE"],
         # The protocol the server answers with; the token's entry is never echoed.
         "subprotocols": [PROTOCOL],
-        # Each socket's handler reads its own frames (server/live/wsread.py).
-        "thread_class": wsread.NoThread,
+        # Each socket's handler reads its own frames (``receive``).
+        "thread_class": NoThread,
     }
-
-    @app.before_request
-    def authenticate_socket() -> Any:
-        # Refuse before the upgrade, so a client sees a real 401/404/403.
-        if request.endpoint != "table_socket":
-            return None
-        if not origin_ok():
-            raise ServiceError("forbidden", "bad_origin", "This socket must be opened from this site.")
-        if not current_app.config["WS_COMPRESSION"]:
-            # simple-websocket accepts permessage-deflate whenever a client
-            # offers it, and its compressor state cost most of a phone's memory
-            # for messages of a few KB (docs/performance.md, "Why each fast path
-            # exists", the per-message deflate row). Declining is the
-            # client's offer not reaching the handshake: no library patched.
-            request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
-        if "token" in request.args:
-            # A URL is kept by proxies, browser histories and access logs: the
-            # seat token travels in the handshake's subprotocol list instead.
-            raise ServiceError("invalid", "token_in_url",
-                           f"Send the seat token as the subprotocol '{TOKEN_PROTOCOL}<token>', not in the URL.")
-        table_id = request.view_args["table_id"] if request.view_args else ""
-        doc = hub.tables.load(table_id)
-        token = socket_token(request.headers.get("Sec-WebSocket-Protocol"))
-        seat = hub.tables.authenticate(doc, token)
-        address = client_address()
-        admission.admit(address)  # released when the request ends (below)
-        g.ws_address = address
-        # Not the document: ``g`` lives as long as the socket, and a decoded
-        # document per phone was about half of a phone's server memory
-        # (docs/performance.md, "Why each fast path exists").
-        g.ws_auth = (seat["id"] if seat else None, token)
-        return None
-
-    @app.teardown_request
-    def release_socket(_exc: BaseException | None) -> None:
-        address = g.pop("ws_address", None)
-        if address is not None:
-            admission.release(address)
 
     # flask_sock is untyped: name the decorator's type so the view stays typed.
     route: Callable[[SocketView], SocketView] = sock.route("/api/tables/<table_id>/ws", endpoint="table_socket")
@@ -263,7 +311,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                         conn.beat()
                         continue
                     wait = min(left, quiet)
-                raw = wsread.receive(ws, wait)
+                raw = receive(ws, wait)
                 if raw is None:
                     continue
                 conn.heard = time.monotonic()
@@ -288,6 +336,6 @@ def init_app(app: Flask, hub: Hub) -> None:
             admission.left(conn)
             hub.remove(conn)
             leave(conn, hub)
-            wsread.finish(ws)
+            finish(ws)
 
     app.extensions["tablemate.sock"] = sock

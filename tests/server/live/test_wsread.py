@@ -1,5 +1,6 @@
-"""server/live/wsread.py on the real simple-websocket, over a socket pair: the
-server end reads in the caller's own thread; the phone end is a wsproto client."""
+"""A socket's frames read by its own handler (server/live/route.py's
+``receive``) on the real simple-websocket, over a socket pair: the server end
+reads in the caller's own thread; the phone end is a wsproto client."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from wsproto.events import (
 )
 from wsproto.frame_protocol import CloseReason, FrameProtocol
 
-from server.live import wsread
+from server.live import route
 
 
 class Phone:
@@ -56,7 +57,7 @@ def pair() -> Iterator[tuple[simple_websocket.Server, Phone]]:
                "HTTP_CONNECTION": "Upgrade", "HTTP_SEC_WEBSOCKET_KEY": phone.key,
                "HTTP_SEC_WEBSOCKET_VERSION": "13"}
     before = threading.active_count()
-    ws = simple_websocket.Server(environ, max_message_size=1024, thread_class=wsread.NoThread)
+    ws = simple_websocket.Server(environ, max_message_size=1024, thread_class=route.NoThread)
     assert threading.active_count() == before  # no reader thread started
     assert any(isinstance(e, AcceptConnection) for e in phone.events())  # the 101
     yield ws, phone
@@ -67,24 +68,24 @@ def pair() -> Iterator[tuple[simple_websocket.Server, Phone]]:
 def test_messages_arrive_whole_in_the_callers_thread(pair) -> None:
     ws, phone = pair
     phone.send(TextMessage('{"type":"ping"}'), TextMessage("a"))
-    assert wsread.receive(ws, 1) == '{"type":"ping"}'
-    assert wsread.receive(ws, 1) == "a"  # already read: no wait
+    assert route.receive(ws, 1) == '{"type":"ping"}'
+    assert route.receive(ws, 1) == "a"  # already read: no wait
     # A message in fragments is handed over once, whole.
     phone.send(TextMessage("he", message_finished=False), TextMessage("llo"))
-    assert wsread.receive(ws, 1) == "hello"
+    assert route.receive(ws, 1) == "hello"
 
 
 def test_nothing_within_the_timeout_is_none(pair) -> None:
     ws, _ = pair
-    assert wsread.receive(ws, 0.05) is None
-    assert wsread.receive(ws, 0) is None  # never a non-blocking read that fails
+    assert route.receive(ws, 0.05) is None
+    assert route.receive(ws, 0) is None  # never a non-blocking read that fails
     assert ws.connected
 
 
 def test_protocol_ping_is_answered_while_reading(pair) -> None:
     ws, phone = pair
     phone.send(Ping(b"hi"), TextMessage("x"))
-    assert wsread.receive(ws, 1) == "x"
+    assert route.receive(ws, 1) == "x"
     assert any(isinstance(e, Pong) and e.payload == b"hi" for e in phone.events())
 
 
@@ -92,7 +93,7 @@ def test_peer_close_is_answered_and_raises(pair) -> None:
     ws, phone = pair
     phone.send(CloseConnection(CloseReason.GOING_AWAY, "bye"))
     with pytest.raises(ConnectionClosed):
-        wsread.receive(ws, 1)
+        route.receive(ws, 1)
     assert any(isinstance(e, CloseConnection) for e in phone.events())
     assert not ws.connected
 
@@ -104,7 +105,7 @@ def test_a_close_whose_answer_finds_the_peer_gone_is_a_close_not_a_failure(pair)
     phone.send(CloseConnection(CloseReason.GOING_AWAY, "bye"))
     phone.sock.close()
     with pytest.raises(ConnectionClosed):
-        wsread.receive(ws, 1)
+        route.receive(ws, 1)
     assert not ws.connected
 
 
@@ -112,13 +113,13 @@ def test_hang_up_without_close_raises(pair) -> None:
     ws, phone = pair
     phone.sock.close()
     with pytest.raises(ConnectionClosed):
-        wsread.receive(ws, 1)
+        route.receive(ws, 1)
 
 
 def assert_closed_with(ws: simple_websocket.Server, phone: Phone, code: int) -> None:
     """The read raises, and the phone got a close frame with ``code``."""
     with pytest.raises(ConnectionClosed):
-        wsread.receive(ws, 1)
+        route.receive(ws, 1)
     closes = [e for e in phone.events() if isinstance(e, CloseConnection)]
     assert closes and closes[0].code == code
 
@@ -131,11 +132,11 @@ def test_too_big_closes_with_1009(pair) -> None:
 
 def test_finish_sends_close_then_closes_the_socket(pair) -> None:
     ws, phone = pair
-    wsread.finish(ws, 1001, "silent")
+    route.finish(ws, 1001, "silent")
     closes = [e for e in phone.events() if isinstance(e, CloseConnection)]
     assert closes and closes[0].code == 1001
     assert ws.sock.fileno() == -1
-    wsread.finish(ws)  # twice is harmless
+    route.finish(ws)  # twice is harmless
 
 
 # -- the whole-frame fast path ------------------------------------------------------
@@ -153,17 +154,17 @@ def test_one_whole_text_frame_is_read_without_the_library(pair, monkeypatch, tex
     ws, phone = pair
     library_must_not_read(ws, monkeypatch)
     phone.send(TextMessage(text))
-    assert wsread.receive(ws, 1) == text
-    assert not getattr(ws, wsread.LIBRARY_READS, False)
+    assert route.receive(ws, 1) == text
+    assert not getattr(ws, route.LIBRARY_READS, False)
 
 
 def test_two_frames_in_one_read_go_to_the_library_for_good(pair) -> None:
     ws, phone = pair
     phone.send(TextMessage("a"), TextMessage("b"))
-    assert (wsread.receive(ws, 1), wsread.receive(ws, 1)) == ("a", "b")
-    assert getattr(ws, wsread.LIBRARY_READS)
+    assert (route.receive(ws, 1), route.receive(ws, 1)) == ("a", "b")
+    assert getattr(ws, route.LIBRARY_READS)
     phone.send(TextMessage("c"))  # whole, but the library may hold part of a frame
-    assert wsread.receive(ws, 1) == "c"
+    assert route.receive(ws, 1) == "c"
 
 
 def test_invalid_utf8_is_the_librarys_to_refuse(pair) -> None:
@@ -185,21 +186,21 @@ def masked(first: int, payload: bytes, mask: bytes = b"\x01\x02\x03\x04", long: 
 
 
 def test_whole_text_reads_only_what_it_should() -> None:
-    assert wsread.whole_text(masked(0x81, "낙타".encode()), None) == "낙타"
-    assert wsread.whole_text(masked(0x81, b"x" * 300), None) == "x" * 300
-    assert wsread.whole_text(masked(0x81, b"x" * 300), 299) is None  # over the limit
-    assert wsread.whole_text(masked(0x01, b"he"), None) is None  # a first fragment
-    assert wsread.whole_text(masked(0x80, b"lo"), None) is None  # a continuation
-    assert wsread.whole_text(masked(0x82, b"\x00"), None) is None  # binary
-    assert wsread.whole_text(masked(0x89, b"hi"), None) is None  # a protocol ping
-    assert wsread.whole_text(masked(0xC1, b"z"), None) is None  # RSV1 (compression)
-    assert wsread.whole_text(masked(0x81, b"abc")[:-1], None) is None  # partial
-    assert wsread.whole_text(masked(0x81, b"a") + masked(0x81, b"b"), None) is None  # two
-    assert wsread.whole_text(masked(0x81, b"short", long=True), None) is None  # not minimal
-    assert wsread.whole_text(bytes([0x81, 0x80 | 127]) + bytes(8) + b"mask", None) is None
+    assert route.whole_text(masked(0x81, "낙타".encode()), None) == "낙타"
+    assert route.whole_text(masked(0x81, b"x" * 300), None) == "x" * 300
+    assert route.whole_text(masked(0x81, b"x" * 300), 299) is None  # over the limit
+    assert route.whole_text(masked(0x01, b"he"), None) is None  # a first fragment
+    assert route.whole_text(masked(0x80, b"lo"), None) is None  # a continuation
+    assert route.whole_text(masked(0x82, b"\x00"), None) is None  # binary
+    assert route.whole_text(masked(0x89, b"hi"), None) is None  # a protocol ping
+    assert route.whole_text(masked(0xC1, b"z"), None) is None  # RSV1 (compression)
+    assert route.whole_text(masked(0x81, b"abc")[:-1], None) is None  # partial
+    assert route.whole_text(masked(0x81, b"a") + masked(0x81, b"b"), None) is None  # two
+    assert route.whole_text(masked(0x81, b"short", long=True), None) is None  # not minimal
+    assert route.whole_text(bytes([0x81, 0x80 | 127]) + bytes(8) + b"mask", None) is None
 
 
 @given(st.text(max_size=400))
 def test_whole_text_agrees_with_a_real_clients_frames(text: str) -> None:
     frame = FrameProtocol(client=True, extensions=[]).send_data(text, fin=True)  # a random mask
-    assert wsread.whole_text(frame, None) == text
+    assert route.whole_text(frame, None) == text
