@@ -8,39 +8,33 @@ at that table, with the table's document in the message; the hub builds each
 seat's view of that version once, encodes it once (spectators share one), and
 sends it to the seat's phones. Presence
 (which seats have a live socket, on any instance) is pushed as ``presence``
-frames, coalesced per table, without a version bump; a draw that waits for
-the phones' links as ``draw`` frames (``drawwatch.py``).
+frames, coalesced per table, without a version bump (``heard.py``); a draw
+that waits for the phones' links as ``draw`` frames (``drawwatch.py``).
 
 The hub is the service's fan-out (``wrote``, each commit of this process,
-registered with ``Tables.fan_out``) and the listener's callbacks
-(``Callbacks``: every instance's changes, presence, outages); it reaches the
-store only through the service.
+registered with ``Tables.fan_out``) and starts the listener, whose callbacks
+(``Callbacks``: every instance's changes, presence, outages) are ``heard.py``'s;
+it reaches the store only through the service.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
-from server.errors import ServiceError, StoreDown, store_unavailable
+from server.errors import ServiceError, StoreDown
 from server.live.connection import Connection
 from server.live.drawwatch import DrawWatch
 from server.live.frames import Frames
+from server.live.heard import Heard
 from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
-from server.runtime import start
 from server.service import Callbacks, Tables
 from server.store.listen import Listener
 from server.store.presence import Presence
-from server.wire import loads
 
 log = logging.getLogger(__name__)
-
-#: Seconds a presence change waits for others of the same table (phones of one
-#: table tend to connect together) so a burst costs one read, not one per phone.
-PRESENCE_COALESCE = 0.05
 
 
 class StoreParts(Protocol):
@@ -70,9 +64,10 @@ class Hub:
         self.ready = threading.Event()
         #: The heartbeat and presence rounds over the sockets (``liveness.py``).
         self.liveness = Liveness(self.sockets, self.presence, tables, self.push, self.stop)
-        self._presence_due: set[str] = set()
         #: The draws that wait for the phones' links, as this hub tells them (``drawwatch.py``).
         self.draws = DrawWatch(self.sockets, tables, self.stop)
+        #: What the listener hears, as the phones here are told (``heard.py``).
+        self.heard = Heard(self.sockets, self.push, self.read_presence)
         self._listener: threading.Thread | None = None
         self._sweeper: threading.Thread | None = None
         #: The listener's callbacks, once it runs: what ``deaf`` reads.
@@ -85,10 +80,11 @@ class Hub:
         # between would never reach it.
         with self.lock:
             if self._listener is None:
+                heard = self.heard
                 callbacks = self.callbacks = Callbacks(
-                    on_change=self.committed, on_presence=self.presence_changed, on_draw=self.draws.announced,
-                    on_down=self.store_down, on_resync=self.resync_all,
-                    on_table_down=self.table_down, on_table_back=self.table_back, ready=self.ready)
+                    on_change=heard.committed, on_presence=heard.presence_changed, on_draw=self.draws.announced,
+                    on_down=heard.store_down, on_resync=heard.resync_all,
+                    on_table_down=heard.table_down, on_table_back=heard.table_back, ready=self.ready)
                 self._listener = threading.Thread(target=self.changes.listen, args=(callbacks, self.stop),
                                                   name="tablemate-fanout", daemon=True)
                 self._listener.start()
@@ -126,15 +122,6 @@ class Hub:
         with self.lock:
             return sum(len(v) for v in self.sockets.conns.values())
 
-    def _news(self, table_id: str, version: int) -> bool:
-        """Whether ``version`` is newer than any this process was told of for
-        a table with phones here; if so it is told of it now."""
-        with self.lock:
-            if table_id not in self.sockets.conns or version <= self.sockets.versions.get(table_id, (0, 0.0))[0]:
-                return False
-            self.sockets.versions[table_id] = (version, time.monotonic())
-            return True
-
     def wrote(self, table_id: str, version: int, doc: TableDoc, state: Any = None) -> None:
         """A change this process has just committed (``service.write.Wrote``): pushed to
         its phones here at once, from the document and engine state the commit
@@ -148,49 +135,11 @@ class Hub:
         memory. The figures: the committing greenlet's row of
         docs/performance.md, "Why each fast path exists". Like every push it never waits on a phone
         (``Connection``)."""
-        if self._news(table_id, version):
+        if self.sockets.news(table_id, version):
             try:
                 self.push(table_id, False, doc, state)
             except Exception:  # the commit stands: never fail the action for its push
                 log.exception("push of a commit failed")
-
-    def committed(self, table_id: str, version: int, raw: str | None) -> None:
-        """A change message (the listener's ``on_change``): its document, when
-        it carries one, spares the push a load. Parsed only here, for a table
-        with phones on this instance, and only when no push of this version
-        (or a newer one) has started yet: one this process committed itself
-        went out already (``wrote``). The push runs off the listener's
-        thread, so one slow phone never delays other tables."""
-        if self._news(table_id, version):
-            doc = cast(TableDoc, loads(raw)) if raw is not None else None
-            start(self.push, table_id, False, doc)
-
-    def presence_changed(self, table_id: str) -> None:
-        if not self.sockets.of(table_id):
-            return
-        with self.lock:
-            if table_id in self._presence_due:
-                return  # a push is already on its way and will read the latest
-            self._presence_due.add(table_id)
-        start(self._push_presence_soon, table_id)
-
-    def _push_presence_soon(self, table_id: str) -> None:
-        time.sleep(PRESENCE_COALESCE)
-        with self.lock:
-            self._presence_due.discard(table_id)
-        self.push_presence(table_id)
-
-    def push_presence(self, table_id: str) -> None:
-        """Tells the table's local phones who is connected, if that changed for them."""
-        conns = self.sockets.of(table_id)
-        if not conns:
-            return
-        try:
-            online = self.read_presence(table_id)
-        except StoreDown:
-            return  # the store's outage is told to phones by the listener
-        for c in conns:
-            c.send_presence(online)
 
     def read_presence(self, table_id: str, online: set[str] | None = None) -> frozenset[str]:
         """The table's presence from the store (or as just read: ``online``), remembered."""
@@ -199,32 +148,6 @@ class Hub:
             if table_id in self.sockets.conns:
                 self.sockets.online[table_id] = found
         return found
-
-    def store_down(self) -> None:
-        """Tell every local phone to show "reconnecting"; a resync follows."""
-        with self.lock:
-            conns = [c for peers in self.sockets.conns.values() for c in peers]
-        msg = {"type": "error", **store_unavailable().envelope()}
-        for c in conns:
-            c.tell(msg)
-
-    def table_down(self, table_id: str) -> None:
-        """One table's channel was lost (its master's fault): its phones show
-        "reconnecting" until ``table_back``."""
-        msg = {"type": "error", **store_unavailable().envelope()}
-        for c in self.sockets.of(table_id):
-            c.tell(msg)
-
-    def table_back(self, table_id: str) -> None:
-        start(self.push, table_id, True)
-
-    def resync_all(self) -> None:
-        # Phones were told the store was down and wait for a snapshot to clear
-        # it, so resend even at an unchanged version.
-        with self.lock:
-            ids = list(self.sockets.conns)
-        for tid in ids:
-            start(self.push, tid, True)
 
     def push(self, table_id: str, force: bool = False, doc: TableDoc | None = None,
              state: Any = None) -> None:

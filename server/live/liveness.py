@@ -123,6 +123,15 @@ class Sockets:
             self.slices[conn.slice].add(conn)
             self.next_slice = (self.next_slice + 1) % BEAT_SLICES
 
+    def news(self, table_id: str, version: int) -> bool:
+        """Whether ``version`` is newer than any this process was told of for
+        a table with phones here; if so it is told of it now."""
+        with self.lock:
+            if table_id not in self.conns or version <= self.versions.get(table_id, (0, 0.0))[0]:
+                return False
+            self.versions[table_id] = (version, time.monotonic())
+            return True
+
     def of(self, table_id: str) -> list[Connection]:
         """The table's sockets here, now (a copy: sends happen outside the lock)."""
         with self.lock:
