@@ -1,5 +1,7 @@
 """One phone's socket (``Connection``): its outbox, and the writes that never
-wait on the phone (a push) or wait on it alone (its own handler's frames)."""
+wait on the phone (a push) or wait on it alone (its own handler's frames);
+what it sends, as bytes: a message's JSON, a seat's ``state``, whole
+WebSocket frames (``text_frame``, ``close_frame``)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ import time
 from typing import Any
 
 from server.errors import envelope
-from server.live.frames import close_frame, encode, encode_state, text_frame
 from server.live.outbox import Outbox
 from server.model import Snapshot
 from server.runtime import start
+from server.wire import dumps
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,39 @@ CLOSE_BAD_TOKEN = 4401
 #: socket could take megabytes of stale frames before anything waited for it
 #: and ``STALL_LIMIT`` began to count. A phone's frames are a few KB.
 SEND_BUFFER = 64 * 1024
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    return dumps(msg)
+
+
+def encode_state(snapshot: Snapshot) -> bytes:
+    return encode({"type": "state", **snapshot})
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A whole, unmasked text frame as a server sends it (RFC 6455 §5.2): FIN +
+    opcode 1, the length in 7, 7+16 or 7+64 bits, the payload. Every frame the
+    hub sends goes out this way: through the WebSocket library (wsproto's
+    framing, and a str the library encodes again) each cost more than the
+    message's own encoding, and a finished frame needs no protocol state, only
+    the socket's send lock. It is uncompressed, which permessage-deflate also
+    allows (RFC 7692 §6: a message without RSV1 is sent as is)."""
+    n = len(payload)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 1 << 16:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return head + payload
+
+
+def close_frame(code: int, reason: str) -> bytes:
+    """A close frame as a server sends it (RFC 6455 §5.5.1): the status code,
+    then the reason (a control frame's payload is at most 125 bytes)."""
+    body = code.to_bytes(2, "big") + reason.encode()[:123]
+    return bytes((0x88, len(body))) + body
 
 
 class Connection:

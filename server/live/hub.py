@@ -6,7 +6,7 @@ first socket here and dropped at its last: ``add`` / ``remove``). A change
 committed by any instance reaches the listeners of the instances with phones
 at that table, with the table's document in the message; the hub builds each
 seat's view of that version once, encodes it once (spectators share one), and
-sends it to the seat's phones. Presence
+sends it to the seat's phones (``Frames``). Presence
 (which seats have a live socket, on any instance) is pushed as ``presence``
 frames, coalesced per table, without a version bump (``heard.py``); a draw
 that waits for the phones' links as ``draw`` frames (``drawwatch.py``).
@@ -24,13 +24,13 @@ import threading
 from typing import Any, Protocol
 
 from server.errors import ServiceError, StoreDown
-from server.live.connection import Connection
+from server.live.connection import Connection, encode_state
 from server.live.drawwatch import DrawWatch
-from server.live.frames import Frames
 from server.live.heard import Heard
 from server.live.liveness import Liveness, Sockets
 from server.model import TableDoc
 from server.service import Callbacks, Tables
+from server.service.snapshot import Common
 from server.store.listen import Listener
 from server.store.presence import Presence
 
@@ -48,6 +48,32 @@ class StoreParts(Protocol):
 
     @property
     def changes(self) -> Listener: ...
+
+
+class Frames:
+    """One push's encoded ``state`` frames of a document, per seat (None:
+    spectators): each built and encoded once, however many phones share it.
+    Not kept past the push: keeping the latest version's frames of every
+    table cost memory a phone and saved little (presence
+    changes with every connect, so a connect storm would miss them anyway)."""
+
+    def __init__(self, tables: Tables, doc: TableDoc, online: frozenset[str], state: Any = None) -> None:
+        self.tables, self.doc, self.online, self.state = tables, doc, online, state
+        self.by_seat: dict[str | None, bytes] = {}
+        #: What every seat's snapshot shares (the state, decoded once if the
+        #: push was not given it; the seat list; the engine's viewer; the
+        #: table's fair dice, waits and evening), built at the first seat.
+        self.common: Common | None = None
+
+    def get(self, player: str | None) -> bytes:
+        data = self.by_seat.get(player)
+        if data is None:
+            online = set(self.online)
+            if self.common is None:
+                self.common = self.tables.common(self.doc, self.state, online)
+            data = self.by_seat[player] = encode_state(
+                self.tables.snapshot(self.doc, player, online=online, shared=self.common))
+        return data
 
 
 class Hub:

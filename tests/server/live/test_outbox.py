@@ -15,8 +15,7 @@ import pytest
 
 from server.live import connection as conn_module
 from server.live import outbox
-from server.live.connection import Connection
-from server.live.frames import close_frame, text_frame
+from server.live.connection import Connection, close_frame, text_frame
 
 
 class WS:

@@ -204,7 +204,7 @@ def test_the_hubs_frames_are_whole_text_frames(size: int) -> None:
     every length encoding (7, 16 and 64 bits)."""
     from wsproto.frame_protocol import FrameProtocol, Opcode
 
-    from server.live.frames import text_frame
+    from server.live.connection import text_frame
 
     client = FrameProtocol(client=True, extensions=[])
     payload = ("한" * (size // 6)).encode() + b"x" * (size - size // 6 * 3)  # exactly size bytes
@@ -317,8 +317,7 @@ def test_an_action_s_state_and_result_leave_in_one_send_and_a_beat_never_overtak
     held it goes out after that state, whose version it names."""
     import socket
 
-    from server.live.connection import Connection
-    from server.live.frames import text_frame
+    from server.live.connection import Connection, text_frame
     from server.live.outbox import Outbox
 
     ours, phone = socket.socketpair()
