@@ -11,11 +11,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import TYPE_CHECKING
 
-from server.live.liveness import Sockets
 from server.runtime import start
 from server.service import Tables
 from server.wire import loads
+
+if TYPE_CHECKING:  # the hub holds the registry and this part over it
+    from server.live.hub import Sockets
 
 log = logging.getLogger(__name__)
 

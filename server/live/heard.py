@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from server.errors import StoreDown, store_unavailable
-from server.live.liveness import Sockets
 from server.model import TableDoc
 from server.runtime import start
 from server.wire import loads
+
+if TYPE_CHECKING:  # the hub holds the registry and this part over it
+    from server.live.hub import Sockets
 
 #: Seconds a presence change waits for others of the same table (phones of one
 #: table tend to connect together) so a burst costs one read, not one per phone.

@@ -21,15 +21,18 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+from collections import defaultdict
 from typing import Any, Protocol
 
 from server.errors import ServiceError, StoreDown
 from server.live.connection import Connection, encode_state
 from server.live.drawwatch import DrawWatch
 from server.live.heard import Heard
-from server.live.liveness import Liveness, Sockets
+from server.live.liveness import BEAT_SLICES, REFRESH_SLICES, Liveness, refresh_slice
 from server.model import TableDoc
 from server.service import Callbacks, Tables
+from server.service.seats import hidden
 from server.service.snapshot import Common
 from server.store.listen import Listener
 from server.store.presence import Presence
@@ -48,6 +51,94 @@ class StoreParts(Protocol):
 
     @property
     def changes(self) -> Listener: ...
+
+
+class Sockets:
+    """This process's sockets: by table, by heartbeat slice, and by presence
+    refresh slice of their tables, with each local table's presence as last
+    read, newest version heard and host as pushed. The hub adds and removes
+    them and pushes to them; the rounds (``liveness.py``) visit them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.conns: dict[str, set[Connection]] = defaultdict(set)
+        #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
+        self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
+        #: The local tables by presence refresh slice (``REFRESH_SLICES``, by id).
+        self.table_slices: list[set[str]] = [set() for _ in range(REFRESH_SLICES)]
+        self.next_slice = 0
+        #: Each local table's presence as last read: every change of it comes with
+        #: a message (or expiry, which the sweep reads), so a push need not read it.
+        self.online: dict[str, frozenset[str]] = {}
+        #: Each local table's newest version this process was told of, and when.
+        self.versions: dict[str, tuple[int, float]] = {}
+        #: Each local table's newest document pushed here that carries a waiting
+        #: draw (a change that passed it, a rename say): its version and the
+        #: draw's id. The draw watch goes on past that version (live/drawwatch.py).
+        self.passed: dict[str, tuple[int, int]] = {}
+        #: Each local table as last pushed: its host, stand-in, and the seats whose
+        #: phone could hold host powers (on their phone, not sealed or paused); the
+        #: rounds time a holder without a live phone from it (``Liveness.check_host``).
+        self.hosts: dict[str, tuple[str, str | None, frozenset[str]]] = {}
+
+    def add(self, conn: Connection) -> None:
+        with self.lock:
+            if conn.table_id not in self.conns:
+                self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
+            self.conns[conn.table_id].add(conn)
+            conn.slice = self.next_slice
+            self.slices[conn.slice].add(conn)
+            self.next_slice = (self.next_slice + 1) % BEAT_SLICES
+
+    def news(self, table_id: str, version: int) -> bool:
+        """Whether ``version`` is newer than any this process was told of for
+        a table with phones here; if so it is told of it now."""
+        with self.lock:
+            if table_id not in self.conns or version <= self.versions.get(table_id, (0, 0.0))[0]:
+                return False
+            self.versions[table_id] = (version, time.monotonic())
+            return True
+
+    def note_host(self, doc: TableDoc) -> None:
+        """Keeps who holds host powers at a table, and who could, as pushed."""
+        able = frozenset(s["id"] for s in doc["seats"] if s.get("phone") is not False and not hidden(s))
+        with self.lock:
+            if doc["id"] in self.conns:
+                self.hosts[doc["id"]] = (doc["host"], doc.get("stand_in"), able)
+
+    def note_passed(self, table_id: str, doc: TableDoc) -> None:
+        """A document that carries a waiting draw (a change passed it): the
+        draw watch goes on past its version (``passed``)."""
+        fair = doc.get("fair")
+        pending = fair.get("pending") if fair is not None else None
+        if pending is None:
+            return
+        with self.lock:
+            if doc["version"] > self.passed.get(table_id, (0, 0))[0]:
+                self.passed[table_id] = (doc["version"], int(pending["draw"]))
+
+    def of(self, table_id: str) -> list[Connection]:
+        """The table's sockets here, now (a copy: sends happen outside the lock)."""
+        with self.lock:
+            return list(self.conns.get(table_id, ()))
+
+    def remove(self, conn: Connection) -> bool | None:
+        """Whether ``conn`` was its table's last socket here; None when it was never added."""
+        with self.lock:
+            self.slices[conn.slice].discard(conn)
+            peers = self.conns.get(conn.table_id)
+            if peers is None or conn not in peers:
+                return None
+            peers.discard(conn)
+            if peers:
+                return False
+            del self.conns[conn.table_id]
+            self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
+            self.online.pop(conn.table_id, None)
+            self.versions.pop(conn.table_id, None)
+            self.passed.pop(conn.table_id, None)
+            self.hosts.pop(conn.table_id, None)
+            return True
 
 
 class Frames:
@@ -199,8 +290,8 @@ class Hub:
             for c in conns:
                 c.kick("table_not_found", "This table has expired.")
             return
-        self.liveness.note_host(doc)
-        self._note_passed(table_id, doc)
+        self.sockets.note_host(doc)
+        self.sockets.note_passed(table_id, doc)
         frames = Frames(self.tables, doc, online, state)
         for c, ok in zip(conns, seated, strict=True):
             if ok:
@@ -208,20 +299,9 @@ class Hub:
             else:
                 c.kick("bad_token", "This seat was removed or re-issued to another phone.")
 
-    def _note_passed(self, table_id: str, doc: TableDoc) -> None:
-        """A document that carries a waiting draw (a change passed it): the
-        draw watch goes on past its version (``Sockets.passed``)."""
-        fair = doc.get("fair")
-        pending = fair.get("pending") if fair is not None else None
-        if pending is None:
-            return
-        with self.lock:
-            if doc["version"] > self.sockets.passed.get(table_id, (0, 0))[0]:
-                self.sockets.passed[table_id] = (doc["version"], int(pending["draw"]))
-
     def frame(self, doc: TableDoc, player: str | None, online: frozenset[str]) -> bytes:
         """``player``'s encoded snapshot of ``doc`` (a socket's first)."""
-        self.liveness.note_host(doc)
+        self.sockets.note_host(doc)
         return Frames(self.tables, doc, online).get(player)
 
     def still_seated(self, doc: TableDoc, conn: Connection) -> bool:

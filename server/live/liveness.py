@@ -3,7 +3,8 @@ socket of the process (``beat_all``), and the presence refresh of every local
 table (``refresh``), both driven by one sweeper thread (``sweep``) that visits
 a slice of them every 20 ms (several slices a wake, up to every 200 ms, when
 the process has few sockets: ``sweep_step``), so no round holds the worker
-long. The hub holds one ``Liveness`` over its registry of sockets (``Sockets``).
+long. The hub holds one ``Liveness`` over its registry of sockets
+(``hub.Sockets``), which keeps what the rounds read of each table as pushed.
 """
 
 from __future__ import annotations
@@ -12,17 +13,17 @@ import logging
 import threading
 import time
 import zlib
-from collections import defaultdict
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from server.errors import RefusedOrDown, StoreDown
-from server.live.connection import Connection
-from server.model import TableDoc
 from server.runtime import start
 from server.service import Tables
 from server.service.hostship import HOST_AWAY
-from server.service.seats import hidden
 from server.store.presence import Presence
+
+if TYPE_CHECKING:  # the hub holds the registry and these rounds over it
+    from server.live.hub import Sockets
 
 log = logging.getLogger(__name__)
 
@@ -90,71 +91,6 @@ def refresh_slice(table_id: str) -> int:
     return zlib.crc32(table_id.encode()) % REFRESH_SLICES
 
 
-class Sockets:
-    """This process's sockets: by table, by heartbeat slice, and by presence
-    refresh slice of their tables, with each local table's presence as last
-    read and newest version heard. The hub adds and removes them and pushes
-    to them; the rounds below visit them."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.conns: dict[str, set[Connection]] = defaultdict(set)
-        #: The same sockets by heartbeat slice (``BEAT_SLICES``), in turn as they came.
-        self.slices: list[set[Connection]] = [set() for _ in range(BEAT_SLICES)]
-        #: The local tables by presence refresh slice (``REFRESH_SLICES``, by id).
-        self.table_slices: list[set[str]] = [set() for _ in range(REFRESH_SLICES)]
-        self.next_slice = 0
-        #: Each local table's presence as last read: every change of it comes with
-        #: a message (or expiry, which the sweep reads), so a push need not read it.
-        self.online: dict[str, frozenset[str]] = {}
-        #: Each local table's newest version this process was told of, and when.
-        self.versions: dict[str, tuple[int, float]] = {}
-        #: Each local table's newest document pushed here that carries a waiting
-        #: draw (a change that passed it, a rename say): its version and the
-        #: draw's id. The draw watch goes on past that version (live/drawwatch.py).
-        self.passed: dict[str, tuple[int, int]] = {}
-
-    def add(self, conn: Connection) -> None:
-        with self.lock:
-            if conn.table_id not in self.conns:
-                self.table_slices[refresh_slice(conn.table_id)].add(conn.table_id)
-            self.conns[conn.table_id].add(conn)
-            conn.slice = self.next_slice
-            self.slices[conn.slice].add(conn)
-            self.next_slice = (self.next_slice + 1) % BEAT_SLICES
-
-    def news(self, table_id: str, version: int) -> bool:
-        """Whether ``version`` is newer than any this process was told of for
-        a table with phones here; if so it is told of it now."""
-        with self.lock:
-            if table_id not in self.conns or version <= self.versions.get(table_id, (0, 0.0))[0]:
-                return False
-            self.versions[table_id] = (version, time.monotonic())
-            return True
-
-    def of(self, table_id: str) -> list[Connection]:
-        """The table's sockets here, now (a copy: sends happen outside the lock)."""
-        with self.lock:
-            return list(self.conns.get(table_id, ()))
-
-    def remove(self, conn: Connection) -> bool | None:
-        """Whether ``conn`` was its table's last socket here; None when it was never added."""
-        with self.lock:
-            self.slices[conn.slice].discard(conn)
-            peers = self.conns.get(conn.table_id)
-            if peers is None or conn not in peers:
-                return None
-            peers.discard(conn)
-            if peers:
-                return False
-            del self.conns[conn.table_id]
-            self.table_slices[refresh_slice(conn.table_id)].discard(conn.table_id)
-            self.online.pop(conn.table_id, None)
-            self.versions.pop(conn.table_id, None)
-            self.passed.pop(conn.table_id, None)
-            return True
-
-
 class Liveness:
     """The heartbeat and presence rounds over ``sockets``: ``presence`` the
     store's, ``tables`` the service (host powers settled), ``push`` the
@@ -170,9 +106,6 @@ class Liveness:
         #: Seconds the holder of host powers has no live phone before they pass on
         #: (``service/hostship.py``; the config's ``HOST_AWAY``).
         self.host_away = HOST_AWAY
-        #: Per local table, as last pushed: its host, stand-in, and the seats
-        #: whose phone could hold host powers (on their phone, not sealed or paused).
-        self.hosts: dict[str, tuple[str, str | None, frozenset[str]]] = {}
         #: Per local table whose holder of host powers has no live phone: which
         #: seat, and since when (monotonic) this process has seen it so.
         self.away: dict[str, tuple[str, float]] = {}
@@ -181,7 +114,6 @@ class Liveness:
     def forget(self, table_id: str) -> None:
         """The table's last local socket closed."""
         with self.lock:
-            self.hosts.pop(table_id, None)
             self.away.pop(table_id, None)
 
     def beat_all(self, every: float = BEAT, part: int | None = None) -> None:
@@ -284,13 +216,6 @@ class Liveness:
                     c.send_presence(online)
             self.check_host(tid, online, now)
 
-    def note_host(self, doc: TableDoc) -> None:
-        """Keeps what ``check_host`` needs of a table's document as pushed."""
-        able = frozenset(s["id"] for s in doc["seats"] if s.get("phone") is not False and not hidden(s))
-        with self.lock:
-            if doc["id"] in self.sockets.conns:
-                self.hosts[doc["id"]] = (doc["host"], doc.get("stand_in"), able)
-
     def check_host(self, table_id: str, online: frozenset[str], now: float) -> None:
         """Host powers follow presence: once the holder (the stand-in, else
         the host) has had no live phone for ``host_away`` s in this process's
@@ -299,7 +224,7 @@ class Liveness:
         presence again in the store and decides (``Tables.settle_host``), and
         no phone's word counts."""
         with self.lock:
-            known = self.hosts.get(table_id)
+            known = self.sockets.hosts.get(table_id)
         if known is None:
             return
         host, stand_in, able = known
