@@ -252,7 +252,7 @@ class Outbox:
 
     def give_up(self) -> None:
         """Ends a socket its phone has gone silent on, or takes nothing from:
-        its handler, waiting in a read without a timeout (server/live/wsread.py),
+        its handler, waiting in a read without a timeout (route.py's ``receive``),
         wakes up to a closed stream. No close frame: such a peer would not
         read it."""
         self.open = False

@@ -11,7 +11,7 @@ answered at once (no store round trip), and the server closes a socket it has
 not heard from for ``SILENT_LIMIT`` s. Presence (which seats have a live
 socket, on any instance) is kept in the store: written on connect and close,
 and refreshed for all of a process's recently heard sockets together
-(``hub.refresh``); a change is pushed to the table's phones as a ``presence``
+(``Liveness.refresh``); a change is pushed to the table's phones as a ``presence``
 frame, without a version bump.
 
 A socket's frames are read by the socket's own handler, not by a reader thread.
@@ -190,7 +190,7 @@ def _error(code: str, message: str, request_id: Any = None) -> dict[str, Any]:
 def _handle(conn: Connection, tables: Tables, raw: Any) -> None:
     if raw == PING:  # what every phone sends: skip the parser
         # No store round trip: the hub refreshes every socket's presence together
-        # (hub.refresh). The pong is the heartbeat's: this socket's version.
+        # (Liveness.refresh). The pong is the heartbeat's: this socket's version.
         conn.beat()
         return
     if not isinstance(raw, str):
@@ -303,7 +303,7 @@ def init_app(app: Flask, hub: Hub) -> None:
                     ws.close(reason=1001, message="silent")
                     break
                 # The hub beats this socket and gives it up when silent
-                # (Hub.beat_all), so the read needs no timer of its own.
+                # (Liveness.beat_all), so the read needs no timer of its own.
                 wait: float | None = None
                 if conn.outbox.fd is None:  # the hub cannot beat this one without blocking
                     quiet = beat - (now - conn.outbox.sent_at)

@@ -638,12 +638,12 @@ def test_a_change_committed_here_reaches_its_phones_without_the_message(redis_ur
     while not sock.frames and time.monotonic() < deadline:
         time.sleep(0.01)
     assert [orjson.loads(f)["version"] for f in sock.frames] == [v], "pushed by the commit itself"
-    hub.committed(tid, v, "{not json: never parsed")
+    hub.heard.committed(tid, v, "{not json: never parsed")
     time.sleep(0.05)
     assert len(sock.frames) == 1, "its own message: nothing more to send"
     newer = orjson.loads(str(store.load_raw(tid)))
     newer["version"] = v + 1
-    hub.committed(tid, v + 1, orjson.dumps(newer).decode())
+    hub.heard.committed(tid, v + 1, orjson.dumps(newer).decode())
     deadline = time.monotonic() + 5
     while len(sock.frames) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
