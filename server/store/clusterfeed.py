@@ -1,5 +1,5 @@
 """The listener's feed on a Redis Cluster (``feeds.Feed``): the store's own
-client (``resp.Subscription``), one subscription per master that owns a
+client (``feeds.Subscription``), one subscription per master that owns a
 watched channel's slot, each read by a thread of its own (one reader for all
 would wait its timeout on every quiet master in turn).
 
@@ -24,12 +24,11 @@ from typing import Any
 
 import redis
 
-from server.store.resp import Lean, Subscription
+from server.store.feeds import READ_WAIT, Subscription
+from server.store.resp import Lean
 
 log = logging.getLogger(__name__)
 
-#: Seconds one read waits before the loop looks at its stop flag again.
-READ_WAIT = 1.0
 #: The backoff between attempts to subscribe a lost master's channels again.
 RETRY_FIRST, RETRY_MAX = 0.2, 5.0
 
@@ -109,7 +108,7 @@ class ClusterFeed:
         lean = Lean.for_client(self.client.get_redis_connection(self.client.get_node(node_name=name)))
         if lean is None:
             raise redis.ConnectionError(f"no TCP connection to the cluster's node {name}")
-        sub = self.subs[name] = lean.subscription(READ_WAIT)
+        sub = self.subs[name] = Subscription(lean, READ_WAIT)
         threading.Thread(target=self._read, args=(name, sub), name="tablemate-feed", daemon=True).start()
         return sub
 

@@ -31,7 +31,8 @@ import redis
 
 from server.errors import StoreOrSocketDown
 from server.store.cache import InFlight, Latest
-from server.store.feeds import ClusterFeed, Feed
+from server.store.clusterfeed import ClusterFeed
+from server.store.feeds import Feed
 from server.store.keys import channel_key, split_change, table_of
 from server.store.paths import Path
 

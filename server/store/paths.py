@@ -19,12 +19,14 @@ which all three clients speak, and needs no path.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import redis
 
 from server.errors import StoreDown
-from server.store.feeds import ClusterFeed, Feed, LeanFeed, PubSubFeed
+from server.store.clusterfeed import ClusterFeed
+from server.store.feeds import Feed, LeanFeed, PubSubFeed
 from server.store.resp import Lean
 
 
@@ -70,21 +72,18 @@ class Plain:
 
 
 class Own:
-    """The store's own RESP client, to one Redis."""
+    """The store's own RESP client, to one Redis: its scripts are the client's
+    own calls (``Lean.evalsha``), so a commit on this path runs no code but
+    the client's between the store and the socket."""
 
     spans_tables = True
 
     def __init__(self, lean: Lean) -> None:
         self.lean: Lean | None = lean
         self._lean = lean
-
-    def script(self, source: str, keys: list[Any], args: list[Any]) -> list[Any]:
-        return list(self._lean.evalsha(source, keys, args))
-
-    def script_wait(self, source: str, keys: list[Any], args: list[Any], replicas: int,
-                    ms: int) -> tuple[list[Any], int]:
-        reply, acked = self._lean.evalsha_wait(source, keys, args, replicas, ms)
-        return list(reply), acked
+        self.script: Callable[[str, list[Any], list[Any]], list[Any]] = lean.evalsha
+        self.script_wait: Callable[[str, list[Any], list[Any], int, int], tuple[list[Any], int]] = \
+            lean.evalsha_wait
 
     def feed(self, fresh: bool) -> Feed:
         return LeanFeed(self._lean)

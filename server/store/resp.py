@@ -1,4 +1,6 @@
-"""The store's two hot paths on plain sockets: EVALSHA and the change channel.
+"""The store's own Redis client on plain sockets, for its hot paths: every
+action's EVALSHA, the presence refresh, and the links of the change channels'
+subscriptions (``feeds.Subscription``).
 
 Every action runs one script (``server/store/commit.py``) and every process reads
 every change back from the channel; the presence refresh runs a script five
@@ -26,27 +28,30 @@ from __future__ import annotations
 import hashlib
 import socket
 import ssl
-import threading
-import time
 from typing import Any
 
 import hiredis
 import redis
 
 from server.runtime import semaphore
-from server.store.sockio import send_whole
 
 #: A connection that has been idle in the pool may have died with a Redis
 #: restart; a command that fails on one is sent once more on a new one (the
 #: commit script is a compare-and-set, so a repeat of one that did land is
 #: refused as CHANGED and the pipeline sees its request id recorded).
 ATTEMPTS = 2
-#: Without a byte from Redis for this long, the listener pings it, and gives
-#: the connection up when the pong does not come within ``socket_timeout``:
-#: a Redis that stops answering (SIGSTOP, a host frozen, a dropped route) is
-#: noticed within ``HEALTH_CHECK`` + ``socket_timeout``, never only at the
-#: kernel's TCP timeout (minutes), during which the tables would go unheard.
-HEALTH_CHECK = 5.0
+
+
+def send_whole(sock: Any, data: bytes) -> None:
+    """All of ``data`` on ``sock``: one ``send`` when the socket's buffer takes
+    it whole, as it does for nearly every frame; ``sendall`` for what is left.
+    gevent's ``sendall`` asks the kernel for the buffer size (a getsockopt)
+    and slices a memoryview before every send, for every frame and every
+    store command: the ``send_whole`` row of docs/performance.md, "Why each
+    fast path exists"."""
+    sent = sock.send(data)
+    if sent < len(data):
+        sock.sendall(memoryview(data)[sent:])
 
 
 class Link:
@@ -135,7 +140,7 @@ def _tls_context(kw: dict[str, Any]) -> ssl.SSLContext:
     return ctx
 
 
-def _redis_error(exc: OSError) -> redis.RedisError:
+def redis_error(exc: OSError) -> redis.RedisError:
     if isinstance(exc, TimeoutError):
         return redis.TimeoutError("Timeout reading from Redis.")
     return redis.ConnectionError(f"Redis connection failed: {exc}")
@@ -179,30 +184,31 @@ class Lean:
                    socket_timeout=float(timeout),
                    connect_timeout=float(kw.get("socket_connect_timeout") or timeout), tls=tls)
 
-    def evalsha(self, script: str, keys: list[Any], args: list[Any]) -> Any:
+    def evalsha(self, source: str, keys: list[Any], args: list[Any]) -> Any:
         """The script's reply: EVALSHA, and EVAL when Redis does not know it yet
-        (a restart, a failover, a flush)."""
-        sha = self.shas.get(script)
+        (a restart, a failover, a flush). The ``Own`` path's ``script`` itself
+        (``paths.py``)."""
+        sha = self.shas.get(source)
         if sha is None:
-            sha = self.shas[script] = hashlib.sha1(script.encode(), usedforsecurity=False).hexdigest()
+            sha = self.shas[source] = hashlib.sha1(source.encode(), usedforsecurity=False).hexdigest()
         try:
             return self.call(("EVALSHA", sha, len(keys), *keys, *args))
         except redis.ResponseError as exc:
             if not str(exc).startswith("NOSCRIPT"):
                 raise
-            return self.call(("EVAL", script, len(keys), *keys, *args))
+            return self.call(("EVAL", source, len(keys), *keys, *args))
 
-    def evalsha_wait(self, script: str, keys: list[Any], args: list[Any], replicas: int,
+    def evalsha_wait(self, source: str, keys: list[Any], args: list[Any], replicas: int,
                      ms: int) -> tuple[Any, int]:
         """The script's reply, and how many replicas had its writes within
         ``ms`` (WAIT, sent with it on the same link: WAIT counts the writes of
         its own connection)."""
-        sha = self.shas.get(script)
+        sha = self.shas.get(source)
         if sha is None:
-            sha = self.shas[script] = hashlib.sha1(script.encode(), usedforsecurity=False).hexdigest()
+            sha = self.shas[source] = hashlib.sha1(source.encode(), usedforsecurity=False).hexdigest()
         rep, acked = self.call_all([("EVALSHA", sha, len(keys), *keys, *args), ("WAIT", replicas, ms)])
         if isinstance(rep, redis.ResponseError) and str(rep).startswith("NOSCRIPT"):
-            rep, acked = self.call_all([("EVAL", script, len(keys), *keys, *args), ("WAIT", replicas, ms)])
+            rep, acked = self.call_all([("EVAL", source, len(keys), *keys, *args), ("WAIT", replicas, ms)])
         for r in (rep, acked):
             if isinstance(r, redis.ResponseError):
                 raise r
@@ -226,7 +232,7 @@ class Lean:
                 try:
                     link = self.idle.pop() if reused else Link(self)
                 except OSError as exc:
-                    raise _redis_error(exc) from exc
+                    raise redis_error(exc) from exc
                 try:
                     link.send_all(commands)
                     reps = [link.reply_or_error() for _ in commands]
@@ -239,7 +245,7 @@ class Lean:
                         continue
                     if isinstance(exc, redis.ConnectionError):
                         raise
-                    raise _redis_error(exc) from exc
+                    raise redis_error(exc) from exc
                 except BaseException:
                     # Anything else (a greenlet killed mid-read) leaves the
                     # link out of step with its replies: never reuse it.
@@ -251,81 +257,7 @@ class Lean:
         finally:
             self.slots.release()
 
-    def subscription(self, wait: float = 1.0) -> Subscription:
-        return Subscription(self, wait)
-
     def close(self) -> None:
         while self.idle:
             self.idle.pop().close()
 
-
-class Subscription:
-    """A link for sharded channels: ``send`` (re)subscribes, ``get`` hands
-    over what comes: ("message", channel, data), ("confirmed", channel, "")
-    or ("left", channel, ""): an SUNSUBSCRIBE's answer, or the server's own
-    when the channel's slot moved to another node (a cluster)."""
-
-    def __init__(self, lean: Lean, wait: float = 1.0) -> None:
-        self.timeout = lean.socket_timeout
-        try:
-            self.link = Link(lean)
-        except OSError as exc:
-            raise _redis_error(exc) from exc
-        # Short reads so the caller can look at its stop flag between them.
-        self.link.sock.settimeout(wait)
-        self.heard = time.monotonic()
-        self.pinged: float | None = None
-        self.pending: list[tuple[str, str, str]] = []
-        # A subscription is sent by the greenlet that asks for it while the
-        # listener's may be reading: one command at a time on the wire.
-        self.sending = threading.Lock()
-
-    def send(self, *commands: tuple[Any, ...]) -> None:
-        """The commands in one write (a resubscription of many channels)."""
-        data = b"".join(hiredis.pack_command(c) for c in commands)
-        try:
-            with self.sending:
-                send_whole(self.link.sock, data)
-        except OSError as exc:
-            raise _redis_error(exc) from exc
-
-    def get(self) -> tuple[str, str, str] | None:
-        """The next event, or None when none came within the wait."""
-        if self.pending:
-            return self.pending.pop(0)
-        try:
-            data = self.link.sock.recv(65536)
-        except TimeoutError:
-            self._health()
-            return None
-        except OSError as exc:
-            raise _redis_error(exc) from exc
-        if not data:
-            raise redis.ConnectionError("Connection closed by server.")
-        self.heard, self.pinged = time.monotonic(), None
-        reader = self.link.reader
-        reader.feed(data)
-        while (rep := reader.gets()) is not False:
-            if isinstance(rep, hiredis.ReplyError):
-                raise redis.ResponseError(str(rep))
-            if isinstance(rep, list) and len(rep) == 3:
-                if rep[0] == "smessage":
-                    self.pending.append(("message", rep[1], rep[2]))
-                elif rep[0] == "ssubscribe":
-                    self.pending.append(("confirmed", rep[1], ""))
-                elif rep[0] == "sunsubscribe":
-                    self.pending.append(("left", rep[1], ""))
-        return self.pending.pop(0) if self.pending else None
-
-    def _health(self) -> None:
-        now = time.monotonic()
-        if self.pinged is not None:
-            if now - self.pinged > self.timeout:
-                raise redis.TimeoutError("Redis did not answer the subscription's ping.")
-        elif now - self.heard > HEALTH_CHECK:
-            # A subscribed connection answers PING with ["pong", ""] (RESP2).
-            self.send(("PING",))
-            self.pinged = now
-
-    def close(self) -> None:
-        self.link.close()

@@ -112,7 +112,7 @@ def test_a_master_paused_and_resumed(aof_cluster, two_instances) -> None:
     victim.pause()
     try:
         act(others[0].guest, "in-the-pause")
-        # Past the listener's ping (resp.HEALTH_CHECK) and its answer's timeout:
+        # Past the listener's ping (feeds.HEALTH_CHECK) and its answer's timeout:
         # the instances give the paused master's connections up.
         time.sleep(12)
     finally:

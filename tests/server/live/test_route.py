@@ -287,7 +287,7 @@ def test_an_open_socket_keeps_no_table_document(redis_url: str) -> None:
 
 def test_a_frame_goes_out_whole_when_the_first_send_takes_part_of_it() -> None:
     """``send_whole`` makes one ``send`` and hands only what is left to ``sendall``."""
-    from server.store.sockio import send_whole
+    from server.store.resp import send_whole
 
     class Sock:
         def __init__(self, takes: int) -> None:

@@ -12,7 +12,8 @@ import redis
 
 from conftest import RedisServer, free_port
 from server.service.write import update
-from server.store import Commit, Store, resp
+from server.store import Commit, Store, feeds
+from server.store.feeds import Subscription
 from server.store.resp import Lean
 from tests.server.tcpproxy import TcpProxy
 
@@ -83,7 +84,7 @@ def test_the_pool_is_bounded_and_waits(single_redis_url: str) -> None:
     assert lean.evalsha("return 1", [], []) == 1  # waited for it
 
 
-def confirmed(sub: resp.Subscription, *channels: str) -> None:
+def confirmed(sub: Subscription, *channels: str) -> None:
     """Waits for Redis to confirm each of ``channels`` (nothing else may come first)."""
     deadline = time.monotonic() + 5
     left = set(channels)
@@ -97,7 +98,7 @@ def confirmed(sub: resp.Subscription, *channels: str) -> None:
 
 def test_a_subscription_hands_over_every_message_in_order(single_redis_url: str) -> None:
     lean, r = lean_for(single_redis_url), redis.Redis.from_url(single_redis_url)
-    sub = lean.subscription()
+    sub = Subscription(lean)
     try:
         sub.send(("SSUBSCRIBE", "tm:{a}:ch", "tm:{b}:ch"))
         confirmed(sub, "tm:{a}:ch", "tm:{b}:ch")
@@ -131,10 +132,10 @@ def test_a_subscription_hands_over_every_message_in_order(single_redis_url: str)
 
 def test_a_subscription_pings_a_quiet_redis_and_gives_a_silent_one_up(
         single_redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(resp, "HEALTH_CHECK", 0.3)
+    monkeypatch.setattr(feeds, "HEALTH_CHECK", 0.3)
     proxy = TcpProxy([urlparse(single_redis_url).port or 6379])
     try:
-        sub = Lean("127.0.0.1", proxy.port, socket_timeout=0.5).subscription()
+        sub = Subscription(Lean("127.0.0.1", proxy.port, socket_timeout=0.5))
         sub.send(("SSUBSCRIBE", "tm:{a}:ch"))
         sub.link.sock.settimeout(0.1)
         deadline = time.monotonic() + 3
@@ -193,7 +194,7 @@ def test_it_speaks_tls_for_a_rediss_url(certificate: tuple[str, str]) -> None:
         assert store.lean is not None and store.lean.tls is not None
         assert store.lean.tls.verify_mode == ssl.CERT_REQUIRED and store.lean.tls.check_hostname
         store.create({"id": "table-tls1", "version": 1, "code": None}, {"v": 1})
-        sub = store.lean.subscription()
+        sub = Subscription(store.lean)
         sub.send(("SSUBSCRIBE", "tm:{table-tls1}:ch"))
         confirmed(sub, "tm:{table-tls1}:ch")
         update(store, "table-tls1", lambda tx: Commit({**tx.doc, "version": 2}, {"v": 2}))
