@@ -1,8 +1,11 @@
-"""One table change in one Redis round trip: a compare-and-set script.
+"""The commit: what one update reads (``Tx``: the document, lazy reads) and
+writes (``Commit``), ``Primed`` (an update's function with the document its
+caller has just read), and that write in one Redis round trip: a
+compare-and-set script.
 
 The service's write loop (``service/write.py``) reads the document (or reuses
 one its caller read), builds the change, and ``Store.commit`` sends it all
-with one EVALSHA. The script,
+with one EVALSHA (``encode``, then ``Committer.run``). The script,
 atomically: checks that the table is still at the version the change was
 built on (``tm:{<id>}:ver``: every write of the document writes it too, so any
 other writer in between is seen), checks that none of the request ids the
@@ -21,23 +24,120 @@ The embedded store runs this same script (fakeredis with Lua).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 import redis
 
+from server.model import LogEntry, TableDoc
 from server.store.keys import (
     change_head,
     channel_key,
     doc_key,
     dumps,
     links_key,
+    loads,
     log_key,
     req_key,
     text,
     version_key,
 )
 from server.store.paths import Path
+
+R = TypeVar("R")
+
+
+@dataclass
+class Commit(Generic[R]):
+    """What one update writes, all at once (the script below); ``doc=None`` writes nothing."""
+
+    doc: TableDoc | None
+    entry: LogEntry | None = None
+    #: (request_id, what a retry of it gets back)
+    request: tuple[str, Any] | None = None
+    #: Further request records to (re)write, e.g. those undo retires.
+    more_requests: list[tuple[str, Any]] = field(default_factory=list)
+    #: request_ids to forget (out of the window; written after the records above).
+    drop_requests: list[str] = field(default_factory=list)
+    #: What ``update`` returns; left None by updates that return nothing (``Commit[None]``).
+    result: R = cast(R, None)
+    #: The engine state ``doc["state"]`` encodes, as an object, when the update
+    #: made it: this process's fan-out sends from it (``service.write.Wrote``) instead of
+    #: decoding it again. Engine states are never changed in place.
+    state: Any = None
+    #: The pending draw's links key (``links.py``): ``("d", draw, n)`` when
+    #: this change makes draw ``draw`` from the ``n`` fields it read there (the
+    #: commit checks they are still all, and clears them); ``("p", draw, 0)``
+    #: when it may pass a pending draw, having read that ``draw`` waits (0:
+    #: none); None: refused (``PENDING``) while a draw waits.
+    links: tuple[str, int, int] | None = None
+    #: A draw to hold (``links.Announce``), with ``doc`` None: this change
+    #: writes no document, only the links key and the request's record.
+    announce: Any = None
+
+
+@dataclass
+class Tx:
+    """The read side of an update: the document, and the log read only when
+    asked (``read_log``, the store's; a decision holds no client of its own).
+
+    The log read is a plain read; the commit checks that the document is still
+    the one it was made at (every write of the log or the request records
+    also writes the document). A request id is not read at all: it counts as
+    unseen (``assumed``) and the commit checks that, or brings its record
+    back (``known``) for the next attempt.
+    """
+
+    table_id: str
+    doc: TableDoc
+    raw: str = field(default="", repr=False)
+    known: dict[str, Any] = field(default_factory=dict, repr=False)
+    assumed: list[str] = field(default_factory=list, repr=False)
+    read_log: Callable[[str], list[LogEntry]] | None = field(default=None, repr=False)
+    _log: list[LogEntry] | None = field(default=None, repr=False)
+    #: The pending draw's links as stored (``Store.links``), read when asked.
+    read_links: Callable[[str], dict[str, Any]] | None = field(default=None, repr=False)
+
+    def copy(self) -> TableDoc:
+        """A private copy of the document to change (parsing the JSON again is
+        several times faster than ``copy.deepcopy``)."""
+        return cast(TableDoc, loads(self.raw))
+
+    def cached_result(self, request_id: str) -> Any:
+        """What ``Commit.request`` recorded for ``request_id``; None if unseen."""
+        if request_id in self.known:
+            return self.known[request_id]
+        if request_id not in self.assumed:
+            self.assumed.append(request_id)
+        return None
+
+    def links(self) -> dict[str, Any]:
+        """The links key's fields, parsed (``_draw``: the draw id), read on each call."""
+        return self.read_links(self.table_id) if self.read_links is not None else {}
+
+    def log(self) -> list[LogEntry]:
+        if self._log is None:
+            self._log = self.read_log(self.table_id) if self.read_log is not None else []
+        return self._log
+
+
+@dataclass
+class Primed(Generic[R]):
+    """An update's function with the raw document its caller has just read,
+    so the first attempt needs no read of its own (one round trip in all)."""
+
+    fn: Callable[[Tx], Commit[R]]
+    raw: str
+    #: ``raw`` parsed, when the caller has it and changes nothing in it: the
+    #: first attempt's ``Tx.doc``: an action's caller has parsed it to check
+    #: the seat before the update (the ``Primed.doc`` row of
+    #: docs/performance.md, "Why each fast path exists").
+    doc: TableDoc | None = None
+
+    def __call__(self, tx: Tx) -> Commit[R]:
+        return self.fn(tx)
+
 
 #: What the script answers (its reply's first element); ``PENDING``: a
 #: draw waits for the phones' links (``links.py``) and this change may not
@@ -200,7 +300,7 @@ class Committer:
 
 def encode(table_id: str, base: int, commit: Any, assumed: list[str],
            hits: list[tuple[str, int]] | None = None, window: int = 60) -> Change:
-    """A ``store.Commit`` (with a document) built on version ``base``, as the script's arguments."""
+    """A ``Commit`` (with a document) built on version ``base``, as the script's arguments."""
     doc = commit.doc
     records = [(rid, dumps(rec)) for rid, rec in
                ([commit.request] if commit.request is not None else []) + commit.more_requests]

@@ -23,7 +23,7 @@ from server.errors import StoreDown
 from server.model import LogEntry, TableDoc
 from server.store import instances
 from server.store.cache import InFlight, Latest, Parsed, States
-from server.store.commit import DONE, GONE, RATED, Change, Committer, encode
+from server.store.commit import DONE, GONE, RATED, Change, Commit, Committer, encode
 from server.store.connect import client_for
 from server.store.keys import (
     channel_key,
@@ -53,7 +53,6 @@ from server.store.listen import Listener
 from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
 from server.store.rates import RATE_WINDOW, Rates, wait_for
-from server.store.tx import Commit
 
 log = logging.getLogger(__name__)
 

@@ -317,8 +317,8 @@ def test_an_action_parses_its_document_only_to_change_it(
     this process did not write is parsed once for every action on its version."""
     from server.service import write
     from server.store import cache as cache_module
+    from server.store import commit as commit_module
     from server.store import store as store_module
-    from server.store import tx as tx_module
 
     store = Store.connect(redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
@@ -334,7 +334,7 @@ def test_an_action_parses_its_document_only_to_change_it(
             parsed.append(raw)
         return real(raw)
 
-    for module in (store_module, tx_module, cache_module, write):
+    for module in (store_module, commit_module, cache_module, write):
         monkeypatch.setattr(module, "loads", counting)
     tables.act(tid, host, body("note", text="hi"))
     assert len(parsed) == 1
