@@ -10,7 +10,7 @@ tells one ``Callbacks`` object (the process's fan-out: ``live.Hub``). It
 reconnects with backoff when Redis goes away, subscribes again to every
 watched channel, and then calls ``on_resync``, as changes may have been
 missed. A message of a commit this process is still waiting on is left to
-that commit (``cache.InFlight``, ``Store.commit``).
+that commit (``writes.InFlight``, ``Store.commit``).
 
 It reads through one of the feeds of ``feeds.py``: the store's own client
 on a plain Redis and on a cluster (``clusterfeed.py``, where one master's
@@ -30,11 +30,11 @@ from typing import Any
 import redis
 
 from server.errors import StoreOrSocketDown
-from server.store.cache import InFlight, Latest
 from server.store.clusterfeed import ClusterFeed
 from server.store.feeds import Feed
 from server.store.keys import channel_key, split_change, table_of
 from server.store.paths import Path
+from server.store.writes import InFlight, Latest
 
 log = logging.getLogger(__name__)
 

@@ -1,10 +1,15 @@
-"""``Store``: the tables Tablemate keeps in Redis and a plain compare-and-set
-of one (``commit``; the retry loop is the service's, ``service/write.py``),
-with TTLs. Its parts, each with a job of its own: ``presence`` (who is
-connected, ``presence.py``), ``rates`` (rate counters, ``rates.py``) and
-``changes`` (the listener on the change channels, ``listen.py``). The store
-never calls back up: it answers, and the caller acts. No code outside this package talks to Redis; the key layout
-and the change messages are ``keys.py``'s, the one-round-trip commit
+"""``Store``: the tables Tablemate keeps in Redis, with TTLs, made once at
+connect: the client path is chosen here (``paths.py``). What one action's
+write runs on, the reads its loop starts from and the compare-and-set
+``commit``, is ``Store``'s base (``writes.py``: ``Writes``, with what a
+process keeps of its tables); here are the rest of the tables' reads and
+writes (create, load, log, join codes, the pending draw's links and its
+frame, request records, the instances alive) and its parts, each with a
+job of its own: ``presence`` (who is connected, ``presence.py``), ``rates``
+(rate counters, ``rates.py``) and ``changes`` (the listener on the change
+channels, ``listen.py``). The store never calls back up: it answers, and the
+caller acts. No code outside this package talks to Redis; the key layout and
+the change messages are ``keys.py``'s, the one-round-trip commit
 ``commit.py``'s.
 """
 
@@ -14,7 +19,6 @@ import logging
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
@@ -22,8 +26,6 @@ import redis
 from server.errors import StoreDown
 from server.model import LogEntry, TableDoc
 from server.store import instances
-from server.store.cache import InFlight, Latest, Parsed, States
-from server.store.commit import DONE, GONE, RATED, Change, Commit, Committer, encode
 from server.store.connect import client_for
 from server.store.keys import (
     channel_key,
@@ -39,63 +41,36 @@ from server.store.keys import (
 )
 from server.store.keys import text as _text
 from server.store.links import RATED as RATED_LINK
-from server.store.links import (
-    Announce,
-    DrawFrame,
-    Link,
-    Taken,
-    announce,
-    draw_frame,
-    fields_of,
-    take,
-)
+from server.store.links import DrawFrame, Link, Taken, draw_frame, fields_of, take
 from server.store.listen import Listener
 from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
 from server.store.rates import RATE_WINDOW, Rates, wait_for
+from server.store.writes import Writes
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """What ``Store.commit`` answers: ``status`` (``commit.py``'s ``DONE``,
-    ``CHANGED``, ``RECORDED``, ``RATED``, ``GONE``), the version the change
-    would have made, the records found (``RECORDED``: request id → record)
-    and the seconds until the rate window turns (``RATED``)."""
+class Store(Writes):
+    #: The listener on the tables' changes (``listen.py``).
+    changes: Listener
 
-    status: int
-    version: int
-    found: dict[str, Any]
-    wait: int = 0
-
-
-class Store:
     def __init__(self, client: redis.Redis, ttl: int) -> None:
-        self.r = client
-        self.ttl = ttl
-        #: The one client path for scripts and the listener, chosen here (``paths.py``).
-        self.path = path_for(client)
-        #: The store's own client, on the path that has one.
-        self.lean = self.path.lean
+        path = path_for(client)
         # TABLEMATE_REDIS_WAIT: replicas a change must reach before it is
         # acknowledged (docs/deploy.md, "During a fault"); not on the embedded
         # store, nor through redis-py alone (a Unix socket).
-        wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if not isinstance(self.path, Plain) \
-            or isinstance(self.path, Cluster) else 0
-        self.committer = Committer(self.path, replicas=wait)
-        self.latest = Latest()
-        self.states = States()
-        self.shared = Parsed()
+        wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if not isinstance(path, Plain) \
+            or isinstance(path, Cluster) else 0
+        super().__init__(client, ttl, path, wait)
+        #: The store's own client, on the path that has one.
+        self.lean = path.lean
         #: Who is connected (``presence.py``), the rate counters (``rates.py``)
         #: and the listener on the tables' changes (``listen.py``): the parts
         #: the live adapter and the limits use, each with its own job.
-        self.presence = Presence(client, self.path)
+        self.presence = Presence(client, path)
         self.rates = Rates(client)
-        self.in_flight = InFlight()
-        self.changes = Listener(self.path, self.latest, self.in_flight)
-        #: Changes this process has committed (``stats``).
-        self.commits = 0
+        self.changes = Listener(path, self.latest, self.in_flight)
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -174,44 +149,6 @@ class Store:
         """The last ``n`` log entries, oldest first."""
         return [loads(x) for x in self.r.lrange(log_key(table_id), -n, -1)] if n > 0 else []
 
-    def load_raw(self, table_id: str) -> str | None:
-        """The document's JSON as stored, for ``Primed``."""
-        return _text(self.r.get(doc_key(table_id)))
-
-    def latest_raw(self, table_id: str) -> str | None:
-        """The newest document this process knows of (``Latest``), else as
-        stored: for ``Primed``, which may start from a document one change
-        behind (its commit then reads the table and runs again)."""
-        raw = self.latest.get(table_id)
-        if raw is None:
-            raw = self.load_raw(table_id)
-            if raw is not None:
-                self.latest.put(table_id, int(loads(raw)["version"]), raw)
-        return raw
-
-    def parsed(self, table_id: str, raw: str) -> TableDoc:
-        """``raw`` parsed, shared with every other caller of the same text
-        (``cache.Parsed``): only to read, never to change."""
-        return cast(TableDoc, self.shared.get(table_id, raw))
-
-    def stored(self, table_id: str, keep: bool = True) -> str:
-        """The stored document (with ``keep``, kept in ``latest``: that parses
-        it for its version); KeyError when gone."""
-        stored = self.load_raw(table_id)
-        if stored is None:
-            self.latest.drop(table_id)
-            raise KeyError(table_id)
-        if keep:
-            self.latest.put(table_id, int(loads(stored)["version"]), stored)
-        return stored
-
-    def records(self, table_id: str, ids: Sequence[str]) -> dict[str, Any]:
-        """The request records stored for ``ids`` (those that have one), parsed."""
-        if not ids:
-            return {}
-        seen = self.r.hmget(req_key(table_id), list(ids))
-        return {rid: loads(rec) for rid, rec in zip(ids, seen, strict=True) if rec is not None}
-
     # -- the pending draw's links (links.py) ------------------------------------
 
     def take_link(self, table_id: str, link: Link, hits: Sequence[tuple[str, str, int]] = ()) -> Taken:
@@ -265,63 +202,3 @@ class Store:
         without one predates the window and counts as stale)."""
         found: dict[Any, Any] = self.r.hgetall(req_key(table_id))
         return [str(_text(rid)) for rid, raw in found.items() if loads(raw).get("v", 0) < before]
-
-    def commit(self, table_id: str, base: int, commit: Commit[Any], assumed: list[str],
-               hits: Sequence[tuple[str, str, int]] = (), told: bool = False) -> Verdict:
-        """Compare-and-set: writes ``commit`` (a document) if the table is
-        still at version ``base`` and none of the ``assumed`` request ids has
-        a record, counting ``hits`` with the write (``commit.py``'s script,
-        one round trip). Back: ``DONE``, or why not (``CHANGED``, ``RECORDED``
-        with the records found, ``RATED`` with the wait, ``GONE``); nothing is
-        retried here. ``told``: the caller tells this process's phones of a
-        commit itself, so the listener leaves this change's message to it
-        (``InFlight``); when the commit fails after the script ran (the
-        link), the message is handed on as any instance's would be."""
-        now = time.time()
-        counters = [(rate_key(b, c, int(now // RATE_WINDOW), table_id), limit) for b, c, limit in hits]
-        if commit.announce is not None:
-            return self._announce(table_id, base, commit, assumed, counters, now)
-        change = encode(table_id, base, commit, assumed, counters, RATE_WINDOW)
-        status, found = self._run(change, told)
-        if status == DONE:
-            self.commits += 1
-            raw = change.doc.decode()
-            self.latest.put(table_id, change.version, raw)
-            # The table's next action (the roll's links, the next roll) reads it parsed.
-            self.shared.put(table_id, raw, commit.doc)
-            if commit.state is not None:
-                self.states.put(table_id, change.version, commit.state)
-        elif status == GONE:
-            self.latest.drop(table_id)
-        return Verdict(status, change.version, {rid: loads(rec) for rid, rec in found.items()},
-                       wait_for(now, RATE_WINDOW) if status == RATED else 0)
-
-    def _announce(self, table_id: str, base: int, commit: Commit[Any], assumed: list[str],
-                  counters: list[tuple[str, int]], now: float) -> Verdict:
-        """``commit``'s draw held (``links.ANNOUNCE``): no version, no document
-        written; the table is told by the draw frame its script publishes."""
-        a: Announce = commit.announce
-        assert commit.request is not None
-        rid, record = commit.request
-        reply = announce(self.path, table_id, base, a, rid, record, assumed, self.ttl, counters, RATE_WINDOW)
-        status = int(reply[0])
-        found = {str(_text(reply[k])): loads(str(_text(reply[k + 1]))) for k in range(1, len(reply), 2)}
-        if status == GONE:
-            self.latest.drop(table_id)
-        return Verdict(status, base, found, wait_for(now, RATE_WINDOW) if status == RATED else 0)
-
-    def _run(self, change: Change, told: bool) -> tuple[int, dict[str, Any]]:
-        """``committer.run``, with this process's listener told to leave the
-        change's message to this call (``InFlight``)."""
-        self.in_flight.hold(change.table_id, change.version)
-        status: int | None = None
-        try:
-            status, found = self.committer.run(change, self.ttl)
-            return status, found
-        finally:
-            message = self.in_flight.release(change.table_id, change.version)
-            # Committed but not heard back (the link failed after the script
-            # ran), or nobody here pushes commits: the message is the only news
-            # of it.
-            if message is not None and not (told and status == DONE):
-                self.changes.hand_on(change.table_id, change.version, message)

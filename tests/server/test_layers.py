@@ -32,7 +32,7 @@ def test_the_decision_holds_no_client() -> None:
     ``Commit``: it imports no Redis, no socket, none of the store's I/O."""
     mods = imported(SERVER / "service" / "decide.py")
     io = {m for m in mods if m.split(".")[0] in {"redis", "socket", "gevent", "flask", "threading"}
-          or m.startswith(("server.store.store", "server.store.resp", "server.store.listen",
+          or m.startswith(("server.store.store", "server.store.writes", "server.store.resp", "server.store.listen",
                            "server.store.commit", "server.live", "server.runtime"))}
     assert not io, sorted(io)
     assert "server.store.Commit" in mods and "server.store.Tx" in mods

@@ -32,6 +32,7 @@ def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
     now = time.time() // 60 * 60 + 30
     clock = types.SimpleNamespace(time=lambda: now, sleep=time.sleep)
     monkeypatch.setattr("server.store.store.time", clock)
+    monkeypatch.setattr("server.store.writes.time", clock)
     monkeypatch.setattr("server.store.rates.time", clock)
 
 

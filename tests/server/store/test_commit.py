@@ -20,9 +20,9 @@ from server.live import liveness, route
 from server.service import Tables
 from server.service.write import RateLimited, update
 from server.store import Commit, Primed, Store, Tx, resp
-from server.store.cache import Latest
 from server.store.keys import doc_key, req_key, split_change, version_key
 from server.store.listen import Callbacks
+from server.store.writes import Latest
 from tests.server.service.test_service import body, engines, lobby
 
 
@@ -312,13 +312,13 @@ def test_an_action_takes_the_state_this_process_committed(redis_url: str, monkey
 def test_an_action_parses_its_document_only_to_change_it(
         redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The document the action checks the seat on is the one the last
-    commit encoded, shared (``cache.Parsed``), and it is the commit's to read
+    commit encoded, shared (``writes.Parsed``), and it is the commit's to read
     (``Primed.doc``); only the copy the action changes is parsed. A table
     this process did not write is parsed once for every action on its version."""
     from server.service import write
-    from server.store import cache as cache_module
     from server.store import commit as commit_module
     from server.store import store as store_module
+    from server.store import writes as writes_module
 
     store = Store.connect(redis_url, ttl=600)
     tables = Tables(store, engines, fixed_random=True, rng=random.Random(7))
@@ -327,14 +327,14 @@ def test_an_action_parses_its_document_only_to_change_it(
     tables.act(tid, host, body("start"))
     store.shared.check = False  # the suite's check parses each copy again
     parsed: list[str] = []
-    real = store_module.loads
+    real = writes_module.loads
 
     def counting(raw: Any) -> Any:
         if isinstance(raw, str) and raw.startswith('{"id":'):
             parsed.append(raw)
         return real(raw)
 
-    for module in (store_module, commit_module, cache_module, write):
+    for module in (store_module, writes_module, commit_module, write):
         monkeypatch.setattr(module, "loads", counting)
     tables.act(tid, host, body("note", text="hi"))
     assert len(parsed) == 1
@@ -712,7 +712,7 @@ def test_a_shared_parsed_document_is_handed_out_only_for_its_own_text(monkeypatc
     """``Parsed`` hands out one parsed copy per text (an equal text found by
     value too), parses a new text afresh, keeps a fixed few tables, and with
     the suite's check on refuses a copy changed in place."""
-    from server.store.cache import Parsed
+    from server.store.writes import Parsed
 
     monkeypatch.setenv("TABLEMATE_CHECK_SHARED", "1")
     shared = Parsed(size=2)
