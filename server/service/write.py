@@ -21,7 +21,7 @@ from typing import Any
 from server.errors import ServiceError
 from server.model import TableDoc
 from server.store import CHANGED, DONE, GONE, PENDING, RATED, RECORDED, Commit, Primed, Store, Tx
-from server.store.tx import R
+from server.store.commit import R
 from server.wire import loads
 
 #: What a commit of this process is told to (``live.Hub.wrote``): table id,

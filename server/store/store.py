@@ -1,8 +1,8 @@
 """``Store``: the tables Tablemate keeps in Redis, with TTLs, made once at
 connect: the client path is chosen here (``paths.py``). What one action's
 write runs on, the reads its loop starts from and the compare-and-set
-``commit``, is ``Store``'s base (``writes.py``: ``Writes``, with what a
-process keeps of its tables); here are the rest of the tables' reads and
+``commit``, is ``Store.writes`` (``writes.py``: ``Writes``, with what a
+process keeps of its tables; its methods are the store's); here are the rest of the tables' reads and
 writes (create, load, log, join codes, the pending draw's links and its
 frame, request records, the instances alive) and its parts, each with a
 job of its own: ``presence`` (who is connected, ``presence.py``), ``rates``
@@ -51,10 +51,7 @@ from server.store.writes import Writes
 log = logging.getLogger(__name__)
 
 
-class Store(Writes):
-    #: The listener on the tables' changes (``listen.py``).
-    changes: Listener
-
+class Store:
     def __init__(self, client: redis.Redis, ttl: int) -> None:
         path = path_for(client)
         # TABLEMATE_REDIS_WAIT: replicas a change must reach before it is
@@ -62,15 +59,24 @@ class Store(Writes):
         # store, nor through redis-py alone (a Unix socket).
         wait = int(os.environ.get("TABLEMATE_REDIS_WAIT", "0")) if not isinstance(path, Plain) \
             or isinstance(path, Cluster) else 0
-        super().__init__(client, ttl, path, wait)
+        self.r, self.ttl, self.path = client, ttl, path
         #: The store's own client, on the path that has one.
         self.lean = path.lean
+        #: What one action's write runs on (``writes.py``): its reads, the
+        #: compare-and-set and what this process keeps of its tables. Its
+        #: methods are the store's own, with no forwarder between: the write
+        #: loop calls ``writes.py`` straight from ``service/write.py``.
+        w = self.writes = Writes(client, ttl, path, wait)
+        self.commit, self.records, self.stored = w.commit, w.records, w.stored
+        self.load_raw, self.latest_raw, self.parsed = w.load_raw, w.latest_raw, w.parsed
+        self.latest, self.states, self.shared, self.in_flight = w.latest, w.states, w.shared, w.in_flight
+        self.committer = w.committer
         #: Who is connected (``presence.py``), the rate counters (``rates.py``)
         #: and the listener on the tables' changes (``listen.py``): the parts
         #: the live adapter and the limits use, each with its own job.
         self.presence = Presence(client, path)
         self.rates = Rates(client)
-        self.changes = Listener(path, self.latest, self.in_flight)
+        self.changes = w.changes = Listener(path, self.latest, self.in_flight)
 
     @classmethod
     def connect(cls, url: str | None, ttl: int) -> Store:
@@ -84,6 +90,11 @@ class Store(Writes):
     @property
     def cluster(self) -> bool:
         return type(self.r).__name__ == "RedisCluster"
+
+    @property
+    def commits(self) -> int:
+        """Changes this process has committed."""
+        return self.writes.commits
 
     def stats(self) -> dict[str, int]:
         """This process's own figures: what its listener heard, and its commits."""

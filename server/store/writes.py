@@ -1,6 +1,6 @@
 """What one action's write runs on in the store: the reads the write loop
 (``service/write.py``) starts from, the compare-and-set ``commit`` it ends
-with (``Writes``, ``Store``'s base), and what a process keeps
+with (``Writes``, the store's part ``Store.writes``), and what a process keeps
 of the tables it writes, so an action needs no read of its own: the newest
 document it knows of each (``Latest``, parsed: ``Parsed``), the engine state,
 as an object, of the version it last committed (``States``), and the change
@@ -222,13 +222,14 @@ class HandsOn(Protocol):
 
 
 class Writes:
-    """The store's side of one action's write (``Store`` is one): the reads
+    """The store's side of one action's write (``Store.writes``): the reads
     the write loop needs, kept per process where they can be, and a plain
     compare-and-set of one table (``commit``; the retry loop is the
     service's). ``path`` is the client path chosen at connect (``paths.py``),
     ``replicas`` those a change must reach (``TABLEMATE_REDIS_WAIT``)."""
 
-    #: The listener on the tables' changes, made on these caches by ``Store``.
+    #: The listener on the tables' changes, made on these caches by ``Store``
+    #: and set right after.
     changes: HandsOn
 
     def __init__(self, client: Any, ttl: int, path: Path, replicas: int) -> None:

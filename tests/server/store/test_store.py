@@ -235,7 +235,7 @@ def test_a_message_held_for_one_commit_survives_another_of_the_same_version(stor
             while store.in_flight.messages.get((change.table_id, change.version)) is None and time.time() < deadline:
                 time.sleep(0.01)
             assert store.in_flight.messages[(change.table_id, change.version)] is not None, "no message came"
-            store._run(change, False)  # the other one starts and ends while this one waits
+            store.writes._run(change, False)  # the other one starts and ends while this one waits
             raise redis.ConnectionError("gone after the script ran")
 
         monkeypatch.setattr(store.committer, "run", run)
