@@ -5,6 +5,7 @@ applied once or refused with a clear message, never applied twice."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import urllib.request
 
@@ -96,4 +97,40 @@ def test_a_tap_made_offline_survives_a_reload(phone, toy, server):
     texts = history_texts(server, table)
     assert [t for t in texts if "reminder" in t] == ["Host set the reminder for a late player: 30 s."], texts
     # Answered: a further reload sends nothing again.
+    assert host.evaluate("() => sessionStorage.getItem(`tablemate.outbox.${location.pathname.split('/')[2]}`)") is None
+
+
+def test_a_count_called_offline_and_reloaded_moves_the_count_once(phone, server):
+    """Count Up's caller is the table's count: a "next number" tapped with the
+    Wi-Fi down, then the page reloaded (iOS discarding it, or the player) before
+    it was sent, moves the count by one when the network is back: not zero
+    (the phones would wait on a number the caller's screen said it called) and
+    not two (a second call would pass a number nobody heard)."""
+    from e2e.camelup_helpers import open_as, seat_table, send, snapshot
+    from e2e.countup_helpers import random_sheets
+
+    table, tokens = seat_table(server, "countup")
+    send(server, table, tokens[0], {"type": "start"})
+    view = snapshot(server, table)["view"]
+    for tok, nums in zip(tokens, random_sheets(view, random.Random(table), players=3), strict=True):
+        send(server, table, tok, {"type": "numbers", "numbers": nums})
+    host = phone("en-US")
+    open_as(host, table, tokens[0])
+    step = host.locator(".cu-caller button.cu-step")
+    expect(step).to_be_enabled()
+    host.wait_for_function("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)", timeout=60_000)
+
+    host.context.set_offline(True)
+    expect(host.get_by_text("Connected", exact=True)).to_have_count(0, timeout=10_000)
+    step.click()
+    host.reload()   # offline: the worker's app, the tab's kept snapshot
+    note = host.get_by_role("status").filter(has_text="Sending your move from before the reload")
+    expect(note).to_be_visible()
+    host.context.set_offline(False)
+    expect(note).to_be_hidden(timeout=30_000)
+    expect(host.locator(".cu-caller button.cu-step")).to_be_enabled(timeout=10_000)
+    count = snapshot(server, table)["view"]["count"]
+    assert count["value"] == 1 and len(count["calls"]) == 1, count
+    host.wait_for_timeout(1_000)   # nothing more comes: the call was sent once
+    assert snapshot(server, table)["view"]["count"]["value"] == 1
     assert host.evaluate("() => sessionStorage.getItem(`tablemate.outbox.${location.pathname.split('/')[2]}`)") is None
