@@ -32,7 +32,7 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 # must read the sheets another encrypted at rest (server/service/atrest.py).
 os.environ.setdefault("TABLEMATE_SEAL_KEY", os.urandom(32).hex())
 # Every server a test starts checks that no action changes a shared parsed
-# document in place (server/store/cache.py, ``Parsed``).
+# document in place (server/store/writes.py, ``Parsed``).
 os.environ.setdefault("TABLEMATE_CHECK_SHARED", "1")
 
 

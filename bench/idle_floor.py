@@ -8,7 +8,7 @@ how much of the real server's idle CPU (``bench/load.py --rate 1``) any socket
 layer would spend, and how much is Python's and gevent's:
 - every socket is visited once a second, a fiftieth of them every 20 ms, and
   sent a ``pong`` frame when nothing went to it for ``--beat`` - 0.5 s (the
-  real server's heartbeat, ``server/live/hub.py``'s ``Hub.beat_all``);
+  real server's heartbeat, ``server/live/liveness.py``'s ``Liveness.beat_all``);
 - a phone's ``ping`` (every ``--ping`` s, first at a random moment) is answered
   at once with a ``pong``.
 No presence, no store, no tables. The phones are picows sockets in this process;

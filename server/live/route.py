@@ -33,7 +33,7 @@ phone's server memory and every frame paid a wake-up and a hand-over
   real library, so an upgrade that renames it fails there, not on a phone;
 - a read that is exactly one whole, small, masked text frame, as a phone's
   ping or action is, is unmasked and decoded here (``whole_text``), at a
-  fraction of wsproto's and the library's cost a frame (the ``wsread.py``
+  fraction of wsproto's and the library's cost a frame (the ``route.py``
   row of docs/performance.md, "Why each fast path exists"; ``bench/wsread.py``). Anything
   else (a fragment, two frames in one read, a control frame, a bad frame,
   invalid UTF-8, over the size limit) goes to wsproto, which from then on

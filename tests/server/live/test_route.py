@@ -249,7 +249,7 @@ def test_an_open_socket_keeps_no_table_document(redis_url: str) -> None:
     phone cost the server (docs/performance.md, "Why each fast path exists"). With four
     phones on a table, no decoded document of it is left in the process but
     the one the store shares among the actions of its most recent tables
-    (``cache.Parsed``, a fixed few, not one a phone)."""
+    (``writes.Parsed``, a fixed few, not one a phone)."""
     import gc
 
     from werkzeug.serving import make_server
