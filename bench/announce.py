@@ -2,7 +2,7 @@
 ``announce``): a Camel Up roll at a table of 4 phones that anchored hash
 chains, decided by applying the roll to a copy of the document (the trial,
 as every announce did before) and by the engine's own checks
-(``game_step.fresh_draw``), in the same run:
+(``change.fresh_draw``), in the same run:
 
     .venv/bin/python bench/announce.py [--n 5000] [--rounds 3]
 

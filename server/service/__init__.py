@@ -10,8 +10,8 @@ registers itself as the fan-out of this process's commits (``fan_out``).
 - ``joining.py``   create, join, seats without a phone, rejoin codes and their claim
 - ``platform_actions.py`` one record per platform action (schema, handler,
   offer, budget, history text); ``platform.py`` most of their handlers
-- ``change.py``    what a handler is given and decides (``Call``, ``Outcome``)
-- ``game_step.py`` one game action: who may enter it, the engine's draw and apply
+- ``change.py``    what a handler is given and decides (``Call``, ``Outcome``), and one game
+  action: who may enter it, the engine's draw and apply (``game_outcome``)
 - ``replay.py``    a game rebuilt from its log (start, undo, results)
 - ``hostship.py``  who holds host powers: the host, or a stand-in while its phone is away
 - ``seats.py``     tokens, join codes, seat names, ``authenticate``; ``names.py``

@@ -10,7 +10,7 @@ service's write loop (``write.py``) reads, runs this, commits and retries;
 tests call it on a dict (``tests/server/service/test_decide.py``).
 
 Hook points: a platform action is its ``Call`` to a ``platform_actions.HANDLERS``
-entry, a game action ``game_step.game_outcome``; what every change that
+entry, a game action ``change.game_outcome``; what every change that
 moved the game settles (``fairness.settle``) and records (``note_waits``,
 ``host_step``) follows in ``record_outcome``.
 """
@@ -35,8 +35,7 @@ from server.model import (
     TableDoc,
 )
 from server.service import draws, evening, fairness, fairview
-from server.service.change import Call, Handler, Outcome, sealed_seat
-from server.service.game_step import game_outcome, may_proxy
+from server.service.change import Call, Handler, Outcome, game_outcome, may_proxy, sealed_seat
 from server.service.hostship import after as hostship_after
 from server.service.hostship import guard as hostship_guard
 from server.service.hostship import holds

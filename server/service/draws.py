@@ -5,7 +5,7 @@ two-phase draw (docs/fairness.md, "Chains and pending draws").
   (``tablemate_verify.chain``); it counts for draws announced after it.
 - ``announce`` (the pipeline's hook for a game action): an action that draws
   afresh, at a table where a seat with a chain has a live phone, is checked
-  (by the engine's own refusal, not applied: ``game_step.fresh_draw``) and then held as the table's *pending draw*, kept in
+  (by the engine's own refusal, not applied: ``change.fresh_draw``) and then held as the table's *pending draw*, kept in
   the links key, not the document (``decide.announced``, ``links.ANNOUNCE``:
   no version); its scope is open (its commitment public) before any link;
   the phones are told whom the table waits for (the ``draw`` frame, the
@@ -39,9 +39,8 @@ from engines.base import Engine, Rng
 from server.errors import ServiceError
 from server.fairdoc import FairDoc, PendingDraw, SeatChain
 from server.model import Action, TableDoc
-from server.service.change import Call, Handler, Outcome
+from server.service.change import UNKNOWN, Call, Handler, Outcome, fresh_draw, game_outcome
 from server.service.fairness import SETUP, new_scope, scope_of
-from server.service.game_step import UNKNOWN, fresh_draw, game_outcome
 from tablemate_verify.chain import MAX_LENGTH, ChainEntry
 from tablemate_verify.derive import check_hex32
 from tablemate_verify.record import ScopeRecord
@@ -102,7 +101,7 @@ def announce(engine: Engine, doc: TableDoc, me: str, host: bool, atype: str, pay
     chain at this table, or none live), or the action draws nothing afresh
     (no checkable draw; an index drawn before: its links again), so it is
     applied at once as before. Else the draw held as pending. The action is
-    checked without applying it (``game_step.fresh_draw``: the engine's own
+    checked without applying it (``change.fresh_draw``: the engine's own
     refusal, the scope and index its rules name); where only applying it can
     tell (undo keeps an outcome), and with ``trial`` (the equivalence test,
     ``bench/announce.py``), it is applied to a copy of ``doc``."""

@@ -16,9 +16,9 @@ from server.fairdoc import FairView
 from server.model import Action, Snapshot, Stashed, TableDoc
 from server.service import atrest, evening
 from server.service import stall as stalls
+from server.service.change import pending_redraw
 from server.service.draws import pending
 from server.service.fairview import public as fair_public
-from server.service.game_step import pending_redraw
 from server.service.hostship import acting, holds
 from server.service.platform_actions import Seen, offers
 from server.service.seals import to_seal
@@ -129,7 +129,7 @@ def snapshot(engine: Engine, doc: TableDoc, player: str | None, state: Any = Non
             legal = engine.offered(state, player, host)
             kept = c.redraw
             if kept is not None:
-                # Only the draw an undo took back, drawn again (game_step.redraw_first).
+                # Only the draw an undo took back, drawn again (change.redraw_first).
                 legal = [a for a in legal if a.get("type") == kept["type"]
                          and (kept["type"] not in engine.private_draws or kept["player"] == player)]
                 if kept["type"] in engine.open_redraws:

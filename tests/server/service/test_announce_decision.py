@@ -1,5 +1,5 @@
 """The announce decides a draw without applying its action
-(``game_step.fresh_draw``: the engine's ``fair_refusal``, the scope and index
+(``change.fresh_draw``: the engine's ``fair_refusal``, the scope and index
 ``fair_draw`` names, ``fairness.scope_of``), where it used to apply the
 action to a copy of the document. Over seeded random play-outs of every game
 (phones anchoring chains and answering every draw, the host undoing now and
@@ -20,7 +20,7 @@ import pytest
 from engines.base import Engine
 from server.errors import ServiceError
 from server.service import atrest, draws
-from server.service.game_step import game_outcome
+from server.service.change import game_outcome
 from server.store.keys import dumps, loads
 from tests.server.conftest import Phone, open_table
 from tests.server.service.test_fairness import sample_move, send, services
