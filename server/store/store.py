@@ -15,7 +15,6 @@ the change messages are ``keys.py``'s, the one-round-trip commit
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Sequence
@@ -47,8 +46,6 @@ from server.store.paths import Cluster, Plain, path_for
 from server.store.presence import Presence
 from server.store.rates import RATE_WINDOW, Rates, wait_for
 from server.store.writes import Writes
-
-log = logging.getLogger(__name__)
 
 
 class Store:
