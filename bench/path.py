@@ -181,6 +181,8 @@ def run(base: str, args: argparse.Namespace, out: str, fill: Any, http: Any, web
             deadline = time.monotonic() + 5
             while os.path.getsize(out) == before and time.monotonic() < deadline:
                 time.sleep(0.01)
+            if os.path.getsize(out) == before:
+                sys.exit(f"{rid}: answered, but the profiler wrote no trace of it")
             with open(out) as f:
                 traced.append((action["type"], json.loads(f.readlines()[-1])))
     for ws in socks.values():

@@ -117,3 +117,25 @@ def test_the_host_s_next_round_is_in_view_when_a_king_up_round_is_scored(phone, 
     in_view(host, "button.ku-next")
     expect(guest.locator(".ku-next-wait")).to_be_visible()
     expect(guest.locator(".scoreboard")).to_be_visible()  # a guest's turn it is not
+
+
+def test_the_host_s_next_round_is_in_view_after_its_own_crowning_vote(phone, server):
+    """Full play: the host casts the vote that crowns the candidate and scores the
+    round. Its vote was this phone's turn, and its next round a new one: brought
+    into view too, not left where the vote card was. (The turn's mark drops while
+    the sealed votes are opened, so the scored round's mark is a new turn to
+    screens/turn.js.)"""
+    table, tokens = seat_table(server, "kingup")
+    send(server, table, tokens[0], {"type": "start"})
+    for i, tok in enumerate(tokens):
+        send(server, table, tok, {"type": "goal", "characters": list("ABCDEFGHIJKLM"[i:i + 6])})
+    pages = [phone("en-US") for _ in tokens]
+    for page, tok in zip(pages, tokens, strict=True):
+        open_as(page, table, tok)
+    play_to_vote(server, table, dict(zip(["p1", "p2", "p3"], tokens, strict=True)))
+    host = pages[0]
+    for page in [*pages[1:], host]:   # the host's vote is the last, the crowning one
+        page.locator("button.ku-vote[data-vote='yes']").click()
+        page.locator("button.ku-vote-final[data-vote='yes']").click()
+    expect(host.locator("button.ku-next")).to_be_visible(timeout=20_000)
+    in_view(host, "button.ku-next")

@@ -82,6 +82,7 @@ LIBRARY_READS = "tablemate_library_reads"
 #: The first byte of an unfragmented text frame (FIN, no RSV bits, opcode 1).
 FIN_TEXT = 0x81
 
+
 class NoThread:
     """simple-websocket's ``thread_class``: the reader it is given never runs."""
 

@@ -66,7 +66,8 @@ class Tables:
         self.joining = Joining(self.pipeline)
         self.limits = self.pipeline.limits
         self.analyses = AnalysisCache(before_compute=self._limit_analysis)
-        # The adapters call the job's own object: no forwarder between.
+        # The adapters call the job's own object: no forwarder between (bound
+        # here: replaced on an instance, never by a subclass's method).
         #: An action through the one pipeline (``Pipeline.act``).
         self.act = self.pipeline.act
         self.views = Views(store, self.pipeline.engine, self.pipeline.stall)

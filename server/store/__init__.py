@@ -2,8 +2,8 @@
 
 ``Store`` (``store.py``: tables, join codes, the pending draw's links, and
 its parts) is what the service uses; what one action's write runs on is its
-base, ``writes.py`` (the reads the write loop needs, the compare-and-set
-``commit``, and what a process keeps of the tables it writes);
+part ``Store.writes`` (``writes.py``: the reads the write loop needs, the
+compare-and-set ``commit``, and what a process keeps of the tables it writes);
 ``commit.py`` the commit (one update's read and write sides, ``Tx`` and
 ``Commit``, and the one-round-trip script that writes it), ``keys.py``
 every key and the JSON codec, ``resp.py`` the hot paths' own Redis client;

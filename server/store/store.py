@@ -62,7 +62,9 @@ class Store:
         #: What one action's write runs on (``writes.py``): its reads, the
         #: compare-and-set and what this process keeps of its tables. Its
         #: methods are the store's own, with no forwarder between: the write
-        #: loop calls ``writes.py`` straight from ``service/write.py``.
+        #: loop calls ``writes.py`` straight from ``service/write.py``. Being
+        #: bound here, they are replaced on an instance (a test's wrapper),
+        #: never by a subclass's method of the same name.
         w = self.writes = Writes(client, ttl, path, wait)
         self.commit, self.records, self.stored = w.commit, w.records, w.stored
         self.load_raw, self.latest_raw, self.parsed = w.load_raw, w.latest_raw, w.parsed

@@ -1,8 +1,8 @@
 // The turn in view (issue 41 item 6: Camel Up's roll was ~1,330 px down the
 // page). A game marks the parts of this phone's turn (`data-turn-view`:
 // Camel Up's board, last die and actions, which end at the roll,
-// `data-turn-end`; King Up!'s vote or the castle it places on; Count Up's
-// number and call: none of them need be a "your turn"). When such a turn
+// `data-turn-end`; King Up!'s vote or the castle it places on, the host's next
+// round once a round is scored; Count Up's number and call: none of them need be a "your turn"). When such a turn
 // begins, the scores and the "enter for" bar fold away behind one button
 // (style.css: `.table.my-turn`) and the screen scrolls the turn between the
 // top and the bottom bar; where it does not all fit, from its start, unless
