@@ -79,3 +79,32 @@ def test_the_lobby_pin_unlocks_a_seat_taken_over_mid_game(phone, server):
     expect(new.get_by_role("heading", name="이 휴대폰에서는 자리가 잠겨 있어요")).to_be_hidden()
     after = api(server, "GET", f"/api/tables/{table}", token=token)
     assert after["sealed"] is False and after["view"]["me"]["goal_card"] == card
+
+
+def test_a_pin_typed_offline_is_never_written_to_the_tab_s_storage(phone, server):
+    """The outbox keeps an unanswered tap in sessionStorage for the next page
+    (a reload), which a browser writes to disk; a PIN must never be kept there
+    (web/screens/pin.js marks it a secret), and a later page must not send it."""
+    made = api(server, "POST", "/api/tables", {"game": "kingup", "name": "Host"})
+    table = made["table"]
+    api(server, "POST", f"/api/tables/{table}/players", {"name": "Mina"})
+    host = phone("en-US")   # the host's: it also sets the reminder, a tap that is kept
+    host.goto("/")
+    host.evaluate("([t, tok]) => localStorage.setItem(`tablemate.token.${t}`, tok)", [table, made["player"]["token"]])
+    host.goto(f"/t/{table}")
+    expect(host.get_by_role("heading", name="Recovery PIN (optional)")).to_be_visible()
+    expect(host.locator("html")).to_have_attribute("data-connection", "open")
+
+    host.context.set_offline(True)
+    expect(host.locator("html")).not_to_have_attribute("data-connection", "open", timeout=10_000)
+    # Something else tapped offline is kept: the outbox is writing to storage.
+    host.get_by_label("Reminder for a late player", exact=True).select_option(label="30 s")
+    host.get_by_label("PIN (4–8 digits)").fill("730519")
+    host.get_by_role("button", name="Set PIN").click()
+    kept = host.evaluate("(t) => sessionStorage.getItem(`tablemate.outbox.${t}`)", table)
+    assert kept is not None and "reminder" in kept, kept
+    assert "730519" not in kept
+    assert not any("730519" in (host.evaluate("(k) => sessionStorage.getItem(k)", k) or "")
+                   for k in host.evaluate("() => Object.keys(sessionStorage)"))
+    host.context.set_offline(False)
+    expect(host.locator("html")).to_have_attribute("data-connection", "open", timeout=30_000)
