@@ -139,3 +139,27 @@ def test_the_host_s_next_round_is_in_view_after_its_own_crowning_vote(phone, ser
         page.locator("button.ku-vote-final[data-vote='yes']").click()
     expect(host.locator("button.ku-next")).to_be_visible(timeout=20_000)
     in_view(host, "button.ku-next")
+
+
+def test_the_host_s_next_round_is_in_view_when_a_count_up_round_is_scored(phone, server):
+    """As King Up!'s: the round's results above the host's "Start the next
+    round", which stood ~250 px under the bottom bar on a 390×844 phone. The
+    host was the caller just before: the next round is a turn of its own
+    (its mark's name), not the call's going on."""
+    table, tokens = seat_table(server, "countup")
+    send(server, table, tokens[0], {"type": "start"})
+    host, guest = phone("ko-KR"), phone("ko-KR")
+    open_as(host, table, tokens[0])
+    open_as(guest, table, tokens[1])
+    expect(host.locator(".game-countup")).to_be_visible()
+    view = snapshot(server, table)["view"]
+    for tok, nums in zip(tokens, random_sheets(view, random.Random(table), players=len(tokens)), strict=True):
+        send(server, table, tok, {"type": "numbers", "numbers": nums})
+    send(server, table, tokens[0], {"type": "call", "until": "end"})
+    assert snapshot(server, table)["view"]["phase"] == "scored"
+    expect(host.locator("button.cu-next")).to_be_visible()
+    in_view(host, "button.cu-next")
+    expect(guest.locator(".cu-next-box .waiting")).to_be_visible()
+    expect(guest.locator(".scoreboard")).to_be_visible()  # a guest's turn it is not
+    # The guest's screen starts at the results, as before: their top in view.
+    assert 0 <= guest.evaluate("document.querySelector('.cu-top').getBoundingClientRect().top") < 200

@@ -165,6 +165,11 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const canNext = (snap.legal || []).some((/** @type {any} */ a) => a.type === 'next_round');
       nextBox.hidden = phase !== 'scored';
       nextBtn.hidden = !canNext;
+      // The host's next round is this phone's turn (screens/turn.js): in view as
+      // the round is scored, the results above it (it was ~250 px under the bar).
+      // Its mark names it: a turn of its own after the host's call (turn.js).
+      if (phase === 'scored' && canNext) nextBtn.setAttribute('data-turn-view', 'next');
+      else nextBtn.removeAttribute('data-turn-view');
       nextBtn.disabled = busy;
       nextBtn.textContent = ctx.t('next.button');
       nextWait.hidden = canNext || isHost;

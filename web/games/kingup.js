@@ -260,7 +260,8 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         const next = part('next', [base, v.phase, v.round, legal, snap.host], () => nextRound(ctx, snap, ui));
         // The host's next round is this phone's turn (screens/turn.js): in view
         // as the round is scored, its results just above (it was under the bar).
-        if (next) next.toggleAttribute('data-turn-view', next.tagName === 'BUTTON');
+        if (next && next.tagName === 'BUTTON') next.setAttribute('data-turn-view', 'next');
+        else if (next) next.removeAttribute('data-turn-view');
         parts.push(
           part('final', [base, v.result], () => finalStandings(ctx, snap)),
           ...latest, next, totals, reveal, ...board);

@@ -2,13 +2,15 @@
 // page). A game marks the parts of this phone's turn (`data-turn-view`:
 // Camel Up's board, last die and actions, which end at the roll,
 // `data-turn-end`; King Up!'s vote or the castle it places on, the host's next
-// round once a round is scored; Count Up's number and call: none of them need be a "your turn"). When such a turn
+// round once a round is scored; Count Up's number and call, the host's next round: none of them need be a "your turn"). When such a turn
 // begins, the scores and the "enter for" bar fold away behind one button
 // (style.css: `.table.my-turn`) and the screen scrolls the turn between the
 // top and the bottom bar; where it does not all fit, from its start, unless
 // the game marked where its buttons end (`data-turn-end`: Camel Up's roll,
 // under the bar on a 320×568 phone): that end just above the bar, the board a
-// short scroll up.
+// short scroll up. A mark's value names its turn where one turn of this phone
+// follows another with no other between (the host's call, then its next
+// round: `data-turn-view="next"`): a new name is a new turn, brought into view.
 
 import { h } from '../ui.js';
 
@@ -29,8 +31,8 @@ export function turnFold(area) {
       button.setAttribute('aria-expanded', String(show));
     },
   });
-  /** Whether the game showed a turn of this phone's last time. */
-  let shown = false;
+  /** The names of the turn the game showed last time (its marks' values), null for none. */
+  let shown = /** @type {string|null} */ (null);
 
   /** @param {HTMLElement} screen */
   function intoView(screen) {
@@ -57,14 +59,15 @@ export function turnFold(area) {
     /** After each draw of the game: fold and bring the turn into view as it begins. */
     update() {
       const screen = screenOf();
-      const marked = area.isConnected && area.querySelector('[data-turn-view]') !== null;
-      screen.classList.toggle('my-turn', marked);
-      if (marked && !shown) {
+      const marks = area.isConnected ? [...area.querySelectorAll('[data-turn-view]')] : [];
+      const turn = marks.length ? marks.map((el) => el.getAttribute('data-turn-view')).join('|') : null;
+      screen.classList.toggle('my-turn', turn !== null);
+      if (turn !== null && turn !== shown) {
         screen.classList.remove('show-scores');
         button.setAttribute('aria-expanded', 'false');
         intoView(screen);
       }
-      shown = marked;
+      shown = turn;
     },
   };
 }
