@@ -60,7 +60,8 @@ export function turnFold(area) {
     update() {
       const screen = screenOf();
       const marks = area.isConnected ? [...area.querySelectorAll('[data-turn-view]')] : [];
-      const turn = marks.length ? marks.map((el) => el.getAttribute('data-turn-view')).join('|') : null;
+      // By names, not by count: a part redrawn or added within a turn is no new turn.
+      const turn = marks.length ? [...new Set(marks.map((el) => el.getAttribute('data-turn-view')))].sort().join('|') : null;
       screen.classList.toggle('my-turn', turn !== null);
       if (turn !== null && turn !== shown) {
         screen.classList.remove('show-scores');
