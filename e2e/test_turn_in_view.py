@@ -11,7 +11,7 @@ import random
 from playwright.sync_api import Page, expect
 
 from e2e.camelup_helpers import open_as, seat_table, send, snapshot
-from e2e.countup_helpers import random_sheets
+from e2e.countup_helpers import enter_sheet, random_sheets
 from e2e.test_evening import kingup_table
 from e2e.test_results import BOARD, GOALS
 from e2e.test_stall import play_to_vote
@@ -99,6 +99,46 @@ def test_a_count_up_call_is_in_view(phone, server):
     expect(host.locator(".cu-caller button.cu-main")).to_be_enabled()
     in_view(host, ".cu-top", ".cu-caller .cu-main", ".cu-caller .cu-controls")
     expect(host.locator(".scoreboard")).to_be_hidden()
+
+
+def test_a_count_up_sheet_to_write_is_in_view_with_the_round_s_cards(phone, server):
+    """Every phone writes its sheet as a round begins: the round's cards (the
+    digits it may not use) and the five boxes and the lock stand on screen, the
+    scores folded; the boxes were under the bottom bar of a 390×844 phone, the
+    lock below the screen. Another seat's lock redraws the screen without
+    scrolling it back under the thumb; this phone's own lock ends the turn."""
+    table, tokens = seat_table(server, "countup")
+    send(server, table, tokens[0], {"type": "start"})
+    page = phone("ko-KR")
+    open_as(page, table, tokens[1])
+    expect(page.locator(".cu-entry")).to_be_visible()
+    in_view(page, ".cu-top", ".cu-entry-boxes", "button.cu-lock")
+    expect(page.locator(".scoreboard")).to_be_hidden()
+    # The player scrolls; a lock at the table redraws the screen, which stays put.
+    page.evaluate("window.scrollBy(0, -40)")
+    scrolled = page.evaluate("window.scrollY")
+    sheets = random_sheets(snapshot(server, table)["view"], random.Random(table), players=len(tokens))
+    send(server, table, tokens[0], {"type": "numbers", "numbers": sheets[0]})
+    expect(page.locator(".cu-locked li.done")).to_have_count(1)
+    assert page.evaluate("window.scrollY") == scrolled
+    enter_sheet(page, "ko", sheets[1])
+    expect(page.locator(".scoreboard")).to_be_visible()
+
+
+def test_on_a_small_phone_a_count_up_sheet_starts_at_the_round_s_cards(phone, server):
+    """On a 320×568 phone the cards and the sheet do not both fit: the screen
+    starts at the cards (read first: the digits the sheet may not use), the sheet
+    right under them (it was wholly below the screen)."""
+    table, tokens = seat_table(server, "countup")
+    send(server, table, tokens[0], {"type": "start"})
+    page = phone("ko-KR")
+    page.set_viewport_size({"width": 320, "height": 568})
+    open_as(page, table, tokens[1])
+    expect(page.locator(".cu-entry")).to_be_visible()
+    top = page.evaluate("document.querySelector('.cu-top').getBoundingClientRect().top")
+    entry = page.evaluate("document.querySelector('.cu-entry').getBoundingClientRect().top")
+    bar = page.evaluate("document.querySelector('.bottom-bar').getBoundingClientRect().top")
+    assert 0 <= top < 40 and entry < bar, (top, entry, bar)
 
 
 def test_the_host_s_next_round_is_in_view_when_a_king_up_round_is_scored(phone, server):

@@ -13,7 +13,7 @@ import { mySheet, sheetForm } from './countup/sheet.js';
 import { Voice, spokenNumber } from './countup/speech.js';
 import { scorePad } from './countup/pad.js';
 import strings from './countup/strings.js';
-import { actingFor, loadCss } from './shared.js';
+import { actingFor, loadCss, markTurn } from './shared.js';
 
 export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
   strings,
@@ -146,7 +146,12 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       // A paused or sealed seat's phone sees the table as a spectator: no sheet of its own to write.
       entry.el.hidden = !(phase === 'entry' && snap.me && !v.my_numbers && !actingFor(snap) && !snap.paused && !snap.sealed);
       caller.update(snap);
-      top.toggleAttribute('data-turn-view', phase === 'count' && !v.count.end && caller.isCaller());
+      // This phone's parts of the round (screens/turn.js): its call; its sheet to
+      // write, under the round's cards (the boxes were under the bottom bar on a
+      // 390×844 phone, the whole sheet below the screen on a 320×568 one).
+      const writing = !entry.el.hidden;
+      markTurn(top, phase === 'count' && !v.count.end && caller.isCaller() ? 'call' : writing ? 'sheet' : null);
+      markTurn(entry.el, writing ? 'sheet' : null);
       declare.update(snap, caller.running);
       hands.update(snap);
       bonus.update(snap);
@@ -165,11 +170,10 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
       const canNext = (snap.legal || []).some((/** @type {any} */ a) => a.type === 'next_round');
       nextBox.hidden = phase !== 'scored';
       nextBtn.hidden = !canNext;
-      // The host's next round is this phone's turn (screens/turn.js): in view as
-      // the round is scored, the results above it (it was ~250 px under the bar).
-      // Its mark names it: a turn of its own after the host's call (turn.js).
-      if (phase === 'scored' && canNext) nextBtn.setAttribute('data-turn-view', 'next');
-      else nextBtn.removeAttribute('data-turn-view');
+      // The host's next round is this phone's turn too: in view as the round is
+      // scored, the results above it (it was ~250 px under the bar); a turn of its
+      // own after the host's call.
+      markTurn(nextBtn, phase === 'scored' && canNext ? 'next' : null);
       nextBtn.disabled = busy;
       nextBtn.textContent = ctx.t('next.button');
       nextWait.hidden = canNext || isHost;

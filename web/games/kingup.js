@@ -13,7 +13,7 @@ import { paperPanel, paperWaiting, proxyHint } from './kingup/paper.js';
 import { newEntry, scoreEntry } from './kingup/scoreonly.js';
 import { scorePad } from './kingup/pad.js';
 import { STRINGS } from './kingup/strings.js';
-import { actingFor, gameRoot, partCache, place, proxyWaiting } from './shared.js';
+import { actingFor, gameRoot, markTurn, partCache, place, proxyWaiting } from './shared.js';
 import { castVote, keptVotes, openings, sealedVote } from './kingup/sealing.js';
 import { revealPanel, revealWords, voteActions, voteCount, voteHead } from './kingup/vote.js';
 
@@ -260,8 +260,7 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         const next = part('next', [base, v.phase, v.round, legal, snap.host], () => nextRound(ctx, snap, ui));
         // The host's next round is this phone's turn (screens/turn.js): in view
         // as the round is scored, its results just above (it was under the bar).
-        if (next && next.tagName === 'BUTTON') next.setAttribute('data-turn-view', 'next');
-        else if (next) next.removeAttribute('data-turn-view');
+        if (next) markTurn(next, next.tagName === 'BUTTON' ? 'next' : null);
         parts.push(
           part('final', [base, v.result], () => finalStandings(ctx, snap)),
           ...latest, next, totals, reveal, ...board);

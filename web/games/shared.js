@@ -137,3 +137,15 @@ export function proxyWaiting(snap) {
   return Object.keys(proxies).map((pid) => /** @type {[string, any[]]} */ ([pid, proxies[pid] || []]))
     .filter(([, legal]) => legal.length > 0);
 }
+
+/**
+ * Marks `el` as a part of this phone's turn named `name` (screens/turn.js: the
+ * turn's parts in view as it begins, the scores folded; a new name is a new
+ * turn), or unmarks it (null).
+ * @param {Element} el
+ * @param {string|null} name
+ */
+export function markTurn(el, name) {
+  if (name === null) el.removeAttribute('data-turn-view');
+  else if (el.getAttribute('data-turn-view') !== name) el.setAttribute('data-turn-view', name);
+}
