@@ -87,6 +87,23 @@ def test_a_king_up_vote_is_in_view(phone, server):
     expect(page.locator(".scoreboard")).to_be_hidden()
 
 
+def test_a_king_up_secret_card_to_record_is_in_view(phone, server):
+    """As a round begins every phone records the goal card it drew: the picker
+    and its button in view, the scores folded (the picker's last row and the
+    button were under the bar of a 390×844 phone). Recorded, the turn is over."""
+    from e2e.test_kingup import record_card
+
+    table, tokens = seat_table(server, "kingup")
+    send(server, table, tokens[0], {"type": "start"})
+    page = phone("ko-KR")
+    open_as(page, table, tokens[1])
+    expect(page.locator(".ku-card button.ku-save-card")).to_be_visible()
+    in_view(page, ".ku-card .ku-picker", ".ku-card button.ku-save-card")
+    expect(page.locator(".scoreboard")).to_be_hidden()
+    record_card(page, list("ABCDEF"))
+    expect(page.locator(".scoreboard")).to_be_visible()
+
+
 def test_a_count_up_call_is_in_view(phone, server):
     table, tokens = seat_table(server, "countup")
     send(server, table, tokens[0], {"type": "start"})

@@ -271,6 +271,9 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         const voteEl = parts[parts.length - 1];
         if (v.phase === 'vote' && voteEl) voteEl.toggleAttribute('data-turn-view', may('vote'));
         for (const b of board) if (b) b.toggleAttribute('data-turn-view', !entering && (may('place') || may('move')));
+        // A secret card still to record holds the round up: this phone's part of it
+        // (the picker's last row and its button were under the bar of a 390×844 phone).
+        if (card) markTurn(card, myGoalMissing && may('goal') ? 'goal' : null);
         parts.push(waitingPaper, ...paper, reveal);
         if (v.phase === 'awaiting_goals') parts.push(part('missing', [base, v.players, v.goal_cards_in], () => missingCards(ctx, v)));
         // A missing card holds the round up: ask for it before the castle.
