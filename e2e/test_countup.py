@@ -24,6 +24,7 @@ from e2e.countup_helpers import (
     star_sheets,
 )
 from e2e.lobby import create_table, join
+from e2e.test_turn_in_view import in_view
 from engines.countup import ENGINE
 
 NAMES = {"ko": ["민수", "보라", "지훈"], "en": ["Mina", "Bora", "Jin"]}
@@ -210,6 +211,9 @@ def test_paper_round_host_taps_declarations(phone, server):
     # Bonus points: Jin enters his own (the suggested 1), the host enters Bora's.
     expect(jin.get_by_role("heading", name=t["bonus_title"])).to_be_visible()
     expect(jin.get_by_label(t["bonus_mine"], exact=True)).to_have_value("1")
+    # Jin followed the count down the page: his own bonus to enter comes into view
+    # (it stood above the screen).
+    in_view(jin, ".cu-bonus-row .cu-bonus-input", ".cu-bonus-row .cu-bonus-send")
     expect(host.get_by_label(t["bonus_mine"], exact=True)).to_be_hidden()
     jin.get_by_role("button", name=t["bonus_send"], exact=True).click()
     host.get_by_label(t["bonus_for"].format(name="Bora"), exact=True).fill("3")

@@ -3,7 +3,7 @@
 // their crossed cells (the host may enter them for anyone).
 
 import { h } from '../../ui.js';
-import { actingFor, panel } from '../shared.js';
+import { actingFor, markTurn, panel } from '../shared.js';
 
 /** @typedef {import('../../games-loader.js').GameContext} Ctx */
 
@@ -230,6 +230,11 @@ export function bonusPanel(ctx) {
     if (!snap) return;
     const v = snap.view;
     el.hidden = v.phase !== 'bonus' || !v.bonus;
+    // This phone's own bonus still to enter is its part of the round
+    // (screens/turn.js): in view as the count ends (it was scrolled off above,
+    // where the phone had followed the count down).
+    const own = !el.hidden && snap.me !== null && how(snap.me) === 'own' && Boolean(v.bonus[snap.me]?.pending);
+    markTurn(el, own ? 'bonus' : null);
     if (el.hidden) return;
     if (v.round !== round) {
       round = v.round;
