@@ -87,6 +87,38 @@ def test_a_king_up_vote_is_in_view(phone, server):
     expect(page.locator(".scoreboard")).to_be_hidden()
 
 
+def test_a_king_up_move_to_the_throne_brings_the_vote_into_view(phone, server):
+    """The mover's move that reaches the throne starts the election: its phone
+    was scrolled to the castle (its move, a turn), and the vote that follows
+    at once is a new turn, not the move's going on: the vote card comes into
+    view above the castle."""
+    from engines.kingup.castle import THRONE
+    from tests.engines.kingup.climb import climb
+
+    table, tokens = seat_table(server, "kingup")
+    send(server, table, tokens[0], {"type": "start"})
+    for i, tok in enumerate(tokens):
+        send(server, table, tok, {"type": "goal", "characters": list("ABCDEFGHIJKLM"[i:i + 6])})
+    seats = dict(zip(["p1", "p2", "p3"], tokens, strict=True))
+    pages = {p: phone("ko-KR") for p in seats}
+    for p, tok in seats.items():
+        open_as(pages[p], table, tok)
+    for _ in range(200):
+        view = snapshot(server, table, tokens[0])["view"]
+        mover = view["turn"]
+        act = climb(snapshot(server, table, seats[mover])["legal"], view["positions"])
+        if act["type"] == "move" and view["positions"][act["char"]] + 1 == THRONE:
+            break
+        send(server, table, seats[mover], act)
+    else:
+        raise AssertionError("nobody reached the throne")
+    page = pages[mover]
+    page.locator(f".ku-castle button.ku-token[data-char='{act['char']}']").click()
+    page.locator("button.ku-move").click()
+    expect(page.locator(".ku-vote-card button.ku-vote.yes")).to_be_visible()
+    in_view(page, ".ku-vote-card button.ku-vote.yes", ".ku-vote-card button.ku-vote.no")
+
+
 def test_a_king_up_secret_card_to_record_is_in_view(phone, server):
     """As a round begins every phone records the goal card it drew: the picker
     and its button in view, the scores folded (the picker's last row and the
