@@ -1,17 +1,19 @@
 // The turn in view (issue 41 item 6: Camel Up's roll was ~1,330 px down the
-// page). A game marks the parts of this phone's turn (`data-turn-view`:
-// Camel Up's board, last die and actions, which end at the roll,
-// `data-turn-end`; King Up!'s vote or the castle it places on, the host's next
-// round once a round is scored; Count Up's sheet to write with the round's cards, its number and call, the host's next round: none of them need be a "your turn"). When such a turn
-// begins, the scores and the "enter for" bar fold away behind one button
-// (style.css: `.table.my-turn`) and the screen scrolls the turn between the
-// top and the bottom bar; where it does not all fit, from its start, unless
+// page). A game marks the parts of this phone's turn (`data-turn-view`):
+// Camel Up's board, last die and actions, which end at the roll
+// (`data-turn-end`); King Up!'s secret card to record, its vote or the castle
+// it places on, the host's next round once a round is scored; Count Up's sheet
+// to write with the round's cards, its number and call, a paper sheet's own
+// bonus, the host's next round. None of them need be a "your turn". When such
+// a turn begins, the scores and the "enter for" bar fold away behind one
+// button (style.css: `.table.my-turn`) and the screen scrolls the turn between
+// the top and the bottom bar; where it does not all fit, from its start, unless
 // the game marked where its buttons end (`data-turn-end`: Camel Up's roll,
 // under the bar on a 320×568 phone): that end just above the bar, the board a
-// short scroll up. A mark's value names its turn where one turn of this phone
-// follows another with no other between (the host's call, then its next
-// round: `data-turn-view="next"`; games/shared.js's markTurn): a new name is a
-// new turn, brought into view.
+// short scroll up. A mark's value names its turn, where one turn of this phone
+// follows another with no other between (the host's call, then its next round:
+// `data-turn-view="next"`; games/shared.js's markTurn): a new name is a new
+// turn, brought into view.
 
 import { h } from '../ui.js';
 
