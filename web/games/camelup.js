@@ -16,7 +16,7 @@ import { Shake, rollControl, tentsCard } from './camelup/pyramid.js';
 import { legResult, myCards, pilesReveal, playersCard, raceHead, standings } from './camelup/results.js';
 import { scorePad } from './camelup/pad.js';
 import { STRINGS } from './camelup/strings.js';
-import { gameRoot, partCache } from './shared.js';
+import { gameRoot, markTurn, partCache } from './shared.js';
 
 ensureCss();
 
@@ -292,7 +292,7 @@ export default /** @satisfies {GameModule} */ ({
         // This phone's turn: the board, the last die and the actions come into
         // view together (screens/table.js: turnInView).
         // (The roll ends it: the shake and voice switches below it are settings.)
-        for (const el of [board, tentsEl, card]) el.toggleAttribute('data-turn-view', mine && !paper);
+        for (const el of [board, tentsEl, card]) markTurn(el, mine && !paper ? 'turn' : null);
         if (roll) roll.toggleAttribute('data-turn-end', mine && !paper);
         parts.push(status, paper, board, tentsEl, snap.me === null || paper ? null : card, leg);
       }

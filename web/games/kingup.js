@@ -269,8 +269,9 @@ export default /** @satisfies {import('../games-loader.js').GameModule} */ ({
         // This phone's turn (screens/table.js: turnView): its vote, or the castle it places or moves on.
         const may = (/** @type {string} */ type) => !acting && legal.some((/** @type {any} */ a) => a.type === type);
         const voteEl = parts[parts.length - 1];
-        if (v.phase === 'vote' && voteEl) voteEl.toggleAttribute('data-turn-view', may('vote'));
-        for (const b of board) if (b) b.toggleAttribute('data-turn-view', !entering && (may('place') || may('move')));
+        // Named apart: a move that reaches the throne, then the vote it opens, are two turns.
+        if (v.phase === 'vote' && voteEl) markTurn(voteEl, may('vote') ? 'vote' : null);
+        for (const b of board) if (b) markTurn(b, !entering && (may('place') || may('move')) ? 'castle' : null);
         // A secret card still to record holds the round up: this phone's part of it
         // (the picker's last row and its button were under the bar of a 390×844 phone).
         if (card) markTurn(card, myGoalMissing && may('goal') ? 'goal' : null);

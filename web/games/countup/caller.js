@@ -3,6 +3,7 @@
 // advances the count by itself: this phone sends `call {}` at the chosen pace.
 
 import { confirmButton, h } from '../../ui.js';
+import { markTurn } from '../shared.js';
 
 export const PACES = [100, 200, 300, 400, 500, 600, 800, 1000, 1200, 1500, 2000, 2500, 3000];
 
@@ -152,8 +153,8 @@ export function callerPanel(ctx, prefs, hooks) {
     else if (v.sheet_mode === 'paper') note.textContent = ctx.t(running ? 'caller.paper_running' : v.count.value ? 'caller.paper_paused' : 'caller.paper_help');
     else note.textContent = ctx.t(running ? 'caller.running' : v.count.value ? 'caller.paused' : 'caller.help');
     controls.hidden = !(mine && counting);
-    // The call is this phone's turn (screens/table.js: turnView): the number and these controls in view.
-    el.toggleAttribute('data-turn-view', mine && counting);
+    // The call is this phone's turn (screens/turn.js): the number and these controls in view.
+    markTurn(el, mine && counting ? 'call' : null);
     voiceSlot.hidden = !(mine && counting);
     const ok = canCall();
     mainBtn.textContent = ctx.t(running ? 'caller.pause' : v.count.value ? 'caller.resume' : 'caller.start');
