@@ -13,8 +13,11 @@ from playwright.sync_api import Page, expect
 from e2e.camelup_helpers import open_as, seat_table, send, snapshot
 from e2e.countup_helpers import enter_sheet, random_sheets
 from e2e.test_evening import kingup_table
+from e2e.test_kingup import record_card
 from e2e.test_results import BOARD, GOALS
 from e2e.test_stall import play_to_vote
+from engines.kingup.castle import THRONE
+from tests.engines.kingup.climb import climb
 
 #: Whether an element stands whole between the top of the screen and the bottom bar.
 IN_VIEW = """(sel) => {
@@ -92,9 +95,6 @@ def test_a_king_up_move_to_the_throne_brings_the_vote_into_view(phone, server):
     was scrolled to the castle (its move, a turn), and the vote that follows
     at once is a new turn, not the move's going on: the vote card comes into
     view above the castle."""
-    from engines.kingup.castle import THRONE
-    from tests.engines.kingup.climb import climb
-
     table, tokens = seat_table(server, "kingup")
     send(server, table, tokens[0], {"type": "start"})
     for i, tok in enumerate(tokens):
@@ -123,8 +123,6 @@ def test_a_king_up_secret_card_to_record_is_in_view(phone, server):
     """As a round begins every phone records the goal card it drew: the picker
     and its button in view, the scores folded (the picker's last row and the
     button were under the bar of a 390×844 phone). Recorded, the turn is over."""
-    from e2e.test_kingup import record_card
-
     table, tokens = seat_table(server, "kingup")
     send(server, table, tokens[0], {"type": "start"})
     page = phone("ko-KR")
